@@ -1,0 +1,53 @@
+// Every default in one frozen constant (pinned by test/config/defaults.test.ts).
+
+const MiB = 1024 * 1024;
+
+export const DEFAULTS = Object.freeze({
+  js: Object.freeze({
+    timeoutMs: 5_000,
+    /** A JS hook may not ask for more without a declared budget. */
+    maxTimeoutMs: 30_000,
+    memoryBytes: 32 * MiB,
+    maxOutputBytes: 64 * 1024,
+    /** Hard ceiling of maxOutputBytes for JS hooks. */
+    maxOutputBytesCeiling: MiB,
+  }),
+  command: Object.freeze({
+    timeoutMs: 60_000,
+    /** Per stream (stdout and stderr each). */
+    maxOutputBytes: MiB,
+    openFiles: 1024,
+    fileSizeBytes: 64 * MiB,
+    /** Fixed PATH of every command hook. */
+    path: '/usr/local/bin:/usr/bin:/bin',
+  }),
+  budget: Object.freeze({
+    /** Added to a declared budget that widens the deadline. */
+    graceMs: 5_000,
+  }),
+  limits: Object.freeze({
+    maxHookCalls: 128,
+    maxDeclaredBudgetMs: 600_000,
+    maxConcurrentCommands: 16,
+    maxInputBytes: 8 * MiB,
+    killGraceMs: 500,
+  }),
+  /** Claude Code `timeout` (seconds) above this probably was meant as milliseconds. */
+  suspiciousTimeoutSeconds: 600,
+  /** Cap of the stderr text used as a deny reason. */
+  maxReasonBytes: 4096,
+});
+
+export const LIMIT_BOUNDS = Object.freeze({
+  maxHookCalls: 4_096,
+  maxConcurrentCommands: 1_024,
+  killGraceMs: 60_000,
+});
+
+export type Limits = {
+  readonly maxHookCalls: number;
+  readonly maxDeclaredBudgetMs: number;
+  readonly maxConcurrentCommands: number;
+  readonly maxInputBytes: number;
+  readonly killGraceMs: number;
+};

@@ -1,0 +1,62 @@
+// The internal, fully-defaulted form of one configured hook. Built once at load, frozen.
+import type { Scope } from '../contract/types.js';
+import type { IfFilter } from '../registry/if-filter.js';
+import type { ToolMatcher } from '../registry/matcher.js';
+
+export interface Rlimits {
+  readonly cpuSeconds: number;
+  readonly openFiles: number;
+  readonly fileSizeBytes: number;
+  readonly addressSpaceBytes: number | undefined;
+}
+
+export interface CommandHookSpec {
+  readonly program: { readonly kind: 'shell'; readonly command: string } | { readonly kind: 'argv'; readonly argv: readonly string[] };
+  readonly env: Readonly<Record<string, string>>;
+  readonly inheritEnv: readonly string[];
+  readonly isolation: 'process' | 'namespace';
+  readonly writable: boolean;
+  readonly runAs: 'nobody' | undefined;
+  readonly rlimits: Rlimits;
+  readonly maxOutputBytes: number;
+  /** Directory of the config file (or pack) that declared the hook. */
+  readonly configDir: string;
+  /**
+   * The Claude Code event name the hook was registered under (e.g. `PreToolUse`), if any: its stdin
+   * then also carries Claude Code's snake_case fields (session_id, tool_name, tool_input, …).
+   */
+  readonly claudeEvent: string | undefined;
+}
+
+export interface JsHookSpec {
+  readonly code: string;
+  /** File name shown in errors (the resolved `source`, or `<inline>`). */
+  readonly filename: string;
+  readonly memoryBytes: number;
+  readonly maxOutputBytes: number;
+}
+
+export interface HookDefinition {
+  readonly id: string;
+  /** Canonical event name. */
+  readonly event: string;
+  readonly scope: Scope;
+  readonly type: 'command' | 'js';
+  /** Undefined when the event is not tool-scoped or the matcher matches everything. */
+  readonly matcher: ToolMatcher | undefined;
+  readonly ifFilters: readonly IfFilter[];
+  /** Registered under an alias that implies an input, e.g. PostToolUseFailure → only `ok: false`. */
+  readonly requireOk: boolean | undefined;
+  readonly onError: 'skip' | 'deny';
+  /** The effective deadline (DESIGN §4: timeout, widened by a declared budget + grace, clamped). */
+  readonly deadlineMs: number;
+  readonly timeoutMs: number;
+  readonly budgetMs: number | undefined;
+  readonly once: boolean;
+  /** Identity of the behaviour (excludes name/matcher/if): identical specs run once per event. */
+  readonly dedupKey: string;
+  /** `<file>: <json path>`, for messages. */
+  readonly origin: string;
+  readonly command: CommandHookSpec | undefined;
+  readonly js: JsHookSpec | undefined;
+}

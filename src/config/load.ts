@@ -1,0 +1,237 @@
+// Loads config sources into one merged, ordered list of hooks (DESIGN §3):
+// - `policy` sources are policy scope in full (their `hooks` and `policyHooks`); if one cannot be
+//   read, parsed or validated, the result carries a policy failure and deny-capable events deny;
+// - `config` sources are project (default) or user scope and merge in order: a later layer replaces
+//   an earlier one's hook with the same event+name, project replaces user; a `policyHooks` key there is
+//   ignored with a warning; invalid entries are skipped with a warning while the rest loads;
+// - nothing replaces a policy hook: a clash drops the other hook with a warning.
+import { dirname, resolve } from 'node:path';
+import { DEFAULT_CHAIN, DEFAULT_EVENTS, EVENT_ALIASES, EventCatalogue, type EventDefinition } from '../contract/events.js';
+import type { Scope } from '../contract/types.js';
+import { DEFAULTS, type Limits } from './defaults.js';
+import { type Diagnostic, DiagnosticSink, joinPath, renderValue } from './diagnostics.js';
+import type { HookDefinition } from './hook-definition.js';
+import { normalizeHooksMap } from './normalize-entries.js';
+import { readJsonFile } from './read-json.js';
+import { eventDefinitionSchema, limitsSchema } from './schema.js';
+
+export type SourceSpec =
+  | { readonly kind: 'file'; readonly path: string; readonly scope: Scope }
+  | { readonly kind: 'object'; readonly value: unknown; readonly scope: Scope; readonly label: string; readonly dir: string };
+
+export interface LoadOptions {
+  readonly config: readonly SourceSpec[];
+  readonly policy: readonly SourceSpec[];
+  /** Caller-set limits win over every file. */
+  readonly limits?: Partial<Limits> | undefined;
+}
+
+export interface LoadedConfig {
+  /** Policy, then project, then user hooks, each in file order, overrides applied. */
+  readonly hooks: readonly HookDefinition[];
+  readonly catalogue: EventCatalogue;
+  readonly limits: Limits;
+  /** Non-empty when a policy source failed: deny-capable events deny. */
+  readonly policyFailures: readonly string[];
+  readonly diagnostics: readonly Diagnostic[];
+  /** Problems that make the configuration unusable (a named config file that does not exist). */
+  readonly fatal: readonly Diagnostic[];
+}
+
+const TOP_LEVEL = new Set(['$schema', 'hooks', 'policyHooks', 'events', 'limits', 'description']);
+
+interface ReadSource {
+  readonly spec: SourceSpec;
+  readonly sink: DiagnosticSink;
+  readonly dir: string;
+  readonly value: Record<string, unknown> | undefined;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
+async function readSource(spec: SourceSpec, fatal: Diagnostic[]): Promise<ReadSource> {
+  if (spec.kind === 'object') {
+    const sink = new DiagnosticSink(spec.label);
+    if (!isObject(spec.value)) {
+      sink.error('', `expected a config object like {"hooks": {...}}, got ${renderValue(spec.value)}`);
+      return { spec, sink, dir: spec.dir, value: undefined };
+    }
+    return { spec, sink, dir: spec.dir, value: spec.value };
+  }
+  const file = resolve(spec.path);
+  const sink = new DiagnosticSink(spec.path);
+  const read = await readJsonFile(file);
+  if (!read.ok) {
+    sink.error('', read.message);
+    if (read.kind === 'missing' && spec.scope !== 'policy') fatal.push(sink.items[sink.items.length - 1]!);
+    return { spec, sink, dir: dirname(file), value: undefined };
+  }
+  if (!isObject(read.value)) {
+    sink.error('', `expected a JSON object at the top level, got ${renderValue(read.value)}`);
+    return { spec, sink, dir: dirname(file), value: undefined };
+  }
+  return { spec, sink, dir: dirname(file), value: read.value };
+}
+
+function collectEvents(sources: readonly ReadSource[]): EventDefinition[] {
+  const custom = new Map<string, EventDefinition>();
+  const builtIn = new Set([...DEFAULT_EVENTS.map((e) => e.name), ...Object.keys(EVENT_ALIASES)]);
+  for (const src of sources) {
+    const events = src.value?.events;
+    if (events === undefined) continue;
+    if (!isObject(events)) {
+      src.sink.error('events', `expected an object of event definitions, got ${renderValue(events)}`);
+      continue;
+    }
+    for (const name of Object.keys(events)) {
+      const path = joinPath('events', name);
+      if (builtIn.has(name)) {
+        src.sink.error(path, `"${name}" is a built-in event or alias and cannot be redefined`);
+        continue;
+      }
+      if (!/^[A-Za-z][A-Za-z0-9_.:-]{0,63}$/.test(name)) {
+        src.sink.error(path, `event names are 1-64 letters, digits, _ . : - starting with a letter, got ${renderValue(name)}`);
+        continue;
+      }
+      const parsed = eventDefinitionSchema.safeParse(events[name]);
+      if (!parsed.success) {
+        for (const issue of parsed.error.issues) {
+          const at = issue.path.reduce<string>((p, k) => joinPath(p, k as string | number), path);
+          src.sink.error(at, issue.message);
+        }
+        continue;
+      }
+      const d = parsed.data;
+      const honours = d.honours ?? [];
+      const chain: EventDefinition['chain'] = Object.fromEntries(
+        honours.flatMap((h) => (h in DEFAULT_CHAIN ? [[h, DEFAULT_CHAIN[h as keyof typeof DEFAULT_CHAIN]]] : [])),
+      );
+      custom.set(
+        name,
+        Object.freeze({
+          name,
+          mode: d.mode,
+          canDeny: d.canDeny,
+          honours: Object.freeze([...honours]),
+          toolScoped: d.toolScoped === true,
+          chain: Object.freeze(chain),
+        }),
+      );
+    }
+  }
+  return [...custom.values()];
+}
+
+function collectLimits(sources: readonly ReadSource[], override: Partial<Limits> | undefined): Limits {
+  const merged: Record<string, number> = { ...DEFAULTS.limits };
+  const ordered = [...sources.filter((s) => s.spec.scope !== 'policy'), ...sources.filter((s) => s.spec.scope === 'policy')];
+  for (const src of ordered) {
+    const limits = src.value?.limits;
+    if (limits === undefined) continue;
+    const parsed = limitsSchema.safeParse(limits);
+    if (!parsed.success) {
+      for (const issue of parsed.error.issues) {
+        const at = issue.path.reduce<string>((p, k) => joinPath(p, k as string | number), 'limits');
+        const value = isObject(limits) ? limits[String(issue.path[0])] : limits;
+        src.sink.error(at, `${issue.message}, got ${renderValue(value)}`);
+      }
+      continue;
+    }
+    for (const [k, v] of Object.entries(parsed.data)) if (v !== undefined) merged[k] = v;
+  }
+  for (const [k, v] of Object.entries(override ?? {})) if (v !== undefined) merged[k] = v;
+  return Object.freeze(merged) as unknown as Limits;
+}
+
+export async function loadConfig(options: LoadOptions): Promise<LoadedConfig> {
+  const fatal: Diagnostic[] = [];
+  const sources = await Promise.all(
+    [...options.policy.map((s) => ({ ...s, scope: 'policy' as const })), ...options.config].map((s) => readSource(s, fatal)),
+  );
+  const catalogue = new EventCatalogue([...DEFAULT_EVENTS, ...collectEvents(sources)]);
+  const limits = collectLimits(sources, options.limits);
+
+  const layers: { src: ReadSource; hooks: HookDefinition[] }[] = [];
+  for (const src of sources) {
+    if (src.value === undefined) continue;
+    const ignored = Object.keys(src.value).filter((k) => !TOP_LEVEL.has(k));
+    if (ignored.length > 0) {
+      src.sink.warn('', `ignored top-level keys (not hook configuration): ${ignored.join(', ')}`, src.spec.scope === 'policy');
+    }
+    const ctx = { scope: src.spec.scope, sink: src.sink, configDir: src.dir, limits, catalogue };
+    const hooks: HookDefinition[] = [];
+    if (src.value.hooks !== undefined) hooks.push(...(await normalizeHooksMap(src.value.hooks, 'hooks', ctx)));
+    if (src.value.policyHooks !== undefined) {
+      if (src.spec.scope === 'policy') hooks.push(...(await normalizeHooksMap(src.value.policyHooks, 'policyHooks', ctx)));
+      else {
+        src.sink.warn(
+          'policyHooks',
+          'policyHooks are only honoured in policy files (--policy / the `policy` option); these hooks do not run',
+          true,
+        );
+      }
+    }
+    layers.push({ src, hooks });
+  }
+
+  const hooks = mergeLayers(layers);
+  const policyFailures: string[] = [];
+  for (const src of sources) {
+    if (src.spec.scope !== 'policy') continue;
+    const bad = src.sink.items.find((d) => d.severity === 'error' || d.skipped);
+    if (bad !== undefined) {
+      policyFailures.push(`policy ${src.sink.file} ${src.value === undefined ? 'could not be loaded' : 'is invalid'}: ${bad.path === '' ? '' : `${bad.path}: `}${bad.message}`);
+    }
+  }
+  return {
+    hooks,
+    catalogue,
+    limits,
+    policyFailures,
+    diagnostics: sources.flatMap((s) => s.sink.items),
+    fatal,
+  };
+}
+
+const SCOPE_ORDER: Record<Scope, number> = { trusted: 0, policy: 1, project: 2, user: 3 };
+
+function mergeLayers(layers: readonly { src: ReadSource; hooks: HookDefinition[] }[]): HookDefinition[] {
+  const policyKeys = new Set<string>();
+  const key = (h: HookDefinition) => `${h.event}\u0000${h.id}`;
+  for (const l of layers) if (l.src.spec.scope === 'policy') for (const h of l.hooks) policyKeys.add(key(h));
+
+  // Ascending precedence: user files in order, then project files in order.
+  const byPrecedence = layers
+    .map((l, i) => ({ ...l, i }))
+    .filter((l) => l.src.spec.scope !== 'policy')
+    .sort((a, b) => SCOPE_ORDER[b.src.spec.scope] - SCOPE_ORDER[a.src.spec.scope] || a.i - b.i);
+  const winner = new Map<string, HookDefinition>();
+  for (const l of byPrecedence) {
+    const seenHere = new Map<string, HookDefinition>();
+    for (const h of l.hooks) {
+      const k = key(h);
+      if (policyKeys.has(k)) {
+        l.src.sink.warn(
+          h.origin.slice(l.src.sink.file.length + 2),
+          `hook "${h.id}" clashes with a policy hook of the same event and name; policy hooks cannot be replaced, so this one is dropped`,
+          true,
+        );
+        continue;
+      }
+      const prev = seenHere.get(k);
+      if (prev !== undefined && prev.dedupKey !== h.dedupKey) {
+        l.src.sink.warn(h.origin.slice(l.src.sink.file.length + 2), `a second hook named "${h.id}" for ${h.event} replaces the first`);
+      }
+      seenHere.set(k, h);
+      winner.set(k, h);
+    }
+  }
+  const ordered = [...layers].sort((a, b) => SCOPE_ORDER[a.src.spec.scope] - SCOPE_ORDER[b.src.spec.scope]);
+  const out: HookDefinition[] = [];
+  for (const l of ordered) {
+    for (const h of l.hooks) if (l.src.spec.scope === 'policy' || winner.get(key(h)) === h) out.push(h);
+  }
+  return out;
+}
+

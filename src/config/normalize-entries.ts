@@ -1,0 +1,135 @@
+// Walks a `hooks` / `policyHooks` map: event names (canonical, alias or custom), then the entries in
+// either shape: Claude Code's nested groups `{matcher, hooks: [...]}` or FreeCode's flat hooks
+// `{name, matcher, command, timeout}`.
+import { EVENT_ALIASES, type EventCatalogue } from '../contract/events.js';
+import type { Scope } from '../contract/types.js';
+import { ToolMatcher } from '../registry/matcher.js';
+import type { Limits } from './defaults.js';
+import { type DiagnosticSink, joinPath, renderValue } from './diagnostics.js';
+import type { HookDefinition } from './hook-definition.js';
+import { type HookContext, normalizeHook } from './normalize-hook.js';
+
+const GROUP_KEYS = new Set(['matcher', 'if', 'hooks', 'description']);
+
+export interface EntriesContext {
+  readonly scope: Scope;
+  readonly sink: DiagnosticSink;
+  readonly configDir: string;
+  readonly limits: Limits;
+  readonly catalogue: EventCatalogue;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
+export async function normalizeHooksMap(map: unknown, key: string, ctx: EntriesContext): Promise<HookDefinition[]> {
+  const { sink } = ctx;
+  if (!isObject(map)) {
+    const hint = typeof map === 'string' ? ' (a path to another file is not followed; inline the hooks)' : '';
+    sink.error(key, `expected an object mapping event names to arrays${hint}, got ${renderValue(map)}`);
+    return [];
+  }
+  const out: HookDefinition[] = [];
+  for (const eventName of Object.keys(map)) {
+    const path = joinPath(key, eventName);
+    const resolved = ctx.catalogue.resolve(eventName);
+    if (resolved === undefined) {
+      sink.warn(
+        path,
+        `unknown event "${eventName}"; valid events are ${ctx.catalogue.acceptedNames().join(', ')} (or declare it under "events")`,
+        true,
+      );
+      continue;
+    }
+    const entries = map[eventName];
+    if (!Array.isArray(entries)) {
+      sink.error(path, `expected an array of hook groups, got ${renderValue(entries)}`);
+      continue;
+    }
+    for (const [i, entry] of entries.entries()) {
+      const claudeEvent = Object.hasOwn(EVENT_ALIASES, eventName) ? eventName : undefined;
+      out.push(...(await normalizeEntry(entry, joinPath(path, i), resolved, claudeEvent, ctx)));
+    }
+  }
+  return out;
+}
+
+async function normalizeEntry(
+  entry: unknown,
+  path: string,
+  resolved: NonNullable<ReturnType<EventCatalogue['resolve']>>,
+  claudeEvent: string | undefined,
+  ctx: EntriesContext,
+): Promise<HookDefinition[]> {
+  const { sink } = ctx;
+  const event = resolved.definition;
+  if (!isObject(entry)) {
+    sink.error(path, `expected a hook group {"matcher": ..., "hooks": [...]} or a hook object, got ${renderValue(entry)}`);
+    return [];
+  }
+  const matcher = buildMatcher(entry.matcher, joinPath(path, 'matcher'), event.name, event.toolScoped, sink);
+  if (matcher === null) return [];
+  const isGroup = Object.hasOwn(entry, 'hooks');
+  const hookCtx = (groupIf: string | undefined): HookContext => ({
+    event,
+    requireOk: resolved.aliasInput?.ok,
+    claudeEvent,
+    scope: ctx.scope,
+    sink,
+    configDir: ctx.configDir,
+    limits: ctx.limits,
+    matcher,
+    groupIf,
+    groupIfPath: joinPath(path, 'if'),
+  });
+  if (!isGroup) {
+    const { matcher: _m, ...spec } = entry;
+    const def = await normalizeHook(spec, path, hookCtx(undefined));
+    return def === undefined ? [] : [def];
+  }
+  for (const k of Object.keys(entry)) {
+    if (!GROUP_KEYS.has(k)) sink.warn(joinPath(path, k), `unknown field "${k}" in a hook group ignored`);
+  }
+  if (entry.if !== undefined && typeof entry.if !== 'string') {
+    sink.error(joinPath(path, 'if'), `expected a string like "Bash(git *)", got ${renderValue(entry.if)}`);
+    return [];
+  }
+  const hooks = entry.hooks;
+  if (!Array.isArray(hooks)) {
+    sink.error(joinPath(path, 'hooks'), `expected an array of hooks, got ${renderValue(hooks)}`);
+    return [];
+  }
+  const out: HookDefinition[] = [];
+  for (const [j, spec] of hooks.entries()) {
+    const def = await normalizeHook(spec, joinPath(joinPath(path, 'hooks'), j), hookCtx(entry.if as string | undefined));
+    if (def !== undefined) out.push(def);
+  }
+  return out;
+}
+
+/** Returns the matcher, undefined for "all / not applicable", or null when the entry must be skipped. */
+function buildMatcher(
+  raw: unknown,
+  path: string,
+  event: string,
+  toolScoped: boolean,
+  sink: DiagnosticSink,
+): ToolMatcher | undefined | null {
+  if (raw === undefined || raw === null) return undefined;
+  if (typeof raw !== 'string') {
+    if (isObject(raw)) {
+      sink.warn(path, `object matchers are not supported (use a tool-name string such as "Bash"), got ${renderValue(raw)}`, true);
+    } else sink.error(path, `expected a string (tool name, regex or a|b), got ${renderValue(raw)}`);
+    return null;
+  }
+  const m = new ToolMatcher(raw);
+  if (m.kind === 'all') return undefined;
+  if (!toolScoped) {
+    sink.warn(path, `matcher ignored: ${event} is not a tool event, so every hook of it runs, got ${renderValue(raw)}`);
+    return undefined;
+  }
+  if (m.regexError !== undefined) {
+    sink.warn(path, `not a valid regex (${m.regexError}); compared as exact names separated by "|", got ${renderValue(raw)}`);
+  }
+  return m;
+}

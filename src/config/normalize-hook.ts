@@ -1,0 +1,292 @@
+// One hook spec (any of the three accepted shapes) → a frozen HookDefinition, or a skip with
+// diagnostics that name the JSON path and the value received.
+import { computeDeadline } from '../contract/budget.js';
+import type { EventDefinition } from '../contract/events.js';
+import type { Scope } from '../contract/types.js';
+import { deriveHookId, canonicalJson } from '../registry/hook-id.js';
+import { IfFilter, IfFilterError } from '../registry/if-filter.js';
+import type { ToolMatcher } from '../registry/matcher.js';
+import { DEFAULTS, type Limits } from './defaults.js';
+import { type DiagnosticSink, joinPath, renderValue } from './diagnostics.js';
+import type { CommandHookSpec, HookDefinition, JsHookSpec } from './hook-definition.js';
+import { hookSpecSchema, type RawHookSpec } from './schema.js';
+import { isSecretName } from '../contract/secret-names.js';
+import { readHookSource } from './source-file.js';
+
+const KNOWN_FIELDS = new Set(Object.keys(hookSpecSchema.shape));
+const UNSUPPORTED_TYPES = new Set(['prompt', 'agent', 'http', 'callback', 'mcp']);
+const COMMAND_ONLY = ['env', 'inheritEnv', 'isolation', 'writable', 'runAs', 'rlimits'] as const;
+
+export interface HookContext {
+  readonly event: EventDefinition;
+  readonly requireOk: boolean | undefined;
+  /** The Claude Code alias used as the event key, if any. */
+  readonly claudeEvent: string | undefined;
+  readonly scope: Scope;
+  readonly sink: DiagnosticSink;
+  readonly configDir: string;
+  readonly limits: Limits;
+  readonly matcher: ToolMatcher | undefined;
+  readonly groupIf: string | undefined;
+  readonly groupIfPath: string;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Normalizes one hook; returns undefined (after reporting why) when it must be skipped. */
+export async function normalizeHook(raw: unknown, path: string, ctx: HookContext): Promise<HookDefinition | undefined> {
+  const { sink } = ctx;
+  if (!isObject(raw)) {
+    sink.error(path, `expected a hook object like {"type":"command","command":"..."}, got ${renderValue(raw)}`);
+    return undefined;
+  }
+  if (typeof raw.type === 'string' && UNSUPPORTED_TYPES.has(raw.type)) {
+    sink.warn(path, `hook type "${raw.type}" is not supported (hookwarden runs "command" and "js" hooks)`, true);
+    return undefined;
+  }
+  const parsed = hookSpecSchema.safeParse(raw);
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) {
+      const at = issue.path.reduce<string>((p, k) => joinPath(p, k as string | number), path);
+      const value = issue.path.reduce<unknown>((v, k) => (isObject(v) || Array.isArray(v) ? (v as never)[k] : undefined), raw);
+      sink.error(at, `${issue.message}, got ${renderValue(value)}`);
+    }
+    return undefined;
+  }
+  for (const key of Object.keys(raw)) {
+    if (!KNOWN_FIELDS.has(key)) sink.warn(joinPath(path, key), `unknown field "${key}" ignored`);
+  }
+  const spec = parsed.data;
+  const type = spec.type ?? inferType(spec);
+  if (type === undefined) {
+    sink.error(path, 'a hook needs "command" or "argv" (command hook) or "source" or "code" (JS hook), got none');
+    return undefined;
+  }
+  if (spec.timeout !== undefined && spec.timeoutMs !== undefined) {
+    sink.error(joinPath(path, 'timeout'), `give either timeout (seconds) or timeoutMs, not both, got ${spec.timeout}`);
+    return undefined;
+  }
+  const body = type === 'command' ? commandSpec(spec, path, ctx) : await jsSpec(spec, path, ctx);
+  if (body === undefined) return undefined;
+  if (spec.async === true || spec.asyncRewake === true) {
+    sink.warn(
+      joinPath(path, spec.async === true ? 'async' : 'asyncRewake'),
+      'background (async) hooks are not supported: the hook runs in the dispatch and its answer counts',
+    );
+  }
+  const ifFilters = buildIfFilters(spec, path, ctx);
+  if (ifFilters === undefined) return undefined;
+  const timing = deadlineFor(type, spec, path, ctx);
+  const dedupKey = canonicalJson({
+    type,
+    onError: spec.onError ?? 'skip',
+    deadlineMs: timing.deadlineMs,
+    requireOk: ctx.requireOk,
+    ...(type === 'command' ? { command: commandIdentity(body as CommandHookSpec) } : { js: body }),
+  });
+  const label = type === 'command' ? commandLabel(body as CommandHookSpec) : 'js';
+  const def: HookDefinition = {
+    id: spec.name ?? deriveHookId(label, dedupKey),
+    event: ctx.event.name,
+    scope: ctx.scope,
+    type,
+    matcher: ctx.matcher,
+    ifFilters,
+    requireOk: ctx.requireOk,
+    onError: spec.onError ?? 'skip',
+    deadlineMs: timing.deadlineMs,
+    timeoutMs: timing.timeoutMs,
+    budgetMs: timing.budgetMs,
+    once: spec.once === true,
+    dedupKey,
+    origin: `${sink.file}: ${path}`,
+    command: type === 'command' ? (body as CommandHookSpec) : undefined,
+    js: type === 'js' ? (body as JsHookSpec) : undefined,
+  };
+  return Object.freeze(def);
+}
+
+function inferType(spec: RawHookSpec): 'command' | 'js' | undefined {
+  if (spec.command !== undefined || spec.argv !== undefined) return 'command';
+  if (spec.source !== undefined || spec.code !== undefined) return 'js';
+  return undefined;
+}
+
+function commandSpec(spec: RawHookSpec, path: string, ctx: HookContext): CommandHookSpec | undefined {
+  const { sink } = ctx;
+  for (const key of ['source', 'code'] as const) {
+    if (spec[key] !== undefined) {
+      sink.error(joinPath(path, key), `"${key}" belongs to JS hooks, not command hooks, got ${renderValue(spec[key])}`);
+      return undefined;
+    }
+  }
+  let program: CommandHookSpec['program'];
+  if (spec.argv !== undefined) {
+    if (spec.command !== undefined || spec.args !== undefined) {
+      sink.error(joinPath(path, 'argv'), 'give either argv or command (with optional args), not both');
+      return undefined;
+    }
+    program = { kind: 'argv', argv: Object.freeze([...spec.argv]) };
+  } else if (spec.command !== undefined) {
+    program =
+      spec.args !== undefined
+        ? { kind: 'argv', argv: Object.freeze([spec.command, ...spec.args]) }
+        : { kind: 'shell', command: spec.command };
+  } else {
+    sink.error(path, 'a command hook needs "command" (shell) or "argv" (no shell), got neither');
+    return undefined;
+  }
+  const env: Record<string, string> = Object.create(null);
+  for (const [k, v] of Object.entries(spec.env ?? {})) {
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(k)) {
+      sink.error(joinPath(joinPath(path, 'env'), k), `invalid environment variable name, got ${renderValue(k)}`);
+      return undefined;
+    }
+    env[k] = v;
+  }
+  const inheritEnv: string[] = [];
+  for (const [i, name] of (spec.inheritEnv ?? []).entries()) {
+    if (isSecretName(name)) {
+      sink.warn(
+        joinPath(joinPath(path, 'inheritEnv'), i),
+        `"${name}" looks like a secret (or belongs to hookwarden) and is never passed to hooks; set it in "env" explicitly if it must be`,
+      );
+    } else inheritEnv.push(name);
+  }
+  const maxOutputBytes = spec.maxOutputBytes ?? DEFAULTS.command.maxOutputBytes;
+  const r = spec.rlimits ?? {};
+  return Object.freeze({
+    program,
+    env: Object.freeze(env),
+    inheritEnv: Object.freeze(inheritEnv),
+    isolation: spec.isolation ?? 'process',
+    writable: spec.writable === true,
+    runAs: spec.runAs,
+    rlimits: Object.freeze({
+      // Filled per dispatch from the deadline when not given (0 = derive).
+      cpuSeconds: r.cpuSeconds ?? 0,
+      openFiles: r.openFiles ?? DEFAULTS.command.openFiles,
+      fileSizeBytes: r.fileSizeBytes ?? DEFAULTS.command.fileSizeBytes,
+      addressSpaceBytes: r.addressSpaceBytes,
+    }),
+    maxOutputBytes,
+    configDir: ctx.configDir,
+    claudeEvent: ctx.claudeEvent,
+  });
+}
+
+async function jsSpec(spec: RawHookSpec, path: string, ctx: HookContext): Promise<JsHookSpec | undefined> {
+  const { sink } = ctx;
+  for (const key of ['command', 'argv', 'args'] as const) {
+    if (spec[key] !== undefined) {
+      sink.error(joinPath(path, key), `"${key}" belongs to command hooks, not JS hooks, got ${renderValue(spec[key])}`);
+      return undefined;
+    }
+  }
+  for (const key of COMMAND_ONLY) {
+    if (spec[key] !== undefined) sink.warn(joinPath(path, key), `"${key}" applies to command hooks only and is ignored`);
+  }
+  if ((spec.source === undefined) === (spec.code === undefined)) {
+    sink.error(path, 'a JS hook needs exactly one of "source" (file) or "code" (inline)');
+    return undefined;
+  }
+  let code: string;
+  let filename: string;
+  if (spec.source !== undefined) {
+    const read = await readHookSource(ctx.configDir, spec.source);
+    if (!read.ok) {
+      sink.error(joinPath(path, 'source'), `${read.message}, got ${renderValue(spec.source)}`);
+      return undefined;
+    }
+    code = read.code;
+    filename = read.path;
+  } else {
+    code = spec.code!;
+    filename = `${ctx.sink.file}#${path}`;
+  }
+  let maxOutputBytes = spec.maxOutputBytes ?? DEFAULTS.js.maxOutputBytes;
+  if (maxOutputBytes > DEFAULTS.js.maxOutputBytesCeiling) {
+    sink.warn(
+      joinPath(path, 'maxOutputBytes'),
+      `JS output is capped at ${DEFAULTS.js.maxOutputBytesCeiling} bytes; ${maxOutputBytes} was clamped`,
+    );
+    maxOutputBytes = DEFAULTS.js.maxOutputBytesCeiling;
+  }
+  return Object.freeze({ code, filename, memoryBytes: spec.memoryBytes ?? DEFAULTS.js.memoryBytes, maxOutputBytes });
+}
+
+function buildIfFilters(spec: RawHookSpec, path: string, ctx: HookContext): IfFilter[] | undefined {
+  const sources: [string, string][] = [];
+  if (ctx.groupIf !== undefined) sources.push([ctx.groupIf, ctx.groupIfPath]);
+  if (spec.if !== undefined) sources.push([spec.if, joinPath(path, 'if')]);
+  const filters: IfFilter[] = [];
+  for (const [src, at] of sources) {
+    if (!ctx.event.toolScoped) {
+      ctx.sink.warn(at, `"if" is ignored: ${ctx.event.name} is not a tool event, got ${renderValue(src)}`);
+      continue;
+    }
+    try {
+      filters.push(new IfFilter(src));
+    } catch (err) {
+      if (!(err instanceof IfFilterError)) throw err;
+      ctx.sink.error(at, `${err.message}, got ${renderValue(src)}`);
+      return undefined;
+    }
+  }
+  return filters;
+}
+
+function deadlineFor(type: 'command' | 'js', spec: RawHookSpec, path: string, ctx: HookContext) {
+  const { sink, limits } = ctx;
+  let timeoutMs: number = type === 'js' ? DEFAULTS.js.timeoutMs : DEFAULTS.command.timeoutMs;
+  if (spec.timeout !== undefined) {
+    timeoutMs = Math.round(spec.timeout * 1000);
+    if (spec.timeout > DEFAULTS.suspiciousTimeoutSeconds) {
+      sink.warn(
+        joinPath(path, 'timeout'),
+        `"timeout" is in SECONDS: ${spec.timeout} s is ${(spec.timeout / 60).toFixed(1)} minutes. If you meant milliseconds, write "timeoutMs": ${spec.timeout}`,
+      );
+    }
+  } else if (spec.timeoutMs !== undefined) timeoutMs = spec.timeoutMs;
+  const key = spec.timeout !== undefined ? 'timeout' : 'timeoutMs';
+  if (type === 'js' && timeoutMs > DEFAULTS.js.maxTimeoutMs && spec.budgetMs === undefined) {
+    sink.warn(
+      joinPath(path, key),
+      `a JS hook's timeout is at most ${DEFAULTS.js.maxTimeoutMs} ms without a declared budgetMs; ${timeoutMs} ms was clamped`,
+    );
+    timeoutMs = DEFAULTS.js.maxTimeoutMs;
+  }
+  if (timeoutMs > limits.maxDeclaredBudgetMs) {
+    sink.warn(
+      joinPath(path, key),
+      `timeout ${timeoutMs} ms is above limits.maxDeclaredBudgetMs (${limits.maxDeclaredBudgetMs}) and was clamped`,
+    );
+    timeoutMs = limits.maxDeclaredBudgetMs;
+  }
+  const d = computeDeadline({
+    timeoutMs,
+    budgetMs: spec.budgetMs,
+    graceMs: DEFAULTS.budget.graceMs,
+    maxDeclaredBudgetMs: limits.maxDeclaredBudgetMs,
+  });
+  if (d.budgetClamped) {
+    sink.warn(
+      joinPath(path, 'budgetMs'),
+      `declared budget ${spec.budgetMs} ms is above limits.maxDeclaredBudgetMs and was clamped to ${limits.maxDeclaredBudgetMs} ms`,
+    );
+  }
+  return { timeoutMs, budgetMs: d.budgetMs, deadlineMs: d.deadlineMs };
+}
+
+function commandIdentity(c: CommandHookSpec): unknown {
+  const { configDir: _dir, claudeEvent: _event, ...rest } = c;
+  // The config directory matters only when the command refers to it (CLAUDE_PLUGIN_ROOT).
+  const text = c.program.kind === 'shell' ? c.program.command : c.program.argv.join(' ');
+  return text.includes('CLAUDE_PLUGIN_ROOT') ? { ...rest, configDir: c.configDir } : rest;
+}
+
+function commandLabel(c: CommandHookSpec): string {
+  const first = c.program.kind === 'argv' ? c.program.argv[0] : c.program.command.trim().split(/\s+/)[0];
+  return (first ?? 'command').split('/').pop() ?? 'command';
+}

@@ -1,0 +1,164 @@
+// zod schemas of hooks.json. Each piece is validated on its own by the loader (so one bad entry is
+// reported with its JSON path and skipped while the rest loads); together they generate the JSON
+// Schema editors use (see json-schema.ts).
+import { z } from 'zod';
+import { MUTATION_FIELDS } from '../contract/events.js';
+import { LIMIT_BOUNDS } from './defaults.js';
+
+const posInt = (what = 'a positive integer') =>
+  z
+    .number({ error: `expected ${what}` })
+    .int({ error: `expected ${what}` })
+    .positive({ error: `expected ${what}` });
+
+const nonEmpty = (what: string) => z.string({ error: `expected ${what}` }).min(1, { error: `expected ${what}` });
+
+/** Resource limits applied through prlimit to a command hook's process tree. */
+export const rlimitsSchema = z
+  .object({
+    cpuSeconds: posInt().optional().meta({ description: 'RLIMIT_CPU in seconds. Default: the deadline rounded up, +1.' }),
+    openFiles: posInt().optional().meta({ description: 'RLIMIT_NOFILE. Default 1024.' }),
+    fileSizeBytes: posInt().optional().meta({ description: 'RLIMIT_FSIZE in bytes. Default 64 MiB.' }),
+    addressSpaceBytes: posInt()
+      .optional()
+      .meta({ description: 'RLIMIT_AS in bytes. Off by default: it breaks hooks written in Node or Java.' }),
+  })
+  .meta({ description: 'rlimits for command hooks (process tree).' });
+
+/**
+ * One hook. hookwarden's own fields plus Claude Code's (`timeout` in seconds, `args`, `if`, `async`,
+ * `once`, `statusMessage`) so Claude Code configs load verbatim.
+ */
+export const hookSpecSchema = z
+  .object({
+    type: z
+      .enum(['command', 'js'], { error: 'expected "command" or "js"' })
+      .optional()
+      .meta({ description: 'Hook kind. Inferred from command/argv (command) or source/code (js) when omitted.' }),
+    name: z
+      .string({ error: 'expected a string' })
+      .regex(/^[A-Za-z0-9][A-Za-z0-9._:@/+-]{0,127}$/, {
+        error: 'expected 1-128 characters from A-Z a-z 0-9 . _ : @ / + - (starting with a letter or digit)',
+      })
+      .optional()
+      .meta({ description: 'Stable id: the key for overrides and records. Default: derived from the content.' }),
+    command: nonEmpty('a non-empty shell command').optional().meta({ description: 'Shell command, run by sh -c.' }),
+    args: z
+      .array(z.string({ error: 'expected a string' }), { error: 'expected an array of strings' })
+      .optional()
+      .meta({ description: "Claude Code's exec form: with args, `command` is the program and no shell is used." }),
+    argv: z
+      .array(z.string({ error: 'expected a string' }), { error: 'expected an array of strings' })
+      .min(1, { error: 'expected at least the program name' })
+      .optional()
+      .meta({ description: 'Program and arguments, run without a shell.' }),
+    source: nonEmpty('a path').optional().meta({ description: 'JS hook file, relative to the config file or pack.' }),
+    code: nonEmpty('JavaScript source').optional().meta({ description: 'Inline JS hook module source.' }),
+    timeoutMs: posInt().optional().meta({ description: 'Deadline in ms. Default: JS 5000 (max 30000), command 60000.' }),
+    timeout: z
+      .number({ error: 'expected a positive number of seconds' })
+      .positive({ error: 'expected a positive number of seconds' })
+      .optional()
+      .meta({ description: "Claude Code / FreeCode deadline in SECONDS. Prefer timeoutMs." }),
+    budgetMs: posInt()
+      .optional()
+      .meta({ description: 'Declared budget: a floor that widens the deadline to budgetMs + 5000 ms grace.' }),
+    onError: z
+      .enum(['skip', 'deny'], { error: 'expected "skip" or "deny"' })
+      .optional()
+      .meta({ description: 'What a failure of this hook means: skip (fail-open, default) or deny (fail-closed).' }),
+    memoryBytes: posInt().optional().meta({ description: 'JS heap cap in bytes. Default 32 MiB.' }),
+    maxOutputBytes: posInt()
+      .optional()
+      .meta({ description: 'Output cap in bytes. Default JS 64 KiB (max 1 MiB), command 1 MiB per stream.' }),
+    env: z
+      .record(z.string(), z.string({ error: 'expected a string value' }), { error: 'expected an object of strings' })
+      .optional()
+      .meta({ description: 'Explicit environment values for a command hook.' }),
+    inheritEnv: z
+      .array(z.string({ error: 'expected a variable name' }), { error: 'expected an array of variable names' })
+      .optional()
+      .meta({ description: 'Names passed from the host environment unless they look secret.' }),
+    isolation: z
+      .enum(['process', 'namespace'], { error: 'expected "process" or "namespace"' })
+      .optional()
+      .meta({ description: 'Command hook isolation. Default process.' }),
+    writable: z.boolean({ error: 'expected true or false' }).optional(),
+    runAs: z.enum(['nobody'], { error: 'expected "nobody"' }).optional(),
+    rlimits: rlimitsSchema.optional(),
+    if: z.string({ error: 'expected a string like "Bash(git *)"' }).optional(),
+    once: z
+      .boolean({ error: 'expected true or false' })
+      .optional()
+      .meta({ description: 'Run at most once per sessionId (per executor).' }),
+    async: z.boolean({ error: 'expected true or false' }).optional(),
+    asyncRewake: z.boolean({ error: 'expected true or false' }).optional(),
+    statusMessage: z.string({ error: 'expected a string' }).optional(),
+    description: z.string({ error: 'expected a string' }).optional(),
+  })
+  .meta({ description: 'A hook: a command (command/argv) or a JS module (source/code).' });
+
+export type RawHookSpec = z.infer<typeof hookSpecSchema>;
+
+/** Claude Code's nested group: `{ matcher?, if?, hooks: [...] }`. */
+export const hookGroupSchema = z.object({
+  matcher: z
+    .string({ error: 'expected a string (tool name, regex or a|b)' })
+    .optional()
+    .meta({ description: 'Tool-scoped events only: "*" or empty = all, exact name, regex, or a|b.' }),
+  if: z.string({ error: 'expected a string like "Bash(git *)"' }).optional(),
+  hooks: z.array(hookSpecSchema, { error: 'expected an array of hooks' }),
+});
+
+/** An event's list: nested groups, or FreeCode's flat hooks (matcher on the hook itself). */
+export const eventEntriesSchema = z.array(
+  z.union([hookGroupSchema, hookSpecSchema.extend({ matcher: z.string().optional() })]),
+  { error: 'expected an array of hook groups' },
+);
+
+export const hooksMapSchema = z.record(z.string(), eventEntriesSchema, {
+  error: 'expected an object mapping event names to arrays',
+});
+
+const honourable = [...MUTATION_FIELDS, 'allow', 'ask'] as const;
+
+/** A custom catalogue entry. */
+export const eventDefinitionSchema = z.object({
+  mode: z.enum(['serial', 'parallel'], { error: 'expected "serial" or "parallel"' }),
+  canDeny: z.boolean({ error: 'expected true or false' }),
+  honours: z
+    .array(z.enum(honourable, { error: `expected one of ${honourable.join(', ')}` }), { error: 'expected an array' })
+    .optional(),
+  toolScoped: z.boolean({ error: 'expected true or false' }).optional(),
+});
+
+/** Executor-wide limits (DESIGN §4). */
+export const limitsSchema = z.object({
+  maxHookCalls: posInt()
+    .max(LIMIT_BOUNDS.maxHookCalls, { error: `expected at most ${LIMIT_BOUNDS.maxHookCalls}` })
+    .optional()
+    .meta({ description: 'Hooks run per dispatch at most. Default 128, max 4096.' }),
+  maxDeclaredBudgetMs: posInt()
+    .optional()
+    .meta({ description: 'Clamp for declared budgets and timeouts. Default 600000.' }),
+  maxConcurrentCommands: posInt()
+    .max(LIMIT_BOUNDS.maxConcurrentCommands, { error: `expected at most ${LIMIT_BOUNDS.maxConcurrentCommands}` })
+    .optional()
+    .meta({ description: 'Command hook processes running at once; the rest queue. Default 16.' }),
+  maxInputBytes: posInt().optional().meta({ description: 'Largest HookInput JSON accepted. Default 8 MiB.' }),
+  killGraceMs: posInt()
+    .max(LIMIT_BOUNDS.killGraceMs, { error: `expected at most ${LIMIT_BOUNDS.killGraceMs}` })
+    .optional()
+    .meta({ description: 'SIGTERM → SIGKILL grace for a command hook process group. Default 500.' }),
+});
+
+/** hookwarden's config file (top level). Claude Code's settings.json and FreeCode's form also load. */
+export const configFileSchema = z
+  .object({
+    $schema: z.string().optional(),
+    hooks: hooksMapSchema.optional(),
+    policyHooks: hooksMapSchema.optional().meta({ description: 'Only honoured in --policy files.' }),
+    events: z.record(z.string(), eventDefinitionSchema).optional(),
+    limits: limitsSchema.optional(),
+  })
+  .meta({ title: 'hookwarden hooks.json', description: 'Hooks by event; see README "Configuration".' });

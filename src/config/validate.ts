@@ -1,0 +1,29 @@
+// Validation without running anything: what `hookwarden validate` reports.
+import type { ExecutorOptions } from '../executor/options.js';
+import { resolveOptions } from '../executor/options.js';
+import type { Diagnostic } from './diagnostics.js';
+import { loadConfig } from './load.js';
+
+export interface ValidationReport {
+  /** Every problem, with file, JSON path and the value received. */
+  readonly diagnostics: readonly Diagnostic[];
+  /** Number of hooks that would run (all events, all scopes). */
+  readonly hookCount: number;
+  readonly errorCount: number;
+  readonly warningCount: number;
+  /** Policy failures: deny-capable events would deny. */
+  readonly policyFailures: readonly string[];
+}
+
+export async function validateConfig(options: Pick<ExecutorOptions, 'config' | 'policy' | 'root' | 'limits'>): Promise<ValidationReport> {
+  const resolved = resolveOptions(options);
+  const loaded = await loadConfig({ config: resolved.config, policy: resolved.policy, limits: resolved.limits });
+  const diagnostics = loaded.diagnostics;
+  return {
+    diagnostics,
+    hookCount: loaded.hooks.length,
+    errorCount: diagnostics.filter((d) => d.severity === 'error').length,
+    warningCount: diagnostics.filter((d) => d.severity === 'warning').length,
+    policyFailures: loaded.policyFailures,
+  };
+}

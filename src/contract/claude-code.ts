@@ -1,0 +1,109 @@
+// Claude Code's hook output shape, mapped onto HookOutput (DESIGN §2). Dependency-free.
+//
+//   decision: "block"            → deny; on AfterTurn/AfterSubagent (Stop/SubagentStop) it means
+//                                  "keep working" → continueWork; on AfterTool it is feedback for the
+//                                  model → additionalContext
+//   decision: "approve"          → allow (Claude Code's deprecated spelling)
+//   continue: false, stopReason  → deny with stopReason
+//   hookSpecificOutput.permissionDecision / permissionDecisionReason → decision / reason
+//   hookSpecificOutput.decision {behavior, message, updatedInput}    → decision / reason / mutatedToolInput
+//   hookSpecificOutput.updatedInput, top-level updatedInput          → mutatedToolInput
+//   hookSpecificOutput.additionalContext                             → additionalContext
+//   hookSpecificOutput.updatedMCPToolOutput                          → updatedToolOutput
+//   suppressOutput, systemMessage, anything else                     → ignored (listed)
+
+const CC_ONLY_KEYS = ['continue', 'stopReason', 'suppressOutput', 'systemMessage', 'hookSpecificOutput', 'updatedInput'];
+
+type Obj = Record<string, unknown>;
+
+const isObject = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Whether an output object uses Claude Code's shape rather than hookwarden's. */
+export function isClaudeCodeOutput(raw: Obj): boolean {
+  if (raw.decision === 'block' || raw.decision === 'approve') return true;
+  return CC_ONLY_KEYS.some((k) => Object.hasOwn(raw, k));
+}
+
+/**
+ * Maps a Claude Code output object to hookwarden's field names. Returns the mapped object (still to be
+ * schema-validated) and the names of fields that have no meaning here.
+ */
+export function mapClaudeCodeOutput(raw: Obj, event: string): { mapped: Obj; ignored: string[] } {
+  const mapped: Obj = Object.create(null);
+  const ignored: string[] = [];
+  const stopLike = event === 'AfterTurn' || event === 'AfterSubagent';
+  for (const key of Object.keys(raw)) {
+    const value = raw[key];
+    switch (key) {
+      case 'decision':
+        if (value === 'block') {
+          if (stopLike) mapped.continueWork = { reason: typeof raw.reason === 'string' ? raw.reason : 'blocked by hook' };
+          else if (event === 'AfterTool') {
+            if (typeof raw.reason === 'string') mapped.additionalContext = raw.reason;
+          } else mapped.decision = 'deny';
+        } else if (value === 'approve') mapped.decision = 'allow';
+        else mapped.decision = value;
+        break;
+      case 'reason':
+        if (!(raw.decision === 'block' && (stopLike || event === 'AfterTool'))) mapped.reason = value;
+        break;
+      case 'continue':
+        if (value === false) {
+          mapped.decision = 'deny';
+          mapped.reason = typeof raw.stopReason === 'string' ? raw.stopReason : (raw.reason ?? 'stopped by hook');
+        }
+        break;
+      case 'stopReason':
+        if (raw.continue !== false) ignored.push(key);
+        break;
+      case 'updatedInput':
+        mapped.mutatedToolInput = value;
+        break;
+      case 'hookSpecificOutput':
+        if (isObject(value)) mapSpecific(value, mapped, ignored);
+        else ignored.push(key);
+        break;
+      case 'suppressOutput':
+      case 'systemMessage':
+        ignored.push(key);
+        break;
+      default:
+        mapped[key] = value;
+    }
+  }
+  return { mapped, ignored };
+}
+
+function mapSpecific(spec: Obj, mapped: Obj, ignored: string[]): void {
+  for (const key of Object.keys(spec)) {
+    const value = spec[key];
+    switch (key) {
+      case 'hookEventName':
+        break;
+      case 'permissionDecision':
+        mapped.decision = value;
+        break;
+      case 'permissionDecisionReason':
+        mapped.reason = value;
+        break;
+      case 'updatedInput':
+        mapped.mutatedToolInput = value;
+        break;
+      case 'additionalContext':
+        mapped.additionalContext = value;
+        break;
+      case 'updatedMCPToolOutput':
+        mapped.updatedToolOutput = value;
+        break;
+      case 'decision':
+        if (isObject(value)) {
+          if (value.behavior !== undefined) mapped.decision = value.behavior;
+          if (value.message !== undefined) mapped.reason = value.message;
+          if (value.updatedInput !== undefined) mapped.mutatedToolInput = value.updatedInput;
+        } else ignored.push('hookSpecificOutput.decision');
+        break;
+      default:
+        ignored.push(`hookSpecificOutput.${key}`);
+    }
+  }
+}

@@ -1,0 +1,47 @@
+// What the host hands the subprocess runner (sandbox/command). Plain data, dependency-free.
+
+export interface CommandRlimits {
+  readonly cpuSeconds: number;
+  readonly openFiles: number;
+  readonly fileSizeBytes: number;
+  readonly addressSpaceBytes: number | undefined;
+}
+
+export interface CommandTask {
+  readonly program:
+    | { readonly kind: 'shell'; readonly command: string }
+    | { readonly kind: 'argv'; readonly argv: readonly string[] };
+  /** Working directory: the sandbox root. */
+  readonly cwd: string;
+  /** Per-invocation scratch directory: HOME and TMPDIR point here. */
+  readonly scratchDir: string;
+  /** Variables set by hookwarden (HOOK_EVENT, …) plus the hook's explicit `env`. */
+  readonly env: Readonly<Record<string, string>>;
+  /** Host variable names to pass through (the secret-name filter is applied again at spawn). */
+  readonly inheritEnv: readonly string[];
+  /** Bytes written to stdin (the HookInput JSON). */
+  readonly stdin: string;
+  readonly deadlineMs: number;
+  /** SIGTERM → SIGKILL grace for the process group. */
+  readonly killGraceMs: number;
+  /** Cap per stream; past it the hook is an `output_limit` failure. */
+  readonly maxOutputBytes: number;
+  readonly rlimits: CommandRlimits;
+}
+
+/** How a command hook run ended, before the protocol (exit 2 = deny, …) is applied. */
+export type CommandOutcome =
+  | {
+      readonly kind: 'exited';
+      readonly exitCode: number | null;
+      readonly signal: string | null;
+      readonly stdout: string;
+      readonly stderr: string;
+      readonly durationMs: number;
+    }
+  | {
+      readonly kind: 'timeout' | 'aborted' | 'output_limit' | 'spawn_failed';
+      readonly message: string;
+      readonly stderr: string;
+      readonly durationMs: number;
+    };

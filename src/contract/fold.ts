@@ -1,0 +1,194 @@
+// The fold (DESIGN §2 "Folding"): a pure, deterministic merge of per-hook answers in registration
+// order. Dependency-free so the sandbox worker can fold a serial chain of JS hooks with the very same
+// rules as the host (one round trip per chain).
+import type { HookError } from './error-codes.js';
+import { outcomeForError } from './error-codes.js';
+import type { EventDefinition, MutationField } from './events.js';
+import type { DispatchResult, HookRecord } from './result.js';
+import type { Decision, HookInput, HookOutput, HookType, Scope, Verdict } from './types.js';
+
+/** What the fold needs to know about a hook. */
+export interface FoldHook {
+  readonly id: string;
+  readonly type: HookType;
+  readonly scope: Scope;
+  readonly onError: 'skip' | 'deny';
+}
+
+interface Timing {
+  latencyMs: number;
+  queuedMs: number;
+  logs?: string[];
+}
+
+/** One hook's answer, before folding. */
+export type HookAnswer =
+  | (Timing & { kind: 'output'; output: HookOutput | undefined; unknownFields?: string[] })
+  | (Timing & { kind: 'failure'; error: HookError; notRun?: boolean })
+  | { kind: 'not-run' };
+
+/** The running state of a fold. Treated as immutable: every step returns a new one. */
+export interface FoldState {
+  readonly decision: Verdict;
+  readonly reason: string | undefined;
+  readonly decidedBy: string | undefined;
+  /** Set once a deny decided the dispatch: later hooks of a serial chain are not run. */
+  readonly stopped: boolean;
+  readonly contexts: readonly string[];
+  readonly mutations: Readonly<Partial<Record<MutationField, unknown>>>;
+  /** The input the next hook of a serial chain sees (earlier rewrites applied). */
+  readonly input: HookInput;
+  readonly records: readonly HookRecord[];
+}
+
+/** Milliseconds to microsecond precision. */
+const round = (ms: number) => Math.round(ms * 1000) / 1000;
+
+const RANK: Record<Verdict, number> = { passthrough: 0, allow: 1, ask: 2, deny: 3 };
+
+/** The field order of HookOutput, so `ignoredFields` is deterministic. */
+const OUTPUT_FIELDS = [
+  'decision',
+  'reason',
+  'additionalContext',
+  'mutatedPrompt',
+  'modelOverride',
+  'mutatedToolInput',
+  'updatedToolOutput',
+  'mutatedRequest',
+  'mutatedText',
+  'continueWork',
+] as const satisfies readonly (keyof HookOutput)[];
+
+export function startFold(input: HookInput): FoldState {
+  return {
+    decision: 'passthrough',
+    reason: undefined,
+    decidedBy: undefined,
+    stopped: false,
+    contexts: [],
+    mutations: {},
+    input,
+    records: [],
+  };
+}
+
+function decisionHonoured(def: EventDefinition, decision: Decision): boolean {
+  return decision === 'deny' ? def.canDeny : def.honours.includes(decision);
+}
+
+function raise(state: FoldState, decision: Decision, reason: string | undefined, by: string): FoldState {
+  const stopped = state.stopped || decision === 'deny';
+  if (RANK[decision] <= RANK[state.decision]) return stopped === state.stopped ? state : { ...state, stopped };
+  return { ...state, decision, reason, decidedBy: by, stopped };
+}
+
+function record(hook: FoldHook, answer: HookAnswer, outcome: HookRecord['outcome']): HookRecord {
+  const r: HookRecord = {
+    id: hook.id,
+    type: hook.type,
+    scope: hook.scope,
+    outcome,
+    latencyMs: answer.kind === 'not-run' ? 0 : round(answer.latencyMs),
+    queuedMs: answer.kind === 'not-run' ? 0 : round(answer.queuedMs),
+  };
+  if (answer.kind !== 'not-run' && answer.logs !== undefined && answer.logs.length > 0) r.logs = answer.logs;
+  return r;
+}
+
+function applyOutput(
+  def: EventDefinition,
+  state: FoldState,
+  hook: FoldHook,
+  output: HookOutput | undefined,
+  unknownFields: readonly string[],
+): { state: FoldState; outcome: HookRecord['outcome']; ignored: string[] } {
+  const ignored: string[] = [];
+  if (output === undefined) return { state, outcome: 'proceed', ignored: [...unknownFields] };
+  let next = state;
+  let outcome: HookRecord['outcome'] = 'proceed';
+  const decisionOk = output.decision !== undefined && decisionHonoured(def, output.decision);
+  let mutations: Partial<Record<MutationField, unknown>> | undefined;
+  let input: HookInput | undefined;
+  for (const field of OUTPUT_FIELDS) {
+    const value = output[field];
+    if (value === undefined) continue;
+    if (field === 'decision' || field === 'reason') {
+      if (!decisionOk) ignored.push(field);
+      continue;
+    }
+    if (!def.honours.includes(field)) {
+      ignored.push(field);
+      continue;
+    }
+    if (field === 'additionalContext') {
+      next = { ...next, contexts: [...next.contexts, value as string] };
+      continue;
+    }
+    mutations ??= { ...next.mutations };
+    mutations[field] = value;
+    const target = def.chain[field];
+    if (target !== undefined && def.mode === 'serial') {
+      input ??= { ...next.input };
+      (input as Record<string, unknown>)[target] = value;
+    }
+  }
+  if (mutations !== undefined) next = { ...next, mutations };
+  if (input !== undefined) next = { ...next, input };
+  if (decisionOk && output.decision !== undefined) {
+    outcome = output.decision;
+    next = raise(next, output.decision, output.reason, hook.id);
+  }
+  ignored.push(...unknownFields);
+  return { state: next, outcome, ignored };
+}
+
+/** Folds one hook's answer into the state. Pure: same inputs, same result. */
+export function foldStep(def: EventDefinition, state: FoldState, hook: FoldHook, answer: HookAnswer): FoldState {
+  if (answer.kind === 'not-run') {
+    return { ...state, records: [...state.records, record(hook, answer, 'not-run')] };
+  }
+  if (answer.kind === 'failure') {
+    const rec = record(hook, answer, answer.notRun === true ? 'not-run' : outcomeForError(answer.error.code));
+    rec.error = answer.error;
+    let next: FoldState = { ...state, records: [...state.records, rec] };
+    if (hook.onError === 'deny') {
+      const reason = `hook "${hook.id}" failed (${answer.error.code}) and is fail-closed (onError: "deny"): ${answer.error.message}`;
+      next = raise(next, 'deny', reason, hook.id);
+    }
+    return next;
+  }
+  const applied = applyOutput(def, state, hook, answer.output, answer.unknownFields ?? []);
+  const rec = record(hook, answer, applied.outcome);
+  if (applied.ignored.length > 0) rec.ignoredFields = applied.ignored;
+  return { ...applied.state, records: [...applied.state.records, rec] };
+}
+
+/** Turns a finished fold into the DispatchResult (fixed key order). */
+export function finishFold(def: EventDefinition, state: FoldState): DispatchResult {
+  const result = { event: def.name, decision: state.decision } as DispatchResult;
+  if (state.reason !== undefined) result.reason = state.reason;
+  if (state.decidedBy !== undefined) result.decidedBy = state.decidedBy;
+  if (state.contexts.length > 0) result.additionalContext = state.contexts.join('\n');
+  const m = state.mutations;
+  if (m.mutatedPrompt !== undefined) result.mutatedPrompt = m.mutatedPrompt as string;
+  if (m.modelOverride !== undefined) result.modelOverride = m.modelOverride as string;
+  if (m.mutatedToolInput !== undefined) result.mutatedToolInput = m.mutatedToolInput as Record<string, unknown>;
+  if (m.updatedToolOutput !== undefined) result.updatedToolOutput = m.updatedToolOutput;
+  if (m.mutatedRequest !== undefined) result.mutatedRequest = m.mutatedRequest;
+  if (m.mutatedText !== undefined) result.mutatedText = m.mutatedText as string;
+  if (m.continueWork !== undefined) result.continueWork = m.continueWork as { reason: string };
+  result.hooks = [...state.records];
+  return result;
+}
+
+/** The whole fold: answers in registration order → DispatchResult. */
+export function foldAnswers(
+  def: EventDefinition,
+  input: HookInput,
+  answers: readonly (readonly [FoldHook, HookAnswer])[],
+): DispatchResult {
+  let state = startFold(input);
+  for (const [hook, answer] of answers) state = foldStep(def, state, hook, answer);
+  return finishFold(def, state);
+}

@@ -1,0 +1,41 @@
+// DispatchResult and the per-hook record (DESIGN §7). Dependency-free.
+import type { HookError } from './error-codes.js';
+import type { HookType, Outcome, Scope, Verdict } from './types.js';
+
+/** One hook's line in a DispatchResult. Never contains the hook's input; `reason` is the hook's own. */
+export interface HookRecord {
+  /** Stable hook id: the configured `name`, or one derived from the spec's content. */
+  id: string;
+  type: HookType;
+  scope: Scope;
+  outcome: Outcome;
+  /** Time the hook ran (spawn to exit, or isolate call), in milliseconds. */
+  latencyMs: number;
+  /** Time the hook waited for a pool slot, in milliseconds. */
+  queuedMs: number;
+  error?: HookError;
+  /** Output fields the event does not honour (or unknown keys), in the order the hook gave them. */
+  ignoredFields?: string[];
+  /** Captured `console.*` lines of a JS hook (capped); never printed by the CLI. */
+  logs?: string[];
+}
+
+/** The folded verdict of one dispatch. Keys appear in this order in JSON. */
+export interface DispatchResult {
+  event: string;
+  decision: Verdict;
+  reason?: string;
+  /** Id of the hook whose answer set `decision` (or `policy` when the policy scope failed to load). */
+  decidedBy?: string;
+  /** True when the caller aborted the dispatch before a verdict. */
+  interrupted?: boolean;
+  additionalContext?: string;
+  mutatedPrompt?: string;
+  modelOverride?: string;
+  mutatedToolInput?: Record<string, unknown>;
+  updatedToolOutput?: unknown;
+  mutatedRequest?: unknown;
+  mutatedText?: string;
+  continueWork?: { reason: string };
+  hooks: HookRecord[];
+}

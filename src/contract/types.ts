@@ -1,0 +1,55 @@
+// Plain value types of the contract. Dependency-free: shared by the host and the sandbox side.
+// The zod schemas in hook-input.ts / hook-output.ts validate values of exactly these shapes.
+
+/** A JSON value as it crosses a boundary. */
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+
+/** What a hook is told (DESIGN §2). Unknown extra fields are passed through untouched. */
+export interface HookInput {
+  event: string;
+  sessionId: string;
+  cwd: string;
+  /** ISO-8601 time of the event; JS hooks see it as `Date.now()`. */
+  timestamp: string;
+  prompt?: string;
+  toolName?: string;
+  toolInput?: Record<string, unknown>;
+  toolResult?: unknown;
+  ok?: boolean;
+  error?: unknown;
+  reason?: string;
+  usage?: unknown;
+  cost?: unknown;
+  caller?: { kind: 'main' | 'subagent'; agentName?: string };
+  request?: unknown;
+  response?: unknown;
+  compaction?: { trigger?: string; tokens?: number };
+  subagentName?: string;
+  subagentResult?: unknown;
+  [extra: string]: unknown;
+}
+
+export type Decision = 'allow' | 'deny' | 'ask';
+
+/** What a hook may answer. Returning nothing means "proceed". */
+export interface HookOutput {
+  decision?: Decision;
+  reason?: string;
+  additionalContext?: string;
+  mutatedPrompt?: string;
+  modelOverride?: string;
+  mutatedToolInput?: Record<string, unknown>;
+  updatedToolOutput?: unknown;
+  mutatedRequest?: unknown;
+  mutatedText?: string;
+  continueWork?: { reason: string };
+}
+
+export type HookType = 'command' | 'js' | 'trusted';
+export type Scope = 'trusted' | 'policy' | 'project' | 'user';
+
+/** Per-hook outcome in a DispatchResult. */
+export type Outcome = 'allow' | 'deny' | 'ask' | 'proceed' | 'error' | 'timeout' | 'limit' | 'not-run';
+
+/** The dispatch verdict. `passthrough`: nobody decided (distinct from `allow`: somebody approved). */
+export type Verdict = Decision | 'passthrough';

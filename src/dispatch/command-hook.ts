@@ -1,0 +1,118 @@
+// Execute stage for command hooks: HookDefinition + input → pool → the DESIGN §5 protocol:
+// exit 2 = deny (stderr = reason); exit 0 with empty stdout = proceed; exit 0 with JSON stdout =
+// HookOutput (schema-validated, Claude Code's shape accepted); anything else = failure.
+import type { CommandOutcome } from '../contract/command-task.js';
+import type { HookError } from '../contract/error-codes.js';
+import type { HookAnswer } from '../contract/fold.js';
+import { parseHookOutput } from '../contract/hook-output.js';
+import type { HookInput, HookOutput } from '../contract/types.js';
+import { DEFAULTS } from '../config/defaults.js';
+import type { HookDefinition } from '../config/hook-definition.js';
+import type { CommandRequest, HookPool } from '../pool/pool.js';
+
+export interface CommandContext {
+  readonly pool: HookPool;
+  /** The sandbox root: cwd of every command hook. */
+  readonly root: string;
+  readonly signal: AbortSignal | undefined;
+}
+
+function excerpt(text: string, max: number = DEFAULTS.maxReasonBytes): string {
+  const t = text.trim();
+  return t.length > max ? `${t.slice(0, max)}…` : t;
+}
+
+/** stdin for the hook: the HookInput, plus Claude Code's snake_case fields for hooks registered under its names. */
+export function commandStdin(def: HookDefinition, input: HookInput, inputJson: string): string {
+  const claudeEvent = def.command?.claudeEvent;
+  if (claudeEvent === undefined) return inputJson;
+  const mirror: Record<string, unknown> = { session_id: input.sessionId, cwd: input.cwd, hook_event_name: claudeEvent };
+  if (input.toolName !== undefined) mirror.tool_name = input.toolName;
+  if (input.toolInput !== undefined) mirror.tool_input = input.toolInput;
+  if (input.toolResult !== undefined) mirror.tool_response = input.toolResult;
+  return JSON.stringify({ ...input, ...mirror });
+}
+
+export function commandRequest(def: HookDefinition, input: HookInput, stdin: string, root: string): CommandRequest {
+  const c = def.command!;
+  const env: Record<string, string> = { ...c.env };
+  env.HOOK_EVENT = def.event;
+  if (input.toolName !== undefined) env.HOOK_TOOL_NAME = input.toolName;
+  env.HOOK_SESSION_ID = input.sessionId;
+  env.HOOK_PROJECT_DIR = root;
+  // Claude Code compatibility: its hooks refer to these.
+  env.CLAUDE_PROJECT_DIR = root;
+  env.CLAUDE_PLUGIN_ROOT = c.configDir;
+  return {
+    program: c.program,
+    cwd: root,
+    env,
+    inheritEnv: c.inheritEnv,
+    stdin,
+    deadlineMs: def.deadlineMs,
+    maxOutputBytes: c.maxOutputBytes,
+    rlimits: c.rlimits,
+  };
+}
+
+type Answer =
+  | { kind: 'output'; output: HookOutput | undefined; unknownFields: string[] }
+  | { kind: 'failure'; error: HookError };
+
+/** Applies the command protocol to how the process ended. */
+export function interpretCommand(outcome: CommandOutcome, event: string): Answer {
+  const fail = (code: HookError['code'], message: string): Answer => ({ kind: 'failure', error: { code, message } });
+  switch (outcome.kind) {
+    case 'timeout':
+      return fail('timeout', outcome.message);
+    case 'aborted':
+      return fail('aborted', outcome.message);
+    case 'output_limit':
+      return fail('output_limit', outcome.message);
+    case 'spawn_failed':
+      return fail('spawn_failed', outcome.message);
+    case 'exited':
+      break;
+  }
+  const { exitCode, signal, stdout, stderr } = outcome;
+  if (exitCode === 2) {
+    // Exit 2 is a deny whatever stdout says; on Stop-like events Claude Code reads it as "keep working".
+    const reason = excerpt(stderr) || 'hook exited with code 2';
+    const mapped = parseHookOutput({ decision: 'block', reason }, event);
+    return mapped.ok ? { kind: 'output', output: mapped.output, unknownFields: [] } : fail('invalid_output', mapped.message);
+  }
+  if (exitCode === null) {
+    if (signal === 'SIGXCPU') return fail('timeout', 'CPU time limit (rlimits.cpuSeconds) exceeded');
+    return fail('nonzero_exit', `killed by ${signal ?? 'a signal'}${stderr.trim() ? `: ${excerpt(stderr, 500)}` : ''}`);
+  }
+  if (exitCode === 126 || exitCode === 127) {
+    return fail('spawn_failed', `could not execute the hook (exit ${exitCode}): ${excerpt(stderr, 500) || 'command not found'}`);
+  }
+  if (exitCode !== 0) return fail('nonzero_exit', `exited with code ${exitCode}${stderr.trim() ? `: ${excerpt(stderr, 500)}` : ''}`);
+  const text = stdout.trim();
+  if (text === '') return { kind: 'output', output: undefined, unknownFields: [] };
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    return fail('invalid_output', `stdout is not JSON: ${JSON.stringify(excerpt(text, 120))}`);
+  }
+  const parsed = parseHookOutput(raw, event);
+  if (!parsed.ok) return fail('invalid_output', parsed.message);
+  return { kind: 'output', output: parsed.output, unknownFields: parsed.unknownFields };
+}
+
+export async function runCommandHook(
+  def: HookDefinition,
+  input: HookInput,
+  inputJson: string,
+  ctx: CommandContext,
+): Promise<HookAnswer> {
+  const lane = await ctx.pool.runCommand(commandRequest(def, input, commandStdin(def, input, inputJson), ctx.root), ctx.signal);
+  if (!lane.ran) {
+    const message = lane.reason === 'aborted' ? 'the dispatch was aborted before the hook started' : 'the executor is closed';
+    return { kind: 'failure', error: { code: lane.reason, message }, latencyMs: 0, queuedMs: lane.queuedMs, notRun: true };
+  }
+  const answer = interpretCommand(lane.value, def.event);
+  return { ...answer, latencyMs: lane.value.durationMs, queuedMs: lane.queuedMs };
+}

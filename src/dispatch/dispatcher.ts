@@ -1,0 +1,147 @@
+// One dispatch, stage by stage (DESIGN §1): resolve → plan → execute → fold → record.
+import type { EventDefinition } from '../contract/events.js';
+import { type FoldHook, type FoldState, type HookAnswer, finishFold, foldStep, startFold } from '../contract/fold.js';
+import { HookwardenError } from '../contract/hookwarden-error.js';
+import type { DispatchResult } from '../contract/result.js';
+import type { HookInput } from '../contract/types.js';
+import type { AuditLog } from '../audit/audit-log.js';
+import type { HookPool } from '../pool/pool.js';
+import type { RegisteredHook } from '../registry/registry.js';
+import { runCommandHook } from './command-hook.js';
+import type { Generation } from './generation.js';
+import { prepareInput } from './prepare-input.js';
+import { runTrustedHook } from './trusted-hook.js';
+
+export interface DispatchOptions {
+  /** Tenant the dispatch runs for (recorded in audit records). */
+  readonly tenant?: string | undefined;
+  /** Aborting resolves the dispatch at once: deny (`interrupted`) on deny-capable events. */
+  readonly signal?: AbortSignal | undefined;
+}
+
+export interface DispatchContext {
+  readonly pool: HookPool;
+  readonly root: string;
+  readonly audit: AuditLog | undefined;
+}
+
+const INTERRUPTED = 'interrupted: the dispatch was aborted before a verdict';
+
+/** Marks a result interrupted: no verdict means no permission on deny-capable events. Keeps key order. */
+function interrupted(result: DispatchResult, def: EventDefinition): DispatchResult {
+  const { event, decision, reason, decidedBy, interrupted: _, hooks, ...rest } = result;
+  const deny = def.canDeny && decision !== 'deny';
+  const out: DispatchResult = { event, decision: deny ? 'deny' : decision } as DispatchResult;
+  if (deny) out.reason = INTERRUPTED;
+  else {
+    if (reason !== undefined) out.reason = reason;
+    if (decidedBy !== undefined) out.decidedBy = decidedBy;
+  }
+  out.interrupted = true;
+  return Object.assign(out, rest, { hooks });
+}
+
+/** Runs one hook and returns its answer; never throws for a hook's own failure. */
+async function execute(
+  hook: RegisteredHook,
+  input: HookInput,
+  inputJson: string,
+  ctx: DispatchContext,
+  gen: Generation,
+  signal: AbortSignal | undefined,
+): Promise<HookAnswer> {
+  const bytes = Buffer.byteLength(inputJson);
+  if (bytes > gen.limits.maxInputBytes) {
+    const message = `input is ${bytes} bytes, above limits.maxInputBytes (${gen.limits.maxInputBytes})`;
+    return { kind: 'failure', error: { code: 'input_too_large', message }, latencyMs: 0, queuedMs: 0, notRun: true };
+  }
+  switch (hook.type) {
+    case 'command':
+      return runCommandHook(hook, input, inputJson, { pool: ctx.pool, root: ctx.root, signal });
+    case 'trusted':
+      return runTrustedHook(hook, input, ctx.pool, signal);
+    case 'js':
+      return {
+        kind: 'failure',
+        error: { code: 'isolation_unavailable', message: 'JS hooks are not available in this build' },
+        latencyMs: 0,
+        queuedMs: 0,
+        notRun: true,
+      };
+  }
+}
+
+function overLimit(index: number, gen: Generation): HookAnswer | undefined {
+  if (index < gen.limits.maxHookCalls) return undefined;
+  const message = `limits.maxHookCalls (${gen.limits.maxHookCalls}) reached: this hook was not run`;
+  return { kind: 'failure', error: { code: 'max_hook_calls', message }, latencyMs: 0, queuedMs: 0, notRun: true };
+}
+
+export async function dispatch(
+  gen: Generation,
+  ctx: DispatchContext,
+  eventName: string,
+  rawInput: unknown,
+  options: DispatchOptions = {},
+): Promise<DispatchResult> {
+  // resolve
+  const resolved = gen.catalogue.resolve(eventName);
+  if (resolved === undefined) {
+    throw new HookwardenError(
+      'unknown_event',
+      `unknown event "${eventName}"; valid events are ${gen.catalogue.acceptedNames().join(', ')}`,
+    );
+  }
+  if (typeof rawInput !== 'object' || rawInput === null || Array.isArray(rawInput)) {
+    throw new HookwardenError('invalid_input', `invalid hook input: expected an object, got ${rawInput === null ? 'null' : typeof rawInput}`);
+  }
+  const def = resolved.definition;
+  const { signal } = options;
+  if (signal?.aborted) return interrupted({ event: def.name, decision: 'passthrough', hooks: [] }, def);
+  if (def.canDeny && gen.policyFailures.length > 0) {
+    return { event: def.name, decision: 'deny', reason: gen.policyFailures.join('; '), decidedBy: 'policy', hooks: [] };
+  }
+  // Fast path: no hook registered for the event → nothing is validated, nothing touches the pool.
+  if (gen.registry.hooksFor(def.name).length === 0) return { event: def.name, decision: 'passthrough', hooks: [] };
+  const input = prepareInput(def.name, resolved.aliasInput, rawInput);
+  const hooks = gen.registry.resolve(def, input);
+  if (hooks.length === 0) return { event: def.name, decision: 'passthrough', hooks: [] };
+
+  // plan + execute + fold
+  let jsonFor: HookInput | undefined;
+  let json = '';
+  const serialize = (i: HookInput) => {
+    if (jsonFor !== i) {
+      json = JSON.stringify(i);
+      jsonFor = i;
+    }
+    return json;
+  };
+  let state: FoldState = startFold(input);
+  if (def.mode === 'serial') {
+    for (const [i, hook] of hooks.entries()) {
+      let answer = overLimit(i, gen);
+      if (answer === undefined) {
+        answer =
+          state.stopped || signal?.aborted
+            ? { kind: 'not-run' }
+            : await execute(hook, state.input, serialize(state.input), ctx, gen, signal);
+      }
+      state = foldStep(def, state, hook as FoldHook, answer);
+    }
+  } else {
+    const inputJson = serialize(input);
+    const answers = await Promise.all(
+      hooks.map((hook, i) => overLimit(i, gen) ?? execute(hook, input, inputJson, ctx, gen, signal)),
+    );
+    hooks.forEach((hook, i) => {
+      state = foldStep(def, state, hook as FoldHook, answers[i]!);
+    });
+  }
+  let result = finishFold(def, state);
+  if (signal?.aborted) result = interrupted(result, def);
+
+  // record
+  ctx.audit?.recordDispatch(def.name, options.tenant, result.hooks);
+  return result;
+}

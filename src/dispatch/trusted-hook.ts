@@ -1,0 +1,34 @@
+// Execute stage for trusted in-process callbacks: run under the hook's deadline through the pool;
+// the answer is validated like any other hook's.
+import type { HookAnswer } from '../contract/fold.js';
+import { parseHookOutput } from '../contract/hook-output.js';
+import type { HookInput } from '../contract/types.js';
+import type { HookPool } from '../pool/pool.js';
+import type { TrustedDefinition } from '../registry/registry.js';
+
+export async function runTrustedHook(
+  def: TrustedDefinition,
+  input: HookInput,
+  pool: HookPool,
+  signal: AbortSignal | undefined,
+): Promise<HookAnswer> {
+  const frozen = Object.freeze(structuredClone(input));
+  const started = performance.now();
+  const lane = await pool.runTrusted((s) => def.handler(frozen, { hookId: def.id, signal: s }), def.deadlineMs, signal);
+  if (!lane.ran) {
+    const message = lane.reason === 'aborted' ? 'the dispatch was aborted' : 'the executor is closed';
+    return { kind: 'failure', error: { code: lane.reason, message }, latencyMs: 0, queuedMs: 0 };
+  }
+  const { value } = lane;
+  const timing = { latencyMs: performance.now() - started, queuedMs: 0 };
+  if (value.kind === 'timeout') {
+    return { kind: 'failure', error: { code: 'timeout', message: `no answer within ${def.deadlineMs} ms` }, ...timing };
+  }
+  if (value.kind === 'threw') {
+    const message = value.error instanceof Error ? `${value.error.name}: ${value.error.message}` : String(value.error);
+    return { kind: 'failure', error: { code: 'runtime_error', message }, ...timing };
+  }
+  const parsed = parseHookOutput(value.value ?? undefined, def.event);
+  if (!parsed.ok) return { kind: 'failure', error: { code: 'invalid_output', message: parsed.message }, ...timing };
+  return { kind: 'output', output: parsed.output, unknownFields: parsed.unknownFields, ...timing };
+}

@@ -1,0 +1,154 @@
+// The library facade: createExecutor() loads the configuration, owns the pool, and dispatches.
+import { HookwardenError } from '../contract/hookwarden-error.js';
+import type { DispatchResult } from '../contract/result.js';
+import { AuditLog } from '../audit/audit-log.js';
+import { DEFAULTS } from '../config/defaults.js';
+import { type Diagnostic, formatDiagnostic, renderValue } from '../config/diagnostics.js';
+import { type LoadedConfig, loadConfig } from '../config/load.js';
+import { type DispatchOptions, dispatch } from '../dispatch/dispatcher.js';
+import type { Generation } from '../dispatch/generation.js';
+import { HookPool } from '../pool/pool.js';
+import { IfFilter, IfFilterError } from '../registry/if-filter.js';
+import { ToolMatcher } from '../registry/matcher.js';
+import { OnceTracker, Registry, type TrustedDefinition, type TrustedHandler } from '../registry/registry.js';
+import { type ExecutorOptions, type ResolvedOptions, resolveOptions, trustedSpecSchema } from './options.js';
+
+/** A trusted in-process hook (the embedding platform's own code; never loaded from a file). */
+export interface TrustedHookSpec {
+  event: string;
+  /** Stable id; registering the same event+name again replaces the earlier callback. */
+  name: string;
+  matcher?: string;
+  if?: string;
+  /** Deadline in ms. Default 5000. */
+  timeoutMs?: number;
+  onError?: 'skip' | 'deny';
+  handler: TrustedHandler;
+}
+
+export interface Executor {
+  /** Runs every hook registered for `event` and folds their answers into one verdict. */
+  dispatch(event: string, input: Record<string, unknown>, options?: DispatchOptions): Promise<DispatchResult>;
+  /** Registers a trusted in-process callback; returns a function that unregisters it. */
+  register(spec: TrustedHookSpec): () => void;
+  /** Config problems found at load (warnings and skipped entries). */
+  readonly diagnostics: readonly Diagnostic[];
+  /** Stops every hook, waits for cleanup; leaves no process, thread or temp dir behind. Idempotent. */
+  close(): Promise<void>;
+}
+
+function defaultWarning(d: Diagnostic): void {
+  process.stderr.write(`hookwarden: warning: ${formatDiagnostic(d)}\n`);
+}
+
+class HookExecutor implements Executor {
+  readonly #options: ResolvedOptions;
+  readonly #pool: HookPool;
+  readonly #audit: AuditLog | undefined;
+  readonly #once = new OnceTracker();
+  readonly #trusted: TrustedDefinition[] = [];
+  #loaded: LoadedConfig;
+  #generation: Generation;
+  #closed: Promise<void> | undefined;
+
+  constructor(options: ResolvedOptions, loaded: LoadedConfig) {
+    this.#options = options;
+    this.#loaded = loaded;
+    this.#pool = new HookPool({
+      maxConcurrentCommands: loaded.limits.maxConcurrentCommands,
+      killGraceMs: loaded.limits.killGraceMs,
+    });
+    this.#audit = options.audit === undefined ? undefined : new AuditLog(options.audit);
+    this.#generation = this.#buildGeneration();
+  }
+
+  get diagnostics(): readonly Diagnostic[] {
+    return this.#loaded.diagnostics;
+  }
+
+  #buildGeneration(): Generation {
+    const l = this.#loaded;
+    return Object.freeze({
+      registry: new Registry(l.hooks, this.#trusted, this.#once),
+      catalogue: l.catalogue,
+      limits: l.limits,
+      policyFailures: l.policyFailures,
+    });
+  }
+
+  async dispatch(event: string, input: Record<string, unknown>, options: DispatchOptions = {}): Promise<DispatchResult> {
+    if (this.#closed !== undefined) throw new HookwardenError('closed', 'dispatch() after close(): create a new executor');
+    return dispatch(this.#generation, { pool: this.#pool, root: this.#options.root, audit: this.#audit }, event, input, options);
+  }
+
+  register(spec: TrustedHookSpec): () => void {
+    const parsed = trustedSpecSchema.safeParse(spec);
+    if (!parsed.success) {
+      const problems = parsed.error.issues.map(
+        (i) => `register: ${i.path.join('.')}: ${i.message}, got ${renderValue((spec as unknown as Record<string, unknown>)?.[String(i.path[0])])}`,
+      );
+      throw new HookwardenError('invalid_options', problems.join('; '), { problems });
+    }
+    const resolved = this.#loaded.catalogue.resolve(spec.event);
+    if (resolved === undefined) {
+      throw new HookwardenError(
+        'invalid_options',
+        `register: event: unknown event "${spec.event}"; valid events are ${this.#loaded.catalogue.acceptedNames().join(', ')}`,
+      );
+    }
+    let ifFilters: IfFilter[] = [];
+    try {
+      ifFilters = spec.if === undefined ? [] : [new IfFilter(spec.if)];
+    } catch (err) {
+      if (err instanceof IfFilterError) throw new HookwardenError('invalid_options', `register: if: ${err.message}`);
+      throw err;
+    }
+    const matcher = new ToolMatcher(spec.matcher);
+    const def: TrustedDefinition = Object.freeze({
+      id: spec.name,
+      event: resolved.definition.name,
+      scope: 'trusted',
+      type: 'trusted',
+      matcher: matcher.kind === 'all' || !resolved.definition.toolScoped ? undefined : matcher,
+      ifFilters: resolved.definition.toolScoped ? ifFilters : [],
+      requireOk: resolved.aliasInput?.ok,
+      onError: spec.onError ?? 'skip',
+      deadlineMs: spec.timeoutMs ?? DEFAULTS.js.timeoutMs,
+      once: false,
+      dedupKey: `trusted\u0000${resolved.definition.name}\u0000${spec.name}`,
+      handler: spec.handler,
+    });
+    const existing = this.#trusted.findIndex((t) => t.event === def.event && t.id === def.id);
+    if (existing >= 0) this.#trusted.splice(existing, 1, def);
+    else this.#trusted.push(def);
+    this.#generation = this.#buildGeneration();
+    return () => {
+      const i = this.#trusted.indexOf(def);
+      if (i < 0) return;
+      this.#trusted.splice(i, 1);
+      this.#generation = this.#buildGeneration();
+    };
+  }
+
+  close(): Promise<void> {
+    this.#closed ??= this.#pool.close();
+    return this.#closed;
+  }
+}
+
+/**
+ * Loads the configuration and returns an executor. Rejects with a HookwardenError (`invalid_options`
+ * or `config_error`) on misuse; problems inside config files are reported through `onWarning` and the
+ * offending entries skipped, except that a policy source that fails makes deny-capable events deny.
+ */
+export async function createExecutor(options: ExecutorOptions = {}): Promise<Executor> {
+  const resolved = resolveOptions(options);
+  const loaded = await loadConfig({ config: resolved.config, policy: resolved.policy, limits: resolved.limits });
+  if (loaded.fatal.length > 0) {
+    const problems = loaded.fatal.map(formatDiagnostic);
+    throw new HookwardenError('config_error', problems.join('; '), { problems });
+  }
+  const warn = resolved.onWarning ?? defaultWarning;
+  for (const d of loaded.diagnostics) warn(d);
+  return new HookExecutor(resolved, loaded);
+}

@@ -1,0 +1,111 @@
+// createExecutor options: validated once, at the boundary, into a frozen internal form.
+import { statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { z } from 'zod';
+import { HookwardenError } from '../contract/hookwarden-error.js';
+import type { Scope } from '../contract/types.js';
+import type { AuditOption } from '../audit/audit-log.js';
+import type { Limits } from '../config/defaults.js';
+import { renderValue } from '../config/diagnostics.js';
+import type { Diagnostic } from '../config/diagnostics.js';
+import type { SourceSpec } from '../config/load.js';
+import { limitsSchema } from '../config/schema.js';
+
+/** A config file path, an inline config object, or `{ path, scope }` to load a file as user scope. */
+export type ConfigSource = string | { path: string; scope?: 'project' | 'user' } | Record<string, unknown>;
+
+export interface ExecutorOptions {
+  /** Config file path(s) or object(s); later files replace earlier hooks of the same event+name. */
+  config?: ConfigSource | readonly ConfigSource[];
+  /** Policy file path(s) or object(s): policy scope, never replaced; unreadable → deny-capable events deny. */
+  policy?: ConfigSource | readonly ConfigSource[];
+  /** Sandbox root: the cwd of command hooks. Default: the current directory. */
+  root?: string;
+  /** Limits; these win over limits set in config files. */
+  limits?: Partial<Limits>;
+  /** Audit sink: a JSONL file path, a callback, or `{ file, onRecord }`. */
+  audit?: AuditOption;
+  /** Receives config warnings. Default: printed to stderr. */
+  onWarning?: (diagnostic: Diagnostic) => void;
+}
+
+export interface ResolvedOptions {
+  readonly config: readonly SourceSpec[];
+  readonly policy: readonly SourceSpec[];
+  readonly root: string;
+  readonly limits: Partial<Limits>;
+  readonly audit: AuditOption | undefined;
+  readonly onWarning: ((d: Diagnostic) => void) | undefined;
+}
+
+const isFileRef = (v: object): v is { path: string; scope?: 'project' | 'user' } =>
+  typeof (v as { path?: unknown }).path === 'string' && !('hooks' in v) && !('policyHooks' in v);
+
+function toSources(value: unknown, key: 'config' | 'policy', root: string): SourceSpec[] {
+  if (value === undefined) return [];
+  const list = Array.isArray(value) ? value : [value];
+  return list.map((item, i): SourceSpec => {
+    const at = Array.isArray(value) ? `${key}[${i}]` : key;
+    const scope: Scope = key === 'policy' ? 'policy' : 'project';
+    if (typeof item === 'string') {
+      if (item === '') throw new HookwardenError('invalid_options', `${at}: expected a file path, got ""`);
+      return { kind: 'file', path: item, scope };
+    }
+    if (typeof item !== 'object' || item === null || Array.isArray(item)) {
+      throw new HookwardenError('invalid_options', `${at}: expected a file path or a config object, got ${renderValue(item)}`);
+    }
+    if (isFileRef(item)) {
+      const s = item.scope ?? 'project';
+      if (key === 'config' && s !== 'project' && s !== 'user') {
+        throw new HookwardenError('invalid_options', `${at}.scope: expected "project" or "user", got ${renderValue(s)}`);
+      }
+      return { kind: 'file', path: item.path, scope: key === 'policy' ? 'policy' : s };
+    }
+    return { kind: 'object', value: item, scope, label: `<${at}>`, dir: root };
+  });
+}
+
+export function resolveOptions(options: ExecutorOptions): ResolvedOptions {
+  if (typeof options !== 'object' || options === null) {
+    throw new HookwardenError('invalid_options', `options: expected an object, got ${renderValue(options)}`);
+  }
+  const root = resolve(options.root ?? process.cwd());
+  let isDir = false;
+  try {
+    isDir = statSync(root).isDirectory();
+  } catch {}
+  if (!isDir) throw new HookwardenError('invalid_options', `root: expected an existing directory, got ${renderValue(options.root ?? root)}`);
+  const limits = limitsSchema.safeParse(options.limits ?? {});
+  if (!limits.success) {
+    const problems = limits.error.issues.map(
+      (i) => `limits.${i.path.join('.')}: ${i.message}, got ${renderValue((options.limits as Record<string, unknown>)[String(i.path[0])])}`,
+    );
+    throw new HookwardenError('invalid_options', problems.join('; '), { problems });
+  }
+  if (options.audit !== undefined && !['string', 'function', 'object'].includes(typeof options.audit)) {
+    throw new HookwardenError('invalid_options', `audit: expected a file path, a callback or {file, onRecord}, got ${renderValue(options.audit)}`);
+  }
+  const parsedLimits = Object.fromEntries(Object.entries(limits.data).filter(([, v]) => v !== undefined)) as Partial<Limits>;
+  return Object.freeze({
+    config: toSources(options.config, 'config', root),
+    policy: toSources(options.policy, 'policy', root),
+    root,
+    limits: parsedLimits,
+    audit: options.audit,
+    onWarning: options.onWarning,
+  });
+}
+
+export const trustedSpecSchema = z.object({
+  event: z.string({ error: 'expected an event name' }).min(1, { error: 'expected an event name' }),
+  name: z.string({ error: 'expected a string' }).min(1, { error: 'expected a non-empty name' }),
+  matcher: z.string({ error: 'expected a string' }).optional(),
+  if: z.string({ error: 'expected a string like "Bash(git *)"' }).optional(),
+  timeoutMs: z
+    .number({ error: 'expected a positive integer' })
+    .int({ error: 'expected a positive integer' })
+    .positive({ error: 'expected a positive integer' })
+    .optional(),
+  onError: z.enum(['skip', 'deny'], { error: 'expected "skip" or "deny"' }).optional(),
+  handler: z.custom<(...args: unknown[]) => unknown>((v) => typeof v === 'function', { error: 'expected a function' }),
+});

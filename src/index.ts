@@ -1,0 +1,20 @@
+// hookwarden's public API: the only importable entry (package.json `exports`).
+
+export type { AuditOption, AuditRecord } from './audit/audit-log.js';
+export { DEFAULTS, type Limits } from './config/defaults.js';
+export type { Diagnostic } from './config/diagnostics.js';
+export { hooksJsonSchema } from './config/json-schema.js';
+export { configFileSchema, hookSpecSchema } from './config/schema.js';
+export { type ValidationReport, validateConfig } from './config/validate.js';
+export { ERROR_CODES, type ErrorCode, type HookError } from './contract/error-codes.js';
+export { DEFAULT_EVENTS, EVENT_ALIASES, type EventDefinition } from './contract/events.js';
+export { type FoldHook, type HookAnswer, foldAnswers } from './contract/fold.js';
+export { hookInputSchema } from './contract/hook-input.js';
+export { hookOutputSchema } from './contract/hook-output.js';
+export { HookwardenError, type HookwardenErrorCode } from './contract/hookwarden-error.js';
+export type { DispatchResult, HookRecord } from './contract/result.js';
+export type { Decision, HookInput, HookOutput, HookType, Outcome, Scope, Verdict } from './contract/types.js';
+export type { DispatchOptions } from './dispatch/dispatcher.js';
+export { createExecutor, type Executor, type TrustedHookSpec } from './executor/executor.js';
+export type { ConfigSource, ExecutorOptions } from './executor/options.js';
+export type { TrustedContext, TrustedHandler } from './registry/registry.js';

@@ -1,0 +1,130 @@
+// The pool layer: every hook execution goes through it. It owns concurrency (slots per lane),
+// queueing (FIFO, abortable) and deadlines, and on close() leaves no process, thread or scratch
+// directory behind. Command hooks are spawned from the main thread (see sandbox/command/run-command.ts
+// for why); the QuickJS lane runs on Piscina workers.
+import type { CommandOutcome, CommandTask } from '../contract/command-task.js';
+import { ProcessGroups } from '../../sandbox/command/kill-group.js';
+import { runCommand } from '../../sandbox/command/run-command.js';
+import { LinkedAbort } from './linked-abort.js';
+import { ScratchDirs } from './scratch.js';
+import { Slots, SlotsClosedError } from './slots.js';
+
+export interface PoolOptions {
+  readonly maxConcurrentCommands: number;
+  readonly killGraceMs: number;
+}
+
+/** A lane's answer: the run's outcome, or why it never ran. */
+export type LaneOutcome<T> =
+  | { readonly ran: true; readonly value: T; readonly queuedMs: number }
+  | { readonly ran: false; readonly reason: 'aborted' | 'pool_closed'; readonly queuedMs: number };
+
+export type CommandRequest = Omit<CommandTask, 'scratchDir' | 'killGraceMs'>;
+
+export class HookPool {
+  readonly #options: PoolOptions;
+  readonly #commandSlots: Slots;
+  readonly #scratch = new ScratchDirs();
+  readonly #closing = new AbortController();
+  readonly #running = new Set<Promise<unknown>>();
+  readonly #groups = new ProcessGroups();
+
+  constructor(options: PoolOptions) {
+    this.#options = options;
+    this.#commandSlots = new Slots(options.maxConcurrentCommands);
+  }
+
+  /** Process groups that may still have members (leak checks). */
+  liveProcessGroups(): number[] {
+    return this.#groups.live();
+  }
+
+  get closed(): boolean {
+    return this.#closing.signal.aborted;
+  }
+
+  /** Runs a command hook: waits for a slot, prepares a scratch dir, spawns, cleans up. */
+  async runCommand(request: CommandRequest, signal?: AbortSignal): Promise<LaneOutcome<CommandOutcome>> {
+    const queuedAt = performance.now();
+    const waited = await this.#acquire(this.#commandSlots, signal);
+    const queuedMs = performance.now() - queuedAt;
+    if (waited !== undefined) return { ran: false, reason: waited, queuedMs };
+    const link = new LinkedAbort(signal, this.#closing.signal);
+    let scratchDir: string | undefined;
+    const run = (async () => {
+      scratchDir = await this.#scratch.create();
+      return runCommand({ ...request, scratchDir, killGraceMs: this.#options.killGraceMs }, this.#groups, link.signal);
+    })();
+    this.#running.add(run);
+    try {
+      const value = await run;
+      if (value.kind === 'aborted' && this.closed && !signal?.aborted) return { ran: false, reason: 'pool_closed', queuedMs };
+      return { ran: true, value, queuedMs };
+    } finally {
+      this.#running.delete(run);
+      link.dispose();
+      this.#commandSlots.release();
+      if (scratchDir !== undefined) this.#scratch.remove(scratchDir);
+    }
+  }
+
+  /**
+   * Runs a trusted in-process callback under its deadline. The callback gets a signal that aborts at
+   * the deadline or on abort; its promise is abandoned (it cannot be killed: it is trusted code).
+   */
+  async runTrusted<T>(
+    fn: (signal: AbortSignal) => T | Promise<T>,
+    deadlineMs: number,
+    signal?: AbortSignal,
+  ): Promise<LaneOutcome<{ kind: 'ok'; value: T } | { kind: 'threw'; error: unknown } | { kind: 'timeout' }>> {
+    if (this.closed) return { ran: false, reason: 'pool_closed', queuedMs: 0 };
+    if (signal?.aborted) return { ran: false, reason: 'aborted', queuedMs: 0 };
+    const link = new LinkedAbort(signal, this.#closing.signal);
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      const value = await new Promise<{ kind: 'ok'; value: T } | { kind: 'threw'; error: unknown } | { kind: 'timeout' } | { kind: 'aborted' }>(
+        (resolve) => {
+          timer = setTimeout(() => {
+            link.controller.abort(new Error('deadline'));
+            resolve({ kind: 'timeout' });
+          }, deadlineMs);
+          link.signal.addEventListener('abort', () => resolve({ kind: 'aborted' }), { once: true });
+          Promise.resolve()
+            .then(() => fn(link.signal))
+            .then(
+              (v) => resolve({ kind: 'ok', value: v }),
+              (error: unknown) => resolve({ kind: 'threw', error }),
+            );
+        },
+      );
+      if (value.kind === 'aborted') return { ran: false, reason: this.closed && !signal?.aborted ? 'pool_closed' : 'aborted', queuedMs: 0 };
+      return { ran: true, value, queuedMs: 0 };
+    } finally {
+      clearTimeout(timer);
+      link.dispose();
+    }
+  }
+
+  async #acquire(slots: Slots, signal?: AbortSignal): Promise<'aborted' | 'pool_closed' | undefined> {
+    if (this.closed) return 'pool_closed';
+    try {
+      await slots.acquire(signal);
+      if (this.closed) {
+        slots.release();
+        return 'pool_closed';
+      }
+      return undefined;
+    } catch (err) {
+      return err instanceof SlotsClosedError ? 'pool_closed' : 'aborted';
+    }
+  }
+
+  /** Stops everything: queued runs end `pool_closed`, running ones are killed; waits for cleanup. */
+  async close(): Promise<void> {
+    if (!this.closed) this.#closing.abort(new Error('pool closed'));
+    this.#commandSlots.close();
+    await Promise.allSettled([...this.#running]);
+    this.#groups.dispose();
+    await this.#scratch.close();
+  }
+}
