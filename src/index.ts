@@ -8,7 +8,7 @@ export { configFileSchema, hookSpecSchema } from './config/schema.js';
 export { type ValidationReport, validateConfig } from './config/validate.js';
 export { ERROR_CODES, type ErrorCode, type HookError } from './contract/error-codes.js';
 export { DEFAULT_EVENTS, EVENT_ALIASES, type EventDefinition } from './contract/events.js';
-export { type FoldHook, type HookAnswer, foldAnswers } from './contract/fold.js';
+export { type FoldHook, foldAnswers, type HookAnswer } from './contract/fold.js';
 export { hookInputSchema } from './contract/hook-input.js';
 export { hookOutputSchema } from './contract/hook-output.js';
 export { HookwardenError, type HookwardenErrorCode } from './contract/hookwarden-error.js';

@@ -6,7 +6,9 @@ export default function setup() {
     const left = await settleHookProcesses(5000);
     if (left.length > 0) {
       for (const p of left) process.kill(p.pid, 'SIGKILL');
-      throw new Error(`hook processes left running after the test suite: ${left.map((p) => `${p.pid} ${p.cmdline}`).join('; ')}`);
+      throw new Error(
+        `hook processes left running after the test suite: ${left.map((p) => `${p.pid} ${p.cmdline}`).join('; ')}`,
+      );
     }
   };
 }

@@ -6,7 +6,11 @@ import { isSecretName } from '../../src/contract/secret-names.js';
 export const FIXED_PATH = '/usr/local/bin:/usr/bin:/bin';
 
 export function buildHookEnv(
-  task: { readonly env: Readonly<Record<string, string>>; readonly inheritEnv: readonly string[]; readonly scratchDir: string },
+  task: {
+    readonly env: Readonly<Record<string, string>>;
+    readonly inheritEnv: readonly string[];
+    readonly scratchDir: string;
+  },
   hostEnv: NodeJS.ProcessEnv = process.env,
 ): Record<string, string> {
   const env: Record<string, string> = Object.create(null);

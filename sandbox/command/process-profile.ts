@@ -28,6 +28,7 @@ export function processArgv(task: CommandTask, prlimit: string): string[] {
   const cpu = r.cpuSeconds > 0 ? r.cpuSeconds : Math.ceil(task.deadlineMs / 1000) + 1;
   const limits = [`--cpu=${cpu}`, `--nofile=${r.openFiles}`, `--fsize=${r.fileSizeBytes}`];
   if (r.addressSpaceBytes !== undefined) limits.push(`--as=${r.addressSpaceBytes}`);
-  const program = task.program.kind === 'shell' ? ['/bin/sh', '-c', task.program.command] : [...task.program.argv];
+  const program =
+    task.program.kind === 'shell' ? ['/bin/sh', '-c', task.program.command] : [...task.program.argv];
   return [prlimit, ...limits, '--', ...program];
 }

@@ -39,17 +39,28 @@ class CappedText {
 
 type Stop = 'timeout' | 'aborted' | 'output_limit';
 
-export function runCommand(task: CommandTask, groups: ProcessGroups, signal?: AbortSignal): Promise<CommandOutcome> {
+export function runCommand(
+  task: CommandTask,
+  groups: ProcessGroups,
+  signal?: AbortSignal,
+): Promise<CommandOutcome> {
   const prlimit = findPrlimit();
   if (prlimit === null) {
-    const message = 'prlimit(1) was not found; install util-linux (apt-get install util-linux) to run command hooks';
+    const message =
+      'prlimit(1) was not found; install util-linux (apt-get install util-linux) to run command hooks';
     return Promise.resolve({ kind: 'spawn_failed', message, stderr: '', durationMs: 0 });
   }
-  if (signal?.aborted) return Promise.resolve({ kind: 'aborted', message: 'aborted before start', stderr: '', durationMs: 0 });
+  if (signal?.aborted)
+    return Promise.resolve({ kind: 'aborted', message: 'aborted before start', stderr: '', durationMs: 0 });
   const [file, ...args] = processArgv(task, prlimit);
   const started = performance.now();
   return new Promise<CommandOutcome>((resolve) => {
-    const child = spawn(file!, args, { cwd: task.cwd, env: buildHookEnv(task), detached: true, stdio: 'pipe' });
+    const child = spawn(file!, args, {
+      cwd: task.cwd,
+      env: buildHookEnv(task),
+      detached: true,
+      stdio: 'pipe',
+    });
     const pgid = child.pid;
     if (pgid !== undefined) groups.track(pgid);
     const stdout = new CappedText(task.maxOutputBytes);
@@ -79,7 +90,10 @@ export function runCommand(task: CommandTask, groups: ProcessGroups, signal?: Ab
     const settle = () => {
       if (exit === undefined || (openPipes > 0 && !drained)) return;
       if (stdout.overflowed || stderr.overflowed) {
-        return stop('output_limit', `${stdout.overflowed ? 'stdout' : 'stderr'} exceeded ${task.maxOutputBytes} bytes`);
+        return stop(
+          'output_limit',
+          `${stdout.overflowed ? 'stdout' : 'stderr'} exceeded ${task.maxOutputBytes} bytes`,
+        );
       }
       finish({
         kind: 'exited',
@@ -99,7 +113,12 @@ export function runCommand(task: CommandTask, groups: ProcessGroups, signal?: Ab
     child.on('error', (err) => {
       // Only a failed spawn leaves no pid; later errors (e.g. a failed kill) change nothing here.
       if (pgid === undefined) {
-        finish({ kind: 'spawn_failed', message: `cannot start the hook: ${err.message}`, stderr: '', durationMs: 0 });
+        finish({
+          kind: 'spawn_failed',
+          message: `cannot start the hook: ${err.message}`,
+          stderr: '',
+          durationMs: 0,
+        });
       }
     });
     const collect = (buf: CappedText, name: 'stdout' | 'stderr') => (chunk: Buffer) => {

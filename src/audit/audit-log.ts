@@ -18,7 +18,10 @@ export interface AuditRecord {
 }
 
 /** A JSONL file path, a callback, or both. */
-export type AuditOption = string | ((record: AuditRecord) => void) | { file?: string; onRecord?: (record: AuditRecord) => void };
+export type AuditOption =
+  | string
+  | ((record: AuditRecord) => void)
+  | { file?: string; onRecord?: (record: AuditRecord) => void };
 
 const round = (ms: number) => Math.round(ms * 1000) / 1000;
 
@@ -41,13 +44,23 @@ export class AuditLog {
     const records: AuditRecord[] = [];
     for (const h of hooks) {
       if (h.outcome === 'not-run') continue;
-      const r: AuditRecord = { time, event, hookId: h.id, scope: h.scope, type: h.type, outcome: h.outcome, latencyMs: round(h.latencyMs), queuedMs: round(h.queuedMs) };
+      const r: AuditRecord = {
+        time,
+        event,
+        hookId: h.id,
+        scope: h.scope,
+        type: h.type,
+        outcome: h.outcome,
+        latencyMs: round(h.latencyMs),
+        queuedMs: round(h.queuedMs),
+      };
       if (tenant !== undefined) r.tenant = tenant;
       if (h.error !== undefined) r.errorCode = h.error.code;
       records.push(r);
     }
     if (records.length === 0) return;
-    if (this.#file !== undefined) appendFileSync(this.#file, records.map((r) => `${JSON.stringify(r)}\n`).join(''), { mode: 0o600 });
+    if (this.#file !== undefined)
+      appendFileSync(this.#file, records.map((r) => `${JSON.stringify(r)}\n`).join(''), { mode: 0o600 });
     if (this.#callback !== undefined) for (const r of records) this.#callback(r);
   }
 }

@@ -19,9 +19,21 @@ export function buildProgram(setExitCode: (code: number) => void): Command {
     .command('dispatch')
     .description('run every hook registered for <event> and print the folded DispatchResult as JSON')
     .argument('<event>', 'event name or alias, e.g. BeforeTool or PreToolUse')
-    .option('-c, --config <file>', 'hooks.json (project scope); repeat to layer files, later ones win', collect)
-    .option('--user-config <file>', 'hooks.json loaded as user scope (lowest precedence); repeatable', collect)
-    .option('-p, --policy <file>', 'policy file: its hooks always run first and cannot be replaced; repeatable', collect)
+    .option(
+      '-c, --config <file>',
+      'hooks.json (project scope); repeat to layer files, later ones win',
+      collect,
+    )
+    .option(
+      '--user-config <file>',
+      'hooks.json loaded as user scope (lowest precedence); repeatable',
+      collect,
+    )
+    .option(
+      '-p, --policy <file>',
+      'policy file: its hooks always run first and cannot be replaced; repeatable',
+      collect,
+    )
     .option('-i, --input <file>', 'HookInput JSON file, or - for stdin (default: {})')
     .option('--tenant <id>', 'tenant the dispatch runs for (recorded in audit records)')
     .option('--audit <file.jsonl>', 'append one JSON line per executed hook (metadata only, never content)')

@@ -10,7 +10,10 @@ async function readStdin(): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-export async function readCliInput(source: string | undefined, event: string): Promise<Record<string, unknown>> {
+export async function readCliInput(
+  source: string | undefined,
+  event: string,
+): Promise<Record<string, unknown>> {
   let value: unknown = {};
   if (source !== undefined) {
     let text: string;
@@ -18,7 +21,9 @@ export async function readCliInput(source: string | undefined, event: string): P
     try {
       text = source === '-' ? await readStdin() : await readFile(source, 'utf8');
     } catch (err) {
-      throw new UsageError(`--input ${label}: cannot read (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
+      throw new UsageError(
+        `--input ${label}: cannot read (${(err as NodeJS.ErrnoException).code ?? String(err)})`,
+      );
     }
     if (text.trim() !== '') {
       const parsed = parseJsonText(text);
@@ -27,7 +32,9 @@ export async function readCliInput(source: string | undefined, event: string): P
     }
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new UsageError('--input: expected a JSON object (a HookInput), e.g. {"toolName":"Bash","toolInput":{"command":"ls"}}');
+    throw new UsageError(
+      '--input: expected a JSON object (a HookInput), e.g. {"toolName":"Bash","toolInput":{"command":"ls"}}',
+    );
   }
   const input = value as Record<string, unknown>;
   return {

@@ -11,7 +11,9 @@ export interface Rlimits {
 }
 
 export interface CommandHookSpec {
-  readonly program: { readonly kind: 'shell'; readonly command: string } | { readonly kind: 'argv'; readonly argv: readonly string[] };
+  readonly program:
+    | { readonly kind: 'shell'; readonly command: string }
+    | { readonly kind: 'argv'; readonly argv: readonly string[] };
   readonly env: Readonly<Record<string, string>>;
   readonly inheritEnv: readonly string[];
   readonly isolation: 'process' | 'namespace';
@@ -38,6 +40,8 @@ export interface JsHookSpec {
 
 export interface HookDefinition {
   readonly id: string;
+  /** True when `id` is a configured `name` (only named hooks replace each other across files). */
+  readonly named: boolean;
   /** Canonical event name. */
   readonly event: string;
   readonly scope: Scope;

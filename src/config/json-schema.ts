@@ -6,6 +6,9 @@ import { configFileSchema } from './schema.js';
 export const HOOKS_SCHEMA_ID = 'https://hookwarden.dev/schema/hooks.schema.json';
 
 export function hooksJsonSchema(): Record<string, unknown> {
-  const schema = z.toJSONSchema(configFileSchema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+  const schema = z.toJSONSchema(configFileSchema, { io: 'input', unrepresentable: 'any' }) as Record<
+    string,
+    unknown
+  >;
   return { ...schema, $id: HOOKS_SCHEMA_ID };
 }

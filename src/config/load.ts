@@ -6,7 +6,13 @@
 //   ignored with a warning; invalid entries are skipped with a warning while the rest loads;
 // - nothing replaces a policy hook: a clash drops the other hook with a warning.
 import { dirname, resolve } from 'node:path';
-import { DEFAULT_CHAIN, DEFAULT_EVENTS, EVENT_ALIASES, EventCatalogue, type EventDefinition } from '../contract/events.js';
+import {
+  DEFAULT_CHAIN,
+  DEFAULT_EVENTS,
+  EVENT_ALIASES,
+  EventCatalogue,
+  type EventDefinition,
+} from '../contract/events.js';
 import type { Scope } from '../contract/types.js';
 import { DEFAULTS, type Limits } from './defaults.js';
 import { type Diagnostic, DiagnosticSink, joinPath, renderValue } from './diagnostics.js';
@@ -17,7 +23,13 @@ import { eventDefinitionSchema, limitsSchema } from './schema.js';
 
 export type SourceSpec =
   | { readonly kind: 'file'; readonly path: string; readonly scope: Scope }
-  | { readonly kind: 'object'; readonly value: unknown; readonly scope: Scope; readonly label: string; readonly dir: string };
+  | {
+      readonly kind: 'object';
+      readonly value: unknown;
+      readonly scope: Scope;
+      readonly label: string;
+      readonly dir: string;
+    };
 
 export interface LoadOptions {
   readonly config: readonly SourceSpec[];
@@ -91,7 +103,10 @@ function collectEvents(sources: readonly ReadSource[]): EventDefinition[] {
         continue;
       }
       if (!/^[A-Za-z][A-Za-z0-9_.:-]{0,63}$/.test(name)) {
-        src.sink.error(path, `event names are 1-64 letters, digits, _ . : - starting with a letter, got ${renderValue(name)}`);
+        src.sink.error(
+          path,
+          `event names are 1-64 letters, digits, _ . : - starting with a letter, got ${renderValue(name)}`,
+        );
         continue;
       }
       const parsed = eventDefinitionSchema.safeParse(events[name]);
@@ -105,7 +120,9 @@ function collectEvents(sources: readonly ReadSource[]): EventDefinition[] {
       const d = parsed.data;
       const honours = d.honours ?? [];
       const chain: EventDefinition['chain'] = Object.fromEntries(
-        honours.flatMap((h) => (h in DEFAULT_CHAIN ? [[h, DEFAULT_CHAIN[h as keyof typeof DEFAULT_CHAIN]]] : [])),
+        honours.flatMap((h) =>
+          h in DEFAULT_CHAIN ? [[h, DEFAULT_CHAIN[h as keyof typeof DEFAULT_CHAIN]]] : [],
+        ),
       );
       custom.set(
         name,
@@ -125,7 +142,10 @@ function collectEvents(sources: readonly ReadSource[]): EventDefinition[] {
 
 function collectLimits(sources: readonly ReadSource[], override: Partial<Limits> | undefined): Limits {
   const merged: Record<string, number> = { ...DEFAULTS.limits };
-  const ordered = [...sources.filter((s) => s.spec.scope !== 'policy'), ...sources.filter((s) => s.spec.scope === 'policy')];
+  const ordered = [
+    ...sources.filter((s) => s.spec.scope !== 'policy'),
+    ...sources.filter((s) => s.spec.scope === 'policy'),
+  ];
   for (const src of ordered) {
     const limits = src.value?.limits;
     if (limits === undefined) continue;
@@ -147,7 +167,9 @@ function collectLimits(sources: readonly ReadSource[], override: Partial<Limits>
 export async function loadConfig(options: LoadOptions): Promise<LoadedConfig> {
   const fatal: Diagnostic[] = [];
   const sources = await Promise.all(
-    [...options.policy.map((s) => ({ ...s, scope: 'policy' as const })), ...options.config].map((s) => readSource(s, fatal)),
+    [...options.policy.map((s) => ({ ...s, scope: 'policy' as const })), ...options.config].map((s) =>
+      readSource(s, fatal),
+    ),
   );
   const catalogue = new EventCatalogue([...DEFAULT_EVENTS, ...collectEvents(sources)]);
   const limits = collectLimits(sources, options.limits);
@@ -157,13 +179,19 @@ export async function loadConfig(options: LoadOptions): Promise<LoadedConfig> {
     if (src.value === undefined) continue;
     const ignored = Object.keys(src.value).filter((k) => !TOP_LEVEL.has(k));
     if (ignored.length > 0) {
-      src.sink.warn('', `ignored top-level keys (not hook configuration): ${ignored.join(', ')}`, src.spec.scope === 'policy');
+      src.sink.warn(
+        '',
+        `ignored top-level keys (not hook configuration): ${ignored.join(', ')}`,
+        src.spec.scope === 'policy',
+      );
     }
     const ctx = { scope: src.spec.scope, sink: src.sink, configDir: src.dir, limits, catalogue };
     const hooks: HookDefinition[] = [];
-    if (src.value.hooks !== undefined) hooks.push(...(await normalizeHooksMap(src.value.hooks, 'hooks', ctx)));
+    if (src.value.hooks !== undefined)
+      hooks.push(...(await normalizeHooksMap(src.value.hooks, 'hooks', ctx)));
     if (src.value.policyHooks !== undefined) {
-      if (src.spec.scope === 'policy') hooks.push(...(await normalizeHooksMap(src.value.policyHooks, 'policyHooks', ctx)));
+      if (src.spec.scope === 'policy')
+        hooks.push(...(await normalizeHooksMap(src.value.policyHooks, 'policyHooks', ctx)));
       else {
         src.sink.warn(
           'policyHooks',
@@ -181,7 +209,9 @@ export async function loadConfig(options: LoadOptions): Promise<LoadedConfig> {
     if (src.spec.scope !== 'policy') continue;
     const bad = src.sink.items.find((d) => d.severity === 'error' || d.skipped);
     if (bad !== undefined) {
-      policyFailures.push(`policy ${src.sink.file} ${src.value === undefined ? 'could not be loaded' : 'is invalid'}: ${bad.path === '' ? '' : `${bad.path}: `}${bad.message}`);
+      policyFailures.push(
+        `policy ${src.sink.file} ${src.value === undefined ? 'could not be loaded' : 'is invalid'}: ${bad.path === '' ? '' : `${bad.path}: `}${bad.message}`,
+      );
     }
   }
   return {
@@ -199,7 +229,8 @@ const SCOPE_ORDER: Record<Scope, number> = { trusted: 0, policy: 1, project: 2, 
 function mergeLayers(layers: readonly { src: ReadSource; hooks: HookDefinition[] }[]): HookDefinition[] {
   const policyKeys = new Set<string>();
   const key = (h: HookDefinition) => `${h.event}\u0000${h.id}`;
-  for (const l of layers) if (l.src.spec.scope === 'policy') for (const h of l.hooks) policyKeys.add(key(h));
+  for (const l of layers)
+    if (l.src.spec.scope === 'policy') for (const h of l.hooks) if (h.named) policyKeys.add(key(h));
 
   // Ascending precedence: user files in order, then project files in order.
   const byPrecedence = layers
@@ -210,6 +241,8 @@ function mergeLayers(layers: readonly { src: ReadSource; hooks: HookDefinition[]
   for (const l of byPrecedence) {
     const seenHere = new Map<string, HookDefinition>();
     for (const h of l.hooks) {
+      // Unnamed hooks never replace each other (identical ones are deduplicated at dispatch).
+      if (!h.named) continue;
       const k = key(h);
       if (policyKeys.has(k)) {
         l.src.sink.warn(
@@ -220,8 +253,11 @@ function mergeLayers(layers: readonly { src: ReadSource; hooks: HookDefinition[]
         continue;
       }
       const prev = seenHere.get(k);
-      if (prev !== undefined && prev.dedupKey !== h.dedupKey) {
-        l.src.sink.warn(h.origin.slice(l.src.sink.file.length + 2), `a second hook named "${h.id}" for ${h.event} replaces the first`);
+      if (prev !== undefined) {
+        l.src.sink.warn(
+          h.origin.slice(l.src.sink.file.length + 2),
+          `a second hook named "${h.id}" for ${h.event} replaces the first`,
+        );
       }
       seenHere.set(k, h);
       winner.set(k, h);
@@ -230,8 +266,8 @@ function mergeLayers(layers: readonly { src: ReadSource; hooks: HookDefinition[]
   const ordered = [...layers].sort((a, b) => SCOPE_ORDER[a.src.spec.scope] - SCOPE_ORDER[b.src.spec.scope]);
   const out: HookDefinition[] = [];
   for (const l of ordered) {
-    for (const h of l.hooks) if (l.src.spec.scope === 'policy' || winner.get(key(h)) === h) out.push(h);
+    for (const h of l.hooks)
+      if (l.src.spec.scope === 'policy' || !h.named || winner.get(key(h)) === h) out.push(h);
   }
   return out;
 }
-

@@ -22,7 +22,11 @@ export interface EntriesContext {
 const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 
-export async function normalizeHooksMap(map: unknown, key: string, ctx: EntriesContext): Promise<HookDefinition[]> {
+export async function normalizeHooksMap(
+  map: unknown,
+  key: string,
+  ctx: EntriesContext,
+): Promise<HookDefinition[]> {
   const { sink } = ctx;
   if (!isObject(map)) {
     const hint = typeof map === 'string' ? ' (a path to another file is not followed; inline the hooks)' : '';
@@ -64,7 +68,10 @@ async function normalizeEntry(
   const { sink } = ctx;
   const event = resolved.definition;
   if (!isObject(entry)) {
-    sink.error(path, `expected a hook group {"matcher": ..., "hooks": [...]} or a hook object, got ${renderValue(entry)}`);
+    sink.error(
+      path,
+      `expected a hook group {"matcher": ..., "hooks": [...]} or a hook object, got ${renderValue(entry)}`,
+    );
     return [];
   }
   const matcher = buildMatcher(entry.matcher, joinPath(path, 'matcher'), event.name, event.toolScoped, sink);
@@ -101,7 +108,11 @@ async function normalizeEntry(
   }
   const out: HookDefinition[] = [];
   for (const [j, spec] of hooks.entries()) {
-    const def = await normalizeHook(spec, joinPath(joinPath(path, 'hooks'), j), hookCtx(entry.if as string | undefined));
+    const def = await normalizeHook(
+      spec,
+      joinPath(joinPath(path, 'hooks'), j),
+      hookCtx(entry.if as string | undefined),
+    );
     if (def !== undefined) out.push(def);
   }
   return out;
@@ -118,18 +129,28 @@ function buildMatcher(
   if (raw === undefined || raw === null) return undefined;
   if (typeof raw !== 'string') {
     if (isObject(raw)) {
-      sink.warn(path, `object matchers are not supported (use a tool-name string such as "Bash"), got ${renderValue(raw)}`, true);
+      sink.warn(
+        path,
+        `object matchers are not supported (use a tool-name string such as "Bash"), got ${renderValue(raw)}`,
+        true,
+      );
     } else sink.error(path, `expected a string (tool name, regex or a|b), got ${renderValue(raw)}`);
     return null;
   }
   const m = new ToolMatcher(raw);
   if (m.kind === 'all') return undefined;
   if (!toolScoped) {
-    sink.warn(path, `matcher ignored: ${event} is not a tool event, so every hook of it runs, got ${renderValue(raw)}`);
+    sink.warn(
+      path,
+      `matcher ignored: ${event} is not a tool event, so every hook of it runs, got ${renderValue(raw)}`,
+    );
     return undefined;
   }
   if (m.regexError !== undefined) {
-    sink.warn(path, `not a valid regex (${m.regexError}); compared as exact names separated by "|", got ${renderValue(raw)}`);
+    sink.warn(
+      path,
+      `not a valid regex (${m.regexError}); compared as exact names separated by "|", got ${renderValue(raw)}`,
+    );
   }
   return m;
 }

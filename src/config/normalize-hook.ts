@@ -2,15 +2,15 @@
 // diagnostics that name the JSON path and the value received.
 import { computeDeadline } from '../contract/budget.js';
 import type { EventDefinition } from '../contract/events.js';
+import { isSecretName } from '../contract/secret-names.js';
 import type { Scope } from '../contract/types.js';
-import { deriveHookId, canonicalJson } from '../registry/hook-id.js';
+import { canonicalJson, deriveHookId } from '../registry/hook-id.js';
 import { IfFilter, IfFilterError } from '../registry/if-filter.js';
 import type { ToolMatcher } from '../registry/matcher.js';
 import { DEFAULTS, type Limits } from './defaults.js';
 import { type DiagnosticSink, joinPath, renderValue } from './diagnostics.js';
 import type { CommandHookSpec, HookDefinition, JsHookSpec } from './hook-definition.js';
 import { hookSpecSchema, type RawHookSpec } from './schema.js';
-import { isSecretName } from '../contract/secret-names.js';
 import { readHookSource } from './source-file.js';
 
 const KNOWN_FIELDS = new Set(Object.keys(hookSpecSchema.shape));
@@ -35,21 +35,35 @@ const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Normalizes one hook; returns undefined (after reporting why) when it must be skipped. */
-export async function normalizeHook(raw: unknown, path: string, ctx: HookContext): Promise<HookDefinition | undefined> {
+export async function normalizeHook(
+  raw: unknown,
+  path: string,
+  ctx: HookContext,
+): Promise<HookDefinition | undefined> {
   const { sink } = ctx;
   if (!isObject(raw)) {
-    sink.error(path, `expected a hook object like {"type":"command","command":"..."}, got ${renderValue(raw)}`);
+    sink.error(
+      path,
+      `expected a hook object like {"type":"command","command":"..."}, got ${renderValue(raw)}`,
+    );
     return undefined;
   }
   if (typeof raw.type === 'string' && UNSUPPORTED_TYPES.has(raw.type)) {
-    sink.warn(path, `hook type "${raw.type}" is not supported (hookwarden runs "command" and "js" hooks)`, true);
+    sink.warn(
+      path,
+      `hook type "${raw.type}" is not supported (hookwarden runs "command" and "js" hooks)`,
+      true,
+    );
     return undefined;
   }
   const parsed = hookSpecSchema.safeParse(raw);
   if (!parsed.success) {
     for (const issue of parsed.error.issues) {
       const at = issue.path.reduce<string>((p, k) => joinPath(p, k as string | number), path);
-      const value = issue.path.reduce<unknown>((v, k) => (isObject(v) || Array.isArray(v) ? (v as never)[k] : undefined), raw);
+      const value = issue.path.reduce<unknown>(
+        (v, k) => (isObject(v) || Array.isArray(v) ? (v as never)[k] : undefined),
+        raw,
+      );
       sink.error(at, `${issue.message}, got ${renderValue(value)}`);
     }
     return undefined;
@@ -60,11 +74,17 @@ export async function normalizeHook(raw: unknown, path: string, ctx: HookContext
   const spec = parsed.data;
   const type = spec.type ?? inferType(spec);
   if (type === undefined) {
-    sink.error(path, 'a hook needs "command" or "argv" (command hook) or "source" or "code" (JS hook), got none');
+    sink.error(
+      path,
+      'a hook needs "command" or "argv" (command hook) or "source" or "code" (JS hook), got none',
+    );
     return undefined;
   }
   if (spec.timeout !== undefined && spec.timeoutMs !== undefined) {
-    sink.error(joinPath(path, 'timeout'), `give either timeout (seconds) or timeoutMs, not both, got ${spec.timeout}`);
+    sink.error(
+      joinPath(path, 'timeout'),
+      `give either timeout (seconds) or timeoutMs, not both, got ${spec.timeout}`,
+    );
     return undefined;
   }
   const body = type === 'command' ? commandSpec(spec, path, ctx) : await jsSpec(spec, path, ctx);
@@ -88,6 +108,7 @@ export async function normalizeHook(raw: unknown, path: string, ctx: HookContext
   const label = type === 'command' ? commandLabel(body as CommandHookSpec) : 'js';
   const def: HookDefinition = {
     id: spec.name ?? deriveHookId(label, dedupKey),
+    named: spec.name !== undefined,
     event: ctx.event.name,
     scope: ctx.scope,
     type,
@@ -117,7 +138,10 @@ function commandSpec(spec: RawHookSpec, path: string, ctx: HookContext): Command
   const { sink } = ctx;
   for (const key of ['source', 'code'] as const) {
     if (spec[key] !== undefined) {
-      sink.error(joinPath(path, key), `"${key}" belongs to JS hooks, not command hooks, got ${renderValue(spec[key])}`);
+      sink.error(
+        joinPath(path, key),
+        `"${key}" belongs to JS hooks, not command hooks, got ${renderValue(spec[key])}`,
+      );
       return undefined;
     }
   }
@@ -140,7 +164,10 @@ function commandSpec(spec: RawHookSpec, path: string, ctx: HookContext): Command
   const env: Record<string, string> = Object.create(null);
   for (const [k, v] of Object.entries(spec.env ?? {})) {
     if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(k)) {
-      sink.error(joinPath(joinPath(path, 'env'), k), `invalid environment variable name, got ${renderValue(k)}`);
+      sink.error(
+        joinPath(joinPath(path, 'env'), k),
+        `invalid environment variable name, got ${renderValue(k)}`,
+      );
       return undefined;
     }
     env[k] = v;
@@ -180,12 +207,16 @@ async function jsSpec(spec: RawHookSpec, path: string, ctx: HookContext): Promis
   const { sink } = ctx;
   for (const key of ['command', 'argv', 'args'] as const) {
     if (spec[key] !== undefined) {
-      sink.error(joinPath(path, key), `"${key}" belongs to command hooks, not JS hooks, got ${renderValue(spec[key])}`);
+      sink.error(
+        joinPath(path, key),
+        `"${key}" belongs to command hooks, not JS hooks, got ${renderValue(spec[key])}`,
+      );
       return undefined;
     }
   }
   for (const key of COMMAND_ONLY) {
-    if (spec[key] !== undefined) sink.warn(joinPath(path, key), `"${key}" applies to command hooks only and is ignored`);
+    if (spec[key] !== undefined)
+      sink.warn(joinPath(path, key), `"${key}" applies to command hooks only and is ignored`);
   }
   if ((spec.source === undefined) === (spec.code === undefined)) {
     sink.error(path, 'a JS hook needs exactly one of "source" (file) or "code" (inline)');
@@ -213,7 +244,12 @@ async function jsSpec(spec: RawHookSpec, path: string, ctx: HookContext): Promis
     );
     maxOutputBytes = DEFAULTS.js.maxOutputBytesCeiling;
   }
-  return Object.freeze({ code, filename, memoryBytes: spec.memoryBytes ?? DEFAULTS.js.memoryBytes, maxOutputBytes });
+  return Object.freeze({
+    code,
+    filename,
+    memoryBytes: spec.memoryBytes ?? DEFAULTS.js.memoryBytes,
+    maxOutputBytes,
+  });
 }
 
 function buildIfFilters(spec: RawHookSpec, path: string, ctx: HookContext): IfFilter[] | undefined {

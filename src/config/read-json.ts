@@ -1,5 +1,6 @@
 // Reads a JSON config file; syntax errors are reported with line and column.
 import { readFile } from 'node:fs/promises';
+import { jsonErrorOffset } from './json-error-offset.js';
 
 export type ReadResult =
   | { ok: true; value: unknown }
@@ -23,14 +24,14 @@ export function parseJsonText(text: string): ReadResult {
     return { ok: true, value: JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text) };
   } catch (err) {
     const message = (err as Error).message;
-    const pos = /position (\d+)/.exec(message);
-    const offset = pos !== null ? Number(pos[1]) : /Unexpected end/.test(message) ? text.length : undefined;
-    if (offset !== undefined) {
-      const { line, column } = lineColumn(text, offset);
-      const what = message.replace(/ in JSON at position \d+.*$/s, '').replace(/\s*\(line \d+ column \d+\)/, '');
-      return { ok: false, kind: 'syntax', message: `invalid JSON at line ${line}, column ${column}: ${what}` };
-    }
-    return { ok: false, kind: 'syntax', message: `invalid JSON: ${message}` };
+    const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+    const offset = jsonErrorOffset(body);
+    const what = message
+      .replace(/ in JSON at position \d+.*$/s, '')
+      .replace(/, ".*" is not valid JSON$/s, '');
+    if (offset < 0) return { ok: false, kind: 'syntax', message: `invalid JSON: ${what}` };
+    const { line, column } = lineColumn(body, offset);
+    return { ok: false, kind: 'syntax', message: `invalid JSON at line ${line}, column ${column}: ${what}` };
   }
 }
 
@@ -41,7 +42,11 @@ export async function readJsonFile(path: string): Promise<ReadResult> {
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return { ok: false, kind: 'missing', message: 'file not found' };
-    return { ok: false, kind: 'unreadable', message: `cannot read the file (${code ?? (err as Error).message})` };
+    return {
+      ok: false,
+      kind: 'unreadable',
+      message: `cannot read the file (${code ?? (err as Error).message})`,
+    };
   }
   return parseJsonText(text);
 }

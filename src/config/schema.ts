@@ -11,12 +11,15 @@ const posInt = (what = 'a positive integer') =>
     .int({ error: `expected ${what}` })
     .positive({ error: `expected ${what}` });
 
-const nonEmpty = (what: string) => z.string({ error: `expected ${what}` }).min(1, { error: `expected ${what}` });
+const nonEmpty = (what: string) =>
+  z.string({ error: `expected ${what}` }).min(1, { error: `expected ${what}` });
 
 /** Resource limits applied through prlimit to a command hook's process tree. */
 export const rlimitsSchema = z
   .object({
-    cpuSeconds: posInt().optional().meta({ description: 'RLIMIT_CPU in seconds. Default: the deadline rounded up, +1.' }),
+    cpuSeconds: posInt()
+      .optional()
+      .meta({ description: 'RLIMIT_CPU in seconds. Default: the deadline rounded up, +1.' }),
     openFiles: posInt().optional().meta({ description: 'RLIMIT_NOFILE. Default 1024.' }),
     fileSizeBytes: posInt().optional().meta({ description: 'RLIMIT_FSIZE in bytes. Default 64 MiB.' }),
     addressSpaceBytes: posInt()
@@ -31,52 +34,64 @@ export const rlimitsSchema = z
  */
 export const hookSpecSchema = z
   .object({
-    type: z
-      .enum(['command', 'js'], { error: 'expected "command" or "js"' })
-      .optional()
-      .meta({ description: 'Hook kind. Inferred from command/argv (command) or source/code (js) when omitted.' }),
+    type: z.enum(['command', 'js'], { error: 'expected "command" or "js"' }).optional().meta({
+      description: 'Hook kind. Inferred from command/argv (command) or source/code (js) when omitted.',
+    }),
     name: z
       .string({ error: 'expected a string' })
       .regex(/^[A-Za-z0-9][A-Za-z0-9._:@/+-]{0,127}$/, {
         error: 'expected 1-128 characters from A-Z a-z 0-9 . _ : @ / + - (starting with a letter or digit)',
       })
       .optional()
-      .meta({ description: 'Stable id: the key for overrides and records. Default: derived from the content.' }),
-    command: nonEmpty('a non-empty shell command').optional().meta({ description: 'Shell command, run by sh -c.' }),
+      .meta({
+        description: 'Stable id: the key for overrides and records. Default: derived from the content.',
+      }),
+    command: nonEmpty('a non-empty shell command')
+      .optional()
+      .meta({ description: 'Shell command, run by sh -c.' }),
     args: z
       .array(z.string({ error: 'expected a string' }), { error: 'expected an array of strings' })
       .optional()
-      .meta({ description: "Claude Code's exec form: with args, `command` is the program and no shell is used." }),
+      .meta({
+        description: "Claude Code's exec form: with args, `command` is the program and no shell is used.",
+      }),
     argv: z
       .array(z.string({ error: 'expected a string' }), { error: 'expected an array of strings' })
       .min(1, { error: 'expected at least the program name' })
       .optional()
       .meta({ description: 'Program and arguments, run without a shell.' }),
-    source: nonEmpty('a path').optional().meta({ description: 'JS hook file, relative to the config file or pack.' }),
+    source: nonEmpty('a path')
+      .optional()
+      .meta({ description: 'JS hook file, relative to the config file or pack.' }),
     code: nonEmpty('JavaScript source').optional().meta({ description: 'Inline JS hook module source.' }),
-    timeoutMs: posInt().optional().meta({ description: 'Deadline in ms. Default: JS 5000 (max 30000), command 60000.' }),
+    timeoutMs: posInt()
+      .optional()
+      .meta({ description: 'Deadline in ms. Default: JS 5000 (max 30000), command 60000.' }),
     timeout: z
       .number({ error: 'expected a positive number of seconds' })
       .positive({ error: 'expected a positive number of seconds' })
       .optional()
-      .meta({ description: "Claude Code / FreeCode deadline in SECONDS. Prefer timeoutMs." }),
-    budgetMs: posInt()
-      .optional()
-      .meta({ description: 'Declared budget: a floor that widens the deadline to budgetMs + 5000 ms grace.' }),
-    onError: z
-      .enum(['skip', 'deny'], { error: 'expected "skip" or "deny"' })
-      .optional()
-      .meta({ description: 'What a failure of this hook means: skip (fail-open, default) or deny (fail-closed).' }),
+      .meta({ description: 'Claude Code / FreeCode deadline in SECONDS. Prefer timeoutMs.' }),
+    budgetMs: posInt().optional().meta({
+      description: 'Declared budget: a floor that widens the deadline to budgetMs + 5000 ms grace.',
+    }),
+    onError: z.enum(['skip', 'deny'], { error: 'expected "skip" or "deny"' }).optional().meta({
+      description: 'What a failure of this hook means: skip (fail-open, default) or deny (fail-closed).',
+    }),
     memoryBytes: posInt().optional().meta({ description: 'JS heap cap in bytes. Default 32 MiB.' }),
     maxOutputBytes: posInt()
       .optional()
       .meta({ description: 'Output cap in bytes. Default JS 64 KiB (max 1 MiB), command 1 MiB per stream.' }),
     env: z
-      .record(z.string(), z.string({ error: 'expected a string value' }), { error: 'expected an object of strings' })
+      .record(z.string(), z.string({ error: 'expected a string value' }), {
+        error: 'expected an object of strings',
+      })
       .optional()
       .meta({ description: 'Explicit environment values for a command hook.' }),
     inheritEnv: z
-      .array(z.string({ error: 'expected a variable name' }), { error: 'expected an array of variable names' })
+      .array(z.string({ error: 'expected a variable name' }), {
+        error: 'expected an array of variable names',
+      })
       .optional()
       .meta({ description: 'Names passed from the host environment unless they look secret.' }),
     isolation: z
@@ -127,7 +142,9 @@ export const eventDefinitionSchema = z.object({
   mode: z.enum(['serial', 'parallel'], { error: 'expected "serial" or "parallel"' }),
   canDeny: z.boolean({ error: 'expected true or false' }),
   honours: z
-    .array(z.enum(honourable, { error: `expected one of ${honourable.join(', ')}` }), { error: 'expected an array' })
+    .array(z.enum(honourable, { error: `expected one of ${honourable.join(', ')}` }), {
+      error: 'expected an array',
+    })
     .optional(),
   toolScoped: z.boolean({ error: 'expected true or false' }).optional(),
 });
@@ -142,7 +159,9 @@ export const limitsSchema = z.object({
     .optional()
     .meta({ description: 'Clamp for declared budgets and timeouts. Default 600000.' }),
   maxConcurrentCommands: posInt()
-    .max(LIMIT_BOUNDS.maxConcurrentCommands, { error: `expected at most ${LIMIT_BOUNDS.maxConcurrentCommands}` })
+    .max(LIMIT_BOUNDS.maxConcurrentCommands, {
+      error: `expected at most ${LIMIT_BOUNDS.maxConcurrentCommands}`,
+    })
     .optional()
     .meta({ description: 'Command hook processes running at once; the rest queue. Default 16.' }),
   maxInputBytes: posInt().optional().meta({ description: 'Largest HookInput JSON accepted. Default 8 MiB.' }),

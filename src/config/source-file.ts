@@ -14,9 +14,16 @@ function inside(root: string, target: string): boolean {
 }
 
 export async function readHookSource(root: string, source: string): Promise<SourceRead> {
-  if (isAbsolute(source)) return { ok: false, message: 'absolute source paths are refused (give a path relative to the config file)' };
+  if (isAbsolute(source))
+    return {
+      ok: false,
+      message: 'absolute source paths are refused (give a path relative to the config file)',
+    };
   if (normalize(source).split(/[\\/]/).includes('..')) {
-    return { ok: false, message: 'source paths may not contain ".." (the file must be under the config directory)' };
+    return {
+      ok: false,
+      message: 'source paths may not contain ".." (the file must be under the config directory)',
+    };
   }
   const candidate = resolve(root, source);
   let real: string;
@@ -26,17 +33,27 @@ export async function readHookSource(root: string, source: string): Promise<Sour
     real = await realpath(candidate);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    return { ok: false, message: code === 'ENOENT' ? `file not found: ${candidate}` : `cannot resolve ${candidate} (${code})` };
+    return {
+      ok: false,
+      message: code === 'ENOENT' ? `file not found: ${candidate}` : `cannot resolve ${candidate} (${code})`,
+    };
   }
   if (!inside(realRoot, real)) {
-    return { ok: false, message: `source resolves outside the config directory (${real}); symlinks may not leave the root` };
+    return {
+      ok: false,
+      message: `source resolves outside the config directory (${real}); symlinks may not leave the root`,
+    };
   }
   try {
     const st = await stat(real);
     if (!st.isFile()) return { ok: false, message: `not a regular file: ${real}` };
-    if (st.size > MAX_SOURCE_BYTES) return { ok: false, message: `source is larger than ${MAX_SOURCE_BYTES} bytes` };
+    if (st.size > MAX_SOURCE_BYTES)
+      return { ok: false, message: `source is larger than ${MAX_SOURCE_BYTES} bytes` };
     return { ok: true, path: real, code: await readFile(real, 'utf8') };
   } catch (err) {
-    return { ok: false, message: `cannot read ${real} (${(err as NodeJS.ErrnoException).code ?? String(err)})` };
+    return {
+      ok: false,
+      message: `cannot read ${real} (${(err as NodeJS.ErrnoException).code ?? String(err)})`,
+    };
   }
 }

@@ -15,9 +15,15 @@ export interface ValidationReport {
   readonly policyFailures: readonly string[];
 }
 
-export async function validateConfig(options: Pick<ExecutorOptions, 'config' | 'policy' | 'root' | 'limits'>): Promise<ValidationReport> {
+export async function validateConfig(
+  options: Pick<ExecutorOptions, 'config' | 'policy' | 'root' | 'limits'>,
+): Promise<ValidationReport> {
   const resolved = resolveOptions(options);
-  const loaded = await loadConfig({ config: resolved.config, policy: resolved.policy, limits: resolved.limits });
+  const loaded = await loadConfig({
+    config: resolved.config,
+    policy: resolved.policy,
+    limits: resolved.limits,
+  });
   const diagnostics = loaded.diagnostics;
   return {
     diagnostics,

@@ -27,6 +27,7 @@ export function computeDeadline(rule: DeadlineRule): Deadline {
   }
   const budgetClamped = rule.budgetMs > maxDeclaredBudgetMs;
   const budgetMs = budgetClamped ? maxDeclaredBudgetMs : rule.budgetMs;
-  if (budgetMs >= timeoutMs) return { deadlineMs: budgetMs + graceMs, budgetMs, budgetClamped, budgetIgnored: false };
+  if (budgetMs >= timeoutMs)
+    return { deadlineMs: budgetMs + graceMs, budgetMs, budgetClamped, budgetIgnored: false };
   return { deadlineMs: timeoutMs, budgetMs, budgetClamped, budgetIgnored: true };
 }

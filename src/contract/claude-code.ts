@@ -12,7 +12,14 @@
 //   hookSpecificOutput.updatedMCPToolOutput                          → updatedToolOutput
 //   suppressOutput, systemMessage, anything else                     → ignored (listed)
 
-const CC_ONLY_KEYS = ['continue', 'stopReason', 'suppressOutput', 'systemMessage', 'hookSpecificOutput', 'updatedInput'];
+const CC_ONLY_KEYS = [
+  'continue',
+  'stopReason',
+  'suppressOutput',
+  'systemMessage',
+  'hookSpecificOutput',
+  'updatedInput',
+];
 
 type Obj = Record<string, unknown>;
 
@@ -37,7 +44,8 @@ export function mapClaudeCodeOutput(raw: Obj, event: string): { mapped: Obj; ign
     switch (key) {
       case 'decision':
         if (value === 'block') {
-          if (stopLike) mapped.continueWork = { reason: typeof raw.reason === 'string' ? raw.reason : 'blocked by hook' };
+          if (stopLike)
+            mapped.continueWork = { reason: typeof raw.reason === 'string' ? raw.reason : 'blocked by hook' };
           else if (event === 'AfterTool') {
             if (typeof raw.reason === 'string') mapped.additionalContext = raw.reason;
           } else mapped.decision = 'deny';
@@ -50,7 +58,8 @@ export function mapClaudeCodeOutput(raw: Obj, event: string): { mapped: Obj; ign
       case 'continue':
         if (value === false) {
           mapped.decision = 'deny';
-          mapped.reason = typeof raw.stopReason === 'string' ? raw.stopReason : (raw.reason ?? 'stopped by hook');
+          mapped.reason =
+            typeof raw.stopReason === 'string' ? raw.stopReason : (raw.reason ?? 'stopped by hook');
         }
         break;
       case 'stopReason':

@@ -18,7 +18,13 @@ export type MutationField = (typeof MUTATION_FIELDS)[number];
 export type Honoured = MutationField | 'allow' | 'ask';
 
 /** HookInput fields a serial chain can rewrite for the next hook. */
-export type ChainableInputField = 'prompt' | 'toolInput' | 'toolResult' | 'request' | 'response' | 'subagentResult';
+export type ChainableInputField =
+  | 'prompt'
+  | 'toolInput'
+  | 'toolResult'
+  | 'request'
+  | 'response'
+  | 'subagentResult';
 
 /** One catalogue entry: how hooks of this event run and what their answers may do. */
 export interface EventDefinition {
@@ -42,14 +48,22 @@ const entry = (
   honours: readonly Honoured[],
   toolScoped: boolean,
   chain: Partial<Record<MutationField, ChainableInputField>> = {},
-): EventDefinition => Object.freeze({ name, mode, canDeny, honours: Object.freeze(honours), toolScoped, chain });
+): EventDefinition =>
+  Object.freeze({ name, mode, canDeny, honours: Object.freeze(honours), toolScoped, chain });
 
 /** The built-in catalogue, in firing order. */
 export const DEFAULT_EVENTS: readonly EventDefinition[] = Object.freeze([
   entry('SessionStart', 'parallel', false, ['additionalContext'], false),
-  entry('BeforeTurn', 'serial', true, ['allow', 'mutatedPrompt', 'modelOverride', 'additionalContext'], false, {
-    mutatedPrompt: 'prompt',
-  }),
+  entry(
+    'BeforeTurn',
+    'serial',
+    true,
+    ['allow', 'mutatedPrompt', 'modelOverride', 'additionalContext'],
+    false,
+    {
+      mutatedPrompt: 'prompt',
+    },
+  ),
   entry('BeforeModel', 'serial', true, ['allow', 'mutatedRequest'], false, { mutatedRequest: 'request' }),
   entry('BeforeTool', 'serial', true, ['allow', 'mutatedToolInput', 'ask', 'additionalContext'], true, {
     mutatedToolInput: 'toolInput',
@@ -68,18 +82,19 @@ export const DEFAULT_EVENTS: readonly EventDefinition[] = Object.freeze([
 ]);
 
 /** Claude Code / FreeCode names and what they resolve to. */
-export const EVENT_ALIASES: Readonly<Record<string, { event: string; input?: { ok: false } }>> = Object.freeze({
-  PreToolUse: { event: 'BeforeTool' },
-  PostToolUse: { event: 'AfterTool' },
-  PostToolUseFailure: { event: 'AfterTool', input: { ok: false } },
-  PermissionRequest: { event: 'ApprovalRequest' },
-  UserPromptSubmit: { event: 'BeforeTurn' },
-  Stop: { event: 'AfterTurn' },
-  SubagentStart: { event: 'BeforeSubagent' },
-  SubagentStop: { event: 'AfterSubagent' },
-  PreCompact: { event: 'BeforeCompact' },
-  PostCompact: { event: 'AfterCompact' },
-});
+export const EVENT_ALIASES: Readonly<Record<string, { event: string; input?: { ok: false } }>> =
+  Object.freeze({
+    PreToolUse: { event: 'BeforeTool' },
+    PostToolUse: { event: 'AfterTool' },
+    PostToolUseFailure: { event: 'AfterTool', input: { ok: false } },
+    PermissionRequest: { event: 'ApprovalRequest' },
+    UserPromptSubmit: { event: 'BeforeTurn' },
+    Stop: { event: 'AfterTurn' },
+    SubagentStart: { event: 'BeforeSubagent' },
+    SubagentStop: { event: 'AfterSubagent' },
+    PreCompact: { event: 'BeforeCompact' },
+    PostCompact: { event: 'AfterCompact' },
+  });
 
 /** Default chain targets for custom events that honour a rewritable field. */
 export const DEFAULT_CHAIN: Readonly<Partial<Record<MutationField, ChainableInputField>>> = Object.freeze({
@@ -106,7 +121,9 @@ export class EventCatalogue {
     if (alias === undefined) return undefined;
     const target = this.#events.get(alias.event);
     if (target === undefined) return undefined;
-    return alias.input === undefined ? { definition: target } : { definition: target, aliasInput: alias.input };
+    return alias.input === undefined
+      ? { definition: target }
+      : { definition: target, aliasInput: alias.input };
   }
 
   get(name: string): EventDefinition | undefined {

@@ -79,7 +79,8 @@ function decisionHonoured(def: EventDefinition, decision: Decision): boolean {
 
 function raise(state: FoldState, decision: Decision, reason: string | undefined, by: string): FoldState {
   const stopped = state.stopped || decision === 'deny';
-  if (RANK[decision] <= RANK[state.decision]) return stopped === state.stopped ? state : { ...state, stopped };
+  if (RANK[decision] <= RANK[state.decision])
+    return stopped === state.stopped ? state : { ...state, stopped };
   return { ...state, decision, reason, decidedBy: by, stopped };
 }
 
@@ -144,7 +145,12 @@ function applyOutput(
 }
 
 /** Folds one hook's answer into the state. Pure: same inputs, same result. */
-export function foldStep(def: EventDefinition, state: FoldState, hook: FoldHook, answer: HookAnswer): FoldState {
+export function foldStep(
+  def: EventDefinition,
+  state: FoldState,
+  hook: FoldHook,
+  answer: HookAnswer,
+): FoldState {
   if (answer.kind === 'not-run') {
     return { ...state, records: [...state.records, record(hook, answer, 'not-run')] };
   }
@@ -173,7 +179,8 @@ export function finishFold(def: EventDefinition, state: FoldState): DispatchResu
   const m = state.mutations;
   if (m.mutatedPrompt !== undefined) result.mutatedPrompt = m.mutatedPrompt as string;
   if (m.modelOverride !== undefined) result.modelOverride = m.modelOverride as string;
-  if (m.mutatedToolInput !== undefined) result.mutatedToolInput = m.mutatedToolInput as Record<string, unknown>;
+  if (m.mutatedToolInput !== undefined)
+    result.mutatedToolInput = m.mutatedToolInput as Record<string, unknown>;
   if (m.updatedToolOutput !== undefined) result.updatedToolOutput = m.updatedToolOutput;
   if (m.mutatedRequest !== undefined) result.mutatedRequest = m.mutatedRequest;
   if (m.mutatedText !== undefined) result.mutatedText = m.mutatedText as string;

@@ -34,11 +34,15 @@ export function parseHookOutput(raw: unknown, event: string): ParsedOutput {
   try {
     plain = toPlainJson(raw);
   } catch (err) {
-    if (err instanceof PlainJsonError || err instanceof RangeError) return { ok: false, message: err.message };
+    if (err instanceof PlainJsonError || err instanceof RangeError)
+      return { ok: false, message: err.message };
     throw err;
   }
   if (typeof plain !== 'object' || plain === null || Array.isArray(plain)) {
-    return { ok: false, message: `expected a JSON object, got ${Array.isArray(plain) ? 'an array' : typeof plain}` };
+    return {
+      ok: false,
+      message: `expected a JSON object, got ${Array.isArray(plain) ? 'an array' : typeof plain}`,
+    };
   }
   let obj = plain as Record<string, unknown>;
   const unknownFields: string[] = [];
@@ -58,10 +62,10 @@ export function parseHookOutput(raw: unknown, event: string): ParsedOutput {
     const where = issue === undefined || issue.path.length === 0 ? 'output' : issue.path.join('.');
     return { ok: false, message: `${where}: ${issue?.message ?? 'invalid'}` };
   }
+  // zod only checks: the values kept are the null-prototype copies (zod would rebuild plain objects).
   const output: HookOutput = Object.create(null);
   for (const key of Object.keys(known)) {
-    const value = (parsed.data as Record<string, unknown>)[key];
-    if (value !== undefined) (output as Record<string, unknown>)[key] = value;
+    if (known[key] !== undefined) (output as Record<string, unknown>)[key] = known[key];
   }
   return { ok: true, output, unknownFields };
 }

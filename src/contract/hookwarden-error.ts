@@ -14,7 +14,11 @@ export class HookwardenError extends Error {
   /** Individual problems, each naming a path and the value received (config errors). */
   readonly problems: readonly string[];
 
-  constructor(code: HookwardenErrorCode, message: string, options: { problems?: readonly string[]; cause?: unknown } = {}) {
+  constructor(
+    code: HookwardenErrorCode,
+    message: string,
+    options: { problems?: readonly string[]; cause?: unknown } = {},
+  ) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.code = code;
     this.problems = options.problems ?? [];

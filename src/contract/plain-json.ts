@@ -22,7 +22,8 @@ export function toPlainJson(value: unknown, path = '$', depth = 0): unknown {
     return value;
   }
   if (typeof value !== 'object') throw new PlainJsonError(`${path}: a ${typeof value} is not JSON`);
-  if (depth >= MAX_OUTPUT_DEPTH) throw new PlainJsonError(`${path}: nested deeper than ${MAX_OUTPUT_DEPTH} levels`);
+  if (depth >= MAX_OUTPUT_DEPTH)
+    throw new PlainJsonError(`${path}: nested deeper than ${MAX_OUTPUT_DEPTH} levels`);
   if (Array.isArray(value)) {
     const out: unknown[] = new Array(value.length);
     for (let i = 0; i < value.length; i++) out[i] = toPlainJson(value[i], `${path}[${i}]`, depth + 1);

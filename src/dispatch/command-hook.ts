@@ -1,13 +1,14 @@
 // Execute stage for command hooks: HookDefinition + input → pool → the DESIGN §5 protocol:
 // exit 2 = deny (stderr = reason); exit 0 with empty stdout = proceed; exit 0 with JSON stdout =
 // HookOutput (schema-validated, Claude Code's shape accepted); anything else = failure.
+
+import { DEFAULTS } from '../config/defaults.js';
+import type { HookDefinition } from '../config/hook-definition.js';
 import type { CommandOutcome } from '../contract/command-task.js';
 import type { HookError } from '../contract/error-codes.js';
 import type { HookAnswer } from '../contract/fold.js';
 import { parseHookOutput } from '../contract/hook-output.js';
 import type { HookInput, HookOutput } from '../contract/types.js';
-import { DEFAULTS } from '../config/defaults.js';
-import type { HookDefinition } from '../config/hook-definition.js';
 import type { CommandRequest, HookPool } from '../pool/pool.js';
 
 export interface CommandContext {
@@ -26,14 +27,23 @@ function excerpt(text: string, max: number = DEFAULTS.maxReasonBytes): string {
 export function commandStdin(def: HookDefinition, input: HookInput, inputJson: string): string {
   const claudeEvent = def.command?.claudeEvent;
   if (claudeEvent === undefined) return inputJson;
-  const mirror: Record<string, unknown> = { session_id: input.sessionId, cwd: input.cwd, hook_event_name: claudeEvent };
+  const mirror: Record<string, unknown> = {
+    session_id: input.sessionId,
+    cwd: input.cwd,
+    hook_event_name: claudeEvent,
+  };
   if (input.toolName !== undefined) mirror.tool_name = input.toolName;
   if (input.toolInput !== undefined) mirror.tool_input = input.toolInput;
   if (input.toolResult !== undefined) mirror.tool_response = input.toolResult;
   return JSON.stringify({ ...input, ...mirror });
 }
 
-export function commandRequest(def: HookDefinition, input: HookInput, stdin: string, root: string): CommandRequest {
+export function commandRequest(
+  def: HookDefinition,
+  input: HookInput,
+  stdin: string,
+  root: string,
+): CommandRequest {
   const c = def.command!;
   const env: Record<string, string> = { ...c.env };
   env.HOOK_EVENT = def.event;
@@ -61,7 +71,10 @@ type Answer =
 
 /** Applies the command protocol to how the process ended. */
 export function interpretCommand(outcome: CommandOutcome, event: string): Answer {
-  const fail = (code: HookError['code'], message: string): Answer => ({ kind: 'failure', error: { code, message } });
+  const fail = (code: HookError['code'], message: string): Answer => ({
+    kind: 'failure',
+    error: { code, message },
+  });
   switch (outcome.kind) {
     case 'timeout':
       return fail('timeout', outcome.message);
@@ -79,16 +92,28 @@ export function interpretCommand(outcome: CommandOutcome, event: string): Answer
     // Exit 2 is a deny whatever stdout says; on Stop-like events Claude Code reads it as "keep working".
     const reason = excerpt(stderr) || 'hook exited with code 2';
     const mapped = parseHookOutput({ decision: 'block', reason }, event);
-    return mapped.ok ? { kind: 'output', output: mapped.output, unknownFields: [] } : fail('invalid_output', mapped.message);
+    return mapped.ok
+      ? { kind: 'output', output: mapped.output, unknownFields: [] }
+      : fail('invalid_output', mapped.message);
   }
   if (exitCode === null) {
     if (signal === 'SIGXCPU') return fail('timeout', 'CPU time limit (rlimits.cpuSeconds) exceeded');
-    return fail('nonzero_exit', `killed by ${signal ?? 'a signal'}${stderr.trim() ? `: ${excerpt(stderr, 500)}` : ''}`);
+    return fail(
+      'nonzero_exit',
+      `killed by ${signal ?? 'a signal'}${stderr.trim() ? `: ${excerpt(stderr, 500)}` : ''}`,
+    );
   }
   if (exitCode === 126 || exitCode === 127) {
-    return fail('spawn_failed', `could not execute the hook (exit ${exitCode}): ${excerpt(stderr, 500) || 'command not found'}`);
+    return fail(
+      'spawn_failed',
+      `could not execute the hook (exit ${exitCode}): ${excerpt(stderr, 500) || 'command not found'}`,
+    );
   }
-  if (exitCode !== 0) return fail('nonzero_exit', `exited with code ${exitCode}${stderr.trim() ? `: ${excerpt(stderr, 500)}` : ''}`);
+  if (exitCode !== 0)
+    return fail(
+      'nonzero_exit',
+      `exited with code ${exitCode}${stderr.trim() ? `: ${excerpt(stderr, 500)}` : ''}`,
+    );
   const text = stdout.trim();
   if (text === '') return { kind: 'output', output: undefined, unknownFields: [] };
   let raw: unknown;
@@ -108,10 +133,22 @@ export async function runCommandHook(
   inputJson: string,
   ctx: CommandContext,
 ): Promise<HookAnswer> {
-  const lane = await ctx.pool.runCommand(commandRequest(def, input, commandStdin(def, input, inputJson), ctx.root), ctx.signal);
+  const lane = await ctx.pool.runCommand(
+    commandRequest(def, input, commandStdin(def, input, inputJson), ctx.root),
+    ctx.signal,
+  );
   if (!lane.ran) {
-    const message = lane.reason === 'aborted' ? 'the dispatch was aborted before the hook started' : 'the executor is closed';
-    return { kind: 'failure', error: { code: lane.reason, message }, latencyMs: 0, queuedMs: lane.queuedMs, notRun: true };
+    const message =
+      lane.reason === 'aborted'
+        ? 'the dispatch was aborted before the hook started'
+        : 'the executor is closed';
+    return {
+      kind: 'failure',
+      error: { code: lane.reason, message },
+      latencyMs: 0,
+      queuedMs: lane.queuedMs,
+      notRun: true,
+    };
   }
   const answer = interpretCommand(lane.value, def.event);
   return { ...answer, latencyMs: lane.value.durationMs, queuedMs: lane.queuedMs };

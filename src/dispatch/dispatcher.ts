@@ -1,10 +1,18 @@
 // One dispatch, stage by stage (DESIGN §1): resolve → plan → execute → fold → record.
+
+import type { AuditLog } from '../audit/audit-log.js';
 import type { EventDefinition } from '../contract/events.js';
-import { type FoldHook, type FoldState, type HookAnswer, finishFold, foldStep, startFold } from '../contract/fold.js';
+import {
+  type FoldHook,
+  type FoldState,
+  finishFold,
+  foldStep,
+  type HookAnswer,
+  startFold,
+} from '../contract/fold.js';
 import { HookwardenError } from '../contract/hookwarden-error.js';
 import type { DispatchResult } from '../contract/result.js';
 import type { HookInput } from '../contract/types.js';
-import type { AuditLog } from '../audit/audit-log.js';
 import type { HookPool } from '../pool/pool.js';
 import type { RegisteredHook } from '../registry/registry.js';
 import { runCommandHook } from './command-hook.js';
@@ -53,7 +61,13 @@ async function execute(
   const bytes = Buffer.byteLength(inputJson);
   if (bytes > gen.limits.maxInputBytes) {
     const message = `input is ${bytes} bytes, above limits.maxInputBytes (${gen.limits.maxInputBytes})`;
-    return { kind: 'failure', error: { code: 'input_too_large', message }, latencyMs: 0, queuedMs: 0, notRun: true };
+    return {
+      kind: 'failure',
+      error: { code: 'input_too_large', message },
+      latencyMs: 0,
+      queuedMs: 0,
+      notRun: true,
+    };
   }
   switch (hook.type) {
     case 'command':
@@ -74,7 +88,13 @@ async function execute(
 function overLimit(index: number, gen: Generation): HookAnswer | undefined {
   if (index < gen.limits.maxHookCalls) return undefined;
   const message = `limits.maxHookCalls (${gen.limits.maxHookCalls}) reached: this hook was not run`;
-  return { kind: 'failure', error: { code: 'max_hook_calls', message }, latencyMs: 0, queuedMs: 0, notRun: true };
+  return {
+    kind: 'failure',
+    error: { code: 'max_hook_calls', message },
+    latencyMs: 0,
+    queuedMs: 0,
+    notRun: true,
+  };
 }
 
 export async function dispatch(
@@ -93,16 +113,26 @@ export async function dispatch(
     );
   }
   if (typeof rawInput !== 'object' || rawInput === null || Array.isArray(rawInput)) {
-    throw new HookwardenError('invalid_input', `invalid hook input: expected an object, got ${rawInput === null ? 'null' : typeof rawInput}`);
+    throw new HookwardenError(
+      'invalid_input',
+      `invalid hook input: expected an object, got ${rawInput === null ? 'null' : typeof rawInput}`,
+    );
   }
   const def = resolved.definition;
   const { signal } = options;
   if (signal?.aborted) return interrupted({ event: def.name, decision: 'passthrough', hooks: [] }, def);
   if (def.canDeny && gen.policyFailures.length > 0) {
-    return { event: def.name, decision: 'deny', reason: gen.policyFailures.join('; '), decidedBy: 'policy', hooks: [] };
+    return {
+      event: def.name,
+      decision: 'deny',
+      reason: gen.policyFailures.join('; '),
+      decidedBy: 'policy',
+      hooks: [],
+    };
   }
   // Fast path: no hook registered for the event → nothing is validated, nothing touches the pool.
-  if (gen.registry.hooksFor(def.name).length === 0) return { event: def.name, decision: 'passthrough', hooks: [] };
+  if (gen.registry.hooksFor(def.name).length === 0)
+    return { event: def.name, decision: 'passthrough', hooks: [] };
   const input = prepareInput(def.name, resolved.aliasInput, rawInput);
   const hooks = gen.registry.resolve(def, input);
   if (hooks.length === 0) return { event: def.name, decision: 'passthrough', hooks: [] };

@@ -1,6 +1,7 @@
 // One loaded generation of configuration: what a dispatch runs against from start to finish.
-import type { EventCatalogue } from '../contract/events.js';
+
 import type { Limits } from '../config/defaults.js';
+import type { EventCatalogue } from '../contract/events.js';
 import type { Registry } from '../registry/registry.js';
 
 export interface Generation {

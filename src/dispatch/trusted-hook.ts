@@ -14,7 +14,11 @@ export async function runTrustedHook(
 ): Promise<HookAnswer> {
   const frozen = Object.freeze(structuredClone(input));
   const started = performance.now();
-  const lane = await pool.runTrusted((s) => def.handler(frozen, { hookId: def.id, signal: s }), def.deadlineMs, signal);
+  const lane = await pool.runTrusted(
+    (s) => def.handler(frozen, { hookId: def.id, signal: s }),
+    def.deadlineMs,
+    signal,
+  );
   if (!lane.ran) {
     const message = lane.reason === 'aborted' ? 'the dispatch was aborted' : 'the executor is closed';
     return { kind: 'failure', error: { code: lane.reason, message }, latencyMs: 0, queuedMs: 0 };
@@ -22,13 +26,19 @@ export async function runTrustedHook(
   const { value } = lane;
   const timing = { latencyMs: performance.now() - started, queuedMs: 0 };
   if (value.kind === 'timeout') {
-    return { kind: 'failure', error: { code: 'timeout', message: `no answer within ${def.deadlineMs} ms` }, ...timing };
+    return {
+      kind: 'failure',
+      error: { code: 'timeout', message: `no answer within ${def.deadlineMs} ms` },
+      ...timing,
+    };
   }
   if (value.kind === 'threw') {
-    const message = value.error instanceof Error ? `${value.error.name}: ${value.error.message}` : String(value.error);
+    const message =
+      value.error instanceof Error ? `${value.error.name}: ${value.error.message}` : String(value.error);
     return { kind: 'failure', error: { code: 'runtime_error', message }, ...timing };
   }
   const parsed = parseHookOutput(value.value ?? undefined, def.event);
-  if (!parsed.ok) return { kind: 'failure', error: { code: 'invalid_output', message: parsed.message }, ...timing };
+  if (!parsed.ok)
+    return { kind: 'failure', error: { code: 'invalid_output', message: parsed.message }, ...timing };
   return { kind: 'output', output: parsed.output, unknownFields: parsed.unknownFields, ...timing };
 }

@@ -1,10 +1,11 @@
 // The library facade: createExecutor() loads the configuration, owns the pool, and dispatches.
-import { HookwardenError } from '../contract/hookwarden-error.js';
-import type { DispatchResult } from '../contract/result.js';
+
 import { AuditLog } from '../audit/audit-log.js';
 import { DEFAULTS } from '../config/defaults.js';
 import { type Diagnostic, formatDiagnostic, renderValue } from '../config/diagnostics.js';
 import { type LoadedConfig, loadConfig } from '../config/load.js';
+import { HookwardenError } from '../contract/hookwarden-error.js';
+import type { DispatchResult } from '../contract/result.js';
 import { type DispatchOptions, dispatch } from '../dispatch/dispatcher.js';
 import type { Generation } from '../dispatch/generation.js';
 import { HookPool } from '../pool/pool.js';
@@ -76,16 +77,28 @@ class HookExecutor implements Executor {
     });
   }
 
-  async dispatch(event: string, input: Record<string, unknown>, options: DispatchOptions = {}): Promise<DispatchResult> {
-    if (this.#closed !== undefined) throw new HookwardenError('closed', 'dispatch() after close(): create a new executor');
-    return dispatch(this.#generation, { pool: this.#pool, root: this.#options.root, audit: this.#audit }, event, input, options);
+  async dispatch(
+    event: string,
+    input: Record<string, unknown>,
+    options: DispatchOptions = {},
+  ): Promise<DispatchResult> {
+    if (this.#closed !== undefined)
+      throw new HookwardenError('closed', 'dispatch() after close(): create a new executor');
+    return dispatch(
+      this.#generation,
+      { pool: this.#pool, root: this.#options.root, audit: this.#audit },
+      event,
+      input,
+      options,
+    );
   }
 
   register(spec: TrustedHookSpec): () => void {
     const parsed = trustedSpecSchema.safeParse(spec);
     if (!parsed.success) {
       const problems = parsed.error.issues.map(
-        (i) => `register: ${i.path.join('.')}: ${i.message}, got ${renderValue((spec as unknown as Record<string, unknown>)?.[String(i.path[0])])}`,
+        (i) =>
+          `register: ${i.path.join('.')}: ${i.message}, got ${renderValue((spec as unknown as Record<string, unknown>)?.[String(i.path[0])])}`,
       );
       throw new HookwardenError('invalid_options', problems.join('; '), { problems });
     }
@@ -100,7 +113,8 @@ class HookExecutor implements Executor {
     try {
       ifFilters = spec.if === undefined ? [] : [new IfFilter(spec.if)];
     } catch (err) {
-      if (err instanceof IfFilterError) throw new HookwardenError('invalid_options', `register: if: ${err.message}`);
+      if (err instanceof IfFilterError)
+        throw new HookwardenError('invalid_options', `register: if: ${err.message}`);
       throw err;
     }
     const matcher = new ToolMatcher(spec.matcher);
@@ -143,7 +157,11 @@ class HookExecutor implements Executor {
  */
 export async function createExecutor(options: ExecutorOptions = {}): Promise<Executor> {
   const resolved = resolveOptions(options);
-  const loaded = await loadConfig({ config: resolved.config, policy: resolved.policy, limits: resolved.limits });
+  const loaded = await loadConfig({
+    config: resolved.config,
+    policy: resolved.policy,
+    limits: resolved.limits,
+  });
   if (loaded.fatal.length > 0) {
     const problems = loaded.fatal.map(formatDiagnostic);
     throw new HookwardenError('config_error', problems.join('; '), { problems });

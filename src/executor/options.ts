@@ -2,14 +2,14 @@
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { z } from 'zod';
-import { HookwardenError } from '../contract/hookwarden-error.js';
-import type { Scope } from '../contract/types.js';
 import type { AuditOption } from '../audit/audit-log.js';
 import type { Limits } from '../config/defaults.js';
-import { renderValue } from '../config/diagnostics.js';
 import type { Diagnostic } from '../config/diagnostics.js';
+import { renderValue } from '../config/diagnostics.js';
 import type { SourceSpec } from '../config/load.js';
 import { limitsSchema } from '../config/schema.js';
+import { HookwardenError } from '../contract/hookwarden-error.js';
+import type { Scope } from '../contract/types.js';
 
 /** A config file path, an inline config object, or `{ path, scope }` to load a file as user scope. */
 export type ConfigSource = string | { path: string; scope?: 'project' | 'user' } | Record<string, unknown>;
@@ -52,12 +52,18 @@ function toSources(value: unknown, key: 'config' | 'policy', root: string): Sour
       return { kind: 'file', path: item, scope };
     }
     if (typeof item !== 'object' || item === null || Array.isArray(item)) {
-      throw new HookwardenError('invalid_options', `${at}: expected a file path or a config object, got ${renderValue(item)}`);
+      throw new HookwardenError(
+        'invalid_options',
+        `${at}: expected a file path or a config object, got ${renderValue(item)}`,
+      );
     }
     if (isFileRef(item)) {
       const s = item.scope ?? 'project';
       if (key === 'config' && s !== 'project' && s !== 'user') {
-        throw new HookwardenError('invalid_options', `${at}.scope: expected "project" or "user", got ${renderValue(s)}`);
+        throw new HookwardenError(
+          'invalid_options',
+          `${at}.scope: expected "project" or "user", got ${renderValue(s)}`,
+        );
       }
       return { kind: 'file', path: item.path, scope: key === 'policy' ? 'policy' : s };
     }
@@ -74,18 +80,28 @@ export function resolveOptions(options: ExecutorOptions): ResolvedOptions {
   try {
     isDir = statSync(root).isDirectory();
   } catch {}
-  if (!isDir) throw new HookwardenError('invalid_options', `root: expected an existing directory, got ${renderValue(options.root ?? root)}`);
+  if (!isDir)
+    throw new HookwardenError(
+      'invalid_options',
+      `root: expected an existing directory, got ${renderValue(options.root ?? root)}`,
+    );
   const limits = limitsSchema.safeParse(options.limits ?? {});
   if (!limits.success) {
     const problems = limits.error.issues.map(
-      (i) => `limits.${i.path.join('.')}: ${i.message}, got ${renderValue((options.limits as Record<string, unknown>)[String(i.path[0])])}`,
+      (i) =>
+        `limits.${i.path.join('.')}: ${i.message}, got ${renderValue((options.limits as Record<string, unknown>)[String(i.path[0])])}`,
     );
     throw new HookwardenError('invalid_options', problems.join('; '), { problems });
   }
   if (options.audit !== undefined && !['string', 'function', 'object'].includes(typeof options.audit)) {
-    throw new HookwardenError('invalid_options', `audit: expected a file path, a callback or {file, onRecord}, got ${renderValue(options.audit)}`);
+    throw new HookwardenError(
+      'invalid_options',
+      `audit: expected a file path, a callback or {file, onRecord}, got ${renderValue(options.audit)}`,
+    );
   }
-  const parsedLimits = Object.fromEntries(Object.entries(limits.data).filter(([, v]) => v !== undefined)) as Partial<Limits>;
+  const parsedLimits = Object.fromEntries(
+    Object.entries(limits.data).filter(([, v]) => v !== undefined),
+  ) as Partial<Limits>;
   return Object.freeze({
     config: toSources(options.config, 'config', root),
     policy: toSources(options.policy, 'policy', root),
@@ -107,5 +123,7 @@ export const trustedSpecSchema = z.object({
     .positive({ error: 'expected a positive integer' })
     .optional(),
   onError: z.enum(['skip', 'deny'], { error: 'expected "skip" or "deny"' }).optional(),
-  handler: z.custom<(...args: unknown[]) => unknown>((v) => typeof v === 'function', { error: 'expected a function' }),
+  handler: z.custom<(...args: unknown[]) => unknown>((v) => typeof v === 'function', {
+    error: 'expected a function',
+  }),
 });

@@ -2,9 +2,10 @@
 // queueing (FIFO, abortable) and deadlines, and on close() leaves no process, thread or scratch
 // directory behind. Command hooks are spawned from the main thread (see sandbox/command/run-command.ts
 // for why); the QuickJS lane runs on Piscina workers.
-import type { CommandOutcome, CommandTask } from '../contract/command-task.js';
+
 import { ProcessGroups } from '../../sandbox/command/kill-group.js';
 import { runCommand } from '../../sandbox/command/run-command.js';
+import type { CommandOutcome, CommandTask } from '../contract/command-task.js';
 import { LinkedAbort } from './linked-abort.js';
 import { ScratchDirs } from './scratch.js';
 import { Slots, SlotsClosedError } from './slots.js';
@@ -53,12 +54,17 @@ export class HookPool {
     let scratchDir: string | undefined;
     const run = (async () => {
       scratchDir = await this.#scratch.create();
-      return runCommand({ ...request, scratchDir, killGraceMs: this.#options.killGraceMs }, this.#groups, link.signal);
+      return runCommand(
+        { ...request, scratchDir, killGraceMs: this.#options.killGraceMs },
+        this.#groups,
+        link.signal,
+      );
     })();
     this.#running.add(run);
     try {
       const value = await run;
-      if (value.kind === 'aborted' && this.closed && !signal?.aborted) return { ran: false, reason: 'pool_closed', queuedMs };
+      if (value.kind === 'aborted' && this.closed && !signal?.aborted)
+        return { ran: false, reason: 'pool_closed', queuedMs };
       return { ran: true, value, queuedMs };
     } finally {
       this.#running.delete(run);
@@ -76,28 +82,38 @@ export class HookPool {
     fn: (signal: AbortSignal) => T | Promise<T>,
     deadlineMs: number,
     signal?: AbortSignal,
-  ): Promise<LaneOutcome<{ kind: 'ok'; value: T } | { kind: 'threw'; error: unknown } | { kind: 'timeout' }>> {
+  ): Promise<
+    LaneOutcome<{ kind: 'ok'; value: T } | { kind: 'threw'; error: unknown } | { kind: 'timeout' }>
+  > {
     if (this.closed) return { ran: false, reason: 'pool_closed', queuedMs: 0 };
     if (signal?.aborted) return { ran: false, reason: 'aborted', queuedMs: 0 };
     const link = new LinkedAbort(signal, this.#closing.signal);
     let timer: NodeJS.Timeout | undefined;
     try {
-      const value = await new Promise<{ kind: 'ok'; value: T } | { kind: 'threw'; error: unknown } | { kind: 'timeout' } | { kind: 'aborted' }>(
-        (resolve) => {
-          timer = setTimeout(() => {
-            link.controller.abort(new Error('deadline'));
-            resolve({ kind: 'timeout' });
-          }, deadlineMs);
-          link.signal.addEventListener('abort', () => resolve({ kind: 'aborted' }), { once: true });
-          Promise.resolve()
-            .then(() => fn(link.signal))
-            .then(
-              (v) => resolve({ kind: 'ok', value: v }),
-              (error: unknown) => resolve({ kind: 'threw', error }),
-            );
-        },
-      );
-      if (value.kind === 'aborted') return { ran: false, reason: this.closed && !signal?.aborted ? 'pool_closed' : 'aborted', queuedMs: 0 };
+      const value = await new Promise<
+        | { kind: 'ok'; value: T }
+        | { kind: 'threw'; error: unknown }
+        | { kind: 'timeout' }
+        | { kind: 'aborted' }
+      >((resolve) => {
+        timer = setTimeout(() => {
+          link.controller.abort(new Error('deadline'));
+          resolve({ kind: 'timeout' });
+        }, deadlineMs);
+        link.signal.addEventListener('abort', () => resolve({ kind: 'aborted' }), { once: true });
+        Promise.resolve()
+          .then(() => fn(link.signal))
+          .then(
+            (v) => resolve({ kind: 'ok', value: v }),
+            (error: unknown) => resolve({ kind: 'threw', error }),
+          );
+      });
+      if (value.kind === 'aborted')
+        return {
+          ran: false,
+          reason: this.closed && !signal?.aborted ? 'pool_closed' : 'aborted',
+          queuedMs: 0,
+        };
       return { ran: true, value, queuedMs: 0 };
     } finally {
       clearTimeout(timer);

@@ -24,7 +24,7 @@ function globToRegex(glob: string): string {
   for (const ch of g) {
     if (ch === '*') out += '[\\s\\S]*';
     else if (ch === '?') out += '[\\s\\S]';
-    else out += ch.replace(/[\\^$.|?*+()[\]{}\/-]/g, (c) => `\\${c}`);
+    else out += ch.replace(/[\\^$.|?*+()[\]{}/-]/g, (c) => `\\${c}`);
   }
   return prefix ? out : `${out}$`;
 }
@@ -66,7 +66,8 @@ export class IfFilter {
         this.#pattern = new LinearRegex(re[1]!, { ignoreCase: flags === 'i' });
       } else this.#pattern = new LinearRegex(globToRegex(pattern));
     } catch (err) {
-      if (err instanceof RegexSyntaxError) throw new IfFilterError(`invalid pattern "${pattern}": ${err.message}`);
+      if (err instanceof RegexSyntaxError)
+        throw new IfFilterError(`invalid pattern "${pattern}": ${err.message}`);
       throw err;
     }
   }

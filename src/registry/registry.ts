@@ -1,9 +1,10 @@
 // The registry: hooks indexed by canonical event, in execution order (trusted → policy → project →
 // user). resolve() is the first stage of a dispatch: matcher and `if` filters, the PostToolUseFailure
 // `ok:false` rule, dedup of identical specs and `once`. An event with no hooks costs one map lookup.
+
+import type { HookDefinition } from '../config/hook-definition.js';
 import type { EventDefinition } from '../contract/events.js';
 import type { HookInput, HookOutput } from '../contract/types.js';
-import type { HookDefinition } from '../config/hook-definition.js';
 import type { IfFilter } from './if-filter.js';
 import type { ToolMatcher } from './matcher.js';
 
@@ -17,7 +18,7 @@ export interface TrustedContext {
 export type TrustedHandler = (
   input: Readonly<HookInput>,
   ctx: TrustedContext,
-) => HookOutput | undefined | void | Promise<HookOutput | undefined | void>;
+) => HookOutput | undefined | Promise<HookOutput | undefined>;
 
 /** A trusted in-process callback as registered (never loaded from a file). */
 export interface TrustedDefinition {
@@ -58,7 +59,11 @@ export class Registry {
   readonly #byEvent = new Map<string, RegisteredHook[]>();
   readonly #once: OnceTracker;
 
-  constructor(hooks: readonly HookDefinition[], trusted: readonly TrustedDefinition[] = [], once = new OnceTracker()) {
+  constructor(
+    hooks: readonly HookDefinition[],
+    trusted: readonly TrustedDefinition[] = [],
+    once = new OnceTracker(),
+  ) {
     this.#once = once;
     for (const h of [...trusted, ...hooks]) this.#add(h);
   }
@@ -82,10 +87,12 @@ export class Registry {
     for (const h of list) {
       if (def.toolScoped) {
         if (h.matcher !== undefined && !h.matcher.matches(input.toolName)) continue;
-        if (h.ifFilters.length > 0 && !h.ifFilters.every((f) => f.matches(input.toolName, input.toolInput))) continue;
+        if (h.ifFilters.length > 0 && !h.ifFilters.every((f) => f.matches(input.toolName, input.toolInput)))
+          continue;
       }
       if (h.requireOk !== undefined && input.ok !== h.requireOk) continue;
-      (out ??= []).push(h);
+      if (out === undefined) out = [h];
+      else out.push(h);
     }
     if (out === undefined) return EMPTY;
     if (out.length > 1) {

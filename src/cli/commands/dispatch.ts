@@ -23,7 +23,9 @@ export async function runDispatch(event: string, flags: DispatchFlags): Promise<
     ...(flags.config ?? []),
   ];
   if (config.length === 0 && (flags.policy ?? []).length === 0) {
-    throw new UsageError('dispatch needs at least one --config <file> (or --policy <file>); see `hookwarden dispatch --help`');
+    throw new UsageError(
+      'dispatch needs at least one --config <file> (or --policy <file>); see `hookwarden dispatch --help`',
+    );
   }
   const input = await readCliInput(flags.input, event);
   const executor = await createExecutor({

@@ -11,13 +11,17 @@ export interface ValidateFlags {
 
 export async function runValidate(files: string[], flags: ValidateFlags): Promise<number> {
   const report = await validateConfig({ config: files, policy: flags.policy ?? [] });
-  const failed = report.errorCount > 0 || report.policyFailures.length > 0 || (flags.strict === true && report.warningCount > 0);
+  const failed =
+    report.errorCount > 0 ||
+    report.policyFailures.length > 0 ||
+    (flags.strict === true && report.warningCount > 0);
   if (flags.json === true) {
     process.stdout.write(`${JSON.stringify({ ok: !failed, ...report }, null, 2)}\n`);
     return failed ? 1 : 0;
   }
   for (const d of report.diagnostics) process.stdout.write(`${d.severity}: ${formatDiagnostic(d)}\n`);
-  for (const p of report.policyFailures) process.stdout.write(`error: ${p} → deny-capable events will deny\n`);
+  for (const p of report.policyFailures)
+    process.stdout.write(`error: ${p} → deny-capable events will deny\n`);
   const summary = `${report.hookCount} hook${report.hookCount === 1 ? '' : 's'} loaded; ${report.errorCount} error${report.errorCount === 1 ? '' : 's'}, ${report.warningCount} warning${report.warningCount === 1 ? '' : 's'}`;
   process.stdout.write(`${failed ? 'invalid' : 'ok'}: ${summary}\n`);
   return failed ? 1 : 0;

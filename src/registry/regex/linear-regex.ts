@@ -1,7 +1,7 @@
 // A Thompson-NFA / Pike-VM regex matcher: time O(input length × program size), never backtracking,
 // so no pattern from config can hang a dispatch (catastrophic backtracking is impossible by
 // construction). Only yes/no search is needed by matchers and `if` filters, so there are no captures.
-import { type Node, type Range, RegexSyntaxError, normalize, parseRegex } from './parse.js';
+import { type Node, normalize, parseRegex, type Range, RegexSyntaxError } from './parse.js';
 
 const OP_CHAR = 0;
 const OP_SPLIT = 1;
@@ -64,7 +64,8 @@ class Emitter {
   constructor(readonly ignoreCase: boolean) {}
 
   #push(op: number, a = 0, b = 0, s?: CharSet): number {
-    if (this.op.length >= MAX_PROGRAM) throw new RegexSyntaxError(`pattern too large (over ${MAX_PROGRAM} states)`);
+    if (this.op.length >= MAX_PROGRAM)
+      throw new RegexSyntaxError(`pattern too large (over ${MAX_PROGRAM} states)`);
     this.op.push(op);
     this.a.push(a);
     this.b.push(b);
@@ -75,7 +76,12 @@ class Emitter {
   emit(node: Node): void {
     switch (node.t) {
       case 'set':
-        this.#push(OP_CHAR, 0, 0, new CharSet(this.ignoreCase ? foldCase(node.ranges) : node.ranges, node.negate));
+        this.#push(
+          OP_CHAR,
+          0,
+          0,
+          new CharSet(this.ignoreCase ? foldCase(node.ranges) : node.ranges, node.negate),
+        );
         return;
       case 'cat':
         for (const item of node.items) this.emit(item);

@@ -164,7 +164,9 @@ class Parser {
       const rest = this.src.slice(this.#i, this.#i + 3);
       if (rest.startsWith('?:')) this.#i += 2;
       else if (rest.startsWith('?=') || rest.startsWith('?!') || rest === '?<=' || rest === '?<!') {
-        this.#fail('lookahead/lookbehind is not supported (hookwarden matches config regexes in linear time)');
+        this.#fail(
+          'lookahead/lookbehind is not supported (hookwarden matches config regexes in linear time)',
+        );
       } else if (rest.startsWith('?<')) {
         const end = this.src.indexOf('>', this.#i);
         if (end < 0) this.#fail('unterminated group name');

@@ -1,0 +1,144 @@
+// Every row of DESIGN's failure table, with real command hooks, in both onError modes.
+import { describe, expect, it } from 'vitest';
+import { hooksOn, input, printing, withExecutor } from '../helpers/fixture.js';
+
+const sh = (command: string, extra: Record<string, unknown> = {}) => ({ type: 'command', command, ...extra });
+
+const FAILING: [string, Record<string, unknown>, string, string][] = [
+  ['non-JSON stdout', sh('echo hello'), 'error', 'invalid_output'],
+  ['invalid output (wrong field type)', printing({ decision: 'perhaps' }), 'error', 'invalid_output'],
+  ['exit 1', sh('echo broken >&2; exit 1'), 'error', 'nonzero_exit'],
+  [
+    'a program that cannot be spawned',
+    { type: 'command', argv: ['/nonexistent/hook'] },
+    'error',
+    'spawn_failed',
+  ],
+  ['timeout', sh('sleep 5', { timeoutMs: 200 }), 'timeout', 'timeout'],
+  ['output over the cap', sh('yes', { maxOutputBytes: 4096 }), 'limit', 'output_limit'],
+];
+
+describe('failure semantics', () => {
+  it.each(FAILING)('%s is skipped by default (fail-open)', async (_name, hook, outcome, code) => {
+    await withExecutor(
+      { config: hooksOn('BeforeTool', [hook, printing({ decision: 'allow' })]) },
+      async (hw) => {
+        const r = await hw.dispatch('BeforeTool', input({ toolName: 'Bash' }));
+        expect(r.decision).toBe('allow');
+        expect(r.hooks[0]).toMatchObject({ outcome, error: { code } });
+      },
+    );
+  });
+
+  it.each(FAILING)(
+    '%s denies with onError "deny" (fail-closed), the reason naming the hook',
+    async (_name, hook, outcome, code) => {
+      await withExecutor(
+        {
+          config: hooksOn('BeforeTool', [
+            { ...hook, name: 'gate', onError: 'deny' },
+            printing({ decision: 'allow' }),
+          ]),
+        },
+        async (hw) => {
+          const r = await hw.dispatch('BeforeTool', input({ toolName: 'Bash' }));
+          expect(r).toMatchObject({
+            decision: 'deny',
+            decidedBy: 'gate',
+            reason: expect.stringContaining('"gate"'),
+          });
+          expect(r.hooks.map((h) => h.outcome)).toEqual([outcome, 'not-run']);
+          expect(r.hooks[0]!.error!.code).toBe(code);
+        },
+      );
+    },
+  );
+
+  it('exit 2 denies with stderr as the reason, even when stdout says allow', async () => {
+    const hook = sh('echo \'{"decision":"allow"}\'; echo "no rm -rf" >&2; exit 2');
+    await withExecutor({ config: hooksOn('BeforeTool', [hook]) }, async (hw) => {
+      const r = await hw.dispatch('BeforeTool', input({ toolName: 'Bash' }));
+      expect(r).toMatchObject({ decision: 'deny', reason: 'no rm -rf' });
+      expect(r.hooks[0]!.outcome).toBe('deny');
+    });
+  });
+
+  it('caps the stderr used as a deny reason', async () => {
+    await withExecutor(
+      { config: hooksOn('BeforeTool', [sh('head -c 20000 /dev/zero | tr "\\0" x >&2; exit 2')]) },
+      async (hw) => {
+        const r = await hw.dispatch('BeforeTool', input({ toolName: 'Bash' }));
+        expect(r.decision).toBe('deny');
+        expect(r.reason!.length).toBeLessThanOrEqual(4097);
+      },
+    );
+  });
+
+  it('a caller abort denies deny-capable events (interrupted) and kills the running hook', async () => {
+    await withExecutor(
+      { config: hooksOn('BeforeTool', [sh('sleep 30'), printing({ decision: 'allow' })]) },
+      async (hw) => {
+        const ac = new AbortController();
+        setTimeout(() => ac.abort(), 200);
+        const started = Date.now();
+        const r = await hw.dispatch('BeforeTool', input({ toolName: 'Bash' }), { signal: ac.signal });
+        expect(Date.now() - started).toBeLessThan(5000);
+        expect(r).toMatchObject({
+          decision: 'deny',
+          interrupted: true,
+          reason: expect.stringMatching(/^interrupted/),
+        });
+        expect(r.hooks.map((h) => [h.outcome, h.error?.code])).toEqual([
+          ['error', 'aborted'],
+          ['not-run', undefined],
+        ]);
+      },
+    );
+  });
+
+  it('an abort on an observer event is recorded without inventing a deny', async () => {
+    await withExecutor({ config: hooksOn('SessionStart', [sh('sleep 30')]) }, async (hw) => {
+      const ac = new AbortController();
+      setTimeout(() => ac.abort(), 150);
+      const r = await hw.dispatch('SessionStart', input(), { signal: ac.signal });
+      expect(r).toMatchObject({ decision: 'passthrough', interrupted: true });
+    });
+  });
+
+  it('a signal aborted before the dispatch denies without running anything', async () => {
+    await withExecutor({ config: hooksOn('BeforeTool', [printing({ decision: 'allow' })]) }, async (hw) => {
+      const r = await hw.dispatch('BeforeTool', input({ toolName: 'Bash' }), { signal: AbortSignal.abort() });
+      expect(r).toMatchObject({ decision: 'deny', interrupted: true, hooks: [] });
+    });
+  });
+
+  it('an unreadable policy makes deny-capable events deny, while observer events still run user hooks', async () => {
+    const config = {
+      hooks: {
+        BeforeTool: [{ hooks: [printing({ decision: 'allow' })] }],
+        SessionStart: [{ hooks: [printing({ additionalContext: 'hi' })] }],
+      },
+    };
+    await withExecutor({ config, policy: '/nonexistent/policy.json' }, async (hw, warnings) => {
+      const r = await hw.dispatch('BeforeTool', input({ toolName: 'Bash' }));
+      expect(r).toMatchObject({
+        decision: 'deny',
+        decidedBy: 'policy',
+        reason: expect.stringContaining('/nonexistent/policy.json'),
+      });
+      const s = await hw.dispatch('SessionStart', input());
+      expect(s).toMatchObject({ decision: 'passthrough', additionalContext: 'hi' });
+      expect(warnings.join('\n')).toContain('file not found');
+    });
+  });
+
+  it('a fail-closed observer failure makes the verdict deny (mandatory observer)', async () => {
+    await withExecutor(
+      { config: hooksOn('SessionEnd', [sh('exit 1', { name: 'audit', onError: 'deny' })]) },
+      async (hw) => {
+        const r = await hw.dispatch('SessionEnd', input());
+        expect(r).toMatchObject({ decision: 'deny', decidedBy: 'audit' });
+      },
+    );
+  });
+});

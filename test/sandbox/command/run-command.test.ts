@@ -1,0 +1,181 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ProcessGroups } from '../../../sandbox/command/kill-group.js';
+import { runCommand } from '../../../sandbox/command/run-command.js';
+import type { CommandTask } from '../../../src/contract/command-task.js';
+import { hookProcesses, settleHookProcesses } from '../../helpers/processes.js';
+
+const groups = new ProcessGroups();
+afterEach(() => groups.killAll());
+
+function task(program: CommandTask['program'], extra: Partial<CommandTask> = {}): CommandTask {
+  return {
+    program,
+    cwd: tmpdir(),
+    scratchDir: mkdtempSync(join(tmpdir(), 'hw-scratch-')),
+    env: { HOOK_EVENT: 'BeforeTool', HW_MARK: randomUUID() },
+    inheritEnv: [],
+    stdin: '{}',
+    deadlineMs: 10_000,
+    killGraceMs: 200,
+    maxOutputBytes: 1024 * 1024,
+    rlimits: { cpuSeconds: 0, openFiles: 256, fileSizeBytes: 1024 * 1024, addressSpaceBytes: undefined },
+    ...extra,
+  };
+}
+
+const sh = (command: string) => ({ kind: 'shell' as const, command });
+const marked = (t: CommandTask) =>
+  hookProcesses().filter((p) => {
+    try {
+      return readFileSync(`/proc/${p.pid}/environ`, 'latin1').includes(`HW_MARK=${t.env.HW_MARK}`);
+    } catch {
+      return false;
+    }
+  });
+
+async function noSurvivors(t: CommandTask): Promise<void> {
+  const until = Date.now() + 3000;
+  while (marked(t).length > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+  expect(marked(t)).toEqual([]);
+}
+
+describe('the subprocess runner', () => {
+  it('passes the input on stdin and returns exit code, stdout and stderr', async () => {
+    const t = task(sh('cat; echo err >&2; exit 3'), { stdin: '{"event":"BeforeTool"}' });
+    const r = await runCommand(t, groups);
+    expect(r).toMatchObject({
+      kind: 'exited',
+      exitCode: 3,
+      stdout: '{"event":"BeforeTool"}',
+      stderr: 'err\n',
+    });
+  });
+
+  it('builds the environment from scratch: no host variable, no secret, HOME and TMPDIR in the scratch dir', async () => {
+    process.env.HW_TEST_API_TOKEN = 'super-secret-value';
+    process.env.HW_TEST_EDITOR = 'vi';
+    try {
+      const t = task(
+        { kind: 'argv', argv: ['/usr/bin/env'] },
+        { inheritEnv: ['HW_TEST_API_TOKEN', 'HW_TEST_EDITOR'], env: { HOOK_EVENT: 'x', EXPLICIT: '1' } },
+      );
+      const r = await runCommand(t, groups);
+      if (r.kind !== 'exited') throw new Error(r.kind);
+      const env = Object.fromEntries(
+        r.stdout
+          .trim()
+          .split('\n')
+          .map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]),
+      );
+      expect(env).toEqual({
+        PATH: '/usr/local/bin:/usr/bin:/bin',
+        LANG: 'C.UTF-8',
+        TZ: 'UTC',
+        HW_TEST_EDITOR: 'vi',
+        HOOK_EVENT: 'x',
+        EXPLICIT: '1',
+        HOME: t.scratchDir,
+        TMPDIR: t.scratchDir,
+      });
+      expect(r.stdout).not.toContain('super-secret-value');
+    } finally {
+      delete process.env.HW_TEST_API_TOKEN;
+      delete process.env.HW_TEST_EDITOR;
+    }
+  });
+
+  it('runs in the sandbox root under the configured rlimits', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'hw-root-'));
+    const t = task(sh('pwd; ulimit -n; ulimit -f; ulimit -t'), {
+      cwd: root,
+      rlimits: { cpuSeconds: 7, openFiles: 64, fileSizeBytes: 512 * 1024, addressSpaceBytes: undefined },
+    });
+    const r = await runCommand(t, groups);
+    if (r.kind !== 'exited') throw new Error(r.kind);
+    expect(r.stdout.trim().split('\n')).toEqual([root, '64', '1024', '7']);
+  });
+
+  it('kills grandchildren on timeout: the whole process group goes', async () => {
+    const t = task(sh('sleep 30 & sleep 30 & wait'), { deadlineMs: 400 });
+    const started = Date.now();
+    const run = runCommand(t, groups);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(marked(t).length).toBeGreaterThanOrEqual(3); // sh and both sleeps are visible while running
+    const r = await run;
+    expect(r.kind).toBe('timeout');
+    expect(Date.now() - started).toBeLessThan(5000);
+    await noSurvivors(t);
+  });
+
+  it('SIGKILLs a hook that ignores SIGTERM after the grace period', async () => {
+    const t = task(sh("trap '' TERM; while true; do sleep 0.05; done"), {
+      deadlineMs: 300,
+      killGraceMs: 200,
+    });
+    const r = await runCommand(t, groups);
+    expect(r.kind).toBe('timeout');
+    await noSurvivors(t);
+  });
+
+  it('kills what a hook leaves behind in its group when it exits', async () => {
+    const t = task(sh('sleep 30 & echo done'));
+    const started = Date.now();
+    const r = await runCommand(t, groups);
+    expect(r).toMatchObject({ kind: 'exited', exitCode: 0, stdout: 'done\n' });
+    expect(Date.now() - started).toBeLessThan(5000);
+    await noSurvivors(t);
+  });
+
+  it('stops a stdout flood at the cap without buffering the excess', async () => {
+    const t = task({ kind: 'argv', argv: ['/usr/bin/yes', 'flood'] }, { maxOutputBytes: 64 * 1024 });
+    const r = await runCommand(t, groups);
+    expect(r).toMatchObject({
+      kind: 'output_limit',
+      message: expect.stringContaining('stdout exceeded 65536 bytes'),
+    });
+    await noSurvivors(t);
+  });
+
+  it('stops a stderr flood too', async () => {
+    const t = task(sh('yes err >&2'), { maxOutputBytes: 32 * 1024 });
+    const r = await runCommand(t, groups);
+    expect(r).toMatchObject({ kind: 'output_limit', message: expect.stringContaining('stderr') });
+    await noSurvivors(t);
+  });
+
+  it('cannot deadlock on a hook that never reads a multi-megabyte stdin', async () => {
+    const t = task(sh('sleep 0.2; echo ok'), { stdin: 'x'.repeat(8 * 1024 * 1024) });
+    const r = await runCommand(t, groups);
+    expect(r).toMatchObject({ kind: 'exited', exitCode: 0, stdout: 'ok\n' });
+  });
+
+  it('ends at once on abort and kills the group', async () => {
+    const t = task(sh('sleep 30 & sleep 30'));
+    const ac = new AbortController();
+    setTimeout(() => ac.abort(), 150);
+    const r = await runCommand(t, groups, ac.signal);
+    expect(r.kind).toBe('aborted');
+    await noSurvivors(t);
+  });
+
+  it('reports a program that cannot be executed', async () => {
+    const r = await runCommand(task({ kind: 'argv', argv: ['/nonexistent/hook'] }), groups);
+    expect(r).toMatchObject({
+      kind: 'exited',
+      exitCode: 127,
+      stderr: expect.stringContaining('/nonexistent/hook'),
+    });
+    const bad = await runCommand(task(sh('true'), { cwd: '/nonexistent-dir' }), groups);
+    expect(bad.kind).toBe('spawn_failed');
+  });
+
+  it('leaves no tracked group behind', async () => {
+    await runCommand(task(sh('true')), groups);
+    expect(groups.live()).toEqual([]);
+    expect(await settleHookProcesses()).toEqual([]);
+  });
+});
