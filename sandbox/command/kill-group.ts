@@ -21,6 +21,7 @@ function killEverything(): void {
 
 export class ProcessGroups {
   readonly #live = new Map<number, NodeJS.Timeout | undefined>();
+  #disposed = false;
 
   constructor() {
     allTrackers.add(this);
@@ -33,6 +34,10 @@ export class ProcessGroups {
 
   /** Starts tracking a group (right after spawn). */
   track(pgid: number): void {
+    if (this.#disposed) {
+      signalGroup(pgid, 'SIGKILL');
+      return;
+    }
     if (!this.#live.has(pgid)) this.#live.set(pgid, undefined);
   }
 
@@ -41,6 +46,7 @@ export class ProcessGroups {
    * members. Idempotent: a group already being killed is left to its timer.
    */
   kill(pgid: number, graceMs: number): boolean {
+    if (this.#disposed) return signalGroup(pgid, 'SIGKILL');
     if (this.#live.get(pgid) !== undefined) return true;
     if (!signalGroup(pgid, 'SIGTERM')) {
       this.#live.delete(pgid);
@@ -71,6 +77,7 @@ export class ProcessGroups {
 
   /** Kills what is left and stops tracking (the pool is closing). */
   dispose(): void {
+    this.#disposed = true;
     this.killAll();
     allTrackers.delete(this);
   }

@@ -136,6 +136,7 @@ export function runCommand(
     child.stderr.on('close', onPipeClosed);
     child.on('exit', (code, sig) => {
       exit = { code, signal: sig };
+      if (settled) return; // ended by timeout/abort/flood: the group is already being killed
       // The hook is done: whatever it left behind in its group goes too.
       const leftovers = pgid !== undefined && groups.kill(pgid, task.killGraceMs);
       if (openPipes > 0) {

@@ -294,10 +294,12 @@ function deadlineFor(type: 'command' | 'js', spec: RawHookSpec, path: string, ct
     timeoutMs = DEFAULTS.js.maxTimeoutMs;
   }
   if (timeoutMs > limits.maxDeclaredBudgetMs) {
-    sink.warn(
-      joinPath(path, key),
-      `timeout ${timeoutMs} ms is above limits.maxDeclaredBudgetMs (${limits.maxDeclaredBudgetMs}) and was clamped`,
-    );
+    // A default above the ceiling is lowered silently; a written value gets a warning.
+    if (spec.timeout !== undefined || spec.timeoutMs !== undefined)
+      sink.warn(
+        joinPath(path, key),
+        `timeout ${timeoutMs} ms is above limits.maxDeclaredBudgetMs (${limits.maxDeclaredBudgetMs}) and was clamped`,
+      );
     timeoutMs = limits.maxDeclaredBudgetMs;
   }
   const d = computeDeadline({

@@ -97,8 +97,8 @@ export class HookPool {
         | { kind: 'aborted' }
       >((resolve) => {
         timer = setTimeout(() => {
-          link.controller.abort(new Error('deadline'));
           resolve({ kind: 'timeout' });
+          link.controller.abort(new Error('deadline'));
         }, deadlineMs);
         link.signal.addEventListener('abort', () => resolve({ kind: 'aborted' }), { once: true });
         Promise.resolve()

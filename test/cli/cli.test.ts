@@ -1,0 +1,170 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli.js';
+import { hooksOn, printing, tempDir, writeConfig } from '../helpers/fixture.js';
+
+const config = (obj: unknown) => writeConfig(tempDir(), 'hooks.json', obj);
+
+describe('hookwarden dispatch', () => {
+  it('prints only the JSON result on stdout and exits 2 on deny', async () => {
+    const cfg = config(hooksOn('BeforeTool', [{ command: 'echo nope >&2; exit 2' }], { matcher: 'Bash' }));
+    const r = await runCli(['dispatch', 'PreToolUse', '--config', cfg, '--input', '-'], {
+      stdin: '{"toolName":"Bash","toolInput":{"command":"rm -rf /"}}',
+    });
+    expect(r.code).toBe(2);
+    expect(JSON.parse(r.stdout)).toMatchObject({ event: 'BeforeTool', decision: 'deny', reason: 'nope' });
+    expect(r.stderr).toBe('');
+  });
+
+  it('exits 0 for allow, ask and passthrough', async () => {
+    for (const [output, decision] of [
+      [{ decision: 'allow' }, 'allow'],
+      [{ decision: 'ask' }, 'ask'],
+      [{}, 'passthrough'],
+    ] as const) {
+      const cfg = config(hooksOn('BeforeTool', [printing(output)]));
+      const r = await runCli(['dispatch', 'BeforeTool', '-c', cfg]);
+      expect([r.code, JSON.parse(r.stdout).decision]).toEqual([0, decision]);
+    }
+  });
+
+  it('fills in sessionId, cwd and timestamp; the event argument wins over the input', async () => {
+    const cfg = config(
+      hooksOn('BeforeTurn', [
+        {
+          type: 'command',
+          argv: [
+            process.execPath,
+            '-e',
+            "let s='';process.stdin.on('data',d=>s+=d).on('end',()=>{const i=JSON.parse(s);console.log(JSON.stringify({additionalContext:[i.event,i.sessionId,i.cwd,typeof i.timestamp].join(' ')}))})",
+          ],
+        },
+      ]),
+    );
+    const dir = tempDir();
+    const input = writeConfig(dir, 'in.json', { event: 'SessionEnd', prompt: 'hi' });
+    const r = await runCli(['dispatch', 'UserPromptSubmit', '-c', cfg, '-i', input], { cwd: dir });
+    expect(JSON.parse(r.stdout).additionalContext).toBe(`BeforeTurn cli ${dir} string`);
+  });
+
+  it('prints config warnings on stderr and keeps going', async () => {
+    const cfg = config({
+      hooks: {
+        Notification: [{ hooks: [{ command: 'x' }] }],
+        SessionStart: [{ hooks: [printing({ additionalContext: 'ok' })] }],
+      },
+    });
+    const r = await runCli(['dispatch', 'SessionStart', '-c', cfg]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(
+      /^hookwarden: warning: .*hooks.json: hooks.Notification: unknown event "Notification"/,
+    );
+    expect(JSON.parse(r.stdout).additionalContext).toBe('ok');
+  });
+
+  it('exits 1 with one line and no stack trace on usage and config errors', async () => {
+    const cases = [
+      ['dispatch', 'BeforeTool', '-c', '/nonexistent/hooks.json'],
+      ['dispatch', 'NoSuchEvent', '-c', config({})],
+      ['dispatch', 'BeforeTool'],
+      ['dispatch', 'BeforeTool', '-c', config({}), '-i', '/nonexistent/input.json'],
+      ['dispatch', 'BeforeTool', '-c', config({}), '--bogus'],
+    ];
+    for (const args of cases) {
+      const r = await runCli(args);
+      expect([args.join(' '), r.code, r.stdout]).toEqual([args.join(' '), 1, '']);
+      expect(r.stderr).not.toMatch(/\n\s+at /);
+      expect(r.stderr.length).toBeGreaterThan(0);
+    }
+    const unknown = await runCli(['dispatch', 'NoSuchEvent', '-c', config({})]);
+    expect(unknown.stderr).toMatch(/unknown event "NoSuchEvent"; valid events are SessionStart/);
+  });
+
+  it('reports invalid input with the field and value', async () => {
+    const r = await runCli(
+      ['dispatch', 'BeforeTool', '-c', config(hooksOn('BeforeTool', [printing({})])), '-i', '-'],
+      { stdin: '{"toolName": 7}' },
+    );
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('input.toolName');
+    expect(r.stderr).toContain('got 7');
+  });
+
+  it('appends audit records with metadata only', async () => {
+    const dir = tempDir();
+    const audit = join(dir, 'audit.jsonl');
+    const cfg = config(hooksOn('BeforeTool', [printing({ decision: 'allow' })]));
+    await runCli(['dispatch', 'BeforeTool', '-c', cfg, '--audit', audit, '-i', '-'], {
+      stdin: '{"toolInput":{"command":"TOPSECRET"}}',
+    });
+    await runCli(['dispatch', 'BeforeTool', '-c', cfg, '--audit', audit]);
+    const lines = readFileSync(audit, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(lines.map((l) => [l.event, l.outcome, l.scope])).toEqual([
+      ['BeforeTool', 'allow', 'project'],
+      ['BeforeTool', 'allow', 'project'],
+    ]);
+    expect(readFileSync(audit, 'utf8')).not.toContain('TOPSECRET');
+  });
+
+  it('kills the hook and answers deny when interrupted with SIGINT', async () => {
+    const { spawn } = await import('node:child_process');
+    const { BIN } = await import('../helpers/cli.js');
+    const cfg = config(hooksOn('BeforeTool', [{ command: 'sleep 30' }]));
+    const child = spawn(process.execPath, [BIN, 'dispatch', 'BeforeTool', '-c', cfg]);
+    let stdout = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    await new Promise((r) => setTimeout(r, 600));
+    child.kill('SIGINT');
+    const code = await new Promise((r) => child.on('close', r));
+    expect(code).toBe(2);
+    expect(JSON.parse(stdout)).toMatchObject({ decision: 'deny', interrupted: true });
+  });
+});
+
+describe('hookwarden validate', () => {
+  it('lists every problem with its JSON path and exits 1', async () => {
+    const cfg = config({
+      hooks: { BeforeTool: [{ hooks: [{ command: 'x', timeoutMs: 'soon' }] }], Nope: [] },
+    });
+    const r = await runCli(['validate', cfg]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain('error: ');
+    expect(r.stdout).toContain(
+      'hooks.BeforeTool[0].hooks[0].timeoutMs: expected a positive integer, got "soon"',
+    );
+    expect(r.stdout).toContain('warning: ');
+    expect(r.stdout).toMatch(/invalid: 0 hooks loaded; 1 error, 1 warning\n$/);
+  });
+
+  it('exits 0 for a valid file, and 1 with --strict when there are warnings', async () => {
+    const cfg = config({
+      hooks: { PreToolUse: [{ hooks: [{ type: 'command', command: 'x', timeout: 900 }] }] },
+    });
+    expect((await runCli(['validate', cfg])).code).toBe(0);
+    expect((await runCli(['validate', cfg, '--strict'])).code).toBe(1);
+    const json = await runCli(['validate', cfg, '--json']);
+    expect(JSON.parse(json.stdout)).toMatchObject({ ok: true, hookCount: 1, warningCount: 2 });
+  });
+});
+
+describe('hookwarden --help', () => {
+  it('teaches with examples and exit codes', async () => {
+    const top = await runCli(['--help']);
+    expect(top.code).toBe(0);
+    expect(top.stdout).toContain('Examples:');
+    const d = await runCli(['dispatch', '--help']);
+    expect(d.stdout).toContain(
+      'Exit status: 0 proceed (allow, ask, passthrough), 2 deny, 1 usage or config error.',
+    );
+    expect(d.stdout).toContain('--policy <file>');
+  });
+
+  it('prints the JSON Schema of hooks.json', async () => {
+    const r = await runCli(['schema']);
+    expect(JSON.parse(r.stdout)).toMatchObject({ title: 'hookwarden hooks.json', type: 'object' });
+  });
+});

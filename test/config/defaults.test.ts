@@ -1,0 +1,63 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { DEFAULTS } from '../../src/config/defaults.js';
+import { hooksJsonSchema } from '../../src/config/json-schema.js';
+import { validateConfig } from '../../src/index.js';
+
+describe('defaults', () => {
+  it('are pinned (DESIGN §4) and frozen', () => {
+    expect(DEFAULTS).toEqual({
+      js: {
+        timeoutMs: 5000,
+        maxTimeoutMs: 30000,
+        memoryBytes: 33554432,
+        maxOutputBytes: 65536,
+        maxOutputBytesCeiling: 1048576,
+      },
+      command: {
+        timeoutMs: 60000,
+        maxOutputBytes: 1048576,
+        openFiles: 1024,
+        fileSizeBytes: 67108864,
+        path: '/usr/local/bin:/usr/bin:/bin',
+      },
+      budget: { graceMs: 5000 },
+      limits: {
+        maxHookCalls: 128,
+        maxDeclaredBudgetMs: 600000,
+        maxConcurrentCommands: 16,
+        maxInputBytes: 8388608,
+        killGraceMs: 500,
+      },
+      suspiciousTimeoutSeconds: 600,
+      maxReasonBytes: 4096,
+    });
+    expect(Object.isFrozen(DEFAULTS)).toBe(true);
+    expect(Object.isFrozen(DEFAULTS.limits)).toBe(true);
+  });
+});
+
+describe('the hooks.json JSON Schema', () => {
+  it('is committed up to date with the zod schema', () => {
+    const committed = JSON.parse(
+      readFileSync(new URL('../../schema/hooks.schema.json', import.meta.url), 'utf8'),
+    );
+    expect(committed).toEqual(hooksJsonSchema());
+  });
+
+  it('describes hooks, limits and the hook fields', () => {
+    const s = hooksJsonSchema() as { properties: Record<string, unknown> };
+    expect(Object.keys(s.properties)).toEqual(['$schema', 'hooks', 'policyHooks', 'events', 'limits']);
+    expect(JSON.stringify(s)).toContain('"timeoutMs"');
+  });
+});
+
+describe('the shipped example config', () => {
+  it('validates without problems', async () => {
+    const r = await validateConfig({
+      config: [new URL('../../examples/hooks.json', import.meta.url).pathname],
+    });
+    expect(r.diagnostics).toEqual([]);
+    expect(r.hookCount).toBeGreaterThanOrEqual(4);
+  });
+});
