@@ -6,12 +6,18 @@ const allTrackers = new Set<ProcessGroups>();
 let exitHookInstalled = false;
 
 function signalGroup(pgid: number, signal: NodeJS.Signals): boolean {
+  // An empty group makes process.kill throw ESRCH, the common case after a hook exits; capturing a
+  // stack trace for it costs more than the kill, so none is captured.
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
   try {
     process.kill(-pgid, signal);
     return true;
   } catch (err) {
     // ESRCH: the group is empty. EPERM: members changed uid (runAs); still treat them as present.
     return (err as NodeJS.ErrnoException).code === 'EPERM';
+  } finally {
+    Error.stackTraceLimit = limit;
   }
 }
 

@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import type { CommandOutcome, CommandTask } from '../../src/contract/command-task.js';
 import { buildHookEnv } from './env.js';
 import type { ProcessGroups } from './kill-group.js';
-import { findPrlimit, processArgv } from './process-profile.js';
+import { findWrapper, processArgv, type Wrapper } from './process-profile.js';
 
 /** After the hook exits, how long to wait for pipes still held by escaped processes. */
 const PIPE_DRAIN_MS = 100;
@@ -43,16 +43,16 @@ export function runCommand(
   task: CommandTask,
   groups: ProcessGroups,
   signal?: AbortSignal,
+  wrapper: Wrapper | null = findWrapper(),
 ): Promise<CommandOutcome> {
-  const prlimit = findPrlimit();
-  if (prlimit === null) {
+  if (wrapper === null) {
     const message =
-      'prlimit(1) was not found; install util-linux (apt-get install util-linux) to run command hooks';
+      'neither the hw-exec helper (npm run build) nor prlimit(1) (apt-get install util-linux) is available to apply rlimits';
     return Promise.resolve({ kind: 'spawn_failed', message, stderr: '', durationMs: 0 });
   }
   if (signal?.aborted)
     return Promise.resolve({ kind: 'aborted', message: 'aborted before start', stderr: '', durationMs: 0 });
-  const [file, ...args] = processArgv(task, prlimit);
+  const [file, ...args] = processArgv(task, wrapper);
   const started = performance.now();
   return new Promise<CommandOutcome>((resolve) => {
     const child = spawn(file!, args, {

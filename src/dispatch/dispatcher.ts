@@ -130,11 +130,18 @@ export async function dispatch(
       hooks: [],
     };
   }
-  // Fast path: no hook registered for the event → nothing is validated, nothing touches the pool.
-  if (gen.registry.hooksFor(def.name).length === 0)
-    return { event: def.name, decision: 'passthrough', hooks: [] };
+  // Fast path: when no hook matches, nothing else is validated and nothing touches the pool.
+  const probe = rawInput as Partial<HookInput>;
+  if (probe.toolName !== undefined && typeof probe.toolName !== 'string') {
+    prepareInput(def.name, resolved.aliasInput, rawInput); // throws the invalid_input error
+  }
+  const matched = gen.registry.match(
+    def,
+    resolved.aliasInput === undefined ? probe : { ...probe, ...resolved.aliasInput },
+  );
+  if (matched.length === 0) return { event: def.name, decision: 'passthrough', hooks: [] };
   const input = prepareInput(def.name, resolved.aliasInput, rawInput);
-  const hooks = gen.registry.resolve(def, input);
+  const hooks = gen.registry.takeOnce(matched, input.sessionId);
   if (hooks.length === 0) return { event: def.name, decision: 'passthrough', hooks: [] };
 
   // plan + execute + fold

@@ -58,6 +58,7 @@ class HookExecutor implements Executor {
     this.#pool = new HookPool({
       maxConcurrentCommands: loaded.limits.maxConcurrentCommands,
       killGraceMs: loaded.limits.killGraceMs,
+      scratchBase: options.scratchRoot,
     });
     this.#audit = options.audit === undefined ? undefined : new AuditLog(options.audit);
     this.#generation = this.#buildGeneration();

@@ -27,6 +27,11 @@ export interface ExecutorOptions {
   audit?: AuditOption;
   /** Receives config warnings. Default: printed to stderr. */
   onWarning?: (diagnostic: Diagnostic) => void;
+  /**
+   * Directory under which each command hook gets its scratch HOME/TMPDIR (removed after the hook).
+   * Default: a tmpfs when the host has one ($XDG_RUNTIME_DIR or /dev/shm), else the OS temp dir.
+   */
+  scratchRoot?: string;
 }
 
 export interface ResolvedOptions {
@@ -36,6 +41,7 @@ export interface ResolvedOptions {
   readonly limits: Partial<Limits>;
   readonly audit: AuditOption | undefined;
   readonly onWarning: ((d: Diagnostic) => void) | undefined;
+  readonly scratchRoot: string | undefined;
 }
 
 const isFileRef = (v: object): v is { path: string; scope?: 'project' | 'user' } =>
@@ -99,6 +105,17 @@ export function resolveOptions(options: ExecutorOptions): ResolvedOptions {
       `audit: expected a file path, a callback or {file, onRecord}, got ${renderValue(options.audit)}`,
     );
   }
+  if (options.scratchRoot !== undefined) {
+    let ok = false;
+    try {
+      ok = typeof options.scratchRoot === 'string' && statSync(options.scratchRoot).isDirectory();
+    } catch {}
+    if (!ok)
+      throw new HookwardenError(
+        'invalid_options',
+        `scratchRoot: expected an existing directory, got ${renderValue(options.scratchRoot)}`,
+      );
+  }
   const parsedLimits = Object.fromEntries(
     Object.entries(limits.data).filter(([, v]) => v !== undefined),
   ) as Partial<Limits>;
@@ -109,6 +126,7 @@ export function resolveOptions(options: ExecutorOptions): ResolvedOptions {
     limits: parsedLimits,
     audit: options.audit,
     onWarning: options.onWarning,
+    scratchRoot: options.scratchRoot === undefined ? undefined : resolve(options.scratchRoot),
   });
 }
 

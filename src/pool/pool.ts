@@ -13,6 +13,8 @@ import { Slots, SlotsClosedError } from './slots.js';
 export interface PoolOptions {
   readonly maxConcurrentCommands: number;
   readonly killGraceMs: number;
+  /** Directory under which per-invocation scratch dirs are made (default: a tmpfs if available). */
+  readonly scratchBase?: string | undefined;
 }
 
 /** A lane's answer: the run's outcome, or why it never ran. */
@@ -25,7 +27,7 @@ export type CommandRequest = Omit<CommandTask, 'scratchDir' | 'killGraceMs'>;
 export class HookPool {
   readonly #options: PoolOptions;
   readonly #commandSlots: Slots;
-  readonly #scratch = new ScratchDirs();
+  readonly #scratch: ScratchDirs;
   readonly #closing = new AbortController();
   readonly #running = new Set<Promise<unknown>>();
   readonly #groups = new ProcessGroups();
@@ -33,6 +35,7 @@ export class HookPool {
   constructor(options: PoolOptions) {
     this.#options = options;
     this.#commandSlots = new Slots(options.maxConcurrentCommands);
+    this.#scratch = new ScratchDirs(options.scratchBase);
   }
 
   /** Process groups that may still have members (leak checks). */
@@ -53,7 +56,7 @@ export class HookPool {
     const link = new LinkedAbort(signal, this.#closing.signal);
     let scratchDir: string | undefined;
     const run = (async () => {
-      scratchDir = await this.#scratch.create();
+      scratchDir = this.#scratch.create();
       return runCommand(
         { ...request, scratchDir, killGraceMs: this.#options.killGraceMs },
         this.#groups,

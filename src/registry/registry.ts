@@ -79,18 +79,24 @@ export class Registry {
     return this.#byEvent.get(event) ?? EMPTY;
   }
 
-  /** The hooks that run for this input, in order. Marks `once` hooks as used for the session. */
-  resolve(def: EventDefinition, input: Readonly<HookInput>): readonly RegisteredHook[] {
+  /**
+   * The hooks whose matcher, `if` filters and `ok` rule accept this input, in order, identical specs
+   * once. Reads only `toolName`, `toolInput` and `ok`, so it can run before the input is validated.
+   */
+  match(
+    def: EventDefinition,
+    probe: Readonly<Pick<HookInput, 'toolName' | 'toolInput' | 'ok'>>,
+  ): readonly RegisteredHook[] {
     const list = this.#byEvent.get(def.name);
     if (list === undefined) return EMPTY;
     let out: RegisteredHook[] | undefined;
     for (const h of list) {
       if (def.toolScoped) {
-        if (h.matcher !== undefined && !h.matcher.matches(input.toolName)) continue;
-        if (h.ifFilters.length > 0 && !h.ifFilters.every((f) => f.matches(input.toolName, input.toolInput)))
+        if (h.matcher !== undefined && !h.matcher.matches(probe.toolName)) continue;
+        if (h.ifFilters.length > 0 && !h.ifFilters.every((f) => f.matches(probe.toolName, probe.toolInput)))
           continue;
       }
-      if (h.requireOk !== undefined && input.ok !== h.requireOk) continue;
+      if (h.requireOk !== undefined && probe.ok !== h.requireOk) continue;
       if (out === undefined) out = [h];
       else out.push(h);
     }
@@ -99,7 +105,12 @@ export class Registry {
       const seen = new Set<string>();
       out = out.filter((h) => !seen.has(h.dedupKey) && seen.add(h.dedupKey) !== undefined);
     }
-    if (out.some((h) => h.once)) out = out.filter((h) => !h.once || this.#once.firstTime(h, input.sessionId));
     return out;
+  }
+
+  /** Drops `once` hooks that already ran for this session, and marks the others as used. */
+  takeOnce(hooks: readonly RegisteredHook[], sessionId: string): readonly RegisteredHook[] {
+    if (!hooks.some((h) => h.once)) return hooks;
+    return hooks.filter((h) => !h.once || this.#once.firstTime(h, sessionId));
   }
 }

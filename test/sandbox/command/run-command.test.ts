@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ProcessGroups } from '../../../sandbox/command/kill-group.js';
-import { runCommand } from '../../../sandbox/command/run-command.js';
+import { findWrapper } from '../../../sandbox/command/process-profile.js';
+import { runCommand as run } from '../../../sandbox/command/run-command.js';
 import type { CommandTask } from '../../../src/contract/command-task.js';
 import { hookProcesses, settleHookProcesses } from '../../helpers/processes.js';
 
@@ -43,7 +44,15 @@ async function noSurvivors(t: CommandTask): Promise<void> {
   expect(marked(t)).toEqual([]);
 }
 
-describe('the subprocess runner', () => {
+const WRAPPERS = [findWrapper('hw-exec'), findWrapper('prlimit')];
+
+it('finds both rlimit wrappers on this machine (the helper is built by npm run build)', () => {
+  expect(WRAPPERS.map((w) => w?.kind)).toEqual(['hw-exec', 'prlimit']);
+});
+
+describe.each(WRAPPERS)('the subprocess runner ($kind)', (wrapper) => {
+  const runCommand = (t: CommandTask, g: ProcessGroups, signal?: AbortSignal) => run(t, g, signal, wrapper);
+
   it('passes the input on stdin and returns exit code, stdout and stderr', async () => {
     const t = task(sh('cat; echo err >&2; exit 3'), { stdin: '{"event":"BeforeTool"}' });
     const r = await runCommand(t, groups);

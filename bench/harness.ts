@@ -1,0 +1,112 @@
+// Shared benchmark harness: interleaved variants (the machine is shared and noisy), medians and
+// percentiles, ratios to a baseline measured in the same run, and a markdown table writer.
+import { execSync } from 'node:child_process';
+import { cpus } from 'node:os';
+
+export interface Stats {
+  n: number;
+  p50: number;
+  p90: number;
+  p99: number;
+  mean: number;
+}
+
+export function stats(samples: number[]): Stats {
+  const s = [...samples].sort((a, b) => a - b);
+  const at = (q: number) => s[Math.min(s.length - 1, Math.floor(q * s.length))]!;
+  return {
+    n: s.length,
+    p50: at(0.5),
+    p90: at(0.9),
+    p99: at(0.99),
+    mean: s.reduce((a, b) => a + b, 0) / s.length,
+  };
+}
+
+export type Variant = () => Promise<unknown>;
+
+/**
+ * Latency of each variant, one call at a time, round-robin so that drift and noise hit every variant
+ * alike. Returns per-variant stats in milliseconds.
+ */
+export async function interleavedLatency(
+  variants: Record<string, Variant>,
+  options: { warmup: number; iterations: number },
+): Promise<Record<string, Stats>> {
+  const names = Object.keys(variants);
+  for (let i = 0; i < options.warmup; i++) for (const n of names) await variants[n]!();
+  const samples: Record<string, number[]> = Object.fromEntries(names.map((n) => [n, []]));
+  for (let i = 0; i < options.iterations; i++) {
+    // Rotate the starting variant so none always runs first.
+    for (let k = 0; k < names.length; k++) {
+      const n = names[(i + k) % names.length]!;
+      const t = performance.now();
+      await variants[n]!();
+      samples[n]!.push(performance.now() - t);
+    }
+  }
+  return Object.fromEntries(names.map((n) => [n, stats(samples[n]!)]));
+}
+
+/** Throughput (ops/s) of each variant, in interleaved blocks; returns the median block rate. */
+export async function interleavedThroughput(
+  variants: Record<string, () => Promise<unknown>>,
+  options: { blockOps: number; blocks: number; concurrency?: number },
+): Promise<Record<string, { median: number; min: number; max: number }>> {
+  const names = Object.keys(variants);
+  const rates: Record<string, number[]> = Object.fromEntries(names.map((n) => [n, []]));
+  const c = options.concurrency ?? 1;
+  const block = async (fn: () => Promise<unknown>) => {
+    let next = 0;
+    const worker = async () => {
+      while (next < options.blockOps) {
+        next++;
+        await fn();
+      }
+    };
+    const t = performance.now();
+    await Promise.all(Array.from({ length: c }, worker));
+    return options.blockOps / ((performance.now() - t) / 1000);
+  };
+  for (const n of names) await block(variants[n]!); // warm-up block
+  for (let b = 0; b < options.blocks; b++) {
+    for (let k = 0; k < names.length; k++) {
+      const n = names[(b + k) % names.length]!;
+      rates[n]!.push(await block(variants[n]!));
+    }
+  }
+  return Object.fromEntries(
+    names.map((n) => {
+      const s = [...rates[n]!].sort((a, b) => a - b);
+      return [n, { median: s[Math.floor(s.length / 2)]!, min: s[0]!, max: s[s.length - 1]! }];
+    }),
+  );
+}
+
+export function machine(): string {
+  let commit = 'unknown';
+  try {
+    commit = execSync('git rev-parse --short HEAD', {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }).trim();
+    const dirty = execSync('git status --porcelain -- src sandbox', {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }).trim();
+    if (dirty !== '') commit += '+dirty';
+  } catch {}
+  const cpu = cpus();
+  return `${cpu.length} × ${cpu[0]?.model ?? 'cpu'}, Node ${process.version}, ${process.platform}/${process.arch}, commit ${commit}, ${new Date().toISOString().slice(0, 16)}Z`;
+}
+
+export const fmt = (n: number, digits = 3) => n.toFixed(digits);
+export const fmtRate = (n: number) => Math.round(n).toLocaleString('en-US');
+
+/** One scenario's result: a markdown section for bench/README.md. */
+export interface ScenarioReport {
+  title: string;
+  markdown: string;
+  /** Goal lines like "p50 ratio 1.31× ≤ 1.5× — met". */
+  goals: string[];
+}

@@ -1,0 +1,36 @@
+// `npm run bench`: runs every scenario (or those named: `npm run bench -- fast-path`) and rewrites
+// bench/README.md with the tables. `--quick` runs a tiny smoke version and writes nothing.
+import { writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { machine, type ScenarioReport } from './harness.js';
+
+const SCENARIOS: Record<string, () => Promise<{ run: (quick?: boolean) => Promise<ScenarioReport> }>> = {
+  'fast-path': () => import('./fast-path.js'),
+  'command-hook': () => import('./command-hook.js'),
+};
+
+const args = process.argv.slice(2);
+const quick = args.includes('--quick');
+const names = args.filter((a) => !a.startsWith('--'));
+const selected = names.length > 0 ? names : Object.keys(SCENARIOS);
+for (const n of selected)
+  if (!(n in SCENARIOS))
+    throw new Error(`unknown scenario "${n}"; known: ${Object.keys(SCENARIOS).join(', ')}`);
+
+const reports: ScenarioReport[] = [];
+for (const name of selected) {
+  process.stderr.write(`bench: ${name}…\n`);
+  const report = await (await SCENARIOS[name]!()).run(quick);
+  reports.push(report);
+  process.stderr.write(`${report.markdown}\n${report.goals.map((g) => `  goal: ${g}`).join('\n')}\n\n`);
+}
+
+if (!quick && names.length === 0) {
+  const header = `# Benchmarks\n\nLatest results of \`npm run bench\` (regenerates this file). Every scenario measures its baseline in the\nsame run, interleaved with the variants; figures are medians of a shared, noisy 2-core machine.\n\nMachine: ${machine()}\n`;
+  const body = reports
+    .map((r) => `## ${r.title}\n\n${r.markdown}\n\n${r.goals.map((g) => `- ${g}`).join('\n')}\n`)
+    .join('\n');
+  const out = fileURLToPath(new URL('../../bench/README.md', import.meta.url));
+  writeFileSync(out, `${header}\n${body}`);
+  process.stderr.write(`bench: wrote ${out}\n`);
+}
