@@ -133,6 +133,17 @@ export async function runCommandHook(
   inputJson: string,
   ctx: CommandContext,
 ): Promise<HookAnswer> {
+  if (def.command!.isolation === 'namespace' || def.command!.runAs !== undefined) {
+    // Never silently weaker: a hook that asked for more isolation than this build has does not run.
+    const message = 'isolation "namespace" / runAs is not available in this build; the hook was not run';
+    return {
+      kind: 'failure',
+      error: { code: 'isolation_unavailable', message },
+      latencyMs: 0,
+      queuedMs: 0,
+      notRun: true,
+    };
+  }
   const lane = await ctx.pool.runCommand(
     commandRequest(def, input, commandStdin(def, input, inputJson), ctx.root),
     ctx.signal,

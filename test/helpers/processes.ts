@@ -33,3 +33,14 @@ export async function settleHookProcesses(timeoutMs = 3000): Promise<HookProcess
     await new Promise((r) => setTimeout(r, 50));
   }
 }
+
+/** Hook processes whose environment holds `name=value` (a marker set by the test). */
+export function processesWithEnv(name: string, value: string): HookProcess[] {
+  return hookProcesses().filter((p) => {
+    try {
+      return readFileSync(`/proc/${p.pid}/environ`, 'latin1').split('\0').includes(`${name}=${value}`);
+    } catch {
+      return false;
+    }
+  });
+}

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -7,7 +7,7 @@ import { ProcessGroups } from '../../../sandbox/command/kill-group.js';
 import { findWrapper } from '../../../sandbox/command/process-profile.js';
 import { runCommand as run } from '../../../sandbox/command/run-command.js';
 import type { CommandTask } from '../../../src/contract/command-task.js';
-import { hookProcesses, settleHookProcesses } from '../../helpers/processes.js';
+import { processesWithEnv, settleHookProcesses } from '../../helpers/processes.js';
 
 const groups = new ProcessGroups();
 afterEach(() => groups.killAll());
@@ -29,14 +29,7 @@ function task(program: CommandTask['program'], extra: Partial<CommandTask> = {})
 }
 
 const sh = (command: string) => ({ kind: 'shell' as const, command });
-const marked = (t: CommandTask) =>
-  hookProcesses().filter((p) => {
-    try {
-      return readFileSync(`/proc/${p.pid}/environ`, 'latin1').includes(`HW_MARK=${t.env.HW_MARK}`);
-    } catch {
-      return false;
-    }
-  });
+const marked = (t: CommandTask) => processesWithEnv('HW_MARK', t.env.HW_MARK!);
 
 async function noSurvivors(t: CommandTask): Promise<void> {
   const until = Date.now() + 3000;
@@ -186,5 +179,31 @@ describe.each(WRAPPERS)('the subprocess runner ($kind)', (wrapper) => {
     await runCommand(task(sh('true')), groups);
     expect(groups.live()).toEqual([]);
     expect(await settleHookProcesses()).toEqual([]);
+  });
+});
+
+describe('the hw-exec helper', () => {
+  const helper = findWrapper('hw-exec');
+
+  it('sets no_new_privs for the hook', async () => {
+    const r = await run(task(sh('grep NoNewPrivs /proc/self/status')), groups, undefined, helper);
+    expect(r).toMatchObject({ kind: 'exited', stdout: expect.stringMatching(/NoNewPrivs:\s+1/) });
+  });
+
+  it('takes the hook down with the host when the host is SIGKILLed', async () => {
+    const { spawn } = await import('node:child_process');
+    const marker = randomUUID();
+    const host = spawn(process.execPath, [
+      new URL('../../fixtures/hosts/dies-while-hook-runs.mjs', import.meta.url).pathname,
+      marker,
+      'hw-exec',
+    ]);
+    await new Promise<void>((resolve) => host.stdout.once('data', () => resolve()));
+    const withMarker = () => processesWithEnv('HW_MARK', marker);
+    expect(withMarker()).toHaveLength(1);
+    host.kill('SIGKILL');
+    const until = Date.now() + 3000;
+    while (withMarker().length > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+    expect(withMarker()).toEqual([]);
   });
 });
