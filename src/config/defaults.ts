@@ -31,6 +31,12 @@ export const DEFAULTS = Object.freeze({
     maxConcurrentCommands: 16,
     maxInputBytes: 8 * MiB,
     killGraceMs: 500,
+    /** QuickJS worker threads; 0 = one per available CPU. */
+    jsThreads: 0,
+    /** Hard cap of each QuickJS worker's heap (a fixed-maximum WebAssembly.Memory). */
+    jsHeapCeilingBytes: 128 * MiB,
+    /** A JS task that overruns its deadlines by this much has its worker thread terminated. */
+    jsBackstopGraceMs: 1_000,
   }),
   /** Claude Code `timeout` (seconds) above this probably was meant as milliseconds. */
   suspiciousTimeoutSeconds: 600,
@@ -42,6 +48,10 @@ export const LIMIT_BOUNDS = Object.freeze({
   maxHookCalls: 4_096,
   maxConcurrentCommands: 1_024,
   killGraceMs: 60_000,
+  jsThreads: 64,
+  jsBackstopGraceMs: 60_000,
+  /** WebAssembly memory32 cannot exceed 4 GiB. */
+  jsHeapCeilingBytes: 4 * 1024 * MiB,
 });
 
 export type Limits = {
@@ -50,4 +60,7 @@ export type Limits = {
   readonly maxConcurrentCommands: number;
   readonly maxInputBytes: number;
   readonly killGraceMs: number;
+  readonly jsThreads: number;
+  readonly jsHeapCeilingBytes: number;
+  readonly jsBackstopGraceMs: number;
 };

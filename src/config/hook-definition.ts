@@ -61,6 +61,8 @@ export interface HookDefinition {
   readonly dedupKey: string;
   /** `<file>: <json path>`, for messages. */
   readonly origin: string;
+  /** Where the hook was declared. */
+  readonly location: { readonly file: string; readonly path: string };
   readonly command: CommandHookSpec | undefined;
   readonly js: JsHookSpec | undefined;
 }

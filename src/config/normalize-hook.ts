@@ -11,7 +11,7 @@ import { DEFAULTS, type Limits } from './defaults.js';
 import { type DiagnosticSink, joinPath, renderValue } from './diagnostics.js';
 import type { CommandHookSpec, HookDefinition, JsHookSpec } from './hook-definition.js';
 import { hookSpecSchema, type RawHookSpec } from './schema.js';
-import { readHookSource } from './source-file.js';
+import { MAX_SOURCE_BYTES, readHookSource } from './source-file.js';
 
 const KNOWN_FIELDS = new Set(Object.keys(hookSpecSchema.shape));
 const UNSUPPORTED_TYPES = new Set(['prompt', 'agent', 'http', 'callback', 'mcp']);
@@ -122,6 +122,7 @@ export async function normalizeHook(
     once: spec.once === true,
     dedupKey,
     origin: `${sink.file}: ${path}`,
+    location: { file: sink.file, path },
     command: type === 'command' ? (body as CommandHookSpec) : undefined,
     js: type === 'js' ? (body as JsHookSpec) : undefined,
   };
@@ -235,6 +236,14 @@ async function jsSpec(spec: RawHookSpec, path: string, ctx: HookContext): Promis
   } else {
     code = spec.code!;
     filename = `${ctx.sink.file}#${path}`;
+    // QuickJS's parser cannot be interrupted: the source size bounds the time it can take.
+    if (Buffer.byteLength(code) > MAX_SOURCE_BYTES) {
+      sink.error(
+        joinPath(path, 'code'),
+        `inline code is larger than ${MAX_SOURCE_BYTES} bytes, got ${Buffer.byteLength(code)} bytes`,
+      );
+      return undefined;
+    }
   }
   let maxOutputBytes = spec.maxOutputBytes ?? DEFAULTS.js.maxOutputBytes;
   if (maxOutputBytes > DEFAULTS.js.maxOutputBytesCeiling) {
@@ -244,12 +253,17 @@ async function jsSpec(spec: RawHookSpec, path: string, ctx: HookContext): Promis
     );
     maxOutputBytes = DEFAULTS.js.maxOutputBytesCeiling;
   }
-  return Object.freeze({
-    code,
-    filename,
-    memoryBytes: spec.memoryBytes ?? DEFAULTS.js.memoryBytes,
-    maxOutputBytes,
-  });
+  let memoryBytes = spec.memoryBytes ?? DEFAULTS.js.memoryBytes;
+  // The worker's heap also holds QuickJS itself and the input: keep 16 MiB of headroom under the cap.
+  const ceiling = ctx.limits.jsHeapCeilingBytes - 16 * 1024 * 1024;
+  if (memoryBytes > ceiling) {
+    sink.warn(
+      joinPath(path, 'memoryBytes'),
+      `memoryBytes ${memoryBytes} does not fit limits.jsHeapCeilingBytes (${ctx.limits.jsHeapCeilingBytes}) with 16 MiB headroom; clamped to ${ceiling}`,
+    );
+    memoryBytes = ceiling;
+  }
+  return Object.freeze({ code, filename, memoryBytes, maxOutputBytes });
 }
 
 function buildIfFilters(spec: RawHookSpec, path: string, ctx: HookContext): IfFilter[] | undefined {

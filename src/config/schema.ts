@@ -169,6 +169,25 @@ export const limitsSchema = z.object({
     .max(LIMIT_BOUNDS.killGraceMs, { error: `expected at most ${LIMIT_BOUNDS.killGraceMs}` })
     .optional()
     .meta({ description: 'SIGTERM → SIGKILL grace for a command hook process group. Default 500.' }),
+  jsThreads: z
+    .number({ error: 'expected a whole number' })
+    .int({ error: 'expected a whole number' })
+    .min(0, { error: 'expected 0 (one per CPU) or more' })
+    .max(LIMIT_BOUNDS.jsThreads, { error: `expected at most ${LIMIT_BOUNDS.jsThreads}` })
+    .optional()
+    .meta({ description: 'QuickJS worker threads; 0 = one per available CPU. Default 0.' }),
+  jsHeapCeilingBytes: posInt()
+    .min(32 * 1024 * 1024, { error: 'expected at least 33554432 (32 MiB)' })
+    .max(LIMIT_BOUNDS.jsHeapCeilingBytes, { error: `expected at most ${LIMIT_BOUNDS.jsHeapCeilingBytes}` })
+    .optional()
+    .meta({ description: "Hard cap of each QuickJS worker's heap, in bytes. Default 134217728 (128 MiB)." }),
+  jsBackstopGraceMs: posInt()
+    .max(LIMIT_BOUNDS.jsBackstopGraceMs, { error: `expected at most ${LIMIT_BOUNDS.jsBackstopGraceMs}` })
+    .optional()
+    .meta({
+      description:
+        'A JS task overrunning its deadlines by this much has its worker terminated. Default 1000.',
+    }),
 });
 
 /** hookwarden's config file (top level). Claude Code's settings.json and FreeCode's form also load. */

@@ -1,4 +1,6 @@
 // Validation without running anything: what `hookwarden validate` reports.
+
+import { compileModule } from '../../sandbox/js/compile.js';
 import type { ExecutorOptions } from '../executor/options.js';
 import { resolveOptions } from '../executor/options.js';
 import type { Diagnostic } from './diagnostics.js';
@@ -24,7 +26,21 @@ export async function validateConfig(
     policy: resolved.policy,
     limits: resolved.limits,
   });
-  const diagnostics = loaded.diagnostics;
+  const diagnostics = [...loaded.diagnostics];
+  // JS hooks are compiled (never run) so syntax errors show with their file and line.
+  for (const hook of loaded.hooks) {
+    if (hook.js === undefined) continue;
+    const problem = await compileModule(hook.js.code, hook.js.filename);
+    if (problem !== undefined) {
+      diagnostics.push({
+        severity: 'error',
+        file: hook.location.file,
+        path: hook.location.path,
+        message: problem,
+        skipped: false,
+      });
+    }
+  }
   return {
     diagnostics,
     hookCount: loaded.hooks.length,

@@ -7,7 +7,7 @@ import type { HookDefinition } from '../config/hook-definition.js';
 import type { CommandOutcome } from '../contract/command-task.js';
 import type { HookError } from '../contract/error-codes.js';
 import type { HookAnswer } from '../contract/fold.js';
-import { parseHookOutput } from '../contract/hook-output.js';
+import { parseHookOutput } from '../contract/parse-output.js';
 import type { HookInput, HookOutput } from '../contract/types.js';
 import type { CommandRequest, HookPool } from '../pool/pool.js';
 

@@ -1,6 +1,7 @@
 // One dispatch, stage by stage (DESIGN §1): resolve → plan → execute → fold → record.
 
 import type { AuditLog } from '../audit/audit-log.js';
+import type { HookDefinition } from '../config/hook-definition.js';
 import type { EventDefinition } from '../contract/events.js';
 import {
   type FoldHook,
@@ -17,6 +18,7 @@ import type { HookPool } from '../pool/pool.js';
 import type { RegisteredHook } from '../registry/registry.js';
 import { runCommandHook } from './command-hook.js';
 import type { Generation } from './generation.js';
+import { runJsHooks } from './js-hook.js';
 import { prepareInput } from './prepare-input.js';
 import { runTrustedHook } from './trusted-hook.js';
 
@@ -49,40 +51,54 @@ function interrupted(result: DispatchResult, def: EventDefinition): DispatchResu
   return Object.assign(out, rest, { hooks });
 }
 
-/** Runs one hook and returns its answer; never throws for a hook's own failure. */
+function tooLarge(inputJson: string, gen: Generation): HookAnswer | undefined {
+  const bytes = Buffer.byteLength(inputJson);
+  if (bytes <= gen.limits.maxInputBytes) return undefined;
+  const message = `input is ${bytes} bytes, above limits.maxInputBytes (${gen.limits.maxInputBytes})`;
+  return { kind: 'failure', error: { code: 'input_too_large', message }, latencyMs: 0, queuedMs: 0 };
+}
+
+/** Runs one command or trusted hook and returns its answer; never throws for a hook's own failure. */
 async function execute(
   hook: RegisteredHook,
   input: HookInput,
   inputJson: string,
   ctx: DispatchContext,
   gen: Generation,
-  signal: AbortSignal | undefined,
+  options: DispatchOptions,
 ): Promise<HookAnswer> {
-  const bytes = Buffer.byteLength(inputJson);
-  if (bytes > gen.limits.maxInputBytes) {
-    const message = `input is ${bytes} bytes, above limits.maxInputBytes (${gen.limits.maxInputBytes})`;
-    return {
-      kind: 'failure',
-      error: { code: 'input_too_large', message },
-      latencyMs: 0,
-      queuedMs: 0,
-      notRun: true,
-    };
-  }
+  const big = tooLarge(inputJson, gen);
+  if (big !== undefined) return big;
+  const { signal } = options;
   switch (hook.type) {
     case 'command':
       return runCommandHook(hook, input, inputJson, { pool: ctx.pool, root: ctx.root, signal });
     case 'trusted':
       return runTrustedHook(hook, input, ctx.pool, signal);
     case 'js':
-      return {
-        kind: 'failure',
-        error: { code: 'isolation_unavailable', message: 'JS hooks are not available in this build' },
-        latencyMs: 0,
-        queuedMs: 0,
-        notRun: true,
-      };
+      return (await executeJs([hook], input, inputJson, ctx, gen, options, undefined))[0]!;
   }
+}
+
+/** Runs JS hooks (one, or adjacent ones of a serial chain) as one task on the QuickJS lane. */
+async function executeJs(
+  hooks: readonly HookDefinition[],
+  input: HookInput,
+  inputJson: string,
+  ctx: DispatchContext,
+  gen: Generation,
+  options: DispatchOptions,
+  def: EventDefinition | undefined,
+): Promise<HookAnswer[]> {
+  const big = tooLarge(inputJson, gen);
+  if (big !== undefined) return hooks.map(() => big);
+  const event = def ?? gen.catalogue.get(hooks[0]!.event)!;
+  return runJsHooks(event, hooks, input, {
+    pool: ctx.pool,
+    signal: options.signal,
+    tenant: options.tenant,
+    maxInputBytes: gen.limits.maxInputBytes,
+  });
 }
 
 function overLimit(index: number, gen: Generation): HookAnswer | undefined {
@@ -156,20 +172,33 @@ export async function dispatch(
   };
   let state: FoldState = startFold(input);
   if (def.mode === 'serial') {
-    for (const [i, hook] of hooks.entries()) {
-      let answer = overLimit(i, gen);
-      if (answer === undefined) {
-        answer =
-          state.stopped || signal?.aborted
-            ? { kind: 'not-run' }
-            : await execute(hook, state.input, serialize(state.input), ctx, gen, signal);
+    for (let i = 0; i < hooks.length; ) {
+      const hook = hooks[i]!;
+      const blocked = overLimit(i, gen);
+      if (blocked === undefined && !state.stopped && !signal?.aborted && hook.type === 'js') {
+        // Adjacent JS hooks run as one task: one round trip, folded in the worker by the same rules.
+        let end = i + 1;
+        while (end < hooks.length && end < gen.limits.maxHookCalls && hooks[end]!.type === 'js') end++;
+        const run = hooks.slice(i, end) as HookDefinition[];
+        const answers = await executeJs(run, state.input, serialize(state.input), ctx, gen, options, def);
+        run.forEach((h, k) => {
+          state = foldStep(def, state, h as FoldHook, answers[k]!);
+        });
+        i = end;
+        continue;
       }
+      const answer =
+        blocked ??
+        (state.stopped || signal?.aborted
+          ? ({ kind: 'not-run' } as const)
+          : await execute(hook, state.input, serialize(state.input), ctx, gen, options));
       state = foldStep(def, state, hook as FoldHook, answer);
+      i++;
     }
   } else {
     const inputJson = serialize(input);
     const answers = await Promise.all(
-      hooks.map((hook, i) => overLimit(i, gen) ?? execute(hook, input, inputJson, ctx, gen, signal)),
+      hooks.map((hook, i) => overLimit(i, gen) ?? execute(hook, input, inputJson, ctx, gen, options)),
     );
     hooks.forEach((hook, i) => {
       state = foldStep(def, state, hook as FoldHook, answers[i]!);

@@ -1,7 +1,7 @@
 // Execute stage for trusted in-process callbacks: run under the hook's deadline through the pool;
 // the answer is validated like any other hook's.
 import type { HookAnswer } from '../contract/fold.js';
-import { parseHookOutput } from '../contract/hook-output.js';
+import { parseHookOutput } from '../contract/parse-output.js';
 import type { HookInput } from '../contract/types.js';
 import type { HookPool } from '../pool/pool.js';
 import type { TrustedDefinition } from '../registry/registry.js';

@@ -1,5 +1,6 @@
 // The library facade: createExecutor() loads the configuration, owns the pool, and dispatches.
 
+import { availableParallelism } from 'node:os';
 import { AuditLog } from '../audit/audit-log.js';
 import { DEFAULTS } from '../config/defaults.js';
 import { type Diagnostic, formatDiagnostic, renderValue } from '../config/diagnostics.js';
@@ -38,6 +39,9 @@ export interface Executor {
   close(): Promise<void>;
 }
 
+/** Internal access for tests and benchmarks (not exported from the package entry). */
+export const INTERNALS: unique symbol = Symbol('hookwarden.internals');
+
 function defaultWarning(d: Diagnostic): void {
   process.stderr.write(`hookwarden: warning: ${formatDiagnostic(d)}\n`);
 }
@@ -59,8 +63,13 @@ class HookExecutor implements Executor {
       maxConcurrentCommands: loaded.limits.maxConcurrentCommands,
       killGraceMs: loaded.limits.killGraceMs,
       scratchBase: options.scratchRoot,
+      jsThreads: loaded.limits.jsThreads === 0 ? availableParallelism() : loaded.limits.jsThreads,
+      jsHeapCeilingBytes: loaded.limits.jsHeapCeilingBytes,
+      jsBackstopGraceMs: loaded.limits.jsBackstopGraceMs,
     });
     this.#audit = options.audit === undefined ? undefined : new AuditLog(options.audit);
+    // Idle QuickJS workers are kept warm: start them now when JS hooks are configured.
+    if (loaded.hooks.some((h) => h.type === 'js')) this.#pool.warmJs();
     this.#generation = this.#buildGeneration();
   }
 
@@ -148,6 +157,10 @@ class HookExecutor implements Executor {
   close(): Promise<void> {
     this.#closed ??= this.#pool.close();
     return this.#closed;
+  }
+
+  [INTERNALS](): { pool: HookPool } {
+    return { pool: this.#pool };
   }
 }
 

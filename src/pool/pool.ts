@@ -6,6 +6,8 @@
 import { ProcessGroups } from '../../sandbox/command/kill-group.js';
 import { runCommand } from '../../sandbox/command/run-command.js';
 import type { CommandOutcome, CommandTask } from '../contract/command-task.js';
+import type { JsTask } from '../contract/js-task.js';
+import { JsLane, type JsLaneResult } from './js-lane.js';
 import { LinkedAbort } from './linked-abort.js';
 import { ScratchDirs } from './scratch.js';
 import { Slots, SlotsClosedError } from './slots.js';
@@ -13,6 +15,12 @@ import { Slots, SlotsClosedError } from './slots.js';
 export interface PoolOptions {
   readonly maxConcurrentCommands: number;
   readonly killGraceMs: number;
+  /** QuickJS worker threads. */
+  readonly jsThreads: number;
+  /** Hard cap of each QuickJS worker's heap. */
+  readonly jsHeapCeilingBytes: number;
+  /** Time beyond a JS task's deadlines before its worker thread is terminated. */
+  readonly jsBackstopGraceMs: number;
   /** Directory under which per-invocation scratch dirs are made (default: a tmpfs if available). */
   readonly scratchBase?: string | undefined;
 }
@@ -31,11 +39,20 @@ export class HookPool {
   readonly #closing = new AbortController();
   readonly #running = new Set<Promise<unknown>>();
   readonly #groups = new ProcessGroups();
+  readonly #js: JsLane;
 
   constructor(options: PoolOptions) {
     this.#options = options;
     this.#commandSlots = new Slots(options.maxConcurrentCommands);
     this.#scratch = new ScratchDirs(options.scratchBase);
+    this.#js = new JsLane(
+      {
+        threads: options.jsThreads,
+        heapCeilingBytes: options.jsHeapCeilingBytes,
+        backstopGraceMs: options.jsBackstopGraceMs,
+      },
+      this.#closing.signal,
+    );
   }
 
   /** Process groups that may still have members (leak checks). */
@@ -75,6 +92,26 @@ export class HookPool {
       this.#commandSlots.release();
       if (scratchDir !== undefined) this.#scratch.remove(scratchDir);
     }
+  }
+
+  /** Runs JS hooks (one, or a serial run) on the QuickJS lane; `budgetMs` is their summed deadline. */
+  runJs(task: JsTask, budgetMs: number, signal?: AbortSignal): Promise<JsLaneResult> {
+    return this.#js.run(task, budgetMs, signal);
+  }
+
+  /** Starts the QuickJS workers ahead of the first JS hook. */
+  warmJs(): void {
+    this.#js.warm();
+  }
+
+  /** QuickJS worker threads alive (leak checks). */
+  get jsThreads(): number {
+    return this.#js.threads;
+  }
+
+  /** A QuickJS worker's stats (tests and leak checks). */
+  jsStats(): Promise<unknown> {
+    return this.#js.stats();
   }
 
   /**
@@ -144,6 +181,7 @@ export class HookPool {
     this.#commandSlots.close();
     await Promise.allSettled([...this.#running]);
     this.#groups.dispose();
+    await this.#js.close();
     await this.#scratch.close();
   }
 }

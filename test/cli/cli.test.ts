@@ -168,3 +168,31 @@ describe('hookwarden --help', () => {
     expect(JSON.parse(r.stdout)).toMatchObject({ title: 'hookwarden hooks.json', type: 'object' });
   });
 });
+
+describe('hookwarden validate with JS hooks', () => {
+  it('compiles JS sources and reports syntax errors with file and line', async () => {
+    const dir = tempDir();
+    writeConfig(dir, 'hooks/bad.js', 'export default function (input) {\n  const x = ;\n}\n');
+    writeConfig(dir, 'hooks/good.js', 'export default () => ({})');
+    const cfg = writeConfig(dir, 'hooks.json', {
+      hooks: {
+        BeforeTool: [
+          {
+            hooks: [
+              { type: 'js', source: 'hooks/good.js' },
+              { type: 'js', source: 'hooks/bad.js' },
+              { type: 'js', code: 'export default (' },
+            ],
+          },
+        ],
+      },
+    });
+    const r = await runCli(['validate', cfg]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(
+      /error: .*hooks.json: hooks.BeforeTool\[0\].hooks\[1\]: SyntaxError: .* at .*hooks\/bad\.js:2/,
+    );
+    expect(r.stdout).toMatch(/hooks.BeforeTool\[0\].hooks\[2\]: SyntaxError/);
+    expect(r.stdout).toMatch(/3 hooks loaded; 2 errors/);
+  });
+});

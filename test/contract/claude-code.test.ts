@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseHookOutput } from '../../src/contract/hook-output.js';
+import { parseHookOutput } from '../../src/contract/parse-output.js';
 
 const parse = (raw: unknown, event = 'BeforeTool') => {
   const r = parseHookOutput(raw, event);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseHookOutput } from '../../src/contract/hook-output.js';
+import { parseHookOutput } from '../../src/contract/parse-output.js';
 
 describe('hook output validation', () => {
   it('treats nothing and null as proceed', () => {

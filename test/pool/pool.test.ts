@@ -3,6 +3,14 @@ import { HookPool } from '../../src/pool/pool.js';
 import { Slots } from '../../src/pool/slots.js';
 import { settleHookProcesses } from '../helpers/processes.js';
 
+const OPTS = {
+  maxConcurrentCommands: 1,
+  killGraceMs: 100,
+  jsThreads: 1,
+  jsHeapCeilingBytes: 64 << 20,
+  jsBackstopGraceMs: 1000,
+};
+
 const request = (command: string) => ({
   program: { kind: 'shell' as const, command },
   cwd: '/tmp',
@@ -39,7 +47,7 @@ describe('slots', () => {
 
 describe('the pool', () => {
   it('bounds concurrent processes and reports queue time', async () => {
-    const pool = new HookPool({ maxConcurrentCommands: 2, killGraceMs: 100 });
+    const pool = new HookPool({ ...OPTS, maxConcurrentCommands: 2 });
     try {
       const runs = await Promise.all([0, 1, 2, 3].map(() => pool.runCommand(request('sleep 0.2'))));
       const queued = runs.map((r) => r.queuedMs).sort((x, y) => x - y);
@@ -51,7 +59,7 @@ describe('the pool', () => {
   });
 
   it('on close, ends queued runs as pool_closed and kills running ones, leaving no process or group', async () => {
-    const pool = new HookPool({ maxConcurrentCommands: 1, killGraceMs: 100 });
+    const pool = new HookPool({ ...OPTS, maxConcurrentCommands: 1 });
     const running = pool.runCommand(request('sleep 30'));
     const queued = pool.runCommand(request('sleep 30'));
     await new Promise((r) => setTimeout(r, 100));

@@ -1,0 +1,33 @@
+// One QuickJS WebAssembly module per worker thread, on a fixed-maximum WebAssembly.Memory: the only
+// hard memory cap (QuickJS's setMemoryLimit is a soft, per-runtime limit that large allocations slip
+// past). The sync release build of bellard's QuickJS: the asyncify builds overflow the host stack.
+import RELEASE_SYNC_IMPORT from '@jitl/quickjs-wasmfile-release-sync';
+import {
+  newQuickJSWASMModuleFromVariant,
+  newVariant,
+  type QuickJSSyncVariant,
+  type QuickJSWASMModule,
+} from 'quickjs-emscripten-core';
+
+// The package's types describe its CommonJS build (`{ default: variant }`); Node's ESM build
+// exports the variant itself. Accept both.
+const RELEASE_SYNC = ((RELEASE_SYNC_IMPORT as { default?: QuickJSSyncVariant }).default ??
+  RELEASE_SYNC_IMPORT) as QuickJSSyncVariant;
+
+const PAGE = 64 * 1024;
+/** Initial heap: 16 MiB, mostly untouched. */
+const INITIAL_PAGES = 256;
+
+export interface QuickJsModule {
+  readonly module: QuickJSWASMModule;
+  readonly memory: WebAssembly.Memory;
+  /** The hard cap of the heap, in bytes. */
+  readonly ceilingBytes: number;
+}
+
+export async function createQuickJsModule(ceilingBytes: number): Promise<QuickJsModule> {
+  const maximum = Math.max(INITIAL_PAGES, Math.ceil(ceilingBytes / PAGE));
+  const memory = new WebAssembly.Memory({ initial: INITIAL_PAGES, maximum });
+  const module = await newQuickJSWASMModuleFromVariant(newVariant(RELEASE_SYNC, { wasmMemory: memory }));
+  return { module, memory, ceilingBytes: maximum * PAGE };
+}

@@ -1,0 +1,41 @@
+// What crosses to a QuickJS worker and back (structured clone). Dependency-free.
+import type { EventDefinition } from './events.js';
+import type { FoldHook, HookAnswer } from './fold.js';
+import type { HookInput } from './types.js';
+
+export interface JsHookTask extends FoldHook {
+  readonly type: 'js';
+  /** Module source: `export default function (input, ctx) { … }`. */
+  readonly code: string;
+  /** Shown in errors: the resolved source path, or `<config>#<json path>` for inline code. */
+  readonly filename: string;
+  readonly memoryBytes: number;
+  readonly maxOutputBytes: number;
+  readonly deadlineMs: number;
+}
+
+/** One worker task: a single JS hook, or a run of adjacent JS hooks of a serial chain. */
+export interface JsTask {
+  readonly event: EventDefinition;
+  /** The input the first hook sees; later hooks of a chain see the earlier rewrites. */
+  readonly input: HookInput;
+  readonly hooks: readonly JsHookTask[];
+  readonly tenant: string | undefined;
+  /** Largest input JSON a hook of the chain may be handed (later hooks see rewritten inputs). */
+  readonly maxInputBytes: number;
+  /** When the host submitted the task (ms, performance.timeOrigin + now), for queue time. */
+  readonly submittedAt: number;
+}
+
+export interface JsHookOutcome {
+  readonly answer: HookAnswer;
+  /** Bytes the runtime held when the hook finished (QuickJS's own accounting). */
+  readonly memoryUsedBytes?: number;
+}
+
+export interface JsTaskResult {
+  /** One per hook, in order; hooks after a deny in the chain are `not-run`. */
+  readonly outcomes: readonly JsHookOutcome[];
+  /** Set when the worker retires itself after this task (heap at its ceiling, or a broken module). */
+  readonly recycled?: string;
+}

@@ -1,0 +1,82 @@
+// Parses a hook's raw answer into a HookOutput. Dependency-free: the QuickJS worker folds serial
+// chains of JS hooks with exactly the host's parser. The zod `hookOutputSchema` (hook-output.ts)
+// documents the same shape for users; test/contract/parse-output.test.ts keeps the two in step.
+import { isClaudeCodeOutput, mapClaudeCodeOutput } from './claude-code.js';
+import { PlainJsonError, toPlainJson } from './plain-json.js';
+import type { HookOutput } from './types.js';
+
+export type ParsedOutput =
+  | { ok: true; output: HookOutput | undefined; unknownFields: string[] }
+  | { ok: false; message: string };
+
+type Check = (v: unknown) => string | undefined;
+
+const describe = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v);
+const str: Check = (v) => (typeof v === 'string' ? undefined : `expected string, received ${describe(v)}`);
+const any: Check = () => undefined;
+const isRecord = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
+const FIELDS: Record<keyof HookOutput, Check> = {
+  decision: (v) =>
+    v === 'allow' || v === 'deny' || v === 'ask' ? undefined : 'expected one of "allow"|"deny"|"ask"',
+  reason: str,
+  additionalContext: str,
+  mutatedPrompt: str,
+  modelOverride: str,
+  mutatedToolInput: (v) => (isRecord(v) ? undefined : `expected record, received ${describe(v)}`),
+  updatedToolOutput: any,
+  mutatedRequest: any,
+  mutatedText: str,
+  continueWork: (v) => {
+    if (!isRecord(v)) return `expected object, received ${describe(v)}`;
+    return typeof v.reason === 'string'
+      ? undefined
+      : `reason: expected string, received ${describe(v.reason)}`;
+  },
+};
+
+/** The HookOutput field names, in output order. */
+export const OUTPUT_FIELD_NAMES = Object.keys(FIELDS) as (keyof HookOutput)[];
+
+/**
+ * Validates a hook's raw answer for `event` (canonical name). Accepts hookwarden's shape and Claude
+ * Code's; `undefined`/`null` mean "proceed". The output is made of null-prototype objects, without
+ * `__proto__`/`constructor`/`prototype` keys at any depth.
+ */
+export function parseHookOutput(raw: unknown, event: string): ParsedOutput {
+  if (raw === undefined || raw === null) return { ok: true, output: undefined, unknownFields: [] };
+  let plain: unknown;
+  try {
+    plain = toPlainJson(raw);
+  } catch (err) {
+    if (err instanceof PlainJsonError || err instanceof RangeError)
+      return { ok: false, message: err.message };
+    throw err;
+  }
+  if (!isRecord(plain))
+    return {
+      ok: false,
+      message: `expected a JSON object, got ${describe(plain) === 'array' ? 'an array' : describe(plain)}`,
+    };
+  let obj = plain;
+  const unknownFields: string[] = [];
+  if (isClaudeCodeOutput(obj)) {
+    const { mapped, ignored } = mapClaudeCodeOutput(obj, event);
+    obj = mapped;
+    unknownFields.push(...ignored);
+  }
+  const output: HookOutput = Object.create(null);
+  for (const key of Object.keys(obj)) {
+    const value = obj[key];
+    if (!Object.hasOwn(FIELDS, key)) {
+      unknownFields.push(key);
+      continue;
+    }
+    if (value === undefined) continue;
+    const problem = FIELDS[key as keyof HookOutput](value);
+    if (problem !== undefined) return { ok: false, message: `${key}: ${problem}` };
+    (output as Record<string, unknown>)[key] = value;
+  }
+  return { ok: true, output, unknownFields };
+}

@@ -1,0 +1,72 @@
+// Execute stage for JS hooks: one hook, or a run of adjacent JS hooks of a serial chain, as one task
+// on the QuickJS lane (one round trip; the worker folds the run with the same pure fold).
+
+import type { HookDefinition } from '../config/hook-definition.js';
+import type { EventDefinition } from '../contract/events.js';
+import type { HookAnswer } from '../contract/fold.js';
+import type { JsHookTask } from '../contract/js-task.js';
+import { toPlainJson } from '../contract/plain-json.js';
+import type { HookInput, HookOutput } from '../contract/types.js';
+import type { HookPool } from '../pool/pool.js';
+
+export interface JsContext {
+  readonly pool: HookPool;
+  readonly signal: AbortSignal | undefined;
+  readonly tenant: string | undefined;
+  readonly maxInputBytes: number;
+}
+
+export function jsHookTask(def: HookDefinition): JsHookTask {
+  const js = def.js!;
+  return {
+    id: def.id,
+    type: 'js',
+    scope: def.scope,
+    onError: def.onError,
+    code: js.code,
+    filename: js.filename,
+    memoryBytes: js.memoryBytes,
+    maxOutputBytes: js.maxOutputBytes,
+    deadlineMs: def.deadlineMs,
+  };
+}
+
+/** Runs `defs` (all JS) in order on one worker; returns one answer per hook. */
+export async function runJsHooks(
+  event: EventDefinition,
+  defs: readonly HookDefinition[],
+  input: HookInput,
+  ctx: JsContext,
+): Promise<HookAnswer[]> {
+  const task = {
+    event,
+    input,
+    hooks: defs.map(jsHookTask),
+    tenant: ctx.tenant,
+    maxInputBytes: ctx.maxInputBytes,
+    submittedAt: 0,
+  };
+  const budgetMs = defs.reduce((sum, d) => sum + d.deadlineMs, 0);
+  const started = performance.now();
+  const r = await ctx.pool.runJs(task, budgetMs, ctx.signal);
+  if (r.ran) {
+    return r.value.outcomes.map((o, i) => {
+      let answer = o.answer;
+      // Structured clone rebuilt the worker's null-prototype objects as plain ones: copy them again.
+      if (answer.kind === 'output' && answer.output !== undefined)
+        answer = { ...answer, output: toPlainJson(answer.output) as HookOutput };
+      if (i === 0 && answer.kind !== 'not-run')
+        answer = { ...answer, queuedMs: answer.queuedMs + r.queuedMs };
+      return answer;
+    });
+  }
+  const latencyMs = performance.now() - started - r.queuedMs;
+  return defs.map(
+    (): HookAnswer => ({
+      kind: 'failure',
+      error: { code: r.reason, message: r.message },
+      latencyMs,
+      queuedMs: r.queuedMs,
+    }),
+  );
+}
