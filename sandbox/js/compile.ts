@@ -2,7 +2,7 @@
 // and line. Compile-only evaluation executes no hook code.
 import type { QuickJSWASMModule } from 'quickjs-emscripten-core';
 import { createQuickJsModule } from './quickjs-module.js';
-import { MAX_STACK_BYTES } from './run-hook.js';
+import { MAX_STACK_BYTES } from './sandbox.js';
 
 let shared: Promise<QuickJSWASMModule> | undefined;
 

@@ -1,21 +1,24 @@
 // The QuickJS lane: a Piscina pool whose workers (sandbox/js/worker.ts) each own one QuickJS module.
-// Created on the first JS hook, so command-only executors start no thread. Workers stay warm
-// (minThreads = maxThreads). Queueing happens here, in front of Piscina (at most one task per
-// thread in flight), so a task starts as soon as it is submitted and its deadline clock is honest.
-// The QuickJS interrupt handler enforces each hook's deadline; the backstop for a hook that does not
-// yield to it (QuickJS's parser, for one, never checks it) is the task's AbortSignal at deadline +
-// grace, which makes Piscina terminate that worker thread and start a fresh one.
+// Created on the first JS hook (or when the executor has JS hooks), workers stay warm
+// (minThreads = maxThreads). Queueing happens here, in front of Piscina: at most one batch per
+// thread is in flight, so a batch starts as soon as it is sent and its deadline clock is honest.
+// Under load, queued tasks of the same tenant travel to a worker together (one message for up to
+// MAX_BATCH tasks: the message, not the hook, is the larger cost of a trivial hook); an idle lane
+// sends each task alone. The QuickJS interrupt handler enforces each hook's deadline; the backstop
+// for a hook that does not yield to it (QuickJS's parser, for one, never checks it) is aborting the
+// Piscina task at the batch's summed deadlines + grace, which terminates that worker thread.
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
 import type { JsTask, JsTaskResult } from '../contract/js-task.js';
-import { LinkedAbort } from './linked-abort.js';
-import { Slots, SlotsClosedError } from './slots.js';
+
+/** Most tasks one message carries to a worker. */
+export const MAX_BATCH = 8;
 
 export interface JsLaneOptions {
   readonly threads: number;
   readonly heapCeilingBytes: number;
-  /** Extra time a task gets beyond its hooks' deadlines before its worker thread is terminated. */
+  /** Extra time a batch gets beyond its hooks' deadlines before its worker thread is terminated. */
   readonly backstopGraceMs: number;
 }
 
@@ -28,6 +31,28 @@ export type JsLaneResult =
       readonly queuedMs: number;
     };
 
+type LoadBalancer = NonNullable<NonNullable<ConstructorParameters<typeof Piscina>[0]>['loadBalancer']>;
+
+/**
+ * Round-robin over idle workers: after answering, a worker prepares its next sandbox, so the worker
+ * that has been idle longest is the one most likely to have it ready.
+ */
+function roundRobin(): LoadBalancer {
+  let last = -1;
+  return (_task, workers) => {
+    let first: (typeof workers)[number] | null = null;
+    let next: (typeof workers)[number] | null = null;
+    for (const w of workers) {
+      if (w.currentUsage !== 0 || w.terminating || w.destroyed) continue;
+      if (first === null || w.id < first.id) first = w;
+      if (w.id > last && (next === null || w.id < next.id)) next = w;
+    }
+    const chosen = next ?? first;
+    if (chosen !== null) last = chosen.id;
+    return chosen;
+  };
+}
+
 function workerFile(): string {
   // dist/src/pool → dist/sandbox/js; src/pool (sources under vitest) → dist/sandbox/js.
   const candidates = [
@@ -39,16 +64,61 @@ function workerFile(): string {
   return found.href;
 }
 
+/**
+ * The abort signal Piscina gets for a batch: Piscina accepts any object with `aborted`, `reason`
+ * and `once`/`removeListener` (EventEmitter style); Node's AbortController costs more than a trivial
+ * hook.
+ */
+class BatchAbort {
+  aborted = false;
+  reason: unknown;
+  #listeners: (() => void)[] = [];
+  once(_type: 'abort', fn: () => void): void {
+    this.#listeners.push(fn);
+  }
+  removeListener(_type: 'abort', fn: () => void): void {
+    this.#listeners = this.#listeners.filter((l) => l !== fn);
+  }
+  /** Piscina's types name it `off`; its code calls `removeListener`. */
+  off(type: 'abort', fn: () => void): void {
+    this.removeListener(type, fn);
+  }
+  abort(reason: unknown): void {
+    if (this.aborted) return;
+    this.aborted = true;
+    this.reason = reason;
+    for (const fn of this.#listeners.splice(0)) fn();
+  }
+}
+
+interface Entry {
+  readonly task: JsTask;
+  readonly budgetMs: number;
+  readonly signal: AbortSignal | undefined;
+  readonly queuedAt: number;
+  readonly resolve: (r: JsLaneResult) => void;
+  sentAt: number;
+  done: boolean;
+  batch: Batch | undefined;
+  onAbort: (() => void) | undefined;
+}
+
+interface Batch {
+  readonly entries: Entry[];
+  readonly abort: BatchAbort;
+  why: 'backstop' | 'abort' | 'close' | undefined;
+}
+
 export class JsLane {
   readonly #options: JsLaneOptions;
   #piscina: Piscina | undefined;
   readonly #closing: AbortSignal;
-  readonly #slots: Slots;
+  readonly #queue: Entry[] = [];
+  readonly #running = new Set<Batch>();
 
   constructor(options: JsLaneOptions, closing: AbortSignal) {
     this.#options = options;
     this.#closing = closing;
-    this.#slots = new Slots(options.threads);
   }
 
   #pool(): Piscina {
@@ -58,6 +128,9 @@ export class JsLane {
       maxThreads: this.#options.threads,
       idleTimeout: 60_000,
       concurrentTasksPerWorker: 1,
+      loadBalancer: roundRobin(),
+      // The worker's event loop must run between tasks: it prepares the next sandbox while idle.
+      atomics: 'disabled',
       workerData: { heapCeilingBytes: this.#options.heapCeilingBytes },
       resourceLimits: { maxOldGenerationSizeMb: 256, stackSizeMb: 4 },
     });
@@ -74,74 +147,165 @@ export class JsLane {
     return this.#piscina?.threads.length ?? 0;
   }
 
-  async run(task: JsTask, budgetMs: number, signal?: AbortSignal): Promise<JsLaneResult> {
+  run(task: JsTask, budgetMs: number, signal?: AbortSignal): Promise<JsLaneResult> {
     if (this.#closing.aborted)
-      return { ran: false, reason: 'pool_closed', message: 'the executor is closed', queuedMs: 0 };
-    const queuedAt = performance.now();
-    try {
-      await this.#slots.acquire(signal);
-    } catch (err) {
-      const closed = err instanceof SlotsClosedError;
-      const queuedMs = performance.now() - queuedAt;
-      return closed
-        ? { ran: false, reason: 'pool_closed', message: 'the executor is closed', queuedMs }
-        : {
-            ran: false,
-            reason: 'aborted',
-            message: 'the dispatch was aborted before the hook started',
-            queuedMs,
-          };
-    }
-    const queuedMs = performance.now() - queuedAt;
-    const grace = this.#options.backstopGraceMs;
-    const backstop = new AbortController();
-    const timer = setTimeout(() => backstop.abort(new Error('backstop')), budgetMs + grace);
-    const link = new LinkedAbort(signal, this.#closing, backstop.signal);
-    try {
-      const value = (await this.#pool().run(
-        { ...task, submittedAt: performance.timeOrigin + performance.now() },
-        { signal: link.signal },
-      )) as JsTaskResult;
-      return { ran: true, value, queuedMs };
-    } catch (err) {
-      if (backstop.signal.aborted && !signal?.aborted && !this.#closing.aborted) {
-        const message = `no answer within the deadline + ${grace} ms grace (the hook did not yield to its interrupt); its worker thread was terminated and replaced`;
-        return { ran: false, reason: 'timeout', message, queuedMs };
-      }
-      if (this.#closing.aborted)
-        return { ran: false, reason: 'pool_closed', message: 'the executor is closed', queuedMs };
-      if (signal?.aborted)
-        return {
-          ran: false,
-          reason: 'aborted',
-          message: 'the dispatch was aborted; the worker thread was terminated',
-          queuedMs,
-        };
-      return {
+      return Promise.resolve({
         ran: false,
-        reason: 'worker_crashed',
-        message: `the QuickJS worker failed: ${(err as Error).message}; it was replaced`,
-        queuedMs,
+        reason: 'pool_closed',
+        message: 'the executor is closed',
+        queuedMs: 0,
+      });
+    if (signal?.aborted) {
+      return Promise.resolve({
+        ran: false,
+        reason: 'aborted',
+        message: 'the dispatch was aborted before the hook started',
+        queuedMs: 0,
+      });
+    }
+    return new Promise<JsLaneResult>((resolve) => {
+      const entry: Entry = {
+        task,
+        budgetMs,
+        signal,
+        queuedAt: performance.now(),
+        resolve,
+        sentAt: 0,
+        done: false,
+        batch: undefined,
+        onAbort: undefined,
       };
-    } finally {
-      clearTimeout(timer);
-      link.dispose();
-      this.#slots.release();
+      if (signal !== undefined) {
+        entry.onAbort = () => this.#abortEntry(entry);
+        signal.addEventListener('abort', entry.onAbort, { once: true });
+      }
+      this.#queue.push(entry);
+      this.#pump();
+    });
+  }
+
+  #settle(entry: Entry, result: JsLaneResult): void {
+    if (entry.done) return;
+    entry.done = true;
+    if (entry.onAbort !== undefined) entry.signal?.removeEventListener('abort', entry.onAbort);
+    entry.resolve(result);
+  }
+
+  #abortEntry(entry: Entry): void {
+    if (entry.done) return;
+    const batch = entry.batch;
+    if (batch === undefined) {
+      const i = this.#queue.indexOf(entry);
+      if (i >= 0) this.#queue.splice(i, 1);
+      const queuedMs = performance.now() - entry.queuedAt;
+      this.#settle(entry, {
+        ran: false,
+        reason: 'aborted',
+        message: 'the dispatch was aborted before the hook started',
+        queuedMs,
+      });
+      return;
+    }
+    const queuedMs = entry.sentAt - entry.queuedAt;
+    if (batch.entries.every((e) => e === entry || e.done)) {
+      // Nobody else waits on this worker: stop the hook now (Piscina terminates the thread).
+      batch.why ??= 'abort';
+      batch.abort.abort(new Error('aborted'));
+    }
+    // Otherwise the hook finishes within its own deadline; its answer is dropped.
+    this.#settle(entry, {
+      ran: false,
+      reason: 'aborted',
+      message: 'the dispatch was aborted; the hook was stopped',
+      queuedMs,
+    });
+  }
+
+  #pump(): void {
+    while (this.#queue.length > 0 && this.#running.size < this.#options.threads) {
+      const free = this.#options.threads - this.#running.size;
+      const size = Math.min(MAX_BATCH, Math.ceil(this.#queue.length / free));
+      const first = this.#queue.shift()!;
+      const entries = [first];
+      // Only the same tenant's tasks share a batch: a backstop termination stays within a tenant.
+      for (let i = 0; i < this.#queue.length && entries.length < size; ) {
+        if (this.#queue[i]!.task.tenant === first.task.tenant) entries.push(this.#queue.splice(i, 1)[0]!);
+        else i++;
+      }
+      this.#send(entries);
     }
   }
 
-  /** Stats of one worker thread (tests, leak checks); with one thread, of the only one. */
-  async stats(): Promise<unknown> {
-    await this.#slots.acquire();
-    try {
-      return await this.#pool().run(null, { name: 'stats' });
-    } finally {
-      this.#slots.release();
+  #send(entries: Entry[]): void {
+    const batch: Batch = { entries, abort: new BatchAbort(), why: undefined };
+    this.#running.add(batch);
+    const now = performance.now();
+    const submittedAt = performance.timeOrigin + now;
+    let budget = 0;
+    for (const e of entries) {
+      e.batch = batch;
+      e.sentAt = now;
+      budget += e.budgetMs;
     }
+    const grace = this.#options.backstopGraceMs;
+    const timer = setTimeout(() => {
+      batch.why ??= 'backstop';
+      batch.abort.abort(new Error('backstop'));
+    }, budget + grace);
+    const tasks = entries.map((e) => ({ ...e.task, submittedAt }));
+    this.#pool()
+      .run(tasks, { signal: batch.abort })
+      .then(
+        (results: JsTaskResult[]) => {
+          for (const [i, e] of entries.entries()) {
+            this.#settle(e, { ran: true, value: results[i]!, queuedMs: e.sentAt - e.queuedAt });
+          }
+        },
+        (err: unknown) => {
+          for (const e of entries) {
+            const queuedMs = e.sentAt - e.queuedAt;
+            if (batch.why === 'backstop') {
+              const message = `no answer within the deadline + ${grace} ms grace (a hook did not yield to its interrupt); its worker thread was terminated and replaced`;
+              this.#settle(e, { ran: false, reason: 'timeout', message, queuedMs });
+            } else if (batch.why === 'close') {
+              this.#settle(e, {
+                ran: false,
+                reason: 'pool_closed',
+                message: 'the executor is closed',
+                queuedMs,
+              });
+            } else {
+              const message = `the QuickJS worker failed: ${(err as Error).message}; it was replaced`;
+              this.#settle(e, { ran: false, reason: 'worker_crashed', message, queuedMs });
+            }
+          }
+        },
+      )
+      .finally(() => {
+        clearTimeout(timer);
+        this.#running.delete(batch);
+        this.#pump();
+      });
+  }
+
+  /** Stats of a worker thread (tests, leak checks); with one thread, of the only one. */
+  stats(): Promise<unknown> {
+    return this.#pool().run(null, { name: 'stats' });
   }
 
   async close(): Promise<void> {
-    this.#slots.close();
+    for (const e of this.#queue.splice(0)) {
+      this.#settle(e, {
+        ran: false,
+        reason: 'pool_closed',
+        message: 'the executor is closed',
+        queuedMs: performance.now() - e.queuedAt,
+      });
+    }
+    for (const b of this.#running) {
+      b.why ??= 'close';
+      b.abort.abort(new Error('closed'));
+    }
     const p = this.#piscina;
     this.#piscina = undefined;
     if (p !== undefined) await p.destroy();

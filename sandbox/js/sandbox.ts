@@ -1,0 +1,151 @@
+// A fresh QuickJS runtime + context with hookwarden's guest environment, ready for one hook
+// invocation: console.* and a seeded Math.random installed as host functions, JSON.parse,
+// JSON.stringify and Object.freeze captured before any hook code can replace them. Date is pinned by
+// host-clock.ts. Sandboxes are prepared while the worker is idle and each is used exactly once.
+import type { QuickJSContext, QuickJSHandle, QuickJSRuntime } from 'quickjs-emscripten-core';
+import type { QuickJsModule } from './quickjs-module.js';
+
+/** Guest stack: well under a worker's 4 MiB host stack (a larger one lets the guest overflow the host). */
+export const MAX_STACK_BYTES = 512 * 1024;
+/** console.* capture per invocation. */
+export const MAX_LOG_LINES = 100;
+export const MAX_LOG_BYTES = 16 * 1024;
+
+const LEVELS = ['log', 'info', 'warn', 'error', 'debug'] as const;
+
+let liveRuntimes = 0;
+let liveContexts = 0;
+
+/** Runtimes and contexts created and not yet disposed, in this thread's current module. */
+export function liveCounts(): { liveRuntimes: number; liveContexts: number } {
+  return { liveRuntimes, liveContexts };
+}
+
+/** A replaced module takes whatever it could not free with it. */
+export function resetLiveCounts(): void {
+  liveRuntimes = 0;
+  liveContexts = 0;
+}
+
+export class Logs {
+  readonly lines: string[] = [];
+  #bytes = 0;
+  #dropped = 0;
+  get full(): boolean {
+    if (this.lines.length < MAX_LOG_LINES && this.#bytes < MAX_LOG_BYTES) return false;
+    this.#dropped++;
+    return true;
+  }
+  add(level: string, text: string): void {
+    if (this.#bytes + text.length > MAX_LOG_BYTES) {
+      this.#dropped++;
+      return;
+    }
+    this.#bytes += text.length;
+    this.lines.push(level === 'log' ? text : `[${level}] ${text}`);
+  }
+  final(): string[] {
+    if (this.#dropped === 0) return this.lines;
+    return [
+      ...this.lines,
+      `… ${this.#dropped} more console lines dropped (cap ${MAX_LOG_LINES} lines / ${MAX_LOG_BYTES} bytes)`,
+    ];
+  }
+}
+
+/** sfc32: the guest's Math.random, seeded per invocation (a pure function of hook id and input). */
+class Sfc32 {
+  #a = 0;
+  #b = 0;
+  #c = 0;
+  #d = 0;
+  seed(s: readonly [number, number, number, number]): void {
+    [this.#a, this.#b, this.#c, this.#d] = s;
+    for (let i = 0; i < 12; i++) this.next();
+  }
+  next(): number {
+    const t = (((this.#a + this.#b) | 0) + this.#d) | 0;
+    this.#d = (this.#d + 1) | 0;
+    this.#a = this.#b ^ (this.#b >>> 9);
+    this.#b = (this.#c + (this.#c << 3)) | 0;
+    this.#c = (this.#c << 21) | (this.#c >>> 11);
+    this.#c = (this.#c + t) | 0;
+    return (t >>> 0) / 4294967296;
+  }
+}
+
+export class Sandbox {
+  readonly rt: QuickJSRuntime;
+  readonly ctx: QuickJSContext;
+  /** Builtins captured before any hook code runs (a hook may replace the globals). */
+  readonly json: QuickJSHandle;
+  readonly parse: QuickJSHandle;
+  readonly stringify: QuickJSHandle;
+  readonly freeze: QuickJSHandle;
+  logs = new Logs();
+  readonly random = new Sfc32();
+  readonly #handles: QuickJSHandle[] = [];
+  #disposed = false;
+
+  constructor(readonly qjs: QuickJsModule) {
+    this.rt = qjs.module.newRuntime();
+    liveRuntimes++;
+    this.rt.setMaxStackSize(MAX_STACK_BYTES);
+    this.ctx = this.rt.newContext();
+    liveContexts++;
+    const c = this.ctx;
+    const keep = (h: QuickJSHandle) => {
+      this.#handles.push(h);
+      return h;
+    };
+    // Everything is set up from the host: no guest source to compile on each fresh runtime.
+    const con = keep(c.newObject());
+    for (const level of LEVELS) {
+      const fn = keep(
+        c.newFunction(level, (...args) => {
+          if (!this.logs.full) this.logs.add(level, args.map((h) => show(c, h)).join(' '));
+        }),
+      );
+      c.setProp(con, level, fn);
+    }
+    c.setProp(c.global, 'console', con);
+    const math = keep(c.getProp(c.global, 'Math'));
+    c.setProp(math, 'random', keep(c.newFunction('random', () => c.newNumber(this.random.next()))));
+    this.json = keep(c.getProp(c.global, 'JSON'));
+    this.parse = keep(c.getProp(this.json, 'parse'));
+    this.stringify = keep(c.getProp(this.json, 'stringify'));
+    const object = keep(c.getProp(c.global, 'Object'));
+    this.freeze = keep(c.getProp(object, 'freeze'));
+  }
+
+  /**
+   * Frees the context and runtime (every handle first: a leaked one aborts the runtime's disposal).
+   * Returns false when QuickJS could not free them: the module must then be replaced.
+   */
+  dispose(): boolean {
+    if (this.#disposed) return true;
+    this.#disposed = true;
+    for (const h of this.#handles.reverse()) if (h.alive) h.dispose();
+    try {
+      this.ctx.dispose();
+      liveContexts--;
+      this.rt.dispose();
+      liveRuntimes--;
+      return true;
+    } catch {
+      return false;
+    }
+  }
+}
+
+function show(c: QuickJSContext, h: QuickJSHandle): string {
+  const type = c.typeof(h);
+  if (type === 'string') return c.getString(h);
+  if (type === 'number' || type === 'boolean' || type === 'undefined') return String(c.dump(h));
+  try {
+    const v = c.dump(h);
+    return typeof v === 'string' ? v : (JSON.stringify(v) ?? String(v));
+  } catch {
+    return `[${type}]`;
+  }
+}
