@@ -27,7 +27,17 @@ for (const name of selected) {
 }
 
 if (!quick && names.length === 0) {
-  const header = `# Benchmarks\n\nLatest results of \`npm run bench\` (regenerates this file). Every scenario measures its baseline in the\nsame run, interleaved with the variants; figures are medians of a shared, noisy 2-core machine.\n\nMachine: ${machine()}\n`;
+  const header = [
+    '# Benchmarks',
+    '',
+    'Latest results of `npm run bench` (it rebuilds and rewrites this file; `npm run bench -- <scenario>` runs one',
+    'without writing). Every scenario measures its baselines in the same process and run, interleaved with the',
+    'variants (round-robin, rotating which goes first); latencies are medians (p50) with p90/p99, throughputs',
+    'medians of interleaved blocks. The machine is shared and noisy: compare ratios within a table, not across runs.',
+    '',
+    `Machine: ${machine()}`,
+    '',
+  ].join('\n');
   const body = reports
     .map((r) => `## ${r.title}\n\n${r.markdown}\n\n${r.goals.map((g) => `- ${g}`).join('\n')}\n`)
     .join('\n');

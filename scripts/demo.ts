@@ -11,9 +11,11 @@ const example = (name: string) => JSON.parse(readFileSync(`${root}examples/event
 const runs: [string, string, string][] = [
   ['BeforeTool', 'bash-rm-rf', 'a shell guard denies (exit 2, stderr is the reason)'],
   ['BeforeTool', 'write-env', 'a write to a secrets file asks for approval'],
+  ['BeforeTool', 'write-etc', 'a JS hook (QuickJS isolate) denies a write to a system path'],
   ['ApprovalRequest', 'approve-read', 'a read-only tool is auto-approved'],
   ['BeforeTool', 'bash-ls', 'the guard looked and said nothing: passthrough'],
   ['BeforeTool', 'glob', 'no hook matches Glob: passthrough on the fast path'],
+  ['AfterTool', 'bash-output', 'a JS hook redacts a credential from the tool output'],
   ['SessionStart', 'session-start', 'an observer injects context'],
 ];
 
@@ -32,7 +34,10 @@ try {
     );
     if (result.additionalContext)
       console.log(`  additionalContext: ${JSON.stringify(result.additionalContext)}`);
-    const hooks = result.hooks.map((h) => `${h.id} ${h.outcome} ${h.latencyMs.toFixed(2)} ms`).join(', ');
+    if (result.updatedToolOutput !== undefined) {
+      console.log(`  updatedToolOutput: ${JSON.stringify(result.updatedToolOutput)}`);
+    }
+    const hooks = result.hooks.map((h) => `${h.id} (${h.type}) ${h.outcome} ${h.latencyMs.toFixed(2)} ms`).join(', ');
     console.log(`  hooks: ${hooks || 'none ran'} · dispatch ${ms} ms\n`);
   }
   console.log('Same thing from the CLI (exit 2 = deny):');
