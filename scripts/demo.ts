@@ -37,7 +37,9 @@ try {
     if (result.updatedToolOutput !== undefined) {
       console.log(`  updatedToolOutput: ${JSON.stringify(result.updatedToolOutput)}`);
     }
-    const hooks = result.hooks.map((h) => `${h.id} (${h.type}) ${h.outcome} ${h.latencyMs.toFixed(2)} ms`).join(', ');
+    const hooks = result.hooks
+      .map((h) => `${h.id} (${h.type}) ${h.outcome} ${h.latencyMs.toFixed(2)} ms`)
+      .join(', ');
     console.log(`  hooks: ${hooks || 'none ran'} · dispatch ${ms} ms\n`);
   }
   console.log('Same thing from the CLI (exit 2 = deny):');

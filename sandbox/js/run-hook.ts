@@ -98,7 +98,7 @@ export function runJsHook(sb: Sandbox, hook: JsHookTask, run: RunContext): RunRe
       else if (qjs.memory.buffer.byteLength - startHeap > hook.memoryBytes) interrupted = 'memory';
       return interrupted !== undefined;
     });
-    sb.random.seed(seedFor(hook.id, run.inputJson));
+    sb.random.seedWith(() => seedFor(hook.id, run.inputJson));
     setClock(run.nowMs);
     outcome = ((): Outcome => {
       const mod = c.evalCode(hook.code, hook.filename, { type: 'module' });

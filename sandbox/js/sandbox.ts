@@ -53,17 +53,28 @@ export class Logs {
   }
 }
 
-/** sfc32: the guest's Math.random, seeded per invocation (a pure function of hook id and input). */
+/**
+ * sfc32: the guest's Math.random, seeded per invocation (a pure function of hook id and input). The
+ * seed is computed on the first call only: most hooks never draw a random number.
+ */
 class Sfc32 {
   #a = 0;
   #b = 0;
   #c = 0;
   #d = 0;
-  seed(s: readonly [number, number, number, number]): void {
-    [this.#a, this.#b, this.#c, this.#d] = s;
-    for (let i = 0; i < 12; i++) this.next();
+  #seed: (() => readonly [number, number, number, number]) | undefined;
+  seedWith(seed: () => readonly [number, number, number, number]): void {
+    this.#seed = seed;
   }
   next(): number {
+    if (this.#seed !== undefined) {
+      [this.#a, this.#b, this.#c, this.#d] = this.#seed();
+      this.#seed = undefined;
+      for (let i = 0; i < 12; i++) this.#step();
+    }
+    return this.#step();
+  }
+  #step(): number {
     const t = (((this.#a + this.#b) | 0) + this.#d) | 0;
     this.#d = (this.#d + 1) | 0;
     this.#a = this.#b ^ (this.#b >>> 9);

@@ -92,7 +92,11 @@ async function runTask(task: JsTask): Promise<JsTaskResult> {
       outcomes.push({ answer: { kind: 'not-run' } });
       continue;
     }
-    const inputJson = JSON.stringify(state.input);
+    // The host serialized the first input already; later hooks of a chain may see a rewritten one.
+    const inputJson =
+      state.input === task.input && task.inputJson !== undefined
+        ? task.inputJson
+        : JSON.stringify(state.input);
     const bytes = Buffer.byteLength(inputJson);
     if (bytes > task.maxInputBytes) {
       const message = `input is ${bytes} bytes, above limits.maxInputBytes (${task.maxInputBytes})`;

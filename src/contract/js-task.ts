@@ -19,6 +19,8 @@ export interface JsTask {
   readonly event: EventDefinition;
   /** The input the first hook sees; later hooks of a chain see the earlier rewrites. */
   readonly input: HookInput;
+  /** `input` as JSON, when the host has it already. */
+  readonly inputJson?: string;
   readonly hooks: readonly JsHookTask[];
   readonly tenant: string | undefined;
   /** Largest input JSON a hook of the chain may be handed (later hooks see rewritten inputs). */

@@ -93,7 +93,7 @@ async function executeJs(
   const big = tooLarge(inputJson, gen);
   if (big !== undefined) return hooks.map(() => big);
   const event = def ?? gen.catalogue.get(hooks[0]!.event)!;
-  return runJsHooks(event, hooks, input, {
+  return runJsHooks(event, hooks, input, inputJson, {
     pool: ctx.pool,
     signal: options.signal,
     tenant: options.tenant,

@@ -36,11 +36,13 @@ export async function runJsHooks(
   event: EventDefinition,
   defs: readonly HookDefinition[],
   input: HookInput,
+  inputJson: string,
   ctx: JsContext,
 ): Promise<HookAnswer[]> {
   const task = {
     event,
     input,
+    inputJson,
     hooks: defs.map(jsHookTask),
     tenant: ctx.tenant,
     maxInputBytes: ctx.maxInputBytes,
