@@ -35,6 +35,9 @@ export async function run(quick = false): Promise<ScenarioReport> {
     killGraceMs: 500,
     maxOutputBytes: 1 << 20,
     rlimits: { cpuSeconds: 0, openFiles: 1024, fileSizeBytes: 64 << 20, addressSpaceBytes: undefined },
+    isolation: 'process',
+    writable: false,
+    runAs: undefined,
   };
   const groups = new ProcessGroups();
   const pool = new Piscina({

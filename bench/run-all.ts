@@ -7,6 +7,7 @@ import { machine, type ScenarioReport } from './harness.js';
 const SCENARIOS: Record<string, () => Promise<{ run: (quick?: boolean) => Promise<ScenarioReport> }>> = {
   'fast-path': () => import('./fast-path.js'),
   'command-hook': () => import('./command-hook.js'),
+  'namespace-hook': () => import('./namespace-hook.js'),
   'js-hook': () => import('./js-hook.js'),
 };
 

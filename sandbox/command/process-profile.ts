@@ -47,12 +47,19 @@ export function findWrapper(prefer: 'auto' | Wrapper['kind'] = 'auto'): Wrapper 
   return found;
 }
 
-/** The argv that runs `task.program` under its rlimits: [file, ...args]. */
-export function processArgv(task: CommandTask, wrapper: Wrapper): string[] {
+/** The argv of the hook itself: `sh -c command`, or its argv. */
+export function programArgv(task: CommandTask): string[] {
+  return task.program.kind === 'shell' ? ['/bin/sh', '-c', task.program.command] : [...task.program.argv];
+}
+
+/** The argv that runs `program` (default: the hook) under the task's rlimits: [file, ...args]. */
+export function processArgv(
+  task: CommandTask,
+  wrapper: Wrapper,
+  program: string[] = programArgv(task),
+): string[] {
   const r = task.rlimits;
   const cpu = r.cpuSeconds > 0 ? r.cpuSeconds : Math.ceil(task.deadlineMs / 1000) + 1;
-  const program =
-    task.program.kind === 'shell' ? ['/bin/sh', '-c', task.program.command] : [...task.program.argv];
   if (wrapper.kind === 'hw-exec') {
     const as = r.addressSpaceBytes === undefined ? '-' : String(r.addressSpaceBytes);
     return [wrapper.path, String(cpu), String(r.openFiles), String(r.fileSizeBytes), as, '--', ...program];

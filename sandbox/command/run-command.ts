@@ -5,10 +5,32 @@
 // once; the group's SIGKILL follows on its own timer. Spawned from the main thread: PDEATHSIG-style
 // cleanup is per thread, and the measurements favour it (bench/README.md).
 import { spawn } from 'node:child_process';
+import { chownSync } from 'node:fs';
 import type { CommandOutcome, CommandTask } from '../../src/contract/command-task.js';
 import { buildHookEnv } from './env.js';
 import type { ProcessGroups } from './kill-group.js';
-import { findWrapper, processArgv, type Wrapper } from './process-profile.js';
+import { bwrapArgs, namespaceSupport } from './namespace-profile.js';
+import { findWrapper, processArgv, programArgv, type Wrapper } from './process-profile.js';
+
+/** The host's unprivileged `nobody` user and group. */
+const NOBODY = 65534;
+
+/** The full argv for the task's isolation, or why that isolation is not available (never weaker). */
+function commandArgv(task: CommandTask, wrapper: Wrapper): { argv: string[] } | { unavailable: string } {
+  if (task.runAs === 'nobody' && process.getuid?.() !== 0) {
+    return {
+      unavailable: 'runAs "nobody" needs hookwarden to run as root (it switches the hook to uid 65534)',
+    };
+  }
+  if (task.isolation === 'process') return { argv: processArgv(task, wrapper) };
+  const ns = namespaceSupport();
+  if (!ns.ok || ns.bwrap === undefined) {
+    return {
+      unavailable: `isolation "namespace" is not available: ${ns.reason}. Fix: ${ns.hint}. The hook was not run.`,
+    };
+  }
+  return { argv: processArgv(task, wrapper, [...bwrapArgs(ns.bwrap, task), ...programArgv(task)]) };
+}
 
 /** After the hook exits, how long to wait for pipes still held by escaped processes. */
 const PIPE_DRAIN_MS = 100;
@@ -52,7 +74,25 @@ export function runCommand(
   }
   if (signal?.aborted)
     return Promise.resolve({ kind: 'aborted', message: 'aborted before start', stderr: '', durationMs: 0 });
-  const [file, ...args] = processArgv(task, wrapper);
+  const argv = commandArgv(task, wrapper);
+  if ('unavailable' in argv) {
+    return Promise.resolve({
+      kind: 'isolation_unavailable',
+      message: argv.unavailable,
+      stderr: '',
+      durationMs: 0,
+    });
+  }
+  const [file, ...args] = argv.argv;
+  const runAs = task.runAs === 'nobody' ? { uid: NOBODY, gid: NOBODY } : {};
+  if (task.runAs === 'nobody') {
+    try {
+      chownSync(task.scratchDir, NOBODY, NOBODY);
+    } catch (err) {
+      const message = `cannot hand the scratch directory to nobody: ${(err as Error).message}`;
+      return Promise.resolve({ kind: 'isolation_unavailable', message, stderr: '', durationMs: 0 });
+    }
+  }
   const started = performance.now();
   return new Promise<CommandOutcome>((resolve) => {
     const child = spawn(file!, args, {
@@ -60,6 +100,7 @@ export function runCommand(
       env: buildHookEnv(task),
       detached: true,
       stdio: 'pipe',
+      ...runAs,
     });
     const pgid = child.pid;
     if (pgid !== undefined) groups.track(pgid);

@@ -2,6 +2,7 @@
 import { Command } from 'commander';
 import { hooksJsonSchema } from '../config/json-schema.js';
 import { runDispatch } from './commands/dispatch.js';
+import { runDoctor } from './commands/doctor.js';
 import { runValidate } from './commands/validate.js';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
@@ -71,6 +72,19 @@ Examples:
   $ hookwarden validate .claude/settings.json --strict`,
     )
     .action(async (files: string[], flags) => setExitCode(await runValidate(files, flags)));
+
+  program
+    .command('doctor')
+    .description('check which isolation levels work on this host, and how to fix the ones that do not')
+    .option('--json', 'print the report as JSON')
+    .addHelpText(
+      'after',
+      `
+Each check runs a real hook: a command hook in process and namespace isolation, as user nobody,
+and a JS hook in a QuickJS worker.
+Exit status: 0 when every level works, 1 otherwise.`,
+    )
+    .action(async (flags) => setExitCode(await runDoctor(flags)));
 
   program
     .command('schema')

@@ -63,4 +63,8 @@ export type Limits = {
   readonly jsThreads: number;
   readonly jsHeapCeilingBytes: number;
   readonly jsBackstopGraceMs: number;
+  /** Least isolation of command hooks, for every scope or per scope. */
+  readonly minIsolation?: IsolationLevel | Partial<Record<'policy' | 'project' | 'user', IsolationLevel>>;
 };
+
+export type IsolationLevel = 'process' | 'namespace';

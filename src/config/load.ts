@@ -141,7 +141,7 @@ function collectEvents(sources: readonly ReadSource[]): EventDefinition[] {
 }
 
 function collectLimits(sources: readonly ReadSource[], override: Partial<Limits> | undefined): Limits {
-  const merged: Record<string, number> = { ...DEFAULTS.limits };
+  const merged: Record<string, unknown> = { ...DEFAULTS.limits };
   const ordered = [
     ...sources.filter((s) => s.spec.scope !== 'policy'),
     ...sources.filter((s) => s.spec.scope === 'policy'),

@@ -7,7 +7,7 @@ import type { Scope } from '../contract/types.js';
 import { canonicalJson, deriveHookId } from '../registry/hook-id.js';
 import { IfFilter, IfFilterError } from '../registry/if-filter.js';
 import type { ToolMatcher } from '../registry/matcher.js';
-import { DEFAULTS, type Limits } from './defaults.js';
+import { DEFAULTS, type IsolationLevel, type Limits } from './defaults.js';
 import { type DiagnosticSink, joinPath, renderValue } from './diagnostics.js';
 import type { CommandHookSpec, HookDefinition, JsHookSpec } from './hook-definition.js';
 import { hookSpecSchema, type RawHookSpec } from './schema.js';
@@ -188,7 +188,7 @@ function commandSpec(spec: RawHookSpec, path: string, ctx: HookContext): Command
     program,
     env: Object.freeze(env),
     inheritEnv: Object.freeze(inheritEnv),
-    isolation: spec.isolation ?? 'process',
+    isolation: effectiveIsolation(spec.isolation, ctx),
     writable: spec.writable === true,
     runAs: spec.runAs,
     rlimits: Object.freeze({
@@ -329,6 +329,13 @@ function deadlineFor(type: 'command' | 'js', spec: RawHookSpec, path: string, ct
     );
   }
   return { timeoutMs, budgetMs: d.budgetMs, deadlineMs: d.deadlineMs };
+}
+
+/** The hook's isolation, raised to `limits.minIsolation` for its scope. */
+function effectiveIsolation(asked: IsolationLevel | undefined, ctx: HookContext): IsolationLevel {
+  const min = ctx.limits.minIsolation;
+  const floor = typeof min === 'string' ? min : ctx.scope === 'trusted' ? undefined : min?.[ctx.scope];
+  return asked === 'namespace' || floor === 'namespace' ? 'namespace' : 'process';
 }
 
 function commandIdentity(c: CommandHookSpec): unknown {

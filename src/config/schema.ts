@@ -181,6 +181,23 @@ export const limitsSchema = z.object({
     .max(LIMIT_BOUNDS.jsHeapCeilingBytes, { error: `expected at most ${LIMIT_BOUNDS.jsHeapCeilingBytes}` })
     .optional()
     .meta({ description: "Hard cap of each QuickJS worker's heap, in bytes. Default 134217728 (128 MiB)." }),
+  minIsolation: z
+    .union(
+      [
+        z.enum(['process', 'namespace']),
+        z.object({
+          policy: z.enum(['process', 'namespace']).optional(),
+          project: z.enum(['process', 'namespace']).optional(),
+          user: z.enum(['process', 'namespace']).optional(),
+        }),
+      ],
+      { error: 'expected "process", "namespace" or {"policy"|"project"|"user": level}' },
+    )
+    .optional()
+    .meta({
+      description:
+        'Least isolation of command hooks: one level for every scope, or per scope. A hook asking for less runs at this level. Default "process".',
+    }),
   jsBackstopGraceMs: posInt()
     .max(LIMIT_BOUNDS.jsBackstopGraceMs, { error: `expected at most ${LIMIT_BOUNDS.jsBackstopGraceMs}` })
     .optional()

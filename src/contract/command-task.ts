@@ -27,6 +27,14 @@ export interface CommandTask {
   /** Cap per stream; past it the hook is an `output_limit` failure. */
   readonly maxOutputBytes: number;
   readonly rlimits: CommandRlimits;
+  /** `process` (own process group, rlimits) or `namespace` (bubblewrap, on top of that). */
+  readonly isolation: 'process' | 'namespace';
+  /** Namespace mode: mount the sandbox root read-write. */
+  readonly writable: boolean;
+  /** Run as the unprivileged host user `nobody` (needs hookwarden to run as root). */
+  readonly runAs: 'nobody' | undefined;
+  /** Namespace mode: the directory mounted as /etc (a snapshot of harmless entries). */
+  readonly etcDir?: string;
 }
 
 /** How a command hook run ended, before the protocol (exit 2 = deny, …) is applied. */
@@ -40,7 +48,7 @@ export type CommandOutcome =
       readonly durationMs: number;
     }
   | {
-      readonly kind: 'timeout' | 'aborted' | 'output_limit' | 'spawn_failed';
+      readonly kind: 'timeout' | 'aborted' | 'output_limit' | 'spawn_failed' | 'isolation_unavailable';
       readonly message: string;
       readonly stderr: string;
       readonly durationMs: number;

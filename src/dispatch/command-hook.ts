@@ -62,6 +62,9 @@ export function commandRequest(
     deadlineMs: def.deadlineMs,
     maxOutputBytes: c.maxOutputBytes,
     rlimits: c.rlimits,
+    isolation: c.isolation,
+    writable: c.writable,
+    runAs: c.runAs,
   };
 }
 
@@ -84,6 +87,8 @@ export function interpretCommand(outcome: CommandOutcome, event: string): Answer
       return fail('output_limit', outcome.message);
     case 'spawn_failed':
       return fail('spawn_failed', outcome.message);
+    case 'isolation_unavailable':
+      return fail('isolation_unavailable', outcome.message);
     case 'exited':
       break;
   }
@@ -133,17 +138,6 @@ export async function runCommandHook(
   inputJson: string,
   ctx: CommandContext,
 ): Promise<HookAnswer> {
-  if (def.command!.isolation === 'namespace' || def.command!.runAs !== undefined) {
-    // Never silently weaker: a hook that asked for more isolation than this build has does not run.
-    const message = 'isolation "namespace" / runAs is not available in this build; the hook was not run';
-    return {
-      kind: 'failure',
-      error: { code: 'isolation_unavailable', message },
-      latencyMs: 0,
-      queuedMs: 0,
-      notRun: true,
-    };
-  }
   const lane = await ctx.pool.runCommand(
     commandRequest(def, input, commandStdin(def, input, inputJson), ctx.root),
     ctx.signal,

@@ -74,8 +74,14 @@ export class HookPool {
     let scratchDir: string | undefined;
     const run = (async () => {
       scratchDir = this.#scratch.create();
+      const etcDir = request.isolation === 'namespace' ? this.#scratch.etcSnapshot() : undefined;
       return runCommand(
-        { ...request, scratchDir, killGraceMs: this.#options.killGraceMs },
+        {
+          ...request,
+          scratchDir,
+          killGraceMs: this.#options.killGraceMs,
+          ...(etcDir === undefined ? {} : { etcDir }),
+        },
         this.#groups,
         link.signal,
       );

@@ -1,13 +1,24 @@
 // Per-invocation scratch directories (HOME and TMPDIR of a command hook), under one private root
-// per executor (mode 0700: no other user can look in or create entries, so names can be sequential).
+// per executor (mode 0711: nobody can list it; each directory has a random, unguessable name).
 // The root lives on a tmpfs when there is one (/dev/shm): mkdir+rmdir cost ~9 µs there against
 // ~100 µs on this machine's ext4 /tmp, on the critical path of every command hook. Created, and
 // removed when left empty, with one synchronous syscall each; non-empty ones are removed in the
 // background; close() waits for those and removes the root.
-import { accessSync, constants, mkdirSync, mkdtempSync, rmdirSync, rmSync, statSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import {
+  accessSync,
+  chmodSync,
+  constants,
+  mkdirSync,
+  mkdtempSync,
+  rmdirSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { snapshotEtc } from '../../sandbox/command/namespace-profile.js';
 
 /** Where scratch roots go by default: a writable tmpfs if the host has one, else the OS temp dir. */
 export function defaultScratchBase(): string {
@@ -26,6 +37,7 @@ export function defaultScratchBase(): string {
 export class ScratchDirs {
   readonly #base: string;
   #root: string | undefined;
+  #etc: string | undefined;
   #next = 0;
   readonly #pending = new Set<Promise<void>>();
 
@@ -33,12 +45,31 @@ export class ScratchDirs {
     this.#base = base;
   }
 
+  #ensureRoot(): void {
+    if (this.#root !== undefined) return;
+    this.#root = mkdtempSync(join(this.#base, 'hookwarden-'));
+    // Traversable but not listable: a hook running as `nobody` reaches its own directory, whose
+    // random name no other hook can guess.
+    chmodSync(this.#root, 0o711);
+  }
+
   /** A fresh, empty directory (mode 0700), never handed out twice. */
   create(): string {
-    this.#root ??= mkdtempSync(join(this.#base, 'hookwarden-'));
-    const dir = join(this.#root, `h${this.#next++}`);
+    this.#ensureRoot();
+    const dir = join(this.#root!, `h${this.#next++}-${randomBytes(8).toString('hex')}`);
     mkdirSync(dir, { mode: 0o700 });
     return dir;
+  }
+
+  /** The /etc snapshot namespace sandboxes mount (made on first use, removed with the root). */
+  etcSnapshot(): string {
+    this.#ensureRoot();
+    if (this.#etc === undefined) {
+      const dir = join(this.#root!, 'etc');
+      snapshotEtc(dir);
+      this.#etc = dir;
+    }
+    return this.#etc;
   }
 
   /** Removes a directory: at once when empty (most hooks), else in the background. */
@@ -56,5 +87,6 @@ export class ScratchDirs {
     while (this.#pending.size > 0) await Promise.all([...this.#pending]);
     if (this.#root !== undefined) rmSync(this.#root, { recursive: true, force: true, maxRetries: 2 });
     this.#root = undefined;
+    this.#etc = undefined;
   }
 }

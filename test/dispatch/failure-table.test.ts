@@ -142,16 +142,3 @@ describe('failure semantics', () => {
     );
   });
 });
-
-describe('isolation requests', () => {
-  it('never run a hook with weaker isolation than it asked for', async () => {
-    const config = hooksOn('BeforeTool', [
-      printing({ decision: 'allow' }, { isolation: 'namespace', onError: 'deny', name: 'ns' }),
-    ]);
-    await withExecutor({ config }, async (hw) => {
-      const r = await hw.dispatch('BeforeTool', input({ toolName: 'Bash' }));
-      expect(r).toMatchObject({ decision: 'deny', decidedBy: 'ns' });
-      expect(r.hooks[0]).toMatchObject({ outcome: 'not-run', error: { code: 'isolation_unavailable' } });
-    });
-  });
-});

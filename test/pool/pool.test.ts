@@ -20,6 +20,9 @@ const request = (command: string) => ({
   deadlineMs: 10_000,
   maxOutputBytes: 1 << 20,
   rlimits: { cpuSeconds: 0, openFiles: 256, fileSizeBytes: 1 << 20, addressSpaceBytes: undefined },
+  isolation: 'process' as const,
+  writable: false,
+  runAs: undefined,
 });
 
 describe('slots', () => {

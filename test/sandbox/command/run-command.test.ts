@@ -24,6 +24,9 @@ function task(program: CommandTask['program'], extra: Partial<CommandTask> = {})
     killGraceMs: 200,
     maxOutputBytes: 1024 * 1024,
     rlimits: { cpuSeconds: 0, openFiles: 256, fileSizeBytes: 1024 * 1024, addressSpaceBytes: undefined },
+    isolation: 'process',
+    writable: false,
+    runAs: undefined,
     ...extra,
   };
 }

@@ -1,0 +1,192 @@
+// `hookwarden doctor`: which isolation levels work on this host, and for each that does not, why
+// and how to fix it. Every check runs the real thing (a hook through the real runner or lane).
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ProcessGroups } from '../../../sandbox/command/kill-group.js';
+import { namespaceSupport } from '../../../sandbox/command/namespace-profile.js';
+import { findWrapper } from '../../../sandbox/command/process-profile.js';
+import { runCommand } from '../../../sandbox/command/run-command.js';
+import type { CommandOutcome, CommandTask } from '../../contract/command-task.js';
+import { createExecutor } from '../../executor/executor.js';
+import { defaultScratchBase } from '../../pool/scratch.js';
+
+export interface Check {
+  readonly name: string;
+  readonly ok: boolean;
+  readonly detail: string;
+  readonly fix?: string;
+}
+
+function task(extra: Partial<CommandTask>, scratchDir: string): CommandTask {
+  return {
+    program: { kind: 'shell', command: 'id -u' },
+    cwd: tmpdir(),
+    scratchDir,
+    env: { HOOK_EVENT: 'doctor' },
+    inheritEnv: [],
+    stdin: '{}',
+    deadlineMs: 10_000,
+    killGraceMs: 200,
+    maxOutputBytes: 4096,
+    rlimits: { cpuSeconds: 0, openFiles: 64, fileSizeBytes: 1 << 20, addressSpaceBytes: undefined },
+    isolation: 'process',
+    writable: false,
+    runAs: undefined,
+    ...extra,
+  };
+}
+
+const described = (o: CommandOutcome) =>
+  o.kind === 'exited'
+    ? `exit ${o.exitCode}${o.stderr.trim() ? `: ${o.stderr.trim().split('\n')[0]}` : ''}`
+    : o.message;
+
+async function commandChecks(): Promise<Check[]> {
+  const groups = new ProcessGroups();
+  const scratch = mkdtempSync(join(tmpdir(), 'hookwarden-doctor-'));
+  const checks: Check[] = [];
+  try {
+    const wrapper = findWrapper();
+    const plain = await runCommand(task({}, scratch), groups);
+    const processOk = plain.kind === 'exited' && plain.exitCode === 0;
+    checks.push(
+      processOk && wrapper?.kind === 'hw-exec'
+        ? {
+            name: 'process isolation',
+            ok: true,
+            detail: 'own process group, rlimits, no_new_privs, parent-death signal (hw-exec helper)',
+          }
+        : processOk
+          ? {
+              name: 'process isolation',
+              ok: true,
+              detail: 'own process group, rlimits via prlimit(1); no no_new_privs or parent-death signal',
+              fix: 'build the hw-exec helper: install a C compiler (apt-get install -y gcc libc6-dev) and run npm run build',
+            }
+          : {
+              name: 'process isolation',
+              ok: false,
+              detail: described(plain),
+              fix: 'install util-linux (prlimit) or a C compiler for the hw-exec helper, then npm run build',
+            },
+    );
+    const ns = namespaceSupport();
+    if (!ns.ok)
+      checks.push({
+        name: 'namespace isolation',
+        ok: false,
+        detail: ns.reason ?? 'unavailable',
+        ...(ns.hint ? { fix: ns.hint } : {}),
+      });
+    else {
+      const r = await runCommand(task({ isolation: 'namespace' }, scratch), groups);
+      const ok = r.kind === 'exited' && r.exitCode === 0;
+      checks.push(
+        ok
+          ? {
+              name: 'namespace isolation',
+              ok,
+              detail: `bubblewrap (${ns.bwrap}): no network, minimal read-only filesystem, own pid namespace`,
+            }
+          : {
+              name: 'namespace isolation',
+              ok,
+              detail: described(r),
+              fix: 'check that bubblewrap can create user namespaces here',
+            },
+      );
+    }
+    if (process.getuid?.() !== 0) {
+      checks.push({
+        name: 'runAs "nobody"',
+        ok: false,
+        detail: 'hookwarden is not running as root',
+        fix: 'run hookwarden as root to switch hooks to uid 65534',
+      });
+    } else {
+      const r = await runCommand(task({ runAs: 'nobody' }, scratch), groups);
+      const ok = r.kind === 'exited' && r.exitCode === 0 && r.stdout.trim() === '65534';
+      checks.push(
+        ok
+          ? { name: 'runAs "nobody"', ok, detail: 'hooks can run as the host user nobody (uid 65534)' }
+          : {
+              name: 'runAs "nobody"',
+              ok,
+              detail: described(r),
+              fix: 'the helper and the sandbox root must be readable by nobody',
+            },
+      );
+    }
+  } finally {
+    groups.dispose();
+    rmSync(scratch, { recursive: true, force: true });
+  }
+  return checks;
+}
+
+async function jsCheck(): Promise<Check> {
+  const executor = await createExecutor({
+    config: {
+      hooks: {
+        SessionStart: [
+          { hooks: [{ type: 'js', code: "export default () => ({ additionalContext: 'ok' })" }] },
+        ],
+      },
+    },
+    limits: { jsThreads: 1 },
+    onWarning: () => {},
+  });
+  try {
+    const r = await executor.dispatch('SessionStart', {
+      sessionId: 'doctor',
+      cwd: '/',
+      timestamp: new Date().toISOString(),
+    });
+    const ok = r.additionalContext === 'ok';
+    return ok
+      ? { name: 'JS hooks (QuickJS)', ok, detail: 'QuickJS isolates on Piscina worker threads' }
+      : {
+          name: 'JS hooks (QuickJS)',
+          ok,
+          detail: r.hooks[0]?.error?.message ?? 'no answer',
+          fix: 'reinstall: npm ci && npm run build',
+        };
+  } catch (err) {
+    return {
+      name: 'JS hooks (QuickJS)',
+      ok: false,
+      detail: (err as Error).message,
+      fix: 'reinstall: npm ci && npm run build',
+    };
+  } finally {
+    await executor.close();
+  }
+}
+
+export async function runDoctor(flags: { json?: boolean }): Promise<number> {
+  const base = defaultScratchBase();
+  const checks = [
+    ...(await commandChecks()),
+    await jsCheck(),
+    {
+      name: 'scratch directories',
+      ok: true,
+      detail: `under ${base}${base === tmpdir() ? ' (not a tmpfs: slower)' : ' (tmpfs)'}`,
+    },
+  ];
+  const ok = checks.every((c) => c.ok);
+  if (flags.json === true) {
+    process.stdout.write(`${JSON.stringify({ ok, node: process.version, checks }, null, 2)}\n`);
+    return ok ? 0 : 1;
+  }
+  process.stdout.write(`hookwarden doctor — Node ${process.version}, ${process.platform}/${process.arch}\n`);
+  for (const c of checks) {
+    process.stdout.write(`${c.ok ? '✓' : '✗'} ${c.name.padEnd(22)} ${c.detail}\n`);
+    if (c.fix !== undefined) process.stdout.write(`  ${' '.repeat(22)} fix: ${c.fix}\n`);
+  }
+  process.stdout.write(
+    ok ? 'all isolation levels work here\n' : 'some isolation levels do not work here (see above)\n',
+  );
+  return ok ? 0 : 1;
+}

@@ -1,0 +1,93 @@
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli.js';
+import { hooksOn, tempDir, writeConfig } from '../helpers/fixture.js';
+
+const FAKE_BWRAP = fileURLToPath(new URL('../fixtures/hostile/fake-bwrap-no-userns.sh', import.meta.url));
+
+describe('hookwarden doctor', () => {
+  it('reports every isolation level with a real check', async () => {
+    const r = await runCli(['doctor', '--json']);
+    const report = JSON.parse(r.stdout);
+    expect(report.checks.map((c: { name: string }) => c.name)).toEqual([
+      'process isolation',
+      'namespace isolation',
+      'runAs "nobody"',
+      'JS hooks (QuickJS)',
+      'scratch directories',
+    ]);
+    expect(report.checks[0]).toMatchObject({ ok: true });
+    expect(report.checks[3]).toMatchObject({ ok: true });
+    expect(r.code).toBe(report.ok ? 0 : 1);
+  });
+
+  it.each([
+    [
+      'is missing',
+      '/nonexistent/bwrap',
+      /not installed at \/nonexistent\/bwrap/,
+      /apt-get install -y bubblewrap/,
+    ],
+    [
+      'refuses to start',
+      FAKE_BWRAP,
+      /cannot create namespaces here: bwrap: No permissions/,
+      /user namespaces may be disabled/,
+    ],
+  ])(
+    'says why namespace isolation fails when bubblewrap %s, and how to fix it',
+    async (_what, bwrap, reason, fix) => {
+      const r = await runCli(['doctor', '--json'], { env: { ...process.env, HOOKWARDEN_BWRAP: bwrap } });
+      expect(r.code).toBe(1);
+      const ns = JSON.parse(r.stdout).checks[1];
+      expect(ns).toMatchObject({
+        ok: false,
+        detail: expect.stringMatching(reason),
+        fix: expect.stringMatching(fix),
+      });
+      const human = await runCli(['doctor'], { env: { ...process.env, HOOKWARDEN_BWRAP: bwrap } });
+      expect(human.stdout).toMatch(/✗ namespace isolation/);
+    },
+  );
+});
+
+describe('a namespace hook on a host without working bubblewrap', () => {
+  it.each([['/nonexistent/bwrap'], [FAKE_BWRAP]])(
+    'fails closed with isolation_unavailable, never runs weaker (%s)',
+    async (bwrap) => {
+      const dir = tempDir();
+      const marker = `${dir}/ran`;
+      const cfg = writeConfig(
+        dir,
+        'hooks.json',
+        hooksOn('BeforeTool', [
+          { name: 'iso', command: `touch ${marker}`, isolation: 'namespace', onError: 'deny' },
+        ]),
+      );
+      const r = await runCli(['dispatch', 'BeforeTool', '-c', cfg], {
+        env: { ...process.env, HOOKWARDEN_BWRAP: bwrap },
+      });
+      expect(r.code).toBe(2);
+      const result = JSON.parse(r.stdout);
+      expect(result).toMatchObject({ decision: 'deny', decidedBy: 'iso' });
+      expect(result.hooks[0].error).toMatchObject({
+        code: 'isolation_unavailable',
+        message: expect.stringMatching(/Fix: /),
+      });
+      const { existsSync } = await import('node:fs');
+      expect(existsSync(marker)).toBe(false);
+    },
+  );
+
+  it('limits.minIsolation raises every hook of a scope to namespace', async () => {
+    const dir = tempDir();
+    const cfg = writeConfig(dir, 'hooks.json', {
+      limits: { minIsolation: { project: 'namespace' } },
+      ...hooksOn('BeforeTool', [{ name: 'plain', command: "echo '{}'" }]),
+    });
+    const r = await runCli(['dispatch', 'BeforeTool', '-c', cfg], {
+      env: { ...process.env, HOOKWARDEN_BWRAP: '/nonexistent/bwrap' },
+    });
+    expect(JSON.parse(r.stdout).hooks[0].error.code).toBe('isolation_unavailable');
+  });
+});

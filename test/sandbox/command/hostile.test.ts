@@ -1,0 +1,226 @@
+// The hostile-hook corpus (test/fixtures/hostile/), run in `process` and `namespace` isolation. For
+// each: the host survives, the outcome and decision follow DESIGN's failure table, nothing leaks, and
+// no process survives the dispatch — except what README documents as not contained in process mode.
+import { randomUUID } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { namespaceSupport } from '../../../sandbox/command/namespace-profile.js';
+import type { DispatchResult } from '../../../src/index.js';
+import { input, tempDir, withExecutor } from '../../helpers/fixture.js';
+import { processesWithEnv } from '../../helpers/processes.js';
+
+const HOSTILE = fileURLToPath(new URL('../../fixtures/hostile/', import.meta.url));
+const ns = namespaceSupport();
+const required = process.env.HOOKWARDEN_REQUIRE_NAMESPACE === '1';
+if (!ns.ok && !required) {
+  // Visible, not silent: outside CI a host without bubblewrap runs the process-mode half only.
+  console.warn(`hostile corpus: namespace mode not run here (${ns.reason}; ${ns.hint})`);
+}
+const MODES = (['process', 'namespace'] as const).filter((m) => m === 'process' || ns.ok || required);
+
+process.env.HW_HOSTILE_HOST_TOKEN = 'host-secret-token-value';
+afterAll(() => {
+  delete process.env.HW_HOSTILE_HOST_TOKEN;
+});
+
+async function run(
+  mode: 'process' | 'namespace',
+  script: string,
+  spec: Record<string, unknown> = {},
+): Promise<{ result: DispatchResult; marker: string }> {
+  const marker = randomUUID();
+  const hook = {
+    name: script.replace('.sh', ''),
+    command: `./${script}`,
+    isolation: mode,
+    timeoutMs: 2000,
+    inheritEnv: ['HW_HOSTILE_HOST_TOKEN'],
+    ...spec,
+    env: { HW_MARK: marker, ...(spec.env as Record<string, string> | undefined) },
+  };
+  const result = await withExecutor(
+    { config: { hooks: { BeforeTool: [{ hooks: [hook] }] } }, root: HOSTILE, limits: { killGraceMs: 200 } },
+    (hw) => hw.dispatch('BeforeTool', input({ toolName: 'Bash' })),
+  );
+  return { result, marker };
+}
+
+async function survivors(marker: string, waitMs = 3000): Promise<number[]> {
+  const until = Date.now() + waitMs;
+  for (;;) {
+    const left = processesWithEnv('HW_MARK', marker).map((p) => p.pid);
+    if (left.length === 0 || Date.now() > until) return left;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describe.each(MODES)('hostile hooks (%s isolation)', (mode) => {
+  it('a fork bomb times out and no process of it survives', async () => {
+    const { result, marker } = await run(mode, 'fork-bomb.sh', { timeoutMs: 1500 });
+    expect(result.decision).toBe('passthrough');
+    expect(result.hooks[0]).toMatchObject({ outcome: 'timeout', error: { code: 'timeout' } });
+    expect(await survivors(marker, 5000)).toEqual([]);
+  });
+
+  it('a fork bomb is a deny when the hook is fail-closed', async () => {
+    const { result, marker } = await run(mode, 'fork-bomb.sh', { timeoutMs: 800, onError: 'deny' });
+    expect(result).toMatchObject({ decision: 'deny', decidedBy: 'fork-bomb' });
+    expect(await survivors(marker, 5000)).toEqual([]);
+  });
+
+  it(
+    mode === 'namespace'
+      ? 'cannot reach the network'
+      : 'can reach the loopback network (not contained in process mode)',
+    async () => {
+      const received: string[] = [];
+      const server = createServer((s) => s.on('data', (d) => received.push(String(d))));
+      await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+      const port = (server.address() as { port: number }).port;
+      try {
+        const { result, marker } = await run(mode, 'exfiltrate.sh', { env: { PORT: String(port) } });
+        await new Promise((r) => setTimeout(r, 100));
+        if (mode === 'namespace') {
+          expect(result.additionalContext).toBe('refused');
+          expect(received).toEqual([]);
+        } else {
+          expect(result.additionalContext).toBe('connected');
+          expect(received.join('')).toContain(`exfiltrated-${marker}`);
+        }
+        expect(await survivors(marker)).toEqual([]);
+      } finally {
+        server.close();
+      }
+    },
+  );
+
+  it(
+    mode === 'namespace'
+      ? 'cannot read host secrets outside its root'
+      : 'reads files outside its root (not contained in process mode)',
+    async () => {
+      const dir = tempDir('hw-secret-');
+      const secretFile = join(dir, 'secret.txt');
+      writeFileSync(secretFile, 'TOP-SECRET-CONTENT', { mode: 0o600 });
+      const { result, marker } = await run(mode, 'read-secrets.sh', { env: { SECRET_FILE: secretFile } });
+      const json = JSON.stringify(result);
+      // The host's own secret-looking variables never reach a hook, in either mode.
+      expect(json).not.toContain('host-secret-token-value');
+      if (mode === 'namespace') {
+        expect(result.additionalContext).toBe('unreadable');
+        // PID 1 is the sandbox's own init, with hookwarden's sanitized environment.
+        expect(result.mutatedToolInput?.initEnv).toContain('HOOK_EVENT=BeforeTool');
+      } else expect(result.additionalContext).toBe('TOP-SECRET-CONTENT');
+      expect(await survivors(marker)).toEqual([]);
+    },
+  );
+
+  it(
+    mode === 'namespace'
+      ? 'cannot write outside its scratch directory'
+      : 'can write outside its root (not contained in process mode)',
+    async () => {
+      const dir = tempDir('hw-target-');
+      const target = join(dir, 'pwned.txt');
+      const { result, marker } = await run(mode, 'write-outside.sh', { env: { TARGET: target } });
+      if (mode === 'namespace') {
+        expect(result.additionalContext).toBe('outside=refused inside=refused');
+        expect(existsSync(target)).toBe(false);
+      } else {
+        expect(result.additionalContext).toBe('outside=wrote inside=wrote');
+        expect(readFileSync(target, 'utf8')).toBe('pwned\n');
+      }
+      expect(await survivors(marker)).toEqual([]);
+    },
+  );
+
+  it('`writable: true` lets a namespace hook write its root, and only then', async () => {
+    if (mode === 'process') return;
+    const root = tempDir('hw-writable-');
+    mkdirSync(join(root, 'sub'));
+    const { result } = await withExecutor(
+      {
+        config: {
+          hooks: {
+            BeforeTool: [
+              {
+                hooks: [
+                  { isolation: 'namespace', writable: true, command: "echo ok > sub/out && echo '{}'" },
+                ],
+              },
+            ],
+          },
+        },
+        root,
+      },
+      async (hw) => ({ result: await hw.dispatch('BeforeTool', input({ toolName: 'Bash' })) }),
+    );
+    expect(result.hooks[0]!.outcome).toBe('proceed');
+    expect(readFileSync(join(root, 'sub/out'), 'utf8')).toBe('ok\n');
+  });
+
+  it(
+    mode === 'namespace'
+      ? 'leaves no daemon behind, even a setsid one'
+      : 'kills double-forked leftovers; a setsid daemon escapes (not contained in process mode)',
+    async () => {
+      const { result, marker } = await run(mode, 'daemonize.sh');
+      expect(result.hooks[0]!.outcome).toBe('proceed');
+      const left = await survivors(marker, 2000);
+      if (mode === 'namespace') expect(left).toEqual([]);
+      else {
+        // Only the `setsid sleep 60` survives; the test cleans it up.
+        const cmdlines = left.map((pid) =>
+          readFileSync(`/proc/${pid}/cmdline`, 'latin1').replaceAll('\0', ' ').trim(),
+        );
+        for (const pid of left) process.kill(pid, 'SIGKILL');
+        expect(cmdlines).toEqual(['sleep 60']);
+      }
+    },
+  );
+
+  it('a hook that closes stdout early and keeps running times out and is killed', async () => {
+    const { result, marker } = await run(mode, 'close-stdout.sh', { timeoutMs: 500 });
+    expect(result.hooks[0]).toMatchObject({ outcome: 'timeout', error: { code: 'timeout' } });
+    expect(await survivors(marker)).toEqual([]);
+  });
+
+  it('binary, invalid UTF-8 stdout is invalid output (fail-open: skipped)', async () => {
+    const { result, marker } = await run(mode, 'binary-stdout.sh');
+    expect(result.decision).toBe('passthrough');
+    expect(result.hooks[0]).toMatchObject({ outcome: 'error', error: { code: 'invalid_output' } });
+    expect(await survivors(marker)).toEqual([]);
+  });
+
+  it('a million-level nested JSON on stdout hits the output cap, or the depth limit under a larger cap', async () => {
+    const capped = await run(mode, 'deep-json.sh');
+    expect(capped.result.hooks[0]).toMatchObject({ outcome: 'limit', error: { code: 'output_limit' } });
+    const deep = await run(mode, 'deep-json.sh', { maxOutputBytes: 4 * 1024 * 1024 });
+    expect(deep.result.hooks[0]).toMatchObject({
+      outcome: 'error',
+      error: { code: 'invalid_output', message: expect.stringMatching(/nested deeper/) },
+    });
+    expect(await survivors(capped.marker)).toEqual([]);
+    expect(await survivors(deep.marker)).toEqual([]);
+  });
+
+  it('a stderr flood is an output limit, never a host OOM', async () => {
+    const before = process.memoryUsage().rss;
+    const { result, marker } = await run(mode, 'huge-stderr.sh');
+    expect(result.hooks[0]).toMatchObject({
+      outcome: 'limit',
+      error: { code: 'output_limit', message: expect.stringContaining('stderr') },
+    });
+    expect(process.memoryUsage().rss - before).toBeLessThan(64 * 1024 * 1024);
+    expect(await survivors(marker)).toEqual([]);
+  });
+
+  it('cannot inject keystrokes into a terminal (TIOCSTI): it has no controlling terminal', async () => {
+    const { result, marker } = await run(mode, 'tiocsti.sh');
+    expect(result.additionalContext).toMatch(/^refused: /);
+    expect(await survivors(marker)).toEqual([]);
+  });
+});
