@@ -1,6 +1,8 @@
 // hookwarden's public API: the only importable entry (package.json `exports`).
 
 export type { AuditOption, AuditRecord } from './audit/audit-log.js';
+export { type ChainReport, verifyChain } from './audit/hash-chain.js';
+export type { HookEventMap, HookEventName, HookStartedEvent } from './audit/hook-events.js';
 export { DEFAULTS, type Limits } from './config/defaults.js';
 export type { Diagnostic } from './config/diagnostics.js';
 export { hooksJsonSchema } from './config/json-schema.js';

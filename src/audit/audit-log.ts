@@ -1,10 +1,11 @@
 // The record stage: one audit record per executed hook, metadata only — never the hook's input or
-// output content. Sinks: a JSONL file (appended synchronously, so a dispatch's records are on disk
-// before dispatch() resolves) and/or a callback.
-import { appendFileSync } from 'node:fs';
+// output content. Sinks: a hash-chained JSONL file (written before dispatch() resolves), a callback,
+// and the executor's `hook.completed` events.
 import type { HookRecord } from '../contract/result.js';
+import { ChainedFile } from './hash-chain.js';
 
 export interface AuditRecord {
+  /** ISO time the dispatch finished. */
   time: string;
   tenant?: string;
   event: string;
@@ -13,54 +14,74 @@ export interface AuditRecord {
   type: HookRecord['type'];
   outcome: HookRecord['outcome'];
   errorCode?: string;
-  latencyMs: number;
+  /** Time waiting for a pool slot, ms. */
   queuedMs: number;
+  /** Time running, ms. */
+  runMs: number;
+  /** The effective deadline (timeout widened by a declared budget), ms. */
+  deadlineMs: number;
+  /** JS hooks: bytes the QuickJS runtime held at the end. */
+  memoryBytes?: number;
 }
 
-/** A JSONL file path, a callback, or both. */
+/**
+ * A JSONL file path, a callback, or `{ file, fsync, onRecord }`. `fsync: true` flushes the file to
+ * the disk before dispatch() resolves (survives an OS crash, not only a process crash).
+ */
 export type AuditOption =
   | string
   | ((record: AuditRecord) => void)
-  | { file?: string; onRecord?: (record: AuditRecord) => void };
+  | { file?: string; fsync?: boolean; onRecord?: (record: AuditRecord) => void };
 
 const round = (ms: number) => Math.round(ms * 1000) / 1000;
 
 export class AuditLog {
-  readonly #file: string | undefined;
+  readonly #file: ChainedFile | undefined;
   readonly #callback: ((record: AuditRecord) => void) | undefined;
 
   constructor(option: AuditOption) {
-    if (typeof option === 'string') this.#file = option;
+    if (typeof option === 'string') this.#file = new ChainedFile(option, false);
     else if (typeof option === 'function') this.#callback = option;
     else {
-      this.#file = option.file;
+      if (option.file !== undefined) this.#file = new ChainedFile(option.file, option.fsync === true);
       this.#callback = option.onRecord;
     }
   }
 
-  /** Records the executed hooks of one dispatch (not-run hooks are not executions). */
-  recordDispatch(event: string, tenant: string | undefined, hooks: readonly HookRecord[]): void {
-    const time = new Date().toISOString();
-    const records: AuditRecord[] = [];
-    for (const h of hooks) {
-      if (h.outcome === 'not-run') continue;
-      const r: AuditRecord = {
-        time,
-        event,
-        hookId: h.id,
-        scope: h.scope,
-        type: h.type,
-        outcome: h.outcome,
-        latencyMs: round(h.latencyMs),
-        queuedMs: round(h.queuedMs),
-      };
-      if (tenant !== undefined) r.tenant = tenant;
-      if (h.error !== undefined) r.errorCode = h.error.code;
-      records.push(r);
-    }
+  /** Writes the records of one dispatch. */
+  write(records: readonly AuditRecord[]): void {
     if (records.length === 0) return;
-    if (this.#file !== undefined)
-      appendFileSync(this.#file, records.map((r) => `${JSON.stringify(r)}\n`).join(''), { mode: 0o600 });
+    this.#file?.append(records as unknown as Record<string, unknown>[]);
     if (this.#callback !== undefined) for (const r of records) this.#callback(r);
   }
+}
+
+/** The audit records of a dispatch: one per executed hook (not-run hooks are not executions). */
+export function auditRecords(
+  event: string,
+  tenant: string | undefined,
+  hooks: readonly HookRecord[],
+  deadlines: readonly number[],
+): AuditRecord[] {
+  const time = new Date().toISOString();
+  const out: AuditRecord[] = [];
+  for (const [i, h] of hooks.entries()) {
+    if (h.outcome === 'not-run') continue;
+    const r: AuditRecord = {
+      time,
+      event,
+      hookId: h.id,
+      scope: h.scope,
+      type: h.type,
+      outcome: h.outcome,
+      queuedMs: round(h.queuedMs),
+      runMs: round(h.latencyMs),
+      deadlineMs: deadlines[i] ?? 0,
+    };
+    if (tenant !== undefined) r.tenant = tenant;
+    if (h.error !== undefined) r.errorCode = h.error.code;
+    if (h.memoryBytes !== undefined) r.memoryBytes = h.memoryBytes;
+    out.push(r);
+  }
+  return out;
 }

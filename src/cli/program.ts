@@ -1,6 +1,7 @@
 // The `hookwarden` command line: commands, flags and the help text that teaches them.
 import { Command } from 'commander';
 import { hooksJsonSchema } from '../config/json-schema.js';
+import { runAuditVerify } from './commands/audit.js';
 import { runDispatch } from './commands/dispatch.js';
 import { runDoctor } from './commands/doctor.js';
 import { runValidate } from './commands/validate.js';
@@ -72,6 +73,27 @@ Examples:
   $ hookwarden validate .claude/settings.json --strict`,
     )
     .action(async (files: string[], flags) => setExitCode(await runValidate(files, flags)));
+
+  const audit = program
+    .command('audit')
+    .description('work with audit files written by --audit / the audit option');
+  audit
+    .command('verify')
+    .description("check an audit file's hash chain and report the first edited, deleted or reordered record")
+    .argument('<file>', 'a JSONL audit file')
+    .option('--json', 'print the report as JSON')
+    .addHelpText(
+      'after',
+      `
+Every record carries seq and prev (the sha256 of the previous line), so changing, deleting or moving
+a line breaks the chain at the next one. A truncated tail still verifies: keep the printed head hash
+elsewhere (it changes with every appended record) to detect that.
+Exit status: 0 intact, 1 broken or unreadable.
+
+Example:
+  $ hookwarden audit verify audit.jsonl`,
+    )
+    .action(async (file: string, flags) => setExitCode(await runAuditVerify(file, flags)));
 
   program
     .command('doctor')

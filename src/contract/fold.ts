@@ -19,6 +19,7 @@ interface Timing {
   latencyMs: number;
   queuedMs: number;
   logs?: string[];
+  memoryBytes?: number;
 }
 
 /** One hook's answer, before folding. */
@@ -94,6 +95,7 @@ function record(hook: FoldHook, answer: HookAnswer, outcome: HookRecord['outcome
     queuedMs: answer.kind === 'not-run' ? 0 : round(answer.queuedMs),
   };
   if (answer.kind !== 'not-run' && answer.logs !== undefined && answer.logs.length > 0) r.logs = answer.logs;
+  if (answer.kind !== 'not-run' && answer.memoryBytes !== undefined) r.memoryBytes = answer.memoryBytes;
   return r;
 }
 

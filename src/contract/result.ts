@@ -18,6 +18,8 @@ export interface HookRecord {
   ignoredFields?: string[];
   /** Captured `console.*` lines of a JS hook (capped); never printed by the CLI. */
   logs?: string[];
+  /** JS hooks, when an audit sink or `hook.completed` listener asks for it: bytes the runtime held. */
+  memoryBytes?: number;
 }
 
 /** The folded verdict of one dispatch. Keys appear in this order in JSON. */

@@ -1,6 +1,7 @@
 // One dispatch, stage by stage (DESIGN §1): resolve → plan → execute → fold → record.
 
 import type { AuditLog } from '../audit/audit-log.js';
+import type { HookEvents } from '../audit/hook-events.js';
 import type { HookDefinition } from '../config/hook-definition.js';
 import type { EventDefinition } from '../contract/events.js';
 import {
@@ -20,6 +21,7 @@ import { runCommandHook } from './command-hook.js';
 import type { Generation } from './generation.js';
 import { runJsHooks } from './js-hook.js';
 import { prepareInput } from './prepare-input.js';
+import { notifyStarted, recordDispatch } from './record.js';
 import { runTrustedHook } from './trusted-hook.js';
 
 export interface DispatchOptions {
@@ -33,6 +35,7 @@ export interface DispatchContext {
   readonly pool: HookPool;
   readonly root: string;
   readonly audit: AuditLog | undefined;
+  readonly events: HookEvents | undefined;
 }
 
 const INTERRUPTED = 'interrupted: the dispatch was aborted before a verdict';
@@ -70,6 +73,7 @@ async function execute(
   const big = tooLarge(inputJson, gen);
   if (big !== undefined) return big;
   const { signal } = options;
+  notifyStarted(ctx, options, [hook]);
   switch (hook.type) {
     case 'command':
       return runCommandHook(hook, input, inputJson, { pool: ctx.pool, root: ctx.root, signal });
@@ -93,11 +97,13 @@ async function executeJs(
   const big = tooLarge(inputJson, gen);
   if (big !== undefined) return hooks.map(() => big);
   const event = def ?? gen.catalogue.get(hooks[0]!.event)!;
+  if (def !== undefined) notifyStarted(ctx, options, hooks);
   return runJsHooks(event, hooks, input, inputJson, {
     pool: ctx.pool,
     signal: options.signal,
     tenant: options.tenant,
     maxInputBytes: gen.limits.maxInputBytes,
+    measureMemory: ctx.audit !== undefined || ctx.events?.has('hook.completed') === true,
   });
 }
 
@@ -207,7 +213,6 @@ export async function dispatch(
   let result = finishFold(def, state);
   if (signal?.aborted) result = interrupted(result, def);
 
-  // record
-  ctx.audit?.recordDispatch(def.name, options.tenant, result.hooks);
+  recordDispatch(ctx, def.name, options.tenant, hooks, result);
   return result;
 }

@@ -14,6 +14,8 @@ export interface JsContext {
   readonly signal: AbortSignal | undefined;
   readonly tenant: string | undefined;
   readonly maxInputBytes: number;
+  /** Report each runtime's memory use (for audit records; costs ~0.2 ms per hook). */
+  readonly measureMemory: boolean;
 }
 
 export function jsHookTask(def: HookDefinition): JsHookTask {
@@ -46,6 +48,7 @@ export async function runJsHooks(
     hooks: defs.map(jsHookTask),
     tenant: ctx.tenant,
     maxInputBytes: ctx.maxInputBytes,
+    measureMemory: ctx.measureMemory,
     submittedAt: 0,
   };
   const budgetMs = defs.reduce((sum, d) => sum + d.deadlineMs, 0);
@@ -57,6 +60,8 @@ export async function runJsHooks(
       // Structured clone rebuilt the worker's null-prototype objects as plain ones: copy them again.
       if (answer.kind === 'output' && answer.output !== undefined)
         answer = { ...answer, output: toPlainJson(answer.output) as HookOutput };
+      if (o.memoryUsedBytes !== undefined && answer.kind !== 'not-run')
+        answer = { ...answer, memoryBytes: o.memoryUsedBytes };
       if (i === 0 && answer.kind !== 'not-run')
         answer = { ...answer, queuedMs: answer.queuedMs + r.queuedMs };
       return answer;

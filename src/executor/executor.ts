@@ -2,6 +2,7 @@
 
 import { availableParallelism } from 'node:os';
 import { AuditLog } from '../audit/audit-log.js';
+import { type HookEventMap, type HookEventName, HookEvents } from '../audit/hook-events.js';
 import { DEFAULTS } from '../config/defaults.js';
 import { type Diagnostic, formatDiagnostic, renderValue } from '../config/diagnostics.js';
 import { type LoadedConfig, loadConfig } from '../config/load.js';
@@ -35,12 +36,25 @@ export interface Executor {
   register(spec: TrustedHookSpec): () => void;
   /** Config problems found at load (warnings and skipped entries). */
   readonly diagnostics: readonly Diagnostic[];
+  /**
+   * Subscribes to `hook.started` (a hook is handed to its lane) or `hook.completed` (its audit
+   * record: metadata only). Returns a function that unsubscribes.
+   */
+  on<K extends HookEventName>(name: K, listener: (e: HookEventMap[K]) => void): () => void;
   /** Stops every hook, waits for cleanup; leaves no process, thread or temp dir behind. Idempotent. */
   close(): Promise<void>;
 }
 
 /** Internal access for tests and benchmarks (not exported from the package entry). */
 export const INTERNALS: unique symbol = Symbol('hookwarden.internals');
+
+function openAudit(option: NonNullable<ResolvedOptions['audit']>): AuditLog {
+  try {
+    return new AuditLog(option);
+  } catch (err) {
+    throw new HookwardenError('invalid_options', `audit: ${(err as Error).message}`, { cause: err });
+  }
+}
 
 function defaultWarning(d: Diagnostic): void {
   process.stderr.write(`hookwarden: warning: ${formatDiagnostic(d)}\n`);
@@ -51,6 +65,7 @@ class HookExecutor implements Executor {
   readonly #pool: HookPool;
   readonly #audit: AuditLog | undefined;
   readonly #once = new OnceTracker();
+  readonly #events = new HookEvents();
   readonly #trusted: TrustedDefinition[] = [];
   #loaded: LoadedConfig;
   #generation: Generation;
@@ -67,7 +82,7 @@ class HookExecutor implements Executor {
       jsHeapCeilingBytes: loaded.limits.jsHeapCeilingBytes,
       jsBackstopGraceMs: loaded.limits.jsBackstopGraceMs,
     });
-    this.#audit = options.audit === undefined ? undefined : new AuditLog(options.audit);
+    this.#audit = options.audit === undefined ? undefined : openAudit(options.audit);
     // Idle QuickJS workers are kept warm: start them now when JS hooks are configured.
     if (loaded.hooks.some((h) => h.type === 'js')) this.#pool.warmJs();
     this.#generation = this.#buildGeneration();
@@ -96,11 +111,15 @@ class HookExecutor implements Executor {
       throw new HookwardenError('closed', 'dispatch() after close(): create a new executor');
     return dispatch(
       this.#generation,
-      { pool: this.#pool, root: this.#options.root, audit: this.#audit },
+      { pool: this.#pool, root: this.#options.root, audit: this.#audit, events: this.#events },
       event,
       input,
       options,
     );
+  }
+
+  on<K extends HookEventName>(name: K, listener: (e: HookEventMap[K]) => void): () => void {
+    return this.#events.on(name, listener);
   }
 
   register(spec: TrustedHookSpec): () => void {

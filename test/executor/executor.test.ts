@@ -136,12 +136,15 @@ describe('createExecutor', () => {
       .map((l) => JSON.parse(l));
     expect(lines).toHaveLength(1);
     expect(Object.keys(lines[0]).sort()).toEqual([
+      'deadlineMs',
       'event',
       'hookId',
-      'latencyMs',
       'outcome',
+      'prev',
       'queuedMs',
+      'runMs',
       'scope',
+      'seq',
       'tenant',
       'time',
       'type',

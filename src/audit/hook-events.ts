@@ -1,0 +1,49 @@
+// The executor's `hook.started` / `hook.completed` events. Listeners run synchronously; an exception
+// in one is reported on stderr and never affects a dispatch.
+import type { HookRecord } from '../contract/result.js';
+import type { AuditRecord } from './audit-log.js';
+
+export interface HookStartedEvent {
+  time: string;
+  tenant?: string;
+  event: string;
+  hookId: string;
+  scope: HookRecord['scope'];
+  type: HookRecord['type'];
+}
+
+export interface HookEventMap {
+  'hook.started': HookStartedEvent;
+  'hook.completed': AuditRecord;
+}
+
+export type HookEventName = keyof HookEventMap;
+
+export class HookEvents {
+  readonly #listeners: { [K in HookEventName]: Set<(e: HookEventMap[K]) => void> } = {
+    'hook.started': new Set(),
+    'hook.completed': new Set(),
+  };
+
+  on<K extends HookEventName>(name: K, listener: (e: HookEventMap[K]) => void): () => void {
+    const set = this.#listeners[name] as Set<(e: HookEventMap[K]) => void> | undefined;
+    if (set === undefined)
+      throw new TypeError(`unknown event "${String(name)}"; expected "hook.started" or "hook.completed"`);
+    set.add(listener);
+    return () => set.delete(listener);
+  }
+
+  has(name: HookEventName): boolean {
+    return this.#listeners[name].size > 0;
+  }
+
+  emit<K extends HookEventName>(name: K, e: HookEventMap[K]): void {
+    for (const fn of this.#listeners[name] as Set<(e: HookEventMap[K]) => void>) {
+      try {
+        fn(e);
+      } catch (err) {
+        process.stderr.write(`hookwarden: a ${name} listener threw: ${(err as Error).message}\n`);
+      }
+    }
+  }
+}
