@@ -16,6 +16,10 @@ export interface CommandContext {
   /** The sandbox root: cwd of every command hook. */
   readonly root: string;
   readonly signal: AbortSignal | undefined;
+  /** Tenant the hook runs for ('' = default): its turn in the fair scheduler. */
+  readonly tenant: string;
+  /** Called when the hook actually starts (after its turn came). */
+  readonly onStart: (() => void) | undefined;
 }
 
 function excerpt(text: string, max: number = DEFAULTS.maxReasonBytes): string {
@@ -141,8 +145,19 @@ export async function runCommandHook(
   const lane = await ctx.pool.runCommand(
     commandRequest(def, input, commandStdin(def, input, inputJson), ctx.root),
     ctx.signal,
+    ctx.tenant,
+    ctx.onStart,
   );
   if (!lane.ran) {
+    if (lane.reason === 'queue_full') {
+      const message = `tenant "${ctx.tenant}" has its maximum of hooks queued (maxQueued); the hook was not run`;
+      return {
+        kind: 'failure',
+        error: { code: 'queue_full', message },
+        latencyMs: 0,
+        queuedMs: lane.queuedMs,
+      };
+    }
     const message =
       lane.reason === 'aborted'
         ? 'the dispatch was aborted before the hook started'

@@ -21,7 +21,7 @@ import { runCommandHook } from './command-hook.js';
 import type { Generation } from './generation.js';
 import { runJsHooks } from './js-hook.js';
 import { prepareInput } from './prepare-input.js';
-import { notifyStarted, recordDispatch } from './record.js';
+import { notifyStarted, recordDispatch, startNotifier } from './record.js';
 import { runTrustedHook } from './trusted-hook.js';
 
 export interface DispatchOptions {
@@ -73,11 +73,17 @@ async function execute(
   const big = tooLarge(inputJson, gen);
   if (big !== undefined) return big;
   const { signal } = options;
-  notifyStarted(ctx, options, [hook]);
   switch (hook.type) {
     case 'command':
-      return runCommandHook(hook, input, inputJson, { pool: ctx.pool, root: ctx.root, signal });
+      return runCommandHook(hook, input, inputJson, {
+        pool: ctx.pool,
+        root: ctx.root,
+        signal,
+        tenant: options.tenant ?? '',
+        onStart: startNotifier(ctx, options, [hook]),
+      });
     case 'trusted':
+      notifyStarted(ctx, options, [hook]);
       return runTrustedHook(hook, input, ctx.pool, signal);
     case 'js':
       return (await executeJs([hook], input, inputJson, ctx, gen, options, undefined))[0]!;
@@ -97,13 +103,13 @@ async function executeJs(
   const big = tooLarge(inputJson, gen);
   if (big !== undefined) return hooks.map(() => big);
   const event = def ?? gen.catalogue.get(hooks[0]!.event)!;
-  if (def !== undefined) notifyStarted(ctx, options, hooks);
   return runJsHooks(event, hooks, input, inputJson, {
     pool: ctx.pool,
     signal: options.signal,
     tenant: options.tenant,
     maxInputBytes: gen.limits.maxInputBytes,
     measureMemory: ctx.audit !== undefined || ctx.events?.has('hook.completed') === true,
+    onStart: startNotifier(ctx, options, hooks),
   });
 }
 

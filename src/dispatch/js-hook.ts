@@ -16,6 +16,8 @@ export interface JsContext {
   readonly maxInputBytes: number;
   /** Report each runtime's memory use (for audit records; costs ~0.2 ms per hook). */
   readonly measureMemory: boolean;
+  /** Called when the task actually starts. */
+  readonly onStart: (() => void) | undefined;
 }
 
 export function jsHookTask(def: HookDefinition): JsHookTask {
@@ -53,7 +55,7 @@ export async function runJsHooks(
   };
   const budgetMs = defs.reduce((sum, d) => sum + d.deadlineMs, 0);
   const started = performance.now();
-  const r = await ctx.pool.runJs(task, budgetMs, ctx.signal);
+  const r = await ctx.pool.runJs(task, budgetMs, ctx.signal, ctx.onStart);
   if (r.ran) {
     return r.value.outcomes.map((o, i) => {
       let answer = o.answer;

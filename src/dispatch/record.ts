@@ -25,6 +25,16 @@ export function notifyStarted(
   }
 }
 
+/** A callback for the lane to call when the hooks actually start; undefined when nobody listens. */
+export function startNotifier(
+  ctx: DispatchContext,
+  options: DispatchOptions,
+  hooks: readonly RegisteredHook[],
+): (() => void) | undefined {
+  if (ctx.events === undefined || !ctx.events.has('hook.started')) return undefined;
+  return () => notifyStarted(ctx, options, hooks);
+}
+
 export function recordDispatch(
   ctx: DispatchContext,
   event: string,

@@ -11,6 +11,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
 import type { JsTask, JsTaskResult } from '../contract/js-task.js';
+import { type TenantLimits, TenantQueues } from './fair-scheduler.js';
 
 /** Most tasks one message carries to a worker. */
 export const MAX_BATCH = 8;
@@ -20,13 +21,15 @@ export interface JsLaneOptions {
   readonly heapCeilingBytes: number;
   /** Extra time a batch gets beyond its hooks' deadlines before its worker thread is terminated. */
   readonly backstopGraceMs: number;
+  /** Per-tenant scheduling limits ('' is the default tenant). */
+  readonly tenantLimits?: ((tenant: string) => TenantLimits) | undefined;
 }
 
 export type JsLaneResult =
   | { readonly ran: true; readonly value: JsTaskResult; readonly queuedMs: number }
   | {
       readonly ran: false;
-      readonly reason: 'aborted' | 'pool_closed' | 'timeout' | 'worker_crashed';
+      readonly reason: 'aborted' | 'pool_closed' | 'timeout' | 'worker_crashed' | 'queue_full';
       readonly message: string;
       readonly queuedMs: number;
     };
@@ -101,6 +104,7 @@ interface Entry {
   done: boolean;
   batch: Batch | undefined;
   onAbort: (() => void) | undefined;
+  readonly onStart: (() => void) | undefined;
 }
 
 interface Batch {
@@ -113,12 +117,13 @@ export class JsLane {
   readonly #options: JsLaneOptions;
   #piscina: Piscina | undefined;
   readonly #closing: AbortSignal;
-  readonly #queue: Entry[] = [];
+  readonly #queue: TenantQueues<Entry>;
   readonly #running = new Set<Batch>();
 
   constructor(options: JsLaneOptions, closing: AbortSignal) {
     this.#options = options;
     this.#closing = closing;
+    this.#queue = new TenantQueues(options.tenantLimits ?? (() => ({})), () => this.#pump());
   }
 
   #pool(): Piscina {
@@ -147,7 +152,7 @@ export class JsLane {
     return this.#piscina?.threads.length ?? 0;
   }
 
-  run(task: JsTask, budgetMs: number, signal?: AbortSignal): Promise<JsLaneResult> {
+  run(task: JsTask, budgetMs: number, signal?: AbortSignal, onStart?: () => void): Promise<JsLaneResult> {
     if (this.#closing.aborted)
       return Promise.resolve({
         ran: false,
@@ -174,12 +179,21 @@ export class JsLane {
         done: false,
         batch: undefined,
         onAbort: undefined,
+        onStart,
       };
       if (signal !== undefined) {
         entry.onAbort = () => this.#abortEntry(entry);
         signal.addEventListener('abort', entry.onAbort, { once: true });
       }
-      this.#queue.push(entry);
+      if (!this.#queue.push(task.tenant ?? '', entry)) {
+        this.#settle(entry, {
+          ran: false,
+          reason: 'queue_full',
+          message: `tenant "${task.tenant ?? ''}" has its maximum of hooks queued (maxQueued)`,
+          queuedMs: 0,
+        });
+        return;
+      }
       this.#pump();
     });
   }
@@ -195,8 +209,7 @@ export class JsLane {
     if (entry.done) return;
     const batch = entry.batch;
     if (batch === undefined) {
-      const i = this.#queue.indexOf(entry);
-      if (i >= 0) this.#queue.splice(i, 1);
+      this.#queue.remove(entry.task.tenant ?? '', entry);
       const queuedMs = performance.now() - entry.queuedAt;
       this.#settle(entry, {
         ran: false,
@@ -222,21 +235,18 @@ export class JsLane {
   }
 
   #pump(): void {
-    while (this.#queue.length > 0 && this.#running.size < this.#options.threads) {
+    while (this.#queue.size > 0 && this.#running.size < this.#options.threads) {
       const free = this.#options.threads - this.#running.size;
-      const size = Math.min(MAX_BATCH, Math.ceil(this.#queue.length / free));
-      const first = this.#queue.shift()!;
-      const entries = [first];
-      // Only the same tenant's tasks share a batch: a backstop termination stays within a tenant.
-      for (let i = 0; i < this.#queue.length && entries.length < size; ) {
-        if (this.#queue[i]!.task.tenant === first.task.tenant) entries.push(this.#queue.splice(i, 1)[0]!);
-        else i++;
-      }
-      this.#send(entries);
+      // An idle lane sends tasks one by one; a loaded one batches the next tenant's queued tasks
+      // (one tenant per batch: a backstop termination stays within a tenant).
+      const next = this.#queue.next(Math.min(MAX_BATCH, Math.ceil(this.#queue.size / free)));
+      if (next === undefined) return;
+      this.#queue.started(next.tenant, next.items.length);
+      this.#send(next.tenant, next.items);
     }
   }
 
-  #send(entries: Entry[]): void {
+  #send(tenant: string, entries: Entry[]): void {
     const batch: Batch = { entries, abort: new BatchAbort(), why: undefined };
     this.#running.add(batch);
     const now = performance.now();
@@ -246,6 +256,7 @@ export class JsLane {
       e.batch = batch;
       e.sentAt = now;
       budget += e.budgetMs;
+      e.onStart?.();
     }
     const grace = this.#options.backstopGraceMs;
     const timer = setTimeout(() => {
@@ -284,6 +295,7 @@ export class JsLane {
       .finally(() => {
         clearTimeout(timer);
         this.#running.delete(batch);
+        this.#queue.finished(tenant, entries.length, performance.now() - now);
         this.#pump();
       });
   }
@@ -294,7 +306,7 @@ export class JsLane {
   }
 
   async close(): Promise<void> {
-    for (const e of this.#queue.splice(0)) {
+    for (const e of this.#queue.drain()) {
       this.#settle(e, {
         ran: false,
         reason: 'pool_closed',

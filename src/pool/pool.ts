@@ -7,10 +7,11 @@ import { ProcessGroups } from '../../sandbox/command/kill-group.js';
 import { runCommand } from '../../sandbox/command/run-command.js';
 import type { CommandOutcome, CommandTask } from '../contract/command-task.js';
 import type { JsTask } from '../contract/js-task.js';
+import type { TenantLimits } from './fair-scheduler.js';
 import { JsLane, type JsLaneResult } from './js-lane.js';
 import { LinkedAbort } from './linked-abort.js';
 import { ScratchDirs } from './scratch.js';
-import { Slots, SlotsClosedError } from './slots.js';
+import { Turns } from './turns.js';
 
 export interface PoolOptions {
   readonly maxConcurrentCommands: number;
@@ -21,6 +22,8 @@ export interface PoolOptions {
   readonly jsHeapCeilingBytes: number;
   /** Time beyond a JS task's deadlines before its worker thread is terminated. */
   readonly jsBackstopGraceMs: number;
+  /** Per-tenant scheduling limits ('' is the default tenant). */
+  readonly tenantLimits?: ((tenant: string) => TenantLimits) | undefined;
   /** Directory under which per-invocation scratch dirs are made (default: a tmpfs if available). */
   readonly scratchBase?: string | undefined;
 }
@@ -28,13 +31,17 @@ export interface PoolOptions {
 /** A lane's answer: the run's outcome, or why it never ran. */
 export type LaneOutcome<T> =
   | { readonly ran: true; readonly value: T; readonly queuedMs: number }
-  | { readonly ran: false; readonly reason: 'aborted' | 'pool_closed'; readonly queuedMs: number };
+  | {
+      readonly ran: false;
+      readonly reason: 'aborted' | 'pool_closed' | 'queue_full';
+      readonly queuedMs: number;
+    };
 
 export type CommandRequest = Omit<CommandTask, 'scratchDir' | 'killGraceMs'>;
 
 export class HookPool {
   readonly #options: PoolOptions;
-  readonly #commandSlots: Slots;
+  readonly #commandTurns: Turns;
   readonly #scratch: ScratchDirs;
   readonly #closing = new AbortController();
   readonly #running = new Set<Promise<unknown>>();
@@ -43,13 +50,14 @@ export class HookPool {
 
   constructor(options: PoolOptions) {
     this.#options = options;
-    this.#commandSlots = new Slots(options.maxConcurrentCommands);
+    this.#commandTurns = new Turns(options.maxConcurrentCommands, options.tenantLimits);
     this.#scratch = new ScratchDirs(options.scratchBase);
     this.#js = new JsLane(
       {
         threads: options.jsThreads,
         heapCeilingBytes: options.jsHeapCeilingBytes,
         backstopGraceMs: options.jsBackstopGraceMs,
+        tenantLimits: options.tenantLimits,
       },
       this.#closing.signal,
     );
@@ -64,12 +72,22 @@ export class HookPool {
     return this.#closing.signal.aborted;
   }
 
-  /** Runs a command hook: waits for a slot, prepares a scratch dir, spawns, cleans up. */
-  async runCommand(request: CommandRequest, signal?: AbortSignal): Promise<LaneOutcome<CommandOutcome>> {
+  /**
+   * Runs a command hook: waits for its tenant's turn, prepares a scratch dir, spawns, cleans up.
+   * `onStart` is called when it actually starts.
+   */
+  async runCommand(
+    request: CommandRequest,
+    signal?: AbortSignal,
+    tenant = '',
+    onStart?: () => void,
+  ): Promise<LaneOutcome<CommandOutcome>> {
     const queuedAt = performance.now();
-    const waited = await this.#acquire(this.#commandSlots, signal);
+    const turn = this.closed ? 'closed' : await this.#commandTurns.acquire(tenant, signal);
     const queuedMs = performance.now() - queuedAt;
-    if (waited !== undefined) return { ran: false, reason: waited, queuedMs };
+    if (turn !== 'granted') return { ran: false, reason: turn === 'closed' ? 'pool_closed' : turn, queuedMs };
+    onStart?.();
+    let ranMs = 0;
     const link = new LinkedAbort(signal, this.#closing.signal);
     let scratchDir: string | undefined;
     const run = (async () => {
@@ -89,20 +107,21 @@ export class HookPool {
     this.#running.add(run);
     try {
       const value = await run;
+      ranMs = value.durationMs;
       if (value.kind === 'aborted' && this.closed && !signal?.aborted)
         return { ran: false, reason: 'pool_closed', queuedMs };
       return { ran: true, value, queuedMs };
     } finally {
       this.#running.delete(run);
       link.dispose();
-      this.#commandSlots.release();
+      this.#commandTurns.release(tenant, ranMs);
       if (scratchDir !== undefined) this.#scratch.remove(scratchDir);
     }
   }
 
   /** Runs JS hooks (one, or a serial run) on the QuickJS lane; `budgetMs` is their summed deadline. */
-  runJs(task: JsTask, budgetMs: number, signal?: AbortSignal): Promise<JsLaneResult> {
-    return this.#js.run(task, budgetMs, signal);
+  runJs(task: JsTask, budgetMs: number, signal?: AbortSignal, onStart?: () => void): Promise<JsLaneResult> {
+    return this.#js.run(task, budgetMs, signal, onStart);
   }
 
   /** Starts the QuickJS workers ahead of the first JS hook. */
@@ -167,24 +186,10 @@ export class HookPool {
     }
   }
 
-  async #acquire(slots: Slots, signal?: AbortSignal): Promise<'aborted' | 'pool_closed' | undefined> {
-    if (this.closed) return 'pool_closed';
-    try {
-      await slots.acquire(signal);
-      if (this.closed) {
-        slots.release();
-        return 'pool_closed';
-      }
-      return undefined;
-    } catch (err) {
-      return err instanceof SlotsClosedError ? 'pool_closed' : 'aborted';
-    }
-  }
-
   /** Stops everything: queued runs end `pool_closed`, running ones are killed; waits for cleanup. */
   async close(): Promise<void> {
     if (!this.closed) this.#closing.abort(new Error('pool closed'));
-    this.#commandSlots.close();
+    this.#commandTurns.close();
     await Promise.allSettled([...this.#running]);
     this.#groups.dispose();
     await this.#js.close();

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { HookPool } from '../../src/pool/pool.js';
-import { Slots } from '../../src/pool/slots.js';
 import { settleHookProcesses } from '../helpers/processes.js';
 
 const OPTS = {
@@ -23,29 +22,6 @@ const request = (command: string) => ({
   isolation: 'process' as const,
   writable: false,
   runAs: undefined,
-});
-
-describe('slots', () => {
-  it('serve waiters in FIFO order and reject aborted or closed waits', async () => {
-    const slots = new Slots(1);
-    await slots.acquire();
-    const order: number[] = [];
-    const a = slots.acquire().then(() => order.push(1));
-    const ac = new AbortController();
-    const b = slots.acquire(ac.signal).catch(() => order.push(-2));
-    const c = slots.acquire().then(() => order.push(3));
-    ac.abort();
-    await b;
-    slots.release();
-    await a;
-    slots.release();
-    await c;
-    expect(order).toEqual([-2, 1, 3]);
-    const d = slots.acquire();
-    slots.close();
-    await expect(d).rejects.toThrow('closed');
-    await expect(slots.acquire()).rejects.toThrow('closed');
-  });
 });
 
 describe('the pool', () => {

@@ -1,0 +1,70 @@
+// A lane's slots handed out fairly: at most `capacity` at once, the next free one to the next tenant
+// in rotation (see fair-scheduler.ts), waits abortable, queue_full past a tenant's maxQueued.
+import { type TenantLimits, TenantQueues } from './fair-scheduler.js';
+
+export type TurnResult = 'granted' | 'queue_full' | 'aborted' | 'closed';
+
+interface Waiter {
+  readonly grant: (r: TurnResult) => void;
+}
+
+export class Turns {
+  readonly #capacity: number;
+  readonly #queues: TenantQueues<Waiter>;
+  #running = 0;
+  #closed = false;
+
+  constructor(capacity: number, limitsFor: (tenant: string) => TenantLimits = () => ({})) {
+    this.#capacity = capacity;
+    this.#queues = new TenantQueues(limitsFor, () => this.#pump());
+  }
+
+  get running(): number {
+    return this.#running;
+  }
+
+  get queued(): number {
+    return this.#queues.size;
+  }
+
+  acquire(tenant: string, signal?: AbortSignal): Promise<TurnResult> {
+    if (this.#closed) return Promise.resolve('closed');
+    if (signal?.aborted) return Promise.resolve('aborted');
+    return new Promise<TurnResult>((resolve) => {
+      const onAbort = () => {
+        if (this.#queues.remove(tenant, waiter)) resolve('aborted');
+      };
+      const waiter: Waiter = {
+        grant: (r) => {
+          signal?.removeEventListener('abort', onAbort);
+          resolve(r);
+        },
+      };
+      if (!this.#queues.push(tenant, waiter)) return resolve('queue_full');
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.#pump();
+    });
+  }
+
+  /** Gives a turn back; `ranMs` counts against the tenant's CPU budget. */
+  release(tenant: string, ranMs = 0): void {
+    this.#running--;
+    this.#queues.finished(tenant, 1, ranMs);
+    this.#pump();
+  }
+
+  #pump(): void {
+    while (!this.#closed && this.#running < this.#capacity) {
+      const next = this.#queues.next(1);
+      if (next === undefined) return;
+      this.#running++;
+      this.#queues.started(next.tenant);
+      next.items[0]!.grant('granted');
+    }
+  }
+
+  close(): void {
+    this.#closed = true;
+    for (const w of this.#queues.drain()) w.grant('closed');
+  }
+}
