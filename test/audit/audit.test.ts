@@ -80,7 +80,7 @@ describe('audit records', () => {
       await hw.dispatch('SessionStart', input());
     });
     expect(seen).toEqual(['a', 'b', 'a', 'b']);
-    expect(started.map((e) => [e.hookId, e.type])).toEqual([
+    expect(started.map((e) => [e.hookId, e.type]).sort()).toEqual([
       ['a', 'command'],
       ['b', 'js'],
     ]);
