@@ -1,16 +1,9 @@
 // The executor's `hook.started` / `hook.completed` events. Listeners run synchronously; an exception
 // in one is reported on stderr and never affects a dispatch.
-import type { HookRecord } from '../contract/result.js';
 import type { AuditRecord } from './audit-log.js';
 
-export interface HookStartedEvent {
-  time: string;
-  tenant?: string;
-  event: string;
-  hookId: string;
-  scope: HookRecord['scope'];
-  type: HookRecord['type'];
-}
+/** A hook was handed to its lane: the identifying part of its audit record. */
+export type HookStartedEvent = Pick<AuditRecord, 'time' | 'tenant' | 'event' | 'hookId' | 'scope' | 'type'>;
 
 export interface HookEventMap {
   'hook.started': HookStartedEvent;

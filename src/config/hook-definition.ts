@@ -1,14 +1,11 @@
 // The internal, fully-defaulted form of one configured hook. Built once at load, frozen.
+import type { CommandRlimits } from '../contract/command-task.js';
 import type { Scope } from '../contract/types.js';
 import type { IfFilter } from '../registry/if-filter.js';
 import type { ToolMatcher } from '../registry/matcher.js';
 
-export interface Rlimits {
-  readonly cpuSeconds: number;
-  readonly openFiles: number;
-  readonly fileSizeBytes: number;
-  readonly addressSpaceBytes: number | undefined;
-}
+/** rlimits of a command hook (0 CPU seconds: derived from the deadline). */
+export type Rlimits = CommandRlimits;
 
 export interface CommandHookSpec {
   readonly program:

@@ -3,7 +3,7 @@
 // rules as the host (one round trip per chain).
 import type { HookError } from './error-codes.js';
 import { outcomeForError } from './error-codes.js';
-import type { EventDefinition, MutationField } from './events.js';
+import { type EventDefinition, MUTATION_FIELDS, type MutationField } from './events.js';
 import type { DispatchResult, HookRecord } from './result.js';
 import type { Decision, HookInput, HookOutput, HookType, Scope, Verdict } from './types.js';
 
@@ -51,14 +51,7 @@ const RANK: Record<Verdict, number> = { passthrough: 0, allow: 1, ask: 2, deny: 
 const OUTPUT_FIELDS = [
   'decision',
   'reason',
-  'additionalContext',
-  'mutatedPrompt',
-  'modelOverride',
-  'mutatedToolInput',
-  'updatedToolOutput',
-  'mutatedRequest',
-  'mutatedText',
-  'continueWork',
+  ...MUTATION_FIELDS,
 ] as const satisfies readonly (keyof HookOutput)[];
 
 export function startFold(input: HookInput): FoldState {
