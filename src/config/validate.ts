@@ -31,7 +31,9 @@ export async function validateConfig(
   });
   // A refused user-scope pack only warns at run time (its hooks are skipped); validating, it is an error.
   const refusedUserPins = new Set(
-    loaded.packs.filter((p) => p.refusal !== undefined && p.scope === 'user').map((p) => `${p.file}\0${p.path}`),
+    loaded.packs
+      .filter((p) => p.refusal !== undefined && p.scope === 'user')
+      .map((p) => `${p.file}\0${p.path}`),
   );
   const diagnostics = loaded.diagnostics.map((d) =>
     d.severity === 'warning' && d.skipped && refusedUserPins.has(`${d.file}\0${d.path}`)
