@@ -2,6 +2,7 @@
 import { Command } from 'commander';
 import { hooksJsonSchema } from '../config/json-schema.js';
 import { runDispatch } from './commands/dispatch.js';
+import { addPackCommands } from './commands/pack.js';
 import { runValidate } from './commands/validate.js';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
@@ -72,6 +73,8 @@ Examples:
     )
     .action(async (files: string[], flags) => setExitCode(await runValidate(files, flags)));
 
+  addPackCommands(program, setExitCode);
+
   program
     .command('schema')
     .description('print the JSON Schema of hooks.json (for editor validation via "$schema")')
@@ -85,6 +88,7 @@ Examples:
 Examples:
   $ hookwarden dispatch BeforeTool --config examples/hooks.json --input examples/events/rm-rf.json
   $ hookwarden validate examples/hooks.json
+  $ hookwarden pack verify packs/guard --pubkey keys/reviewer.pub
 Run \`hookwarden <command> --help\` for each command's flags.`,
   );
   return program;
