@@ -5,6 +5,7 @@ import { chmod, writeFile } from 'node:fs/promises';
 import { HookwardenError } from '../contract/hookwarden-error.js';
 import { sha256Hex } from './digest.js';
 
+/** An Ed25519 pack signing key pair. */
 export interface PackKeyPair {
   /** PKCS#8 PEM: keep it secret. */
   readonly privateKeyPem: string;
@@ -13,10 +14,12 @@ export interface PackKeyPair {
   readonly keyId: string;
 }
 
+/** The key id of a public key: `sha256:<hex of SHA-256 of its SPKI DER>` (as listed in hookpack.sig). */
 export function packKeyId(publicKey: KeyObject): string {
   return `sha256:${sha256Hex(publicKey.export({ type: 'spki', format: 'der' }))}`;
 }
 
+/** A fresh Ed25519 key pair for signing packs, as PEM text (nothing is written). */
 export function generatePackKeyPair(): PackKeyPair {
   const { privateKey, publicKey } = generateKeyPairSync('ed25519');
   return {
@@ -40,6 +43,7 @@ export function parsePublicKey(pem: string | Buffer, label: string): KeyRead {
   }
 }
 
+/** An Ed25519 private key from PKCS#8 PEM. */
 export function parsePrivateKey(pem: string | Buffer, label: string): KeyRead {
   try {
     const key = createPrivateKey(pem);
