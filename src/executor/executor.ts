@@ -195,7 +195,17 @@ class HookExecutor implements Executor {
 
   async #reloadOnce(): Promise<ReloadResult> {
     const o = this.#options;
-    const next = await loadConfig({ config: o.config, policy: o.policy, limits: o.limits });
+    let next: LoadedConfig;
+    try {
+      next = await loadConfig({ config: o.config, policy: o.policy, limits: o.limits });
+    } catch (err) {
+      // Not a config problem (those are diagnostics) but e.g. EMFILE: the generation in force stays.
+      const reason = `reload failed, generation ${this.#generationNumber} stays in force: ${(err as Error).message}`;
+      this.#warn({ severity: 'error', file: '<reload>', path: '', message: reason, skipped: false });
+      const result: ReloadResult = { ok: false, generation: this.#generationNumber, reason, diagnostics: [] };
+      o.onReload?.(result);
+      return result;
+    }
     const previous = this.#loaded;
     const verdict = judgeReload(previous, next);
     let result: ReloadResult;

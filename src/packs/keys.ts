@@ -31,8 +31,14 @@ export function generatePackKeyPair(): PackKeyPair {
 
 export type KeyRead = { ok: true; key: KeyObject } | { ok: false; message: string };
 
-/** An Ed25519 public key from PEM (an SPKI public key, or a private key whose public half is used). */
+/** An Ed25519 public key from SPKI PEM (a private key is refused). */
 export function parsePublicKey(pem: string | Buffer, label: string): KeyRead {
+  // createPublicKey would derive the public half of a private key: refuse it, it belongs elsewhere.
+  if (pem.toString().includes('PRIVATE KEY-----'))
+    return {
+      ok: false,
+      message: `${label}: this is a private key; give the public key (.pub) and keep the .key secret`,
+    };
   try {
     const key = createPublicKey(pem);
     if (key.asymmetricKeyType !== 'ed25519')

@@ -75,7 +75,9 @@ async function parsePin(raw: unknown, at: string, ctx: PinsContext): Promise<Par
   const { sink } = ctx;
   const before = sink.items.length;
   const fail = (path: string, message: string) => sink.error(path, message);
-  const scope = ctx.policySource || (isObject(raw) && raw.scope === 'policy') ? 'policy' : 'user';
+  // A scope that is present but not exactly "user" fails closed: a typo must not demote a policy pack.
+  const userScope = isObject(raw) ? raw.scope === undefined || raw.scope === 'user' : true;
+  const scope = ctx.policySource || !userScope ? 'policy' : 'user';
   const empty = {
     dir: undefined,
     scope,

@@ -111,8 +111,23 @@ describe('hookwarden pack', () => {
       expect(r.stderr, args.join(' ')).toMatch(stderr);
       expect(r.stderr.trim().split('\n'), args.join(' ')).toHaveLength(1);
     }
+    const noOut = await runCli(['pack', 'keygen']);
+    expect([noOut.code, noOut.stderr]).toEqual([
+      1,
+      expect.stringMatching(/^error: required option '-o, --out <prefix>' not specified\n/),
+    ]);
     const unlocked = await runCli(['pack', 'sign', guard(), '--key', join(dir, 'x')]);
     expect(unlocked.stderr).not.toContain('    at ');
+  });
+
+  it('verify refuses a private key given as --pubkey', async () => {
+    const prefix = join(tempDir(), 'k');
+    await runCli(['pack', 'keygen', '--out', prefix]);
+    const r = await runCli(['pack', 'verify', guard(), '--pubkey', `${prefix}.key`]);
+    expect([r.code, r.stderr]).toEqual([
+      1,
+      `hookwarden: error: --pubkey ${prefix}.key: this is a private key; give the public key (.pub) and keep the .key secret\n`,
+    ]);
   });
 
   it('keygen refuses to overwrite an existing key', async () => {

@@ -354,6 +354,7 @@ describe('invalid pins', () => {
         { path: 'p', requireSignature: true },
         { path: 'p', publicKeys: ['missing.pub'], scope: 'policy' },
         'p',
+        { path: 'p', scope: 'Policy' },
       ],
     });
     const r = await loadConfig({ config: [{ kind: 'file', path: cfg, scope: 'project' }], policy: [] });
@@ -367,8 +368,18 @@ describe('invalid pins', () => {
         /^packs\[3\]: pack "p" refused, so deny-capable events deny: invalid pin: packs\[3\]\.publicKeys\[0\]/,
       ),
       'packs[4]: expected a pack pin like {"path": "packs/guard", "digest": "sha256:…"}, got "p"',
+      'packs[5].scope: expected "policy" or "user", got "Policy"',
+      expect.stringMatching(/^packs\[5\]: pack "p" refused, so deny-capable events deny: invalid pin/),
     ]);
-    expect(r.policyFailures).toHaveLength(1);
-    expect(r.packs.map((p) => p.refusal !== undefined)).toEqual([true, true, true, true, true]);
+    // A mistyped scope fails closed: it may have meant "policy".
+    expect(r.policyFailures).toHaveLength(2);
+    expect(r.packs.map((p) => [p.scope, p.refusal !== undefined])).toEqual([
+      ['user', true],
+      ['user', true],
+      ['user', true],
+      ['policy', true],
+      ['user', true],
+      ['policy', true],
+    ]);
   });
 });
