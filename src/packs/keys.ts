@@ -1,7 +1,7 @@
 // Ed25519 signing keys (node:crypto only). A key id is `sha256:<hex of SHA-256 of the SPKI DER>` of
 // the public key: it names a key in hookpack.sig without trusting anything the file says.
 import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
-import { chmod, writeFile } from 'node:fs/promises';
+import { open } from 'node:fs/promises';
 import { HookwardenError } from '../contract/hookwarden-error.js';
 import { sha256Hex } from './digest.js';
 
@@ -75,8 +75,9 @@ export async function writePackKeyPair(
   const keyFile = `${prefix}.key`;
   const publicKeyFile = `${prefix}.pub`;
   const create = async (path: string, text: string, mode: number) => {
+    let fh: Awaited<ReturnType<typeof open>>;
     try {
-      await writeFile(path, text, { flag: 'wx', mode });
+      fh = await open(path, 'wx', mode); // O_EXCL: never an existing file, never through a symlink
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       throw new HookwardenError(
@@ -87,7 +88,12 @@ export async function writePackKeyPair(
         { cause: err },
       );
     }
-    await chmod(path, mode); // the umask cannot widen it, but make the mode explicit
+    try {
+      await fh.chmod(mode); // the umask may only have narrowed it; make the mode exact
+      await fh.writeFile(text);
+    } finally {
+      await fh.close();
+    }
   };
   await create(keyFile, pair.privateKeyPem, 0o600);
   await create(publicKeyFile, pair.publicKeyPem, 0o644);

@@ -1,13 +1,13 @@
 // hookpack.lock.json: `{ "version": 1, "digest": "sha256:…", "files": { "<path>": "sha256:<hex>" } }`,
 // files in byte order of their paths. `pack lock` writes it; verification compares the files on disk
 // with it, which is how a refusal can name every changed, added or removed file.
-import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { parseJsonText } from '../config/read-json.js';
 import { DIGEST_PATTERN, packDigest } from './digest.js';
 import { describeIssues } from './issues.js';
 import { LOCK_FILE } from './names.js';
+import { readPlainFile, writePlainFile } from './plain-file.js';
 import type { PackWalk } from './walk.js';
 
 const digestString = z
@@ -43,7 +43,7 @@ export function renderLock(lock: PackLock): string {
 }
 
 export async function writeLockFile(root: string, lock: PackLock): Promise<void> {
-  await writeFile(join(root, LOCK_FILE), renderLock(lock));
+  await writePlainFile(join(root, LOCK_FILE), renderLock(lock));
 }
 
 export type LockRead =
@@ -52,16 +52,13 @@ export type LockRead =
 
 /** Reads and checks the lock; `files` maps paths to hex digests (null-prototype safe). */
 export async function readLockFile(root: string): Promise<LockRead> {
-  let text: string;
-  try {
-    text = await readFile(join(root, LOCK_FILE), 'utf8');
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT')
+  const read = await readPlainFile(join(root, LOCK_FILE));
+  if (!read.ok) {
+    if (read.code === 'ENOENT')
       return { ok: false, missing: true, problem: `no ${LOCK_FILE} (run \`hookwarden pack lock <dir>\`)` };
-    return { ok: false, missing: false, problem: `cannot read ${LOCK_FILE} (${code})` };
+    return { ok: false, missing: false, problem: `${LOCK_FILE} ${read.message}` };
   }
-  const json = parseJsonText(text);
+  const json = parseJsonText(read.bytes.toString('utf8'));
   if (!json.ok) return { ok: false, missing: false, problem: `${LOCK_FILE}: ${json.message}` };
   const parsed = packLockSchema.safeParse(json.value);
   if (!parsed.success)

@@ -2,7 +2,6 @@
 // Each signature is Ed25519 over the UTF-8 bytes of the digest string (`sha256:<64 hex>`). Several
 // signatures coexist (one per key id), which is what lets operators rotate keys without a gap.
 import { type KeyObject, sign, verify } from 'node:crypto';
-import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { parseJsonText } from '../config/read-json.js';
@@ -10,6 +9,7 @@ import { DIGEST_PATTERN } from './digest.js';
 import { describeIssues } from './issues.js';
 import { packKeyId } from './keys.js';
 import { SIG_FILE } from './names.js';
+import { readPlainFile, writePlainFile } from './plain-file.js';
 
 export const packSignaturesSchema = z.strictObject(
   {
@@ -61,15 +61,12 @@ export type SignaturesRead =
   | { readonly ok: false; readonly missing: boolean; readonly problem: string };
 
 export async function readSignatureFile(root: string): Promise<SignaturesRead> {
-  let text: string;
-  try {
-    text = await readFile(join(root, SIG_FILE), 'utf8');
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return { ok: false, missing: true, problem: `no ${SIG_FILE}` };
-    return { ok: false, missing: false, problem: `cannot read ${SIG_FILE} (${code})` };
+  const read = await readPlainFile(join(root, SIG_FILE));
+  if (!read.ok) {
+    if (read.code === 'ENOENT') return { ok: false, missing: true, problem: `no ${SIG_FILE}` };
+    return { ok: false, missing: false, problem: `${SIG_FILE} ${read.message}` };
   }
-  const json = parseJsonText(text);
+  const json = parseJsonText(read.bytes.toString('utf8'));
   if (!json.ok) return { ok: false, missing: false, problem: `${SIG_FILE}: ${json.message}` };
   const parsed = packSignaturesSchema.safeParse(json.value);
   if (!parsed.success)
@@ -88,6 +85,6 @@ export async function writeSignature(
   sig: PackSignature,
 ): Promise<readonly PackSignature[]> {
   const signatures = [...existing.filter((s) => s.keyId !== sig.keyId), sig];
-  await writeFile(join(root, SIG_FILE), `${JSON.stringify({ signatures }, null, 2)}\n`);
+  await writePlainFile(join(root, SIG_FILE), `${JSON.stringify({ signatures }, null, 2)}\n`);
   return signatures;
 }

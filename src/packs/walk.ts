@@ -1,13 +1,14 @@
 // Reads a pack directory: every regular file except the lock and the signature file, hashed with
-// SHA-256. A pack is plain files: a symlink (or FIFO, socket, device) anywhere in it is refused, so
-// nothing outside the directory is ever opened. The stat fingerprint taken before each read lets a
+// SHA-256. A pack is plain files: a symlink (or FIFO, socket, device) anywhere in it is refused and
+// never followed. The stat fingerprint taken before each read lets a
 // command hook check, just before it spawns, that the files are still the ones verified.
 import type { BigIntStats } from 'node:fs';
-import { lstat, readdir, readFile } from 'node:fs/promises';
+import { lstat, readdir } from 'node:fs/promises';
 import { join, relative, resolve, sep } from 'node:path';
 import { sha256Hex, sortPaths } from './digest.js';
 import type { PackFingerprint } from './fingerprint.js';
 import { MANIFEST_FILE, NOT_CONTENT } from './names.js';
+import { readPlainFile } from './plain-file.js';
 
 export interface PackWalk {
   /** Absolute path of the pack directory. */
@@ -73,7 +74,8 @@ export async function walkPack(dir: string): Promise<PackWalk> {
     for (const name of content) {
       const path = rel === '' ? name : `${rel}/${name}`;
       const full = join(abs, name);
-      // lstat never follows a link; the fingerprint is taken before the read so a later change shows.
+      // lstat never follows a link; the file itself is then opened with O_NOFOLLOW and its fingerprint
+      // taken from the opened descriptor, before the read, so a later change shows.
       let st: BigIntStats;
       try {
         st = await lstat(full, { bigint: true });
@@ -85,13 +87,12 @@ export async function walkPack(dir: string): Promise<PackWalk> {
       else if (st.isDirectory()) await visit(full);
       else if (!st.isFile()) problems.push(`${path} is not a regular file`);
       else {
-        try {
-          const bytes = await readFile(full, { flag: 'r' });
-          hashes.set(path, sha256Hex(bytes));
-          fileStats.set(path, statKey(st));
-          if (path === MANIFEST_FILE) manifest = bytes;
-        } catch (err) {
-          problems.push(`cannot read ${path} (${(err as NodeJS.ErrnoException).code})`);
+        const read = await readPlainFile(full);
+        if (!read.ok) problems.push(`${path} ${read.message}`);
+        else {
+          hashes.set(path, sha256Hex(read.bytes));
+          fileStats.set(path, statKey(read.stat));
+          if (path === MANIFEST_FILE) manifest = read.bytes;
         }
       }
     }

@@ -1,12 +1,12 @@
 import { createHash, createPublicKey } from 'node:crypto';
-import { readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { HookwardenError } from '../../src/index.js';
 import { lockPack } from '../../src/packs/lock-pack.js';
 import { signPack } from '../../src/packs/sign-pack.js';
 import { verifyPack } from '../../src/packs/verify.js';
-import { writeFile } from '../helpers/fixture.js';
+import { tempDir, writeFile } from '../helpers/fixture.js';
 import { keyPair, script, writePack } from '../helpers/pack.js';
 
 const pem = (file: string) => readFileSync(file, 'utf8');
@@ -235,5 +235,33 @@ describe('authoring errors', () => {
     await expect(lockPack(dir)).rejects.toThrow(
       'hooks.BeforeTool[0].hooks[0].command: path leaves the pack directory (a pack may only refer to its own files), got "../outside.sh"',
     );
+  });
+});
+
+describe('the lock and signature files are never followed through a symlink', () => {
+  it('pack lock refuses to write through a planted hookpack.lock.json symlink and leaves its target alone', async () => {
+    const dir = guard();
+    const victim = writeFile(join(tempDir(), 'bashrc'), 'original\n');
+    symlinkSync(victim, join(dir, 'hookpack.lock.json'));
+    await expect(lockPack(dir)).rejects.toThrow(/cannot write .*hookpack\.lock\.json: it is a symlink/);
+    expect(readFileSync(victim, 'utf8')).toBe('original\n');
+  });
+
+  it('pack sign refuses a planted hookpack.sig symlink; verify refuses a symlinked lock', async () => {
+    const dir = guard();
+    await lockPack(dir);
+    const victim = writeFile(join(tempDir(), 'target'), 'original\n');
+    symlinkSync(victim, join(dir, 'hookpack.sig'));
+    const k = await keyPair();
+    await expect(signPack(dir, pem(k.key))).rejects.toThrow(/hookpack\.sig is a symlink/);
+    expect(readFileSync(victim, 'utf8')).toBe('original\n');
+
+    const other = guard();
+    const { digest } = await lockPack(other);
+    const real = join(tempDir(), 'lock.json');
+    renameSync(join(other, 'hookpack.lock.json'), real);
+    symlinkSync(real, join(other, 'hookpack.lock.json'));
+    const r = await verifyPack(other, { digest });
+    expect(r.problems).toEqual(['hookpack.lock.json is a symlink; symlinks are refused in a pack']);
   });
 });
