@@ -251,7 +251,8 @@ export async function loadConfig(options: LoadOptions): Promise<LoadedConfig> {
     catalogue,
     limits,
     policyFailures,
-    diagnostics: [...sources, ...packSinks.map((sink) => ({ sink }))].flatMap((s) => s.sink.items),
+    // A refused pack's own diagnostics are summed up in its pin's refusal; loaded packs report theirs.
+    diagnostics: [...sources.map((s) => s.sink), ...packSinks].flatMap((sink) => sink.items),
     fatal,
     packs,
     watchTargets,
