@@ -193,7 +193,7 @@ export const limitsSchema = z.object({
 
 /** A pinned policy pack (DESIGN §6): verified at every load, refused when anything changed. */
 export const packPinSchema = z
-  .object({
+  .strictObject({
     path: nonEmpty('a path to the pack directory').meta({
       description: 'Pack directory (holding hookpack.json), relative to this config file.',
     }),

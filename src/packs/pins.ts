@@ -103,6 +103,7 @@ async function parsePin(raw: unknown, at: string, ctx: PinsContext): Promise<Par
   const parsed = packPinSchema.safeParse(raw);
   if (!parsed.success) {
     for (const issue of parsed.error.issues) {
+      if (issue.code === 'unrecognized_keys') continue; // reported above, field by field
       const path = issue.path.reduce<string>((p, k) => joinPath(p, k as string | number), at);
       const value = issue.path.reduce<unknown>(
         (v, k) => (isObject(v) || Array.isArray(v) ? (v as never)[k] : undefined),

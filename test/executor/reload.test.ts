@@ -110,6 +110,27 @@ describe('reload()', () => {
     });
   });
 
+  it('recovers from a policy pack refused at startup once its pin matches again', async () => {
+    const base = tempDir();
+    const pack = writePack(
+      {
+        hooks: { BeforeTool: [{ hooks: [{ name: 'guard', command: './check.sh' }] }] },
+        files: { 'check.sh': script({ decision: 'allow', reason: 'v2' }) },
+      },
+      join(base, 'packs', 'guard'),
+    );
+    const { digest } = await lockPack(pack);
+    const cfg = writeConfig(base, 'policy.json', {
+      packs: [{ path: 'packs/guard', digest: `sha256:${'0'.repeat(64)}` }],
+    });
+    await withExecutor({ policy: cfg }, async (hw) => {
+      expect((await hw.dispatch('BeforeTool', input())).decidedBy).toBe('policy');
+      replaceFile(cfg, { packs: [{ path: 'packs/guard', digest }] });
+      expect(await hw.reload()).toMatchObject({ ok: true, generation: 2 });
+      expect(await hw.dispatch('BeforeTool', input())).toMatchObject({ decision: 'allow', reason: 'v2' });
+    });
+  });
+
   it('lets a dispatch in flight finish on the generation it started with', async () => {
     const cfg = writeConfig(
       tempDir(),
