@@ -141,12 +141,8 @@ async function parsePin(raw: unknown, at: string, ctx: PinsContext): Promise<Par
   }
   const firstError = sink.items.slice(before).find((d) => d.severity === 'error');
   return {
-    dir:
-      pin === undefined
-        ? typeof raw.path === 'string' && raw.path !== ''
-          ? resolve(ctx.configDir, raw.path)
-          : undefined
-        : resolve(ctx.configDir, pin.path),
+    // Known even for an otherwise invalid pin, so the directory is watched for the fix.
+    dir: typeof raw.path === 'string' && raw.path !== '' ? resolve(ctx.configDir, raw.path) : undefined,
     scope,
     keys,
     keyFiles,
@@ -187,10 +183,8 @@ export async function loadPackPins(value: unknown, ctx: PinsContext): Promise<Pi
       for (const d of load.dirs) watch.push({ dir: d, name: undefined });
     }
     const refusal = pin.invalid ?? load?.refusal;
-    const label =
-      load?.name !== undefined && refusal === undefined
-        ? `pack "${load.name}" ${load.version}`
-        : `pack ${renderValue(isObject(raw) ? raw.path : raw)}`;
+    // Named as the pin wrote it: a refused pack's own hookpack.json is not to be trusted.
+    const label = `pack ${renderValue(isObject(raw) ? raw.path : raw)}`;
     if (refusal !== undefined) {
       if (pin.scope === 'policy') {
         sink.error(at, `${label} refused, so deny-capable events deny: ${refusal}`);
