@@ -19,4 +19,15 @@ export type { Decision, HookInput, HookOutput, HookType, Outcome, Scope, Verdict
 export type { DispatchOptions } from './dispatch/dispatcher.js';
 export { createExecutor, type Executor, type TrustedHookSpec } from './executor/executor.js';
 export type { ConfigSource, ExecutorOptions } from './executor/options.js';
+export type { ReloadResult } from './executor/reload.js';
+export { generatePackKeyPair, type PackKeyPair, packKeyId, writePackKeyPair } from './packs/keys.js';
+export { lockPack, type PackLockResult } from './packs/lock-pack.js';
+export type { PackStatus } from './packs/pins.js';
+export { type PackSignResult, signPack } from './packs/sign-pack.js';
+export {
+  type PackSignatureCheck,
+  type PackVerification,
+  type PackVerifyOptions,
+  verifyPack,
+} from './packs/verify.js';
 export type { TrustedContext, TrustedHandler } from './registry/registry.js';

@@ -4,6 +4,7 @@ import { hooksJsonSchema } from '../config/json-schema.js';
 import { runAuditVerify } from './commands/audit.js';
 import { runDispatch } from './commands/dispatch.js';
 import { runDoctor } from './commands/doctor.js';
+import { addPackCommands } from './commands/pack.js';
 import { runValidate } from './commands/validate.js';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
@@ -107,6 +108,7 @@ and a JS hook in a QuickJS worker.
 Exit status: 0 when every level works, 1 otherwise.`,
     )
     .action(async (flags) => setExitCode(await runDoctor(flags)));
+  addPackCommands(program, setExitCode);
 
   program
     .command('schema')
@@ -121,6 +123,7 @@ Exit status: 0 when every level works, 1 otherwise.`,
 Examples:
   $ hookwarden dispatch BeforeTool --config examples/hooks.json --input examples/events/rm-rf.json
   $ hookwarden validate examples/hooks.json
+  $ hookwarden pack verify packs/guard --pubkey keys/reviewer.pub
 Run \`hookwarden <command> --help\` for each command's flags.`,
   );
   return program;

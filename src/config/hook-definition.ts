@@ -1,6 +1,7 @@
 // The internal, fully-defaulted form of one configured hook. Built once at load, frozen.
 import type { CommandRlimits } from '../contract/command-task.js';
 import type { Scope } from '../contract/types.js';
+import type { PackFingerprint } from '../packs/fingerprint.js';
 import type { IfFilter } from '../registry/if-filter.js';
 import type { ToolMatcher } from '../registry/matcher.js';
 
@@ -35,6 +36,18 @@ export interface JsHookSpec {
   readonly maxOutputBytes: number;
 }
 
+/** The verified policy pack a hook comes from. */
+export interface PackOrigin {
+  readonly name: string;
+  readonly version: string;
+  /** Real absolute path of the pack directory (HOOK_PACK_DIR of its command hooks). */
+  readonly dir: string;
+  /** The pack digest that was verified, `sha256:<64 hex>`. */
+  readonly digest: string;
+  /** The pack's files as verified: checked again before each of its command hooks spawns. */
+  readonly fingerprint: PackFingerprint;
+}
+
 export interface HookDefinition {
   readonly id: string;
   /** True when `id` is a configured `name` (only named hooks replace each other across files). */
@@ -62,4 +75,6 @@ export interface HookDefinition {
   readonly location: { readonly file: string; readonly path: string };
   readonly command: CommandHookSpec | undefined;
   readonly js: JsHookSpec | undefined;
+  /** Set for hooks loaded from a pack. */
+  readonly pack?: PackOrigin;
 }

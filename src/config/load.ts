@@ -4,8 +4,10 @@
 // - `config` sources are project (default) or user scope and merge in order: a later layer replaces
 //   an earlier one's hook with the same event+name, project replaces user; a `policyHooks` key there is
 //   ignored with a warning; invalid entries are skipped with a warning while the rest loads;
-// - nothing replaces a policy hook: a clash drops the other hook with a warning.
-import { dirname, resolve } from 'node:path';
+// - nothing replaces a policy hook: a clash drops the other hook with a warning;
+// - `packs` pins are verified and their hooks join at the pin's scope (src/packs/pins.ts): a refused
+//   policy-scope pack is a policy failure, a refused user-scope pack is skipped with a warning.
+import { basename, dirname, resolve } from 'node:path';
 import {
   DEFAULT_CHAIN,
   DEFAULT_EVENTS,
@@ -14,12 +16,15 @@ import {
   type EventDefinition,
 } from '../contract/events.js';
 import type { Scope } from '../contract/types.js';
+import { loadPackPins, type PackStatus } from '../packs/pins.js';
 import { DEFAULTS, type Limits } from './defaults.js';
 import { type Diagnostic, DiagnosticSink, joinPath, renderValue } from './diagnostics.js';
 import type { HookDefinition } from './hook-definition.js';
+import { type Layer, mergeLayers } from './merge-layers.js';
 import { normalizeHooksMap } from './normalize-entries.js';
 import { readJsonFile } from './read-json.js';
 import { eventDefinitionSchema, limitsSchema } from './schema.js';
+import type { WatchTarget } from './watch-target.js';
 
 export type SourceSpec =
   | { readonly kind: 'file'; readonly path: string; readonly scope: Scope }
@@ -48,9 +53,16 @@ export interface LoadedConfig {
   readonly diagnostics: readonly Diagnostic[];
   /** Problems that make the configuration unusable (a named config file that does not exist). */
   readonly fatal: readonly Diagnostic[];
+  /** Every pinned pack and how it fared. */
+  readonly packs: readonly PackStatus[];
+  /** What hot reload watches: the config files, the packs' directories and key files. */
+  readonly watchTargets: readonly WatchTarget[];
 }
 
-const TOP_LEVEL = new Set(['$schema', 'hooks', 'policyHooks', 'events', 'limits', 'description']);
+const TOP_LEVEL = new Set(['$schema', 'hooks', 'policyHooks', 'events', 'limits', 'packs', 'description']);
+
+/** Pins are judged pack by pack (their own policy failures), not as part of their file's validity. */
+const isPinDiagnostic = (d: Diagnostic) => d.path === 'packs' || d.path.startsWith('packs[');
 
 interface ReadSource {
   readonly spec: SourceSpec;
@@ -174,8 +186,16 @@ export async function loadConfig(options: LoadOptions): Promise<LoadedConfig> {
   const catalogue = new EventCatalogue([...DEFAULT_EVENTS, ...collectEvents(sources)]);
   const limits = collectLimits(sources, options.limits);
 
-  const layers: { src: ReadSource; hooks: HookDefinition[] }[] = [];
+  const layers: Layer[] = [];
+  const packSinks: DiagnosticSink[] = [];
+  const packs: PackStatus[] = [];
+  const policyFailures: string[] = [];
+  const watchTargets: WatchTarget[] = [];
   for (const src of sources) {
+    if (src.spec.kind === 'file') {
+      const file = resolve(src.spec.path);
+      watchTargets.push({ dir: dirname(file), name: basename(file) });
+    }
     if (src.value === undefined) continue;
     const ignored = Object.keys(src.value).filter((k) => !TOP_LEVEL.has(k));
     if (ignored.length > 0) {
@@ -200,14 +220,26 @@ export async function loadConfig(options: LoadOptions): Promise<LoadedConfig> {
         );
       }
     }
-    layers.push({ src, hooks });
+    layers.push({ scope: src.spec.scope, sink: src.sink, hooks });
+    if (src.value.packs !== undefined) {
+      const pinned = await loadPackPins(src.value.packs, {
+        ...ctx,
+        policySource: src.spec.scope === 'policy',
+      });
+      for (const l of pinned.layers) {
+        layers.push(l);
+        packSinks.push(l.sink);
+      }
+      policyFailures.push(...pinned.policyFailures);
+      packs.push(...pinned.statuses);
+      watchTargets.push(...pinned.watch);
+    }
   }
 
   const hooks = mergeLayers(layers);
-  const policyFailures: string[] = [];
   for (const src of sources) {
     if (src.spec.scope !== 'policy') continue;
-    const bad = src.sink.items.find((d) => d.severity === 'error' || d.skipped);
+    const bad = src.sink.items.find((d) => (d.severity === 'error' || d.skipped) && !isPinDiagnostic(d));
     if (bad !== undefined) {
       policyFailures.push(
         `policy ${src.sink.file} ${src.value === undefined ? 'could not be loaded' : 'is invalid'}: ${bad.path === '' ? '' : `${bad.path}: `}${bad.message}`,
@@ -219,55 +251,10 @@ export async function loadConfig(options: LoadOptions): Promise<LoadedConfig> {
     catalogue,
     limits,
     policyFailures,
-    diagnostics: sources.flatMap((s) => s.sink.items),
+    // A refused pack's own diagnostics are summed up in its pin's refusal; loaded packs report theirs.
+    diagnostics: [...sources.map((s) => s.sink), ...packSinks].flatMap((sink) => sink.items),
     fatal,
+    packs,
+    watchTargets,
   };
-}
-
-const SCOPE_ORDER: Record<Scope, number> = { trusted: 0, policy: 1, project: 2, user: 3 };
-
-function mergeLayers(layers: readonly { src: ReadSource; hooks: HookDefinition[] }[]): HookDefinition[] {
-  const policyKeys = new Set<string>();
-  const key = (h: HookDefinition) => `${h.event}\u0000${h.id}`;
-  for (const l of layers)
-    if (l.src.spec.scope === 'policy') for (const h of l.hooks) if (h.named) policyKeys.add(key(h));
-
-  // Ascending precedence: user files in order, then project files in order.
-  const byPrecedence = layers
-    .map((l, i) => ({ ...l, i }))
-    .filter((l) => l.src.spec.scope !== 'policy')
-    .sort((a, b) => SCOPE_ORDER[b.src.spec.scope] - SCOPE_ORDER[a.src.spec.scope] || a.i - b.i);
-  const winner = new Map<string, HookDefinition>();
-  for (const l of byPrecedence) {
-    const seenHere = new Map<string, HookDefinition>();
-    for (const h of l.hooks) {
-      // Unnamed hooks never replace each other (identical ones are deduplicated at dispatch).
-      if (!h.named) continue;
-      const k = key(h);
-      if (policyKeys.has(k)) {
-        l.src.sink.warn(
-          h.origin.slice(l.src.sink.file.length + 2),
-          `hook "${h.id}" clashes with a policy hook of the same event and name; policy hooks cannot be replaced, so this one is dropped`,
-          true,
-        );
-        continue;
-      }
-      const prev = seenHere.get(k);
-      if (prev !== undefined) {
-        l.src.sink.warn(
-          h.origin.slice(l.src.sink.file.length + 2),
-          `a second hook named "${h.id}" for ${h.event} replaces the first`,
-        );
-      }
-      seenHere.set(k, h);
-      winner.set(k, h);
-    }
-  }
-  const ordered = [...layers].sort((a, b) => SCOPE_ORDER[a.src.spec.scope] - SCOPE_ORDER[b.src.spec.scope]);
-  const out: HookDefinition[] = [];
-  for (const l of ordered) {
-    for (const h of l.hooks)
-      if (l.src.spec.scope === 'policy' || !h.named || winner.get(key(h)) === h) out.push(h);
-  }
-  return out;
 }

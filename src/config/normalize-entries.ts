@@ -6,7 +6,7 @@ import type { Scope } from '../contract/types.js';
 import { ToolMatcher } from '../registry/matcher.js';
 import type { Limits } from './defaults.js';
 import { type DiagnosticSink, joinPath, renderValue } from './diagnostics.js';
-import type { HookDefinition } from './hook-definition.js';
+import type { HookDefinition, PackOrigin } from './hook-definition.js';
 import { type HookContext, normalizeHook } from './normalize-hook.js';
 
 const GROUP_KEYS = new Set(['matcher', 'if', 'hooks', 'description']);
@@ -17,6 +17,8 @@ export interface EntriesContext {
   readonly configDir: string;
   readonly limits: Limits;
   readonly catalogue: EventCatalogue;
+  /** Set when the hooks come from a verified pack. */
+  readonly pack?: PackOrigin | undefined;
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> =>
@@ -88,6 +90,7 @@ async function normalizeEntry(
     matcher,
     groupIf,
     groupIfPath: joinPath(path, 'if'),
+    pack: ctx.pack,
   });
   if (!isGroup) {
     const { matcher: _m, ...spec } = entry;

@@ -9,7 +9,7 @@ import { IfFilter, IfFilterError } from '../registry/if-filter.js';
 import type { ToolMatcher } from '../registry/matcher.js';
 import { DEFAULTS, type IsolationLevel, type Limits } from './defaults.js';
 import { type DiagnosticSink, joinPath, renderValue } from './diagnostics.js';
-import type { CommandHookSpec, HookDefinition, JsHookSpec } from './hook-definition.js';
+import type { CommandHookSpec, HookDefinition, JsHookSpec, PackOrigin } from './hook-definition.js';
 import { hookSpecSchema, type RawHookSpec } from './schema.js';
 import { MAX_SOURCE_BYTES, readHookSource } from './source-file.js';
 
@@ -29,6 +29,8 @@ export interface HookContext {
   readonly matcher: ToolMatcher | undefined;
   readonly groupIf: string | undefined;
   readonly groupIfPath: string;
+  /** Set when the hook comes from a verified pack. */
+  readonly pack?: PackOrigin | undefined;
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> =>
@@ -104,6 +106,8 @@ export async function normalizeHook(
     deadlineMs: timing.deadlineMs,
     requireOk: ctx.requireOk,
     ...(type === 'command' ? { command: commandIdentity(body as CommandHookSpec) } : { js: body }),
+    // A pack's command may refer to its own directory (HOOK_PACK_DIR): the same text in two packs differs.
+    pack: type === 'command' ? ctx.pack?.dir : undefined,
   });
   const label = type === 'command' ? commandLabel(body as CommandHookSpec) : 'js';
   const def: HookDefinition = {
@@ -125,6 +129,7 @@ export async function normalizeHook(
     location: { file: sink.file, path },
     command: type === 'command' ? (body as CommandHookSpec) : undefined,
     js: type === 'js' ? (body as JsHookSpec) : undefined,
+    ...(ctx.pack !== undefined ? { pack: ctx.pack } : {}),
   };
   return Object.freeze(def);
 }

@@ -3,6 +3,7 @@
 // Schema editors use (see json-schema.ts).
 import { z } from 'zod';
 import { MUTATION_FIELDS } from '../contract/events.js';
+import { DIGEST_PATTERN } from '../packs/digest.js';
 import { LIMIT_BOUNDS } from './defaults.js';
 
 const posInt = (what = 'a positive integer') =>
@@ -207,6 +208,39 @@ export const limitsSchema = z.object({
     }),
 });
 
+/** A pinned policy pack (DESIGN §6): verified at every load, refused when anything changed. */
+export const packPinSchema = z
+  .strictObject({
+    path: nonEmpty('a path to the pack directory').meta({
+      description: 'Pack directory (holding hookpack.json), relative to this config file.',
+    }),
+    digest: z
+      .string({ error: 'expected "sha256:<64 hex>"' })
+      .regex(DIGEST_PATTERN, { error: 'expected "sha256:<64 hex>" (as printed by `hookwarden pack lock`)' })
+      .optional()
+      .meta({
+        description:
+          'The exact pack digest (printed by `hookwarden pack lock`): any other content is refused.',
+      }),
+    publicKeys: z
+      .array(nonEmpty('a path to a PEM public key'), { error: 'expected an array of public key file paths' })
+      .min(1, { error: 'expected at least one public key file' })
+      .optional()
+      .meta({
+        description:
+          'Ed25519 public key files (SPKI PEM, `hookwarden pack keygen`), relative to this config file. A signature by ANY of them is accepted: list two during a key rotation.',
+      }),
+    requireSignature: z.boolean({ error: 'expected true or false' }).optional().meta({
+      description:
+        'Refuse the pack unless a signature by one of publicKeys verifies. Default: true when publicKeys are given.',
+    }),
+    scope: z.enum(['policy', 'user'], { error: 'expected "policy" or "user"' }).optional().meta({
+      description:
+        'policy: a refused pack makes deny-capable events deny, its hooks cannot be replaced. user: a refused pack is skipped with a warning. Default user; every pack of a policy file is policy.',
+    }),
+  })
+  .meta({ description: 'A pinned policy pack; see README "Policy packs".' });
+
 /** hookwarden's config file (top level). Claude Code's settings.json and FreeCode's form also load. */
 export const configFileSchema = z
   .object({
@@ -215,5 +249,8 @@ export const configFileSchema = z
     policyHooks: hooksMapSchema.optional().meta({ description: 'Only honoured in --policy files.' }),
     events: z.record(z.string(), eventDefinitionSchema).optional(),
     limits: limitsSchema.optional(),
+    packs: z.array(packPinSchema, { error: 'expected an array of pack pins' }).optional().meta({
+      description: 'Policy packs, each verified against its pin (digest and/or signing keys) at load.',
+    }),
   })
   .meta({ title: 'hookwarden hooks.json', description: 'Hooks by event; see README "Configuration".' });

@@ -3,6 +3,7 @@
 import { compileModule } from '../../sandbox/js/compile.js';
 import type { ExecutorOptions } from '../executor/options.js';
 import { resolveOptions } from '../executor/options.js';
+import type { PackStatus } from '../packs/pins.js';
 import type { Diagnostic } from './diagnostics.js';
 import { loadConfig } from './load.js';
 
@@ -15,6 +16,8 @@ export interface ValidationReport {
   readonly warningCount: number;
   /** Policy failures: deny-capable events would deny. */
   readonly policyFailures: readonly string[];
+  /** Every pinned pack, verified: digest, signing key, or why it is refused. */
+  readonly packs: readonly PackStatus[];
 }
 
 export async function validateConfig(
@@ -26,7 +29,17 @@ export async function validateConfig(
     policy: resolved.policy,
     limits: resolved.limits,
   });
-  const diagnostics = [...loaded.diagnostics];
+  // A refused user-scope pack only warns at run time (its hooks are skipped); validating, it is an error.
+  const refusedUserPins = new Set(
+    loaded.packs
+      .filter((p) => p.refusal !== undefined && p.scope === 'user')
+      .map((p) => `${p.file}\0${p.path}`),
+  );
+  const diagnostics = loaded.diagnostics.map((d) =>
+    d.severity === 'warning' && d.skipped && refusedUserPins.has(`${d.file}\0${d.path}`)
+      ? { ...d, severity: 'error' as const }
+      : d,
+  );
   // JS hooks are compiled (never run) so syntax errors show with their file and line.
   for (const hook of loaded.hooks) {
     if (hook.js === undefined) continue;
@@ -47,5 +60,6 @@ export async function validateConfig(
     errorCount: diagnostics.filter((d) => d.severity === 'error').length,
     warningCount: diagnostics.filter((d) => d.severity === 'warning').length,
     policyFailures: loaded.policyFailures,
+    packs: loaded.packs,
   };
 }

@@ -156,6 +156,9 @@ export function foldStep(
     if (hook.onError === 'deny') {
       const reason = `hook "${hook.id}" failed (${answer.error.code}) and is fail-closed (onError: "deny"): ${answer.error.message}`;
       next = raise(next, 'deny', reason, hook.id);
+    } else if (answer.error.code === 'pack_tampered' && hook.scope === 'policy' && def.canDeny) {
+      // A tampered policy pack fails closed whatever the hook's onError says (DESIGN §2 failure table).
+      next = raise(next, 'deny', `policy hook "${hook.id}": ${answer.error.message}`, hook.id);
     }
     return next;
   }

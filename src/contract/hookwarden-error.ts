@@ -6,7 +6,9 @@ export type HookwardenErrorCode =
   | 'config_error'
   | 'unknown_event'
   | 'invalid_input'
-  | 'closed';
+  | 'closed'
+  /** A pack could not be locked or signed (pack_tampered is the verification failure code). */
+  | 'pack_error';
 
 export class HookwardenError extends Error {
   override readonly name = 'HookwardenError';

@@ -9,6 +9,7 @@ import type { HookError } from '../contract/error-codes.js';
 import type { HookAnswer } from '../contract/fold.js';
 import { parseHookOutput } from '../contract/parse-output.js';
 import type { HookInput, HookOutput } from '../contract/types.js';
+import { fingerprintChanges } from '../packs/fingerprint.js';
 import type { CommandRequest, HookPool } from '../pool/pool.js';
 
 export interface CommandContext {
@@ -57,6 +58,7 @@ export function commandRequest(
   // Claude Code compatibility: its hooks refer to these.
   env.CLAUDE_PROJECT_DIR = root;
   env.CLAUDE_PLUGIN_ROOT = c.configDir;
+  if (def.pack !== undefined) env.HOOK_PACK_DIR = def.pack.dir;
   return {
     program: c.program,
     cwd: root,
@@ -142,6 +144,20 @@ export async function runCommandHook(
   inputJson: string,
   ctx: CommandContext,
 ): Promise<HookAnswer> {
+  if (def.pack !== undefined) {
+    // The pack's files run from disk: they must still be the ones verified at load.
+    const changed = await fingerprintChanges(def.pack.fingerprint);
+    if (changed.length > 0) {
+      const message = `pack "${def.pack.name}" changed on disk since it was verified (${changed.join(', ')}); the hook was not run`;
+      return {
+        kind: 'failure',
+        error: { code: 'pack_tampered', message },
+        latencyMs: 0,
+        queuedMs: 0,
+        notRun: true,
+      };
+    }
+  }
   const lane = await ctx.pool.runCommand(
     commandRequest(def, input, commandStdin(def, input, inputJson), ctx.root),
     ctx.signal,

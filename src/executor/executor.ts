@@ -1,9 +1,11 @@
 // The library facade: createExecutor() loads the configuration, owns the pool, and dispatches.
+// Hot reload builds a complete new generation and swaps one reference: a dispatch reads the
+// generation once when it starts, so it finishes on the configuration it started with.
 
 import { availableParallelism } from 'node:os';
 import { AuditLog } from '../audit/audit-log.js';
 import { type HookEventMap, type HookEventName, HookEvents } from '../audit/hook-events.js';
-import { DEFAULTS } from '../config/defaults.js';
+import { DEFAULTS, type Limits } from '../config/defaults.js';
 import { type Diagnostic, formatDiagnostic, renderValue } from '../config/diagnostics.js';
 import { type LoadedConfig, loadConfig } from '../config/load.js';
 import { HookwardenError } from '../contract/hookwarden-error.js';
@@ -15,6 +17,14 @@ import { IfFilter, IfFilterError } from '../registry/if-filter.js';
 import { ToolMatcher } from '../registry/matcher.js';
 import { OnceTracker, Registry, type TrustedDefinition, type TrustedHandler } from '../registry/registry.js';
 import { type ExecutorOptions, type ResolvedOptions, resolveOptions, trustedSpecSchema } from './options.js';
+import {
+  judgeReload,
+  newDiagnostics,
+  poolLimitWarnings,
+  type ReloadResult,
+  refusalReason,
+} from './reload.js';
+import { ConfigWatcher } from './watch.js';
 
 /** A trusted in-process hook (the embedding platform's own code; never loaded from a file). */
 export interface TrustedHookSpec {
@@ -34,7 +44,13 @@ export interface Executor {
   dispatch(event: string, input: Record<string, unknown>, options?: DispatchOptions): Promise<DispatchResult>;
   /** Registers a trusted in-process callback; returns a function that unregisters it. */
   register(spec: TrustedHookSpec): () => void;
-  /** Config problems found at load (warnings and skipped entries). */
+  /**
+   * Loads the configuration again (config files, packs verified against their pins) and, if it brings
+   * no new error, swaps it in atomically; otherwise the current generation stays (last-known-good).
+   * Dispatches already running finish on the generation they started with. Rejects only when closed.
+   */
+  reload(): Promise<ReloadResult>;
+  /** Problems of the configuration in force (warnings and skipped entries). */
   readonly diagnostics: readonly Diagnostic[];
   /**
    * Subscribes to `hook.started` (a hook is handed to its lane) or `hook.completed` (its audit
@@ -67,13 +83,21 @@ class HookExecutor implements Executor {
   readonly #once = new OnceTracker();
   readonly #events = new HookEvents();
   readonly #trusted: TrustedDefinition[] = [];
+  readonly #warn: (d: Diagnostic) => void;
+  /** The limits the pool was built with (a reload cannot change them). */
+  readonly #poolLimits: Limits;
+  readonly #watcher: ConfigWatcher | undefined;
   #loaded: LoadedConfig;
   #generation: Generation;
+  #generationNumber = 1;
+  #reloads: Promise<unknown> = Promise.resolve();
   #closed: Promise<void> | undefined;
 
   constructor(options: ResolvedOptions, loaded: LoadedConfig) {
     this.#options = options;
     this.#loaded = loaded;
+    this.#warn = options.onWarning ?? defaultWarning;
+    this.#poolLimits = loaded.limits;
     this.#pool = new HookPool({
       maxConcurrentCommands: loaded.limits.maxConcurrentCommands,
       killGraceMs: loaded.limits.killGraceMs,
@@ -86,6 +110,12 @@ class HookExecutor implements Executor {
     // Idle QuickJS workers are kept warm: start them now when JS hooks are configured.
     if (loaded.hooks.some((h) => h.type === 'js')) this.#pool.warmJs();
     this.#generation = this.#buildGeneration();
+    if (options.watch) {
+      this.#watcher = new ConfigWatcher(() => {
+        this.reload().catch(() => {}); // closed meanwhile: nothing to reload
+      });
+      this.#watcher.update(loaded.watchTargets);
+    }
   }
 
   get diagnostics(): readonly Diagnostic[] {
@@ -173,7 +203,57 @@ class HookExecutor implements Executor {
     };
   }
 
+  reload(): Promise<ReloadResult> {
+    if (this.#closed !== undefined)
+      return Promise.reject(new HookwardenError('closed', 'reload() after close(): create a new executor'));
+    // One reload at a time, in call order: each one loads what the files say when it starts.
+    const run = this.#reloads.then(() => this.#reloadOnce());
+    this.#reloads = run.catch(() => {});
+    return run;
+  }
+
+  async #reloadOnce(): Promise<ReloadResult> {
+    const o = this.#options;
+    let next: LoadedConfig;
+    try {
+      next = await loadConfig({ config: o.config, policy: o.policy, limits: o.limits });
+    } catch (err) {
+      // Not a config problem (those are diagnostics) but e.g. EMFILE: the generation in force stays.
+      const reason = `reload failed, generation ${this.#generationNumber} stays in force: ${(err as Error).message}`;
+      this.#warn({ severity: 'error', file: '<reload>', path: '', message: reason, skipped: false });
+      const result: ReloadResult = { ok: false, generation: this.#generationNumber, reason, diagnostics: [] };
+      o.onReload?.(result);
+      return result;
+    }
+    const previous = this.#loaded;
+    const verdict = judgeReload(previous, next);
+    let result: ReloadResult;
+    if (this.#closed !== undefined) {
+      const reason = 'the executor was closed during the reload';
+      result = { ok: false, generation: this.#generationNumber, reason, diagnostics: next.diagnostics };
+    } else if (!verdict.ok) {
+      // Keep watching the old sources and the new ones: fixing either triggers the next reload.
+      this.#watcher?.update([...previous.watchTargets, ...next.watchTargets]);
+      const reason = refusalReason(verdict.causes, this.#generationNumber);
+      for (const d of verdict.causes) this.#warn({ ...d, message: `reload refused: ${d.message}` });
+      result = { ok: false, generation: this.#generationNumber, reason, diagnostics: next.diagnostics };
+    } else {
+      this.#loaded = next;
+      this.#generation = this.#buildGeneration();
+      this.#generationNumber++;
+      this.#watcher?.update(next.watchTargets);
+      if (next.hooks.some((h) => h.type === 'js')) this.#pool.warmJs();
+      const fresh = newDiagnostics(previous, next);
+      for (const d of [...fresh, ...poolLimitWarnings(this.#poolLimits, previous.limits, next.limits)])
+        this.#warn(d);
+      result = { ok: true, generation: this.#generationNumber, diagnostics: next.diagnostics };
+    }
+    o.onReload?.(result);
+    return result;
+  }
+
   close(): Promise<void> {
+    this.#watcher?.close();
     this.#closed ??= this.#pool.close();
     return this.#closed;
   }

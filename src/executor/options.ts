@@ -10,6 +10,7 @@ import type { SourceSpec } from '../config/load.js';
 import { limitsSchema } from '../config/schema.js';
 import { HookwardenError } from '../contract/hookwarden-error.js';
 import type { Scope } from '../contract/types.js';
+import type { ReloadResult } from './reload.js';
 
 /** A config file path, an inline config object, or `{ path, scope }` to load a file as user scope. */
 export type ConfigSource = string | { path: string; scope?: 'project' | 'user' } | Record<string, unknown>;
@@ -32,6 +33,14 @@ export interface ExecutorOptions {
    * Default: a tmpfs when the host has one ($XDG_RUNTIME_DIR or /dev/shm), else the OS temp dir.
    */
   scratchRoot?: string;
+  /**
+   * Hot reload: watch the config files, the pinned packs and their key files, and reload 300 ms after
+   * the last change. A reload that brings a new error keeps the last-known-good configuration. The
+   * watchers never keep the process alive; close() stops them. Default false (`reload()` still works).
+   */
+  watch?: boolean;
+  /** Called after every reload, watched or through `reload()`, with its result. */
+  onReload?: (result: ReloadResult) => void;
 }
 
 export interface ResolvedOptions {
@@ -42,6 +51,8 @@ export interface ResolvedOptions {
   readonly audit: AuditOption | undefined;
   readonly onWarning: ((d: Diagnostic) => void) | undefined;
   readonly scratchRoot: string | undefined;
+  readonly watch: boolean;
+  readonly onReload: ((result: ReloadResult) => void) | undefined;
 }
 
 const isFileRef = (v: object): v is { path: string; scope?: 'project' | 'user' } =>
@@ -116,6 +127,18 @@ export function resolveOptions(options: ExecutorOptions): ResolvedOptions {
         `scratchRoot: expected an existing directory, got ${renderValue(options.scratchRoot)}`,
       );
   }
+  if (options.watch !== undefined && typeof options.watch !== 'boolean')
+    throw new HookwardenError(
+      'invalid_options',
+      `watch: expected true or false, got ${renderValue(options.watch)}`,
+    );
+  for (const key of ['onReload', 'onWarning'] as const) {
+    if (options[key] !== undefined && typeof options[key] !== 'function')
+      throw new HookwardenError(
+        'invalid_options',
+        `${key}: expected a function, got ${renderValue(options[key])}`,
+      );
+  }
   const parsedLimits = Object.fromEntries(
     Object.entries(limits.data).filter(([, v]) => v !== undefined),
   ) as Partial<Limits>;
@@ -127,6 +150,8 @@ export function resolveOptions(options: ExecutorOptions): ResolvedOptions {
     audit: options.audit,
     onWarning: options.onWarning,
     scratchRoot: options.scratchRoot === undefined ? undefined : resolve(options.scratchRoot),
+    watch: options.watch === true,
+    onReload: options.onReload,
   });
 }
 

@@ -50,7 +50,14 @@ describe('the hooks.json JSON Schema', () => {
 
   it('describes hooks, limits and the hook fields', () => {
     const s = hooksJsonSchema() as { properties: Record<string, unknown> };
-    expect(Object.keys(s.properties)).toEqual(['$schema', 'hooks', 'policyHooks', 'events', 'limits']);
+    expect(Object.keys(s.properties)).toEqual([
+      '$schema',
+      'hooks',
+      'policyHooks',
+      'events',
+      'limits',
+      'packs',
+    ]);
     expect(JSON.stringify(s)).toContain('"timeoutMs"');
   });
 });

@@ -22,6 +22,13 @@ export async function runValidate(files: string[], flags: ValidateFlags): Promis
   for (const d of report.diagnostics) process.stdout.write(`${d.severity}: ${formatDiagnostic(d)}\n`);
   for (const p of report.policyFailures)
     process.stdout.write(`error: ${p} → deny-capable events will deny\n`);
+  for (const p of report.packs) {
+    if (p.refusal !== undefined) continue;
+    const signed = p.verifiedBy === undefined ? '' : `, signed by ${p.verifiedBy}`;
+    process.stdout.write(
+      `pack: "${p.name}" ${p.version} (${p.scope}) verified: ${p.dir}, ${p.digest}${signed}\n`,
+    );
+  }
   const summary = `${report.hookCount} hook${report.hookCount === 1 ? '' : 's'} loaded; ${report.errorCount} error${report.errorCount === 1 ? '' : 's'}, ${report.warningCount} warning${report.warningCount === 1 ? '' : 's'}`;
   process.stdout.write(`${failed ? 'invalid' : 'ok'}: ${summary}\n`);
   return failed ? 1 : 0;

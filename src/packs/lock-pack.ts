@@ -1,0 +1,62 @@
+// `hookwarden pack lock <dir>`: checks the pack (plain files, a valid hookpack.json whose hooks load
+// and stay inside the pack) and writes hookpack.lock.json with every file's digest and the pack digest.
+import { DEFAULTS } from '../config/defaults.js';
+import type { Diagnostic } from '../config/diagnostics.js';
+import { DEFAULT_EVENTS, EventCatalogue } from '../contract/events.js';
+import { HookwardenError } from '../contract/hookwarden-error.js';
+import { normalizePackHooks, packHookProblems } from './load-pack.js';
+import { lockOf, readLockFile, writeLockFile } from './lock.js';
+import { parseManifest } from './manifest.js';
+import { readSignatureFile } from './signature.js';
+import { walkPack } from './walk.js';
+
+export interface PackLockResult {
+  /** Absolute pack directory. */
+  readonly dir: string;
+  /** The pack digest, `sha256:<64 hex>`: pin it in hooks.json. */
+  readonly digest: string;
+  readonly fileCount: number;
+  /** The digest of the lock this one replaced, if any. */
+  readonly previousDigest: string | undefined;
+  /** hookpack.sig holds signatures made over a different digest: sign again. */
+  readonly staleSignatures: boolean;
+  /** Warnings about the pack's hooks (errors refuse the lock). */
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+/**
+ * Locks a pack directory. Rejects with `pack_error` (every problem in `problems`) when the directory
+ * is not a valid pack: a symlink or special file, no or an invalid hookpack.json, a hook that fails
+ * to load or refers outside the pack. Custom events are checked against the built-in catalogue only.
+ */
+export async function lockPack(dir: string): Promise<PackLockResult> {
+  const walk = await walkPack(dir);
+  const fail = (problems: readonly string[]) => {
+    throw new HookwardenError('pack_error', `cannot lock ${walk.root}: ${problems.join('; ')}`, { problems });
+  };
+  if (walk.problems.length > 0) fail(walk.problems);
+  const read = parseManifest(walk.manifest);
+  if (!read.ok) return fail(read.problems);
+  const catalogue = new EventCatalogue(DEFAULT_EVENTS);
+  const { sink } = await normalizePackHooks(walk, read.manifest, 'policy', {
+    catalogue,
+    limits: DEFAULTS.limits,
+  });
+  const problems = packHookProblems(sink);
+  if (problems.length > 0) fail(problems);
+  const previous = await readLockFile(walk.root);
+  const lock = lockOf(walk);
+  await writeLockFile(walk.root, lock);
+  const previousDigest = previous.ok ? previous.lock.digest : undefined;
+  const sigs = await readSignatureFile(walk.root);
+  const staleSignatures =
+    sigs.ok && sigs.signatures.length > 0 && previousDigest !== undefined && previousDigest !== lock.digest;
+  return {
+    dir: walk.root,
+    digest: lock.digest,
+    fileCount: walk.files.size,
+    previousDigest,
+    staleSignatures,
+    diagnostics: sink.items,
+  };
+}

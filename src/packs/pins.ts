@@ -1,0 +1,210 @@
+// The `packs` array of one config source: each pin parsed (messages name `packs[i].<field>` and the
+// value received), its key files read, its pack loaded and verified. Refusal semantics (DESIGN §2):
+// a refused policy-scope pack makes deny-capable events deny; a refused user-scope pack is skipped
+// with a warning. An invalid pin is a refused pack.
+import type { KeyObject } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { basename, dirname, resolve } from 'node:path';
+import type { Limits } from '../config/defaults.js';
+import { type DiagnosticSink, joinPath, renderValue } from '../config/diagnostics.js';
+import type { HookDefinition } from '../config/hook-definition.js';
+import { packPinSchema } from '../config/schema.js';
+import type { WatchTarget } from '../config/watch-target.js';
+import type { EventCatalogue } from '../contract/events.js';
+import { parsePublicKey } from './keys.js';
+import { loadPack, type PackLoad } from './load-pack.js';
+
+/** How a pinned pack fared at load (reported by `validateConfig` and `hookwarden validate`). */
+export interface PackStatus {
+  /** The config file that pins the pack, and the pin's JSON path (`packs[0]`). */
+  readonly file: string;
+  readonly path: string;
+  /** Absolute pack directory (undefined when the pin has no valid path). */
+  readonly dir: string | undefined;
+  readonly scope: 'policy' | 'user';
+  readonly name: string | undefined;
+  readonly version: string | undefined;
+  /** Digest of the pack as found on disk. */
+  readonly digest: string | undefined;
+  /** Key id of the trusted key whose signature verified. */
+  readonly verifiedBy: string | undefined;
+  /** Why the pack was refused (undefined: it loaded). */
+  readonly refusal: string | undefined;
+  readonly hookCount: number;
+}
+
+export interface PinsContext {
+  readonly sink: DiagnosticSink;
+  readonly configDir: string;
+  /** Every pack of a policy source is policy scope. */
+  readonly policySource: boolean;
+  readonly catalogue: EventCatalogue;
+  readonly limits: Limits;
+}
+
+export interface PinsResult {
+  /** Hooks of the packs that loaded, one layer per pack. */
+  readonly layers: readonly {
+    scope: 'policy' | 'user';
+    sink: DiagnosticSink;
+    hooks: readonly HookDefinition[];
+  }[];
+  /** Reasons of refused policy-scope packs: deny-capable events deny. */
+  readonly policyFailures: readonly string[];
+  readonly statuses: readonly PackStatus[];
+  readonly watch: readonly WatchTarget[];
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
+const PIN_FIELDS = new Set(Object.keys(packPinSchema.shape));
+
+interface ParsedPin {
+  readonly dir: string | undefined;
+  readonly scope: 'policy' | 'user';
+  readonly keys: readonly KeyObject[];
+  readonly keyFiles: readonly string[];
+  readonly digest: string | undefined;
+  readonly requireSignature: boolean;
+  /** The first problem of an invalid pin. */
+  readonly invalid: string | undefined;
+}
+
+async function parsePin(raw: unknown, at: string, ctx: PinsContext): Promise<ParsedPin> {
+  const { sink } = ctx;
+  const before = sink.items.length;
+  const fail = (path: string, message: string) => sink.error(path, message);
+  // A scope that is present but not exactly "user" fails closed: a typo must not demote a policy pack.
+  const userScope = isObject(raw) ? raw.scope === undefined || raw.scope === 'user' : true;
+  const scope = ctx.policySource || !userScope ? 'policy' : 'user';
+  const empty = {
+    dir: undefined,
+    scope,
+    keys: [],
+    keyFiles: [],
+    digest: undefined,
+    requireSignature: false,
+  } as const;
+  if (!isObject(raw)) {
+    fail(
+      at,
+      `expected a pack pin like {"path": "packs/guard", "digest": "sha256:…"}, got ${renderValue(raw)}`,
+    );
+    return { ...empty, invalid: sink.items[before]!.message };
+  }
+  for (const k of Object.keys(raw)) {
+    if (!PIN_FIELDS.has(k))
+      fail(
+        joinPath(at, k),
+        `unknown field "${k}" (a pin has ${[...PIN_FIELDS].join(', ')}), got ${renderValue(raw[k])}`,
+      );
+  }
+  const parsed = packPinSchema.safeParse(raw);
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) {
+      if (issue.code === 'unrecognized_keys') continue; // reported above, field by field
+      const path = issue.path.reduce<string>((p, k) => joinPath(p, k as string | number), at);
+      const value = issue.path.reduce<unknown>(
+        (v, k) => (isObject(v) || Array.isArray(v) ? (v as never)[k] : undefined),
+        raw,
+      );
+      fail(path, `${issue.message}, got ${renderValue(value)}`);
+    }
+  }
+  const pin = parsed.success ? parsed.data : undefined;
+  if (ctx.policySource && raw.scope === 'user')
+    sink.warn(joinPath(at, 'scope'), 'every pack of a policy file is policy scope; "user" is ignored');
+  if (pin?.requireSignature === true && pin.publicKeys === undefined)
+    fail(
+      joinPath(at, 'requireSignature'),
+      'requireSignature needs publicKeys to check the signature with, got true',
+    );
+  const keys: KeyObject[] = [];
+  const keyFiles: string[] = [];
+  for (const [i, p] of (pin?.publicKeys ?? []).entries()) {
+    const file = resolve(ctx.configDir, p);
+    keyFiles.push(file);
+    let text: Buffer;
+    try {
+      text = await readFile(file);
+    } catch (err) {
+      fail(
+        joinPath(joinPath(at, 'publicKeys'), i),
+        `cannot read the key file ${file} (${(err as NodeJS.ErrnoException).code}), got ${renderValue(p)}`,
+      );
+      continue;
+    }
+    const key = parsePublicKey(text, file);
+    if (key.ok) keys.push(key.key);
+    else fail(joinPath(joinPath(at, 'publicKeys'), i), `${key.message}, got ${renderValue(p)}`);
+  }
+  const firstError = sink.items.slice(before).find((d) => d.severity === 'error');
+  return {
+    // Known even for an otherwise invalid pin, so the directory is watched for the fix.
+    dir: typeof raw.path === 'string' && raw.path !== '' ? resolve(ctx.configDir, raw.path) : undefined,
+    scope,
+    keys,
+    keyFiles,
+    digest: pin?.digest,
+    requireSignature: pin?.requireSignature ?? keys.length > 0,
+    invalid: firstError === undefined ? undefined : `invalid pin: ${firstError.path}: ${firstError.message}`,
+  };
+}
+
+export async function loadPackPins(value: unknown, ctx: PinsContext): Promise<PinsResult> {
+  const { sink } = ctx;
+  const layers: PinsResult['layers'][number][] = [];
+  const policyFailures: string[] = [];
+  const statuses: PackStatus[] = [];
+  const watch: WatchTarget[] = [];
+  if (!Array.isArray(value)) {
+    sink.error(
+      'packs',
+      `expected an array of pack pins like [{"path": "packs/guard", "digest": "sha256:…"}], got ${renderValue(value)}`,
+    );
+    if (ctx.policySource) policyFailures.push(`packs in ${sink.file} are invalid: expected an array`);
+    return { layers, policyFailures, statuses, watch };
+  }
+  for (const [i, raw] of value.entries()) {
+    const at = joinPath('packs', i);
+    const pin = await parsePin(raw, at, ctx);
+    for (const f of pin.keyFiles) watch.push({ dir: dirname(f), name: basename(f) });
+    if (pin.dir !== undefined) watch.push({ dir: dirname(pin.dir), name: basename(pin.dir) });
+    let load: PackLoad | undefined;
+    if (pin.invalid === undefined && pin.dir !== undefined) {
+      if (pin.digest === undefined && pin.keys.length === 0)
+        sink.warn(
+          at,
+          `pack ${pin.dir} is not pinned: only its own lock file is checked; add "digest" and/or "publicKeys"`,
+        );
+      load = await loadPack({ ...pin, dir: pin.dir, publicKeys: pin.keys }, ctx);
+      for (const w of load.report.warnings) sink.warn(at, `pack ${pin.dir}: ${w}`);
+      for (const d of load.dirs) watch.push({ dir: d, name: undefined });
+    }
+    const refusal = pin.invalid ?? load?.refusal;
+    // Named as the pin wrote it: a refused pack's own hookpack.json is not to be trusted.
+    const label = `pack ${renderValue(isObject(raw) ? raw.path : raw)}`;
+    if (refusal !== undefined) {
+      if (pin.scope === 'policy') {
+        sink.error(at, `${label} refused, so deny-capable events deny: ${refusal}`);
+        policyFailures.push(`policy ${label} (${sink.file}) refused: ${refusal}`);
+      } else sink.warn(at, `${label} refused, its hooks do not run: ${refusal}`, true);
+    } else if (load !== undefined) {
+      layers.push({ scope: pin.scope, sink: load.sink!, hooks: load.hooks });
+    }
+    statuses.push({
+      file: sink.file,
+      path: at,
+      dir: pin.dir,
+      scope: pin.scope,
+      name: refusal === undefined ? load?.name : undefined,
+      version: refusal === undefined ? load?.version : undefined,
+      digest: load?.report.digest,
+      verifiedBy: load?.report.verifiedBy,
+      refusal,
+      hookCount: refusal === undefined ? (load?.hooks.length ?? 0) : 0,
+    });
+  }
+  return { layers, policyFailures, statuses, watch };
+}

@@ -1,0 +1,90 @@
+// hookpack.sig: `{ "signatures": [{ "keyId": "sha256:…", "algorithm": "ed25519", "signature": "<base64>" }] }`.
+// Each signature is Ed25519 over the UTF-8 bytes of the digest string (`sha256:<64 hex>`). Several
+// signatures coexist (one per key id), which is what lets operators rotate keys without a gap.
+import { type KeyObject, sign, verify } from 'node:crypto';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { parseJsonText } from '../config/read-json.js';
+import { DIGEST_PATTERN } from './digest.js';
+import { describeIssues } from './issues.js';
+import { packKeyId } from './keys.js';
+import { SIG_FILE } from './names.js';
+import { readPlainFile, writePlainFile } from './plain-file.js';
+
+export const packSignaturesSchema = z.strictObject(
+  {
+    signatures: z.array(
+      z.strictObject(
+        {
+          keyId: z
+            .string({ error: 'expected "sha256:<64 hex>"' })
+            .regex(DIGEST_PATTERN, { error: 'expected "sha256:<64 hex>"' }),
+          algorithm: z.literal('ed25519', { error: 'expected "ed25519"' }),
+          signature: z
+            .string({ error: 'expected a base64 Ed25519 signature' })
+            .regex(/^[A-Za-z0-9+/]{86}==$/, { error: 'expected a base64 Ed25519 signature (64 bytes)' }),
+        },
+        { error: 'expected {keyId, algorithm, signature}' },
+      ),
+      { error: 'expected an array of signatures' },
+    ),
+  },
+  { error: 'expected an object {signatures: [...]}' },
+);
+
+export interface PackSignature {
+  /** Key id of the signing key: `sha256:<hex of SHA-256 of its SPKI DER>`. */
+  readonly keyId: string;
+  readonly algorithm: 'ed25519';
+  /** Base64 Ed25519 signature over the digest string. */
+  readonly signature: string;
+}
+
+export function signDigest(digest: string, privateKey: KeyObject, publicKey: KeyObject): PackSignature {
+  return {
+    keyId: packKeyId(publicKey),
+    algorithm: 'ed25519',
+    signature: sign(null, Buffer.from(digest, 'utf8'), privateKey).toString('base64'),
+  };
+}
+
+export function signatureVerifies(digest: string, sig: PackSignature, publicKey: KeyObject): boolean {
+  try {
+    return verify(null, Buffer.from(digest, 'utf8'), publicKey, Buffer.from(sig.signature, 'base64'));
+  } catch {
+    return false;
+  }
+}
+
+export type SignaturesRead =
+  | { readonly ok: true; readonly signatures: readonly PackSignature[] }
+  | { readonly ok: false; readonly missing: boolean; readonly problem: string };
+
+export async function readSignatureFile(root: string): Promise<SignaturesRead> {
+  const read = await readPlainFile(join(root, SIG_FILE));
+  if (!read.ok) {
+    if (read.code === 'ENOENT') return { ok: false, missing: true, problem: `no ${SIG_FILE}` };
+    return { ok: false, missing: false, problem: `${SIG_FILE} ${read.message}` };
+  }
+  const json = parseJsonText(read.bytes.toString('utf8'));
+  if (!json.ok) return { ok: false, missing: false, problem: `${SIG_FILE}: ${json.message}` };
+  const parsed = packSignaturesSchema.safeParse(json.value);
+  if (!parsed.success)
+    return {
+      ok: false,
+      missing: false,
+      problem: describeIssues(SIG_FILE, parsed.error, json.value).join('; '),
+    };
+  return { ok: true, signatures: parsed.data.signatures };
+}
+
+/** Adds `sig` (replacing an earlier signature by the same key) and writes hookpack.sig. */
+export async function writeSignature(
+  root: string,
+  existing: readonly PackSignature[],
+  sig: PackSignature,
+): Promise<readonly PackSignature[]> {
+  const signatures = [...existing.filter((s) => s.keyId !== sig.keyId), sig];
+  await writePlainFile(join(root, SIG_FILE), `${JSON.stringify({ signatures }, null, 2)}\n`);
+  return signatures;
+}
