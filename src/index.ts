@@ -20,6 +20,7 @@ export type { DispatchOptions } from './dispatch/dispatcher.js';
 export { createExecutor, type Executor, type TrustedHookSpec } from './executor/executor.js';
 export type { ConfigSource, ExecutorOptions } from './executor/options.js';
 export type { ReloadResult } from './executor/reload.js';
+export type { TenantSpec } from './executor/set-tenant.js';
 export { generatePackKeyPair, type PackKeyPair, packKeyId, writePackKeyPair } from './packs/keys.js';
 export { lockPack, type PackLockResult } from './packs/lock-pack.js';
 export type { PackStatus } from './packs/pins.js';
@@ -30,4 +31,5 @@ export {
   type PackVerifyOptions,
   verifyPack,
 } from './packs/verify.js';
+export type { TenantLimits } from './pool/fair-scheduler.js';
 export type { TrustedContext, TrustedHandler } from './registry/registry.js';

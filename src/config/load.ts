@@ -17,6 +17,7 @@ import {
 } from '../contract/events.js';
 import type { Scope } from '../contract/types.js';
 import { loadPackPins, type PackStatus } from '../packs/pins.js';
+import type { TenantLimits } from '../pool/fair-scheduler.js';
 import { DEFAULTS, type Limits } from './defaults.js';
 import { type Diagnostic, DiagnosticSink, joinPath, renderValue } from './diagnostics.js';
 import type { HookDefinition } from './hook-definition.js';
@@ -24,6 +25,7 @@ import { type Layer, mergeLayers } from './merge-layers.js';
 import { normalizeHooksMap } from './normalize-entries.js';
 import { readJsonFile } from './read-json.js';
 import { eventDefinitionSchema, limitsSchema } from './schema.js';
+import { readTenants, type TenantPart } from './tenants.js';
 import type { WatchTarget } from './watch-target.js';
 
 export type SourceSpec =
@@ -57,9 +59,28 @@ export interface LoadedConfig {
   readonly packs: readonly PackStatus[];
   /** What hot reload watches: the config files, the packs' directories and key files. */
   readonly watchTargets: readonly WatchTarget[];
+  /** Tenants declared under `tenants`: each with the policy hooks plus its own. */
+  readonly tenants: ReadonlyMap<string, LoadedTenant>;
 }
 
-const TOP_LEVEL = new Set(['$schema', 'hooks', 'policyHooks', 'events', 'limits', 'packs', 'description']);
+export interface LoadedTenant {
+  /** Policy hooks first, then the tenant's, overrides applied. */
+  readonly hooks: readonly HookDefinition[];
+  readonly limits: TenantLimits;
+  /** A policy-scope pack of this tenant failed: its deny-capable events deny. */
+  readonly policyFailures: readonly string[];
+}
+
+const TOP_LEVEL = new Set([
+  '$schema',
+  'hooks',
+  'policyHooks',
+  'events',
+  'limits',
+  'packs',
+  'tenants',
+  'description',
+]);
 
 /** Pins are judged pack by pack (their own policy failures), not as part of their file's validity. */
 const isPinDiagnostic = (d: Diagnostic) => d.path === 'packs' || d.path.startsWith('packs[');
@@ -191,6 +212,7 @@ export async function loadConfig(options: LoadOptions): Promise<LoadedConfig> {
   const packs: PackStatus[] = [];
   const policyFailures: string[] = [];
   const watchTargets: WatchTarget[] = [];
+  const tenantParts = new Map<string, { scope: Scope; part: TenantPart }[]>();
   for (const src of sources) {
     if (src.spec.kind === 'file') {
       const file = resolve(src.spec.path);
@@ -221,6 +243,13 @@ export async function loadConfig(options: LoadOptions): Promise<LoadedConfig> {
       }
     }
     layers.push({ scope: src.spec.scope, sink: src.sink, hooks });
+    if (src.value.tenants !== undefined) {
+      for (const [id, part] of await readTenants(src.value.tenants, ctx)) {
+        const list = tenantParts.get(id) ?? [];
+        list.push({ scope: src.spec.scope, part });
+        tenantParts.set(id, list);
+      }
+    }
     if (src.value.packs !== undefined) {
       const pinned = await loadPackPins(src.value.packs, {
         ...ctx,
@@ -237,6 +266,7 @@ export async function loadConfig(options: LoadOptions): Promise<LoadedConfig> {
   }
 
   const hooks = mergeLayers(layers);
+  const tenants = mergeTenants(tenantParts, layers);
   for (const src of sources) {
     if (src.spec.scope !== 'policy') continue;
     const bad = src.sink.items.find((d) => (d.severity === 'error' || d.skipped) && !isPinDiagnostic(d));
@@ -256,5 +286,30 @@ export async function loadConfig(options: LoadOptions): Promise<LoadedConfig> {
     fatal,
     packs,
     watchTargets,
+    tenants,
   };
+}
+
+/** Each tenant: the policy layers plus its own; limits from config files, then policy files. */
+function mergeTenants(
+  parts: Map<string, { scope: Scope; part: TenantPart }[]>,
+  layers: readonly Layer[],
+): Map<string, LoadedTenant> {
+  const policy = layers.filter((l) => l.scope === 'policy');
+  const out = new Map<string, LoadedTenant>();
+  for (const [id, list] of parts) {
+    let limits: TenantLimits = {};
+    for (const { part } of [
+      ...list.filter((p) => p.scope !== 'policy'),
+      ...list.filter((p) => p.scope === 'policy'),
+    ]) {
+      if (part.limits !== undefined) limits = { ...limits, ...part.limits };
+    }
+    out.set(id, {
+      hooks: mergeLayers([...policy, ...list.flatMap((p) => p.part.layers)]),
+      limits,
+      policyFailures: list.flatMap((p) => p.part.policyFailures),
+    });
+  }
+  return out;
 }

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { MUTATION_FIELDS } from '../contract/events.js';
 import { DIGEST_PATTERN } from '../packs/digest.js';
 import { LIMIT_BOUNDS } from './defaults.js';
+import { tenantLimitsSchema } from './tenant-limits.js';
 
 const posInt = (what = 'a positive integer') =>
   z
@@ -252,5 +253,19 @@ export const configFileSchema = z
     packs: z.array(packPinSchema, { error: 'expected an array of pack pins' }).optional().meta({
       description: 'Policy packs, each verified against its pin (digest and/or signing keys) at load.',
     }),
+    tenants: z
+      .record(
+        z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/),
+        z.object({
+          hooks: hooksMapSchema.optional(),
+          packs: z.array(packPinSchema).optional(),
+          limits: tenantLimitsSchema.optional(),
+        }),
+      )
+      .optional()
+      .meta({
+        description:
+          "Per-tenant hook sets: a dispatch for a tenant runs the policy hooks and that tenant's hooks only.",
+      }),
   })
   .meta({ title: 'hookwarden hooks.json', description: 'Hooks by event; see README "Configuration".' });

@@ -3,6 +3,7 @@
 import type { AuditLog } from '../audit/audit-log.js';
 import type { HookEvents } from '../audit/hook-events.js';
 import type { HookDefinition } from '../config/hook-definition.js';
+import { tenantIdProblem } from '../config/tenants.js';
 import type { EventDefinition } from '../contract/events.js';
 import {
   type FoldHook,
@@ -148,12 +149,24 @@ export async function dispatch(
   }
   const def = resolved.definition;
   const { signal } = options;
+  // A tenant's dispatches run the trusted and policy hooks and the tenant's own hooks only.
+  let scope: { registry: Generation['registry']; policyFailures: readonly string[] } = gen;
+  if (options.tenant !== undefined) {
+    const problem = tenantIdProblem(options.tenant);
+    if (problem !== undefined) throw new HookwardenError('invalid_input', `tenant: ${problem}`);
+    const t = gen.tenants.get(options.tenant) ?? gen.policyOnly;
+    scope = {
+      registry: t.registry,
+      policyFailures:
+        t.policyFailures.length === 0 ? gen.policyFailures : [...gen.policyFailures, ...t.policyFailures],
+    };
+  }
   if (signal?.aborted) return interrupted({ event: def.name, decision: 'passthrough', hooks: [] }, def);
-  if (def.canDeny && gen.policyFailures.length > 0) {
+  if (def.canDeny && scope.policyFailures.length > 0) {
     return {
       event: def.name,
       decision: 'deny',
-      reason: gen.policyFailures.join('; '),
+      reason: scope.policyFailures.join('; '),
       decidedBy: 'policy',
       hooks: [],
     };
@@ -163,13 +176,13 @@ export async function dispatch(
   if (probe.toolName !== undefined && typeof probe.toolName !== 'string') {
     prepareInput(def.name, resolved.aliasInput, rawInput); // throws the invalid_input error
   }
-  const matched = gen.registry.match(
+  const matched = scope.registry.match(
     def,
     resolved.aliasInput === undefined ? probe : { ...probe, ...resolved.aliasInput },
   );
   if (matched.length === 0) return { event: def.name, decision: 'passthrough', hooks: [] };
   const input = prepareInput(def.name, resolved.aliasInput, rawInput);
-  const hooks = gen.registry.takeOnce(matched, input.sessionId);
+  const hooks = scope.registry.takeOnce(matched, input.sessionId);
   if (hooks.length === 0) return { event: def.name, decision: 'passthrough', hooks: [] };
 
   // plan + execute + fold

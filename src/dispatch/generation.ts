@@ -2,12 +2,25 @@
 
 import type { Limits } from '../config/defaults.js';
 import type { EventCatalogue } from '../contract/events.js';
+import type { TenantLimits } from '../pool/fair-scheduler.js';
 import type { Registry } from '../registry/registry.js';
 
+/** The hooks one tenant's dispatches run: the policy scope's and the tenant's own. */
+export interface TenantGeneration {
+  readonly registry: Registry;
+  readonly limits: TenantLimits;
+  /** This tenant's own policy failures (a policy-scope pack of its own that failed). */
+  readonly policyFailures: readonly string[];
+}
+
 export interface Generation {
+  /** Dispatches without a tenant: trusted, policy, project and user hooks. */
   readonly registry: Registry;
   readonly catalogue: EventCatalogue;
   readonly limits: Limits;
-  /** Non-empty: a policy source failed to load, so deny-capable events deny. */
+  /** Non-empty: a policy source failed to load, so deny-capable events deny (every tenant). */
   readonly policyFailures: readonly string[];
+  readonly tenants: ReadonlyMap<string, TenantGeneration>;
+  /** A tenant with no hooks of its own: trusted and policy hooks only. */
+  readonly policyOnly: TenantGeneration;
 }

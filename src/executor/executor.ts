@@ -24,6 +24,8 @@ import {
   type ReloadResult,
   refusalReason,
 } from './reload.js';
+import { loadRuntimeTenant, type TenantSpec } from './set-tenant.js';
+import { buildTenantGenerations, type RuntimeTenant } from './tenants.js';
 import { ConfigWatcher } from './watch.js';
 
 /** A trusted in-process hook (the embedding platform's own code; never loaded from a file). */
@@ -44,6 +46,13 @@ export interface Executor {
   dispatch(event: string, input: Record<string, unknown>, options?: DispatchOptions): Promise<DispatchResult>;
   /** Registers a trusted in-process callback; returns a function that unregisters it. */
   register(spec: TrustedHookSpec): () => void;
+  /**
+   * Adds or replaces a tenant at run time: its hooks (config files or objects, user scope) and its
+   * scheduling limits. Its dispatches (`{ tenant: id }`) run the trusted and policy hooks and these.
+   */
+  setTenant(id: string, spec?: TenantSpec): Promise<void>;
+  /** Removes a tenant set with setTenant(); its later dispatches run trusted and policy hooks only. */
+  removeTenant(id: string): boolean;
   /**
    * Loads the configuration again (config files, packs verified against their pins) and, if it brings
    * no new error, swaps it in atomically; otherwise the current generation stays (last-known-good).
@@ -83,6 +92,7 @@ class HookExecutor implements Executor {
   readonly #once = new OnceTracker();
   readonly #events = new HookEvents();
   readonly #trusted: TrustedDefinition[] = [];
+  readonly #tenants = new Map<string, RuntimeTenant>();
   readonly #warn: (d: Diagnostic) => void;
   /** The limits the pool was built with (a reload cannot change them). */
   readonly #poolLimits: Limits;
@@ -105,6 +115,8 @@ class HookExecutor implements Executor {
       jsThreads: loaded.limits.jsThreads === 0 ? availableParallelism() : loaded.limits.jsThreads,
       jsHeapCeilingBytes: loaded.limits.jsHeapCeilingBytes,
       jsBackstopGraceMs: loaded.limits.jsBackstopGraceMs,
+      // Read live: a reload or setTenant() changes a tenant's limits for its next hooks.
+      tenantLimits: (tenant) => this.#generation.tenants.get(tenant)?.limits ?? {},
     });
     this.#audit = options.audit === undefined ? undefined : openAudit(options.audit);
     // Idle QuickJS workers are kept warm: start them now when JS hooks are configured.
@@ -129,7 +141,25 @@ class HookExecutor implements Executor {
       catalogue: l.catalogue,
       limits: l.limits,
       policyFailures: l.policyFailures,
+      ...buildTenantGenerations(l, this.#tenants, this.#trusted, this.#once),
     });
+  }
+
+  async setTenant(id: string, spec: TenantSpec = {}): Promise<void> {
+    if (this.#closed !== undefined)
+      throw new HookwardenError('closed', 'setTenant() after close(): create a new executor');
+    const tenant = await loadRuntimeTenant(id, spec, this.#options, this.#warn);
+    if (this.#closed !== undefined)
+      throw new HookwardenError('closed', 'the executor was closed during setTenant()');
+    this.#tenants.set(id, tenant);
+    if (tenant.hooks.some((h) => h.type === 'js')) this.#pool.warmJs();
+    this.#generation = this.#buildGeneration();
+  }
+
+  removeTenant(id: string): boolean {
+    const had = this.#tenants.delete(id);
+    if (had) this.#generation = this.#buildGeneration();
+    return had;
   }
 
   async dispatch(

@@ -58,7 +58,7 @@ export interface ResolvedOptions {
 const isFileRef = (v: object): v is { path: string; scope?: 'project' | 'user' } =>
   typeof (v as { path?: unknown }).path === 'string' && !('hooks' in v) && !('policyHooks' in v);
 
-function toSources(value: unknown, key: 'config' | 'policy', root: string): SourceSpec[] {
+export function toSources(value: unknown, key: 'config' | 'policy', root: string): SourceSpec[] {
   if (value === undefined) return [];
   const list = Array.isArray(value) ? value : [value];
   return list.map((item, i): SourceSpec => {

@@ -103,10 +103,13 @@ export class TenantQueues<T> {
   }
 
   /**
-   * Takes the next tenant's next items (up to `max`, and within its maxConcurrent), round-robin by
-   * weight; undefined when no tenant may run now.
+   * Takes the next tenant's next items (up to `max`, within its maxConcurrent, and while `fits`
+   * accepts the next one), round-robin by weight; undefined when no tenant may run now.
    */
-  next(max = 1): { tenant: string; items: T[] } | undefined {
+  next(
+    max = 1,
+    fits?: (taken: readonly T[], item: T) => boolean,
+  ): { tenant: string; items: T[] } | undefined {
     const now = Date.now();
     for (let looked = 0; looked < this.#rotation.length; ) {
       const t = this.#state(this.#rotation[0]!);
@@ -124,7 +127,10 @@ export class TenantQueues<T> {
       if (t.credit <= 0 || t.queue.length === 1) this.#rotation.push(this.#rotation.shift()!);
       const room = this.#limitsFor(t.id).maxConcurrent;
       const n = Math.max(1, Math.min(max, t.queue.length, room === undefined ? max : room - t.running));
-      return { tenant: t.id, items: t.queue.splice(0, n) };
+      // The first item always goes; more only while `fits` accepts them.
+      let take = 1;
+      while (take < n && (fits === undefined || fits(t.queue.slice(0, take), t.queue[take]!))) take++;
+      return { tenant: t.id, items: t.queue.splice(0, take) };
     }
     return undefined;
   }

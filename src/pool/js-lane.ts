@@ -15,6 +15,11 @@ import { type TenantLimits, TenantQueues } from './fair-scheduler.js';
 
 /** Most tasks one message carries to a worker. */
 export const MAX_BATCH = 8;
+/**
+ * A batch holds tasks whose expected run times add up to at most this: trivial hooks travel
+ * together, slow ones alone, so a batch never makes another tenant wait long.
+ */
+export const BATCH_BUDGET_MS = 2;
 
 export interface JsLaneOptions {
   readonly threads: number;
@@ -55,6 +60,9 @@ function roundRobin(): LoadBalancer {
     return chosen;
   };
 }
+
+/** A task's shape for run-time estimates: its hooks, in order. */
+const shape = (task: JsTask) => task.hooks.map((h) => h.id).join('\u0000');
 
 function workerFile(): string {
   // dist/src/pool → dist/sandbox/js; src/pool (sources under vitest) → dist/sandbox/js.
@@ -118,6 +126,8 @@ export class JsLane {
   #piscina: Piscina | undefined;
   readonly #closing: AbortSignal;
   readonly #queue: TenantQueues<Entry>;
+  /** Recent run time of each task shape (its hook ids), for batching. */
+  readonly #expectedMs = new Map<string, number>();
   readonly #running = new Set<Batch>();
 
   constructor(options: JsLaneOptions, closing: AbortSignal) {
@@ -238,12 +248,25 @@ export class JsLane {
     while (this.#queue.size > 0 && this.#running.size < this.#options.threads) {
       const free = this.#options.threads - this.#running.size;
       // An idle lane sends tasks one by one; a loaded one batches the next tenant's queued tasks
-      // (one tenant per batch: a backstop termination stays within a tenant).
-      const next = this.#queue.next(Math.min(MAX_BATCH, Math.ceil(this.#queue.size / free)));
+      // when they are known to be quick (one tenant per batch: a backstop termination stays within it).
+      const max = Math.min(MAX_BATCH, Math.ceil(this.#queue.size / free));
+      const next = this.#queue.next(max, (taken, item) => {
+        const cost = (e: Entry) => this.#expectedMs.get(shape(e.task)) ?? BATCH_BUDGET_MS;
+        return taken.reduce((sum, e) => sum + cost(e), 0) + cost(item) <= BATCH_BUDGET_MS;
+      });
       if (next === undefined) return;
       this.#queue.started(next.tenant, next.items.length);
       this.#send(next.tenant, next.items);
     }
+  }
+
+  #learn(task: JsTask, result: JsTaskResult): void {
+    let ms = 0;
+    for (const o of result.outcomes) if (o.answer.kind !== 'not-run') ms += o.answer.latencyMs;
+    const k = shape(task);
+    const prev = this.#expectedMs.get(k);
+    if (this.#expectedMs.size > 10_000) this.#expectedMs.clear();
+    this.#expectedMs.set(k, prev === undefined ? ms : prev * 0.8 + ms * 0.2);
   }
 
   #send(tenant: string, entries: Entry[]): void {
@@ -269,6 +292,7 @@ export class JsLane {
       .then(
         (results: JsTaskResult[]) => {
           for (const [i, e] of entries.entries()) {
+            this.#learn(e.task, results[i]!);
             this.#settle(e, { ran: true, value: results[i]!, queuedMs: e.sentAt - e.queuedAt });
           }
         },

@@ -91,7 +91,7 @@ export class HookPool {
     const link = new LinkedAbort(signal, this.#closing.signal);
     let scratchDir: string | undefined;
     const run = (async () => {
-      scratchDir = this.#scratch.create();
+      scratchDir = this.#scratch.create(tenant);
       const etcDir = request.isolation === 'namespace' ? this.#scratch.etcSnapshot() : undefined;
       return runCommand(
         {

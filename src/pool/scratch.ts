@@ -38,6 +38,7 @@ export class ScratchDirs {
   readonly #base: string;
   #root: string | undefined;
   #etc: string | undefined;
+  readonly #tenantDirs = new Map<string, string>();
   #next = 0;
   readonly #pending = new Set<Promise<void>>();
 
@@ -53,10 +54,20 @@ export class ScratchDirs {
     chmodSync(this.#root, 0o711);
   }
 
-  /** A fresh, empty directory (mode 0700), never handed out twice. */
-  create(): string {
+  /**
+   * A fresh, empty directory (mode 0700), never handed out twice, under the tenant's own parent:
+   * tenants never share a scratch directory.
+   */
+  create(tenant = ''): string {
     this.#ensureRoot();
-    const dir = join(this.#root!, `h${this.#next++}-${randomBytes(8).toString('hex')}`);
+    let parent = this.#tenantDirs.get(tenant);
+    if (parent === undefined) {
+      // Tenant ids are validated (no path characters) before they reach here.
+      parent = join(this.#root!, tenant === '' ? 'default' : `t-${tenant}`);
+      mkdirSync(parent, { recursive: true, mode: 0o711 });
+      this.#tenantDirs.set(tenant, parent);
+    }
+    const dir = join(parent, `h${this.#next++}-${randomBytes(8).toString('hex')}`);
     mkdirSync(dir, { mode: 0o700 });
     return dir;
   }
@@ -88,5 +99,6 @@ export class ScratchDirs {
     if (this.#root !== undefined) rmSync(this.#root, { recursive: true, force: true, maxRetries: 2 });
     this.#root = undefined;
     this.#etc = undefined;
+    this.#tenantDirs.clear();
   }
 }

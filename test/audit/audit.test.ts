@@ -30,28 +30,31 @@ const EVERY_OUTCOME = [
 describe('audit records', () => {
   it('cover every outcome, carry metadata only, and are on disk when dispatch() resolves', async () => {
     const file = join(tempDir(), 'audit.jsonl');
-    await withExecutor({ config: hooksOn('BeforeTool', EVERY_OUTCOME), audit: file }, async (hw) => {
-      await hw.dispatch('BeforeTool', input({ toolName: 'Bash', toolInput: { command: 'SECRET-INPUT' } }), {
-        tenant: 'acme',
-      });
-      const recs = lines(file).map((l) => JSON.parse(l) as AuditRecord & { seq: number });
-      expect(recs.map((r) => [r.hookId, r.outcome, r.errorCode])).toEqual([
-        ['allow', 'allow', undefined],
-        ['ask', 'ask', undefined],
-        ['proceed', 'proceed', undefined],
-        ['error', 'error', 'nonzero_exit'],
-        ['timeout', 'timeout', 'timeout'],
-        ['limit', 'limit', 'output_limit'],
-        ['js', 'proceed', undefined],
-        ['deny', 'deny', undefined],
-      ]);
-      expect(recs.every((r) => r.tenant === 'acme' && r.event === 'BeforeTool' && r.deadlineMs > 0)).toBe(
-        true,
-      );
-      expect(recs.find((r) => r.hookId === 'timeout')!.deadlineMs).toBe(100);
-      expect(recs.find((r) => r.hookId === 'js')!.memoryBytes).toBeGreaterThan(50_000);
-      expect(recs.map((r) => r.seq)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
-    });
+    await withExecutor(
+      { config: { tenants: { acme: hooksOn('BeforeTool', EVERY_OUTCOME) } }, audit: file },
+      async (hw) => {
+        await hw.dispatch('BeforeTool', input({ toolName: 'Bash', toolInput: { command: 'SECRET-INPUT' } }), {
+          tenant: 'acme',
+        });
+        const recs = lines(file).map((l) => JSON.parse(l) as AuditRecord & { seq: number });
+        expect(recs.map((r) => [r.hookId, r.outcome, r.errorCode])).toEqual([
+          ['allow', 'allow', undefined],
+          ['ask', 'ask', undefined],
+          ['proceed', 'proceed', undefined],
+          ['error', 'error', 'nonzero_exit'],
+          ['timeout', 'timeout', 'timeout'],
+          ['limit', 'limit', 'output_limit'],
+          ['js', 'proceed', undefined],
+          ['deny', 'deny', undefined],
+        ]);
+        expect(recs.every((r) => r.tenant === 'acme' && r.event === 'BeforeTool' && r.deadlineMs > 0)).toBe(
+          true,
+        );
+        expect(recs.find((r) => r.hookId === 'timeout')!.deadlineMs).toBe(100);
+        expect(recs.find((r) => r.hookId === 'js')!.memoryBytes).toBeGreaterThan(50_000);
+        expect(recs.map((r) => r.seq)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+      },
+    );
     expect(readFileSync(file, 'utf8')).not.toMatch(/SECRET/);
   });
 

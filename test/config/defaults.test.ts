@@ -57,6 +57,7 @@ describe('the hooks.json JSON Schema', () => {
       'events',
       'limits',
       'packs',
+      'tenants',
     ]);
     expect(JSON.stringify(s)).toContain('"timeoutMs"');
   });

@@ -124,7 +124,7 @@ describe('createExecutor', () => {
       printing({ decision: 'deny', reason: 'SECRET-REASON' }),
       printing({}),
     ]);
-    await withExecutor({ config, audit: file }, async (hw) => {
+    await withExecutor({ config: { tenants: { t1: config } }, audit: file }, async (hw) => {
       await hw.dispatch('BeforeTool', input({ toolName: 'Bash', toolInput: { command: 'SECRET-INPUT' } }), {
         tenant: 't1',
       });

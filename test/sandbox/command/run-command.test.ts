@@ -201,10 +201,13 @@ describe('the hw-exec helper', () => {
       marker,
       'hw-exec',
     ]);
-    await new Promise<void>((resolve) => host.stdout.once('data', () => resolve()));
     const withMarker = () => processesWithEnv('HW_MARK', marker);
-    expect(withMarker()).toHaveLength(1);
-    host.kill('SIGKILL');
+    try {
+      await new Promise<void>((resolve) => host.stdout.once('data', () => resolve()));
+      expect(withMarker()).toHaveLength(1);
+    } finally {
+      host.kill('SIGKILL');
+    }
     const until = Date.now() + 3000;
     while (withMarker().length > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
     expect(withMarker()).toEqual([]);

@@ -1,0 +1,27 @@
+// A tenant's scheduling limits in config (applied by src/pool/fair-scheduler.ts).
+import { z } from 'zod';
+
+const count = (what: string) =>
+  z
+    .number({ error: `expected ${what}` })
+    .int({ error: `expected ${what}` })
+    .positive({ error: `expected ${what}` });
+
+/** A tenant's scheduling limits (src/pool/fair-scheduler.ts). */
+export const tenantLimitsSchema = z.strictObject({
+  maxConcurrent: count('a positive integer')
+    .optional()
+    .meta({ description: "This tenant's hooks running at once, per lane." }),
+  maxQueued: count('a positive integer')
+    .optional()
+    .meta({ description: "This tenant's hooks waiting, per lane; past it a hook fails with queue_full." }),
+  weight: count('a positive integer')
+    .optional()
+    .meta({ description: 'Share of the fair rotation (default 1).' }),
+  cpuMsPerWindow: count('a positive number of ms').optional().meta({
+    description: 'Run time this tenant may use per window; then its hooks wait for the next window.',
+  }),
+  windowMs: count('a positive number of ms')
+    .optional()
+    .meta({ description: 'Window of cpuMsPerWindow (default 1000).' }),
+});

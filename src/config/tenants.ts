@@ -1,0 +1,85 @@
+// Per-tenant hook sets (DESIGN §3 `tenants: { <id>: { hooks, packs, limits } }`). A tenant's hooks run
+// with the policy scope's and nobody else's; its limits drive the fair scheduler. Tenant ids are
+// validated before they are used anywhere (they name scratch directories and queues).
+import { z } from 'zod';
+import { loadPackPins } from '../packs/pins.js';
+import type { TenantLimits } from '../pool/fair-scheduler.js';
+import { type DiagnosticSink, joinPath, renderValue } from './diagnostics.js';
+import type { HookDefinition } from './hook-definition.js';
+import type { Layer } from './merge-layers.js';
+import { type EntriesContext, normalizeHooksMap } from './normalize-entries.js';
+import { tenantLimitsSchema } from './tenant-limits.js';
+
+const TENANT_ID = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
+
+/** Why a tenant id is refused, or undefined when it is valid (no path characters, no `..`). */
+export function tenantIdProblem(id: unknown): string | undefined {
+  if (typeof id !== 'string' || !TENANT_ID.test(id) || id.includes('..')) {
+    return `expected a tenant id of 1-64 letters, digits, _ . - (starting with a letter or digit, no "/" or ".."), got ${renderValue(id)}`;
+  }
+  return undefined;
+}
+
+export const tenantSchema = z
+  .object({
+    hooks: z.unknown().optional(),
+    packs: z.unknown().optional(),
+    limits: tenantLimitsSchema.optional(),
+  })
+  .meta({ description: 'A tenant: its hooks (config shape), pinned packs and scheduling limits.' });
+
+/** One tenant as read from one source. */
+export interface TenantPart {
+  readonly layers: Layer[];
+  readonly limits: TenantLimits | undefined;
+  readonly policyFailures: string[];
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Reads a source's `tenants` map; bad tenants are reported and skipped. */
+export async function readTenants(
+  value: unknown,
+  ctx: EntriesContext & { readonly sink: DiagnosticSink },
+): Promise<Map<string, TenantPart>> {
+  const out = new Map<string, TenantPart>();
+  if (!isObject(value)) {
+    ctx.sink.error(
+      'tenants',
+      `expected an object mapping tenant ids to {hooks, packs, limits}, got ${renderValue(value)}`,
+    );
+    return out;
+  }
+  for (const id of Object.keys(value)) {
+    const path = joinPath('tenants', id);
+    const problem = tenantIdProblem(id);
+    if (problem !== undefined) {
+      ctx.sink.error(path, problem);
+      continue;
+    }
+    const parsed = tenantSchema.safeParse(value[id]);
+    if (!parsed.success) {
+      for (const issue of parsed.error.issues) {
+        ctx.sink.error(
+          issue.path.reduce<string>((p, k) => joinPath(p, k as string | number), path),
+          issue.message,
+        );
+      }
+      continue;
+    }
+    const t = parsed.data;
+    const hooks: HookDefinition[] = [];
+    if (t.hooks !== undefined)
+      hooks.push(...(await normalizeHooksMap(t.hooks, joinPath(path, 'hooks'), ctx)));
+    const layers: Layer[] = [{ scope: ctx.scope, sink: ctx.sink, hooks }];
+    const policyFailures: string[] = [];
+    if (t.packs !== undefined) {
+      const pinned = await loadPackPins(t.packs, { ...ctx, policySource: false });
+      layers.push(...pinned.layers);
+      policyFailures.push(...pinned.policyFailures.map((f) => `tenant "${id}": ${f}`));
+    }
+    out.set(id, { layers, limits: t.limits, policyFailures });
+  }
+  return out;
+}

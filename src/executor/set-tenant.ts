@@ -1,0 +1,65 @@
+// `Executor.setTenant(id, { config, limits })`: loads a tenant's hook set at run time.
+import type { Diagnostic } from '../config/diagnostics.js';
+import { formatDiagnostic, renderValue } from '../config/diagnostics.js';
+import { loadConfig } from '../config/load.js';
+import { tenantLimitsSchema } from '../config/tenant-limits.js';
+import { tenantIdProblem } from '../config/tenants.js';
+import { HookwardenError } from '../contract/hookwarden-error.js';
+import type { TenantLimits } from '../pool/fair-scheduler.js';
+import { type ConfigSource, type ResolvedOptions, toSources } from './options.js';
+import type { RuntimeTenant } from './tenants.js';
+
+/** What setTenant() takes. */
+export interface TenantSpec {
+  /** The tenant's hooks: config file path(s) or object(s), in the hooks.json shape (user scope). */
+  config?: ConfigSource | readonly ConfigSource[];
+  /** Scheduling limits: maxConcurrent, maxQueued, weight, cpuMsPerWindow, windowMs. */
+  limits?: TenantLimits;
+}
+
+export async function loadRuntimeTenant(
+  id: string,
+  spec: TenantSpec,
+  options: ResolvedOptions,
+  warn: (d: Diagnostic) => void,
+): Promise<RuntimeTenant> {
+  const problem = tenantIdProblem(id);
+  if (problem !== undefined) throw new HookwardenError('invalid_options', `setTenant: id: ${problem}`);
+  const limits = tenantLimitsSchema.safeParse(spec.limits ?? {});
+  if (!limits.success) {
+    const problems = limits.error.issues.map(
+      (i) =>
+        `setTenant: limits.${i.path.join('.')}: ${i.message}, got ${renderValue((spec.limits as Record<string, unknown> | undefined)?.[String(i.path[0])])}`,
+    );
+    throw new HookwardenError('invalid_options', problems.join('; '), { problems });
+  }
+  const sources = toSources(spec.config, 'config', options.root).map((s) => ({
+    ...s,
+    scope: 'user' as const,
+  }));
+  const loaded = await loadConfig({ config: sources, policy: [], limits: options.limits });
+  if (loaded.fatal.length > 0) {
+    const problems = loaded.fatal.map(formatDiagnostic);
+    throw new HookwardenError('config_error', `setTenant "${id}": ${problems.join('; ')}`, { problems });
+  }
+  for (const d of loaded.diagnostics) warn({ ...d, message: `tenant "${id}": ${d.message}` });
+  if (loaded.hooks.some((h) => h.scope === 'policy') || loaded.policyFailures.length > 0) {
+    throw new HookwardenError(
+      'config_error',
+      `setTenant "${id}": a tenant's packs are user scope; policy packs belong to the policy files`,
+    );
+  }
+  if (loaded.tenants.size > 0) {
+    warn({
+      severity: 'warning',
+      file: `<tenant ${id}>`,
+      path: 'tenants',
+      message: 'tenants inside a tenant config are ignored',
+      skipped: true,
+    });
+  }
+  const clean = Object.fromEntries(
+    Object.entries(limits.data).filter(([, v]) => v !== undefined),
+  ) as TenantLimits;
+  return { hooks: loaded.hooks, limits: clean };
+}

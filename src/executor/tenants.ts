@@ -1,0 +1,50 @@
+// Tenants added or replaced at run time (`Executor.setTenant`), and the per-tenant registries of a
+// generation. A tenant's hooks run with the trusted and policy hooks and nobody else's.
+import type { HookDefinition } from '../config/hook-definition.js';
+import type { LoadedConfig } from '../config/load.js';
+import type { TenantGeneration } from '../dispatch/generation.js';
+import type { TenantLimits } from '../pool/fair-scheduler.js';
+import { type OnceTracker, Registry, type TrustedDefinition } from '../registry/registry.js';
+
+/** A tenant set through the library: its own hooks; the policy hooks are added per generation. */
+export interface RuntimeTenant {
+  readonly hooks: readonly HookDefinition[];
+  readonly limits: TenantLimits;
+}
+
+const key = (h: HookDefinition) => `${h.event}\u0000${h.id}`;
+
+/** Policy hooks first; a tenant hook named like a policy hook is dropped (nothing replaces policy). */
+function withPolicy(policy: readonly HookDefinition[], own: readonly HookDefinition[]): HookDefinition[] {
+  const taken = new Set(policy.filter((h) => h.named).map(key));
+  return [...policy, ...own.filter((h) => !(h.named && taken.has(key(h))))];
+}
+
+export function buildTenantGenerations(
+  loaded: LoadedConfig,
+  runtime: ReadonlyMap<string, RuntimeTenant>,
+  trusted: readonly TrustedDefinition[],
+  once: OnceTracker,
+): { tenants: Map<string, TenantGeneration>; policyOnly: TenantGeneration } {
+  const policy = loaded.hooks.filter((h) => h.scope === 'policy');
+  const tenants = new Map<string, TenantGeneration>();
+  for (const [id, t] of loaded.tenants) {
+    tenants.set(id, {
+      registry: new Registry(t.hooks, trusted, once),
+      limits: t.limits,
+      policyFailures: t.policyFailures,
+    });
+  }
+  // Tenants set at run time replace a config file's tenant of the same id.
+  for (const [id, t] of runtime) {
+    tenants.set(id, {
+      registry: new Registry(withPolicy(policy, t.hooks), trusted, once),
+      limits: t.limits,
+      policyFailures: [],
+    });
+  }
+  return {
+    tenants,
+    policyOnly: { registry: new Registry(policy, trusted, once), limits: {}, policyFailures: [] },
+  };
+}

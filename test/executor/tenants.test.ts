@@ -1,0 +1,179 @@
+// Tenants: per-tenant hook sets with the policy scope applied to all, run-time tenants, id
+// validation, per-tenant limits (queue_full), fair order under a flood, separate scratch dirs.
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createExecutor, type HookStartedEvent } from '../../src/index.js';
+import { input, printing, tempDir, withExecutor, writeConfig } from '../helpers/fixture.js';
+
+const ctx = (text: string, extra: Record<string, unknown> = {}) =>
+  printing({ additionalContext: text }, extra);
+
+describe('tenants', () => {
+  const dir = tempDir();
+  const policy = writeConfig(dir, 'policy.json', {
+    hooks: { BeforeTool: [{ hooks: [ctx('policy', { name: 'p' })] }] },
+  });
+  const config = {
+    hooks: { BeforeTool: [{ hooks: [ctx('shared-project', { name: 'shared' })] }] },
+    tenants: {
+      acme: { hooks: { BeforeTool: [{ hooks: [ctx('acme', { name: 'a' })] }] } },
+      globex: { hooks: { BeforeTool: [{ hooks: [ctx('globex', { name: 'g' })] }] } },
+    },
+  };
+
+  it('run the policy hooks plus their own only', async () => {
+    await withExecutor({ config, policy }, async (hw) => {
+      const ev = input({ toolName: 'Bash' });
+      expect((await hw.dispatch('BeforeTool', ev)).additionalContext).toBe('policy\nshared-project');
+      expect((await hw.dispatch('BeforeTool', ev, { tenant: 'acme' })).additionalContext).toBe(
+        'policy\nacme',
+      );
+      expect((await hw.dispatch('BeforeTool', ev, { tenant: 'globex' })).additionalContext).toBe(
+        'policy\nglobex',
+      );
+      // A tenant without hooks of its own still gets the policy scope.
+      expect((await hw.dispatch('BeforeTool', ev, { tenant: 'initech' })).additionalContext).toBe('policy');
+    });
+  });
+
+  it('can be added, replaced and removed at run time', async () => {
+    await withExecutor({ config, policy }, async (hw) => {
+      const ev = input({ toolName: 'Bash' });
+      await hw.setTenant('initech', {
+        config: { hooks: { BeforeTool: [{ hooks: [ctx('initech', { name: 'i' })] }] } },
+      });
+      expect((await hw.dispatch('BeforeTool', ev, { tenant: 'initech' })).additionalContext).toBe(
+        'policy\ninitech',
+      );
+      // Replacing a config file's tenant; a hook named like a policy hook is dropped (policy wins).
+      await hw.setTenant('acme', {
+        config: {
+          hooks: { BeforeTool: [{ hooks: [ctx('acme-v2', { name: 'a' }), ctx('sneaky', { name: 'p' })] }] },
+        },
+      });
+      expect((await hw.dispatch('BeforeTool', ev, { tenant: 'acme' })).additionalContext).toBe(
+        'policy\nacme-v2',
+      );
+      expect(hw.removeTenant('initech')).toBe(true);
+      expect((await hw.dispatch('BeforeTool', ev, { tenant: 'initech' })).additionalContext).toBe('policy');
+    });
+  });
+
+  it('have their ids validated before use', async () => {
+    const warnings: string[] = [];
+    const hw = await createExecutor({
+      config: { tenants: { '../etc': { hooks: {} }, ok: {} } },
+      onWarning: (d) => warnings.push(`${d.path}: ${d.message}`),
+    });
+    try {
+      expect(warnings.join('\n')).toMatch(/tenants\["\.\.\/etc"\]: expected a tenant id/);
+      for (const bad of ['../x', 'a/b', '', '.hidden', 'x'.repeat(65)]) {
+        await expect(hw.dispatch('BeforeTool', input(), { tenant: bad })).rejects.toMatchObject({
+          code: 'invalid_input',
+          message: expect.stringMatching(/^tenant: /),
+        });
+        await expect(hw.setTenant(bad, {})).rejects.toMatchObject({ code: 'invalid_options' });
+      }
+      await expect(hw.setTenant('ok', { limits: { maxQueued: -1 } })).rejects.toThrow(
+        /limits.maxQueued: expected a positive integer, got -1/,
+      );
+    } finally {
+      await hw.close();
+    }
+  });
+
+  it('get queue_full past maxQueued, and onError decides', async () => {
+    const tenantConfig = (onError: string) => ({
+      limits: { maxConcurrentCommands: 1 },
+      tenants: {
+        busy: {
+          limits: { maxQueued: 1 },
+          hooks: { BeforeTool: [{ hooks: [{ name: 'slow', command: 'sleep 0.3', onError }] }] },
+        },
+      },
+    });
+    for (const onError of ['skip', 'deny']) {
+      await withExecutor({ config: tenantConfig(onError) }, async (hw) => {
+        const results = await Promise.all(
+          [0, 1, 2].map(() => hw.dispatch('BeforeTool', input({ toolName: 'Bash' }), { tenant: 'busy' })),
+        );
+        // One runs, one waits, the third finds the queue full.
+        const full = results.filter((r) => r.hooks[0]!.error?.code === 'queue_full');
+        expect(full).toHaveLength(1);
+        expect(full[0]!.decision).toBe(onError === 'deny' ? 'deny' : 'passthrough');
+      });
+    }
+  });
+
+  it('are scheduled fairly: a tenant flooding the lane does not starve another', async () => {
+    const slow = { hooks: { BeforeTool: [{ hooks: [{ name: 'slow', command: 'sleep 0.05' }] }] } };
+    await withExecutor(
+      { config: { limits: { maxConcurrentCommands: 1 }, tenants: { flood: slow, calm: slow } } },
+      async (hw) => {
+        const started: HookStartedEvent[] = [];
+        hw.on('hook.started', (e) => started.push(e));
+        const ev = input({ toolName: 'Bash' });
+        const flood = Array.from({ length: 8 }, () => hw.dispatch('BeforeTool', ev, { tenant: 'flood' }));
+        await new Promise((r) => setTimeout(r, 10));
+        const calm = hw.dispatch('BeforeTool', ev, { tenant: 'calm' });
+        await Promise.all([...flood, calm]);
+        const order = started.map((e) => e.tenant);
+        expect(order).toHaveLength(9);
+        // FIFO would start calm 9th; the rotation starts it right after the flood's running hook.
+        expect(order.indexOf('calm')).toBeLessThanOrEqual(2);
+      },
+    );
+  });
+
+  it('are scheduled fairly on the QuickJS lane too, slow hooks never batched', async () => {
+    const busy =
+      'export default () => { const end = Date.now(); let x = 0; for (let i = 0; i < 2e6; i++) x += i; return { additionalContext: String(x > 0) } }';
+    const slow = { hooks: { BeforeTool: [{ hooks: [{ name: 'busy', type: 'js', code: busy }] }] } };
+    await withExecutor(
+      { config: { limits: { jsThreads: 1 }, tenants: { flood: slow, calm: slow } } },
+      async (hw) => {
+        const ev = input({ toolName: 'Bash' });
+        await hw.dispatch('BeforeTool', ev, { tenant: 'calm' }); // learn that this hook is slow
+        const started: HookStartedEvent[] = [];
+        hw.on('hook.started', (e) => started.push(e));
+        const flood = Array.from({ length: 10 }, () => hw.dispatch('BeforeTool', ev, { tenant: 'flood' }));
+        await new Promise((r) => setTimeout(r, 5));
+        const calm = hw.dispatch('BeforeTool', ev, { tenant: 'calm' });
+        await Promise.all([...flood, calm]);
+        const order = started.map((e) => e.tenant);
+        expect(order).toHaveLength(11);
+        expect(order.indexOf('calm')).toBeLessThanOrEqual(2);
+      },
+    );
+  });
+
+  it('never share a scratch directory', async () => {
+    const hook = {
+      hooks: {
+        BeforeTool: [{ hooks: [{ name: 'home', command: 'printf \'{"additionalContext":"%s"}\' "$HOME"' }] }],
+      },
+    };
+    await withExecutor({ config: { tenants: { acme: hook, globex: hook } } }, async (hw) => {
+      const a = (await hw.dispatch('BeforeTool', input({ toolName: 'Bash' }), { tenant: 'acme' }))
+        .additionalContext!;
+      const g = (await hw.dispatch('BeforeTool', input({ toolName: 'Bash' }), { tenant: 'globex' }))
+        .additionalContext!;
+      expect(a).toMatch(/\/t-acme\/h\d+-[0-9a-f]{16}$/);
+      expect(g).toMatch(/\/t-globex\/h\d+-[0-9a-f]{16}$/);
+    });
+  });
+
+  it('load from files with their own packs and limits', async () => {
+    const d = tempDir();
+    const file = writeConfig(d, 'tenants.json', {
+      tenants: { acme: { limits: { weight: 2 }, hooks: { SessionStart: [{ hooks: [ctx('from-file')] }] } } },
+    });
+    await withExecutor({ config: file }, async (hw) => {
+      expect((await hw.dispatch('SessionStart', input(), { tenant: 'acme' })).additionalContext).toBe(
+        'from-file',
+      );
+      expect((await hw.dispatch('SessionStart', input())).hooks).toEqual([]);
+    });
+    expect(join(d, 'tenants.json')).toBe(file);
+  });
+});
