@@ -37,6 +37,11 @@ export class BenchRecorder {
   readonly #decisions: Record<string, number> = Object.create(null);
   readonly #errors: Record<string, number> = Object.create(null);
 
+  /** `tenants`: the tenant ids the run uses, so that they are reported in this order. */
+  constructor(tenants: readonly string[] = []) {
+    for (const t of tenants) this.#tenants.set(t, new Histogram());
+  }
+
   /** One measured dispatch: its wall time around `dispatch()`, and its per-hook records. */
   recordDispatch(result: DispatchResult, elapsedMs: number, tenant: string | undefined): void {
     this.overall.record(elapsedMs);

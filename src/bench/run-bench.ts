@@ -3,6 +3,7 @@
 // same run. The run is cut into blocks; before each dispatch block comes a baseline block (each
 // baseline sampled one call at a time, rotating which goes first), so drift and noise on a shared
 // machine hit the dispatches and their baselines alike.
+import { setMaxListeners } from 'node:events';
 import { createExecutor, type Executor } from '../executor/executor.js';
 import type { ConfigSource, ExecutorOptions } from '../executor/options.js';
 import { BASELINE_NAMES, type Baselines, openBaselines } from './baselines.js';
@@ -46,14 +47,18 @@ class BenchRun {
   readonly #o: ResolvedBenchOptions;
   readonly #executor: Executor;
   readonly #baselines: Baselines;
-  readonly recorder = new BenchRecorder();
+  readonly #signal: AbortSignal;
+  readonly recorder: BenchRecorder;
   #seq = 0;
   #done = 0;
 
-  constructor(o: ResolvedBenchOptions, executor: Executor, baselines: Baselines) {
+  constructor(o: ResolvedBenchOptions, executor: Executor, baselines: Baselines, signal: AbortSignal) {
     this.#o = o;
     this.#executor = executor;
     this.#baselines = baselines;
+    this.#signal = signal;
+    const tenants = o.tenants === 1 ? [] : Array.from({ length: o.tenants }, (_, i) => `t${i + 1}`);
+    this.recorder = new BenchRecorder(tenants);
   }
 
   /** Measured dispatches start again at t1, whatever the warm-up used. */
@@ -66,24 +71,24 @@ class BenchRun {
   }
 
   #checkAborted(): void {
-    const { signal } = this.#o;
-    if (signal?.aborted) throw signal.reason ?? new Error('bench aborted');
+    if (this.#signal.aborted) throw this.#signal.reason ?? new Error('bench aborted');
   }
 
   /** Runs `n` dispatches, `concurrency` at a time; returns the block's wall time in ms. */
   async dispatchBlock(n: number, measured: boolean): Promise<number> {
-    const { event, input, signal } = this.#o;
+    const { event, input } = this.#o;
+    const signal = this.#signal;
     let next = 0;
     let failure: { error: unknown } | undefined;
     const lane = async () => {
-      while (next < n && failure === undefined && !signal?.aborted) {
+      while (next < n && failure === undefined && !signal.aborted) {
         next++;
         const tenant = this.#tenant(this.#seq++);
         const started = performance.now();
         try {
           const result = await this.#executor.dispatch(event, input, { tenant, signal });
           const elapsed = performance.now() - started;
-          if (!measured || signal?.aborted) continue;
+          if (!measured || signal.aborted) continue;
           this.recorder.recordDispatch(result, elapsed, tenant);
           this.#o.onProgress?.(++this.#done, this.#o.iterations);
         } catch (error) {
@@ -125,11 +130,18 @@ class BenchRun {
 export async function runBench(options: BenchOptions): Promise<BenchResult> {
   const o = resolveBenchOptions(options);
   const startedAt = new Date().toISOString();
-  const executor = await createExecutor(executorOptions(options));
+  // Every dispatch in flight listens on one signal: lift the listener warning on a signal of our own.
+  const stop = new AbortController();
+  setMaxListeners(0, stop.signal);
+  const onAbort = () => stop.abort(o.signal?.reason);
+  if (o.signal?.aborted) onAbort();
+  o.signal?.addEventListener('abort', onAbort, { once: true });
+  let executor: Executor | undefined;
   let baselines: Baselines | undefined;
   try {
+    executor = await createExecutor(executorOptions(options));
     baselines = await openBaselines({ ...o.input, event: o.event });
-    const run = new BenchRun(o, executor, baselines);
+    const run = new BenchRun(o, executor, baselines, stop.signal);
     // One dispatch first: a bad event or input fails here, before any baseline work.
     await run.dispatchBlock(Math.min(1, o.warmup), false);
     await run.dispatchBlock(Math.max(0, o.warmup - 1), false);
@@ -155,7 +167,8 @@ export async function runBench(options: BenchOptions): Promise<BenchResult> {
       startedAt,
     };
   } finally {
-    await executor.close();
+    o.signal?.removeEventListener('abort', onAbort);
+    await executor?.close();
     await baselines?.close();
   }
 }
