@@ -116,7 +116,7 @@ Hook failures are counted by error code and never stop the run; a dispatch that 
 event, invalid input) stops it with exit 1. A progress bar is drawn on stderr when it is a terminal.
 
 Examples:
-  $ hookwarden bench -c examples/hooks.json -e BeforeTool -i examples/events/rm-rf.json
+  $ hookwarden bench -c examples/hooks.json -e BeforeTool -i examples/events/bash-rm-rf.json
   $ hookwarden bench -c hooks.json -e PreToolUse -n 20000 --concurrency 32 --tenants 4
   $ hookwarden bench -c hooks.json -e SessionStart --json > bench.json
   $ hookwarden bench -c hooks.json -e BeforeTool -i event.json --report bench.html`,
@@ -147,7 +147,7 @@ Exit status: 0 when every level works, 1 otherwise.`,
     'after',
     `
 Examples:
-  $ hookwarden dispatch BeforeTool --config examples/hooks.json --input examples/events/rm-rf.json
+  $ hookwarden dispatch BeforeTool --config examples/hooks.json --input examples/events/bash-rm-rf.json
   $ hookwarden validate examples/hooks.json
 Run \`hookwarden <command> --help\` for each command's flags.`,
   );
