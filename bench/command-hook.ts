@@ -2,7 +2,7 @@
 // /bin/true, interleaved in one run. Also measured, to justify the design: the runner on the main
 // thread vs inside a Piscina worker, the hw-exec helper vs prlimit(1), and execa.
 // Goal: p50 ≤ 1.5× raw spawn.
-import { spawn } from 'node:child_process';
+
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,16 +11,11 @@ import { Piscina } from 'piscina';
 import { ProcessGroups } from '../sandbox/command/kill-group.js';
 import { findWrapper } from '../sandbox/command/process-profile.js';
 import { runCommand } from '../sandbox/command/run-command.js';
+import { spawnTrue } from '../src/bench/baselines.js';
 import type { CommandTask } from '../src/contract/command-task.js';
 import { createExecutor } from '../src/index.js';
+import { destroyWhenLoaded } from '../src/pool/destroy-piscina.js';
 import { fmt, interleavedLatency, type ScenarioReport } from './harness.js';
-
-const rawSpawn = () =>
-  new Promise<void>((resolve, reject) => {
-    const c = spawn('/bin/true');
-    c.on('error', reject);
-    c.on('close', () => resolve());
-  });
 
 export async function run(quick = false): Promise<ScenarioReport> {
   const scratch = mkdtempSync(join(tmpdir(), 'hw-bench-'));
@@ -60,7 +55,7 @@ export async function run(quick = false): Promise<ScenarioReport> {
   try {
     const r = await interleavedLatency(
       {
-        'raw spawn(/bin/true)': rawSpawn,
+        'raw spawn(/bin/true)': spawnTrue,
         'execa(/bin/true, extendEnv:false)': () =>
           execa('/bin/true', { extendEnv: false, env: { PATH: '/usr/bin:/bin' }, reject: false }),
         'runner, main thread, hw-exec helper': () =>
@@ -87,7 +82,7 @@ export async function run(quick = false): Promise<ScenarioReport> {
     };
   } finally {
     await executor.close();
-    await pool.destroy();
+    await destroyWhenLoaded(pool, 2);
     groups.dispose();
     rmSync(scratch, { recursive: true, force: true });
   }

@@ -1,7 +1,9 @@
 // Shared benchmark harness: interleaved variants (the machine is shared and noisy), medians and
 // percentiles, ratios to a baseline measured in the same run, and a markdown table writer.
-import { execSync } from 'node:child_process';
-import { cpus } from 'node:os';
+import { execSync, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describeMachine } from '../src/bench/machine.js';
 
 export interface Stats {
   n: number;
@@ -96,8 +98,8 @@ export function machine(): string {
     }).trim();
     if (dirty !== '') commit += '+dirty';
   } catch {}
-  const cpu = cpus();
-  return `${cpu.length} × ${cpu[0]?.model ?? 'cpu'}, Node ${process.version}, ${process.platform}/${process.arch}, commit ${commit}, ${new Date().toISOString().slice(0, 16)}Z`;
+  const m = describeMachine();
+  return `${m.cpus} × ${m.cpuModel}, Node ${m.node}, ${m.platform}/${m.arch}, commit ${commit}, ${new Date().toISOString().slice(0, 16)}Z`;
 }
 
 export const fmt = (n: number, digits = 3) => n.toFixed(digits);
@@ -109,4 +111,34 @@ export interface ScenarioReport {
   markdown: string;
   /** Goal lines like "p50 ratio 1.31× ≤ 1.5× — met". */
   goals: string[];
+}
+
+// tsc does not copy .mjs files: from dist/bench/ the worker is found in the source tree.
+const NODE_HOOK = [
+  new URL('./workers/hook.mjs', import.meta.url),
+  new URL('../../bench/workers/hook.mjs', import.meta.url),
+]
+  .map((u) => fileURLToPath(u))
+  .find((p) => existsSync(p));
+
+/**
+ * The trivial hook as a per-call `node hook.js` process (what command-hook systems do today): the
+ * input on stdin, the answer parsed from stdout. Rejects on a non-zero exit, so a broken setup
+ * cannot pass for a measurement.
+ */
+export function nodeHookProcess(input: object): Promise<{ decision?: string }> {
+  if (NODE_HOOK === undefined) return Promise.reject(new Error('bench/workers/hook.mjs not found'));
+  return new Promise((resolve, reject) => {
+    const c = spawn(process.execPath, [NODE_HOOK]);
+    let out = '';
+    let err = '';
+    c.stdout.on('data', (d) => (out += d));
+    c.stderr.on('data', (d) => (err += d));
+    c.on('error', reject);
+    c.on('close', (code) => {
+      if (code === 0) resolve(JSON.parse(out));
+      else reject(new Error(`node hook.mjs exited ${code}: ${err.trim().split('\n')[0]}`));
+    });
+    c.stdin.end(JSON.stringify(input));
+  });
 }

@@ -4,16 +4,20 @@
 // many invocations, and the same hook as a per-call `node hook.js` process.
 // Goals: p50 ≤ 1.5× the baseline sum (stretch 1.0×); ≥ 6 000 dispatches/s at c32 (stretch 10 000);
 // RSS growth < 20 MB over 100 000 invocations.
-import { spawn } from 'node:child_process';
-import { availableParallelism } from 'node:os';
-import { fileURLToPath } from 'node:url';
-import { Piscina } from 'piscina';
-import { createQuickJsModule } from '../sandbox/js/quickjs-module.js';
-import { createExecutor } from '../src/index.js';
-import { fmt, fmtRate, interleavedLatency, interleavedThroughput, type ScenarioReport } from './harness.js';
 
-export const HOOK =
-  "export default function (input) { return { decision: input.toolName === 'rm' ? 'deny' : 'allow' } }";
+import { availableParallelism } from 'node:os';
+import { createEchoPool, createQuickJsEval, TRIVIAL_HOOK } from '../src/bench/baselines.js';
+import { createExecutor } from '../src/index.js';
+import { destroyWhenLoaded } from '../src/pool/destroy-piscina.js';
+import {
+  fmt,
+  fmtRate,
+  interleavedLatency,
+  interleavedThroughput,
+  nodeHookProcess,
+  type ScenarioReport,
+} from './harness.js';
+
 const input = {
   sessionId: 's',
   cwd: '/',
@@ -22,50 +26,13 @@ const input = {
   toolInput: { command: 'ls' },
 };
 
-async function inThreadEval(): Promise<() => Promise<unknown>> {
-  const qjs = await createQuickJsModule(128 << 20);
-  const json = JSON.stringify(input);
-  return async () => {
-    const rt = qjs.module.newRuntime();
-    rt.setMemoryLimit(32 << 20);
-    rt.setMaxStackSize(512 * 1024);
-    const deadline = Date.now() + 5000;
-    rt.setInterruptHandler(() => Date.now() > deadline);
-    const ctx = rt.newContext();
-    const ns = ctx.unwrapResult(ctx.evalCode(HOOK, 'hook.js', { type: 'module' }));
-    const call = ctx.unwrapResult(
-      ctx.evalCode('(ns, j) => JSON.stringify(ns.default(JSON.parse(j)))', 'call.js', { type: 'global' }),
-    );
-    const arg = ctx.newString(json);
-    const out = ctx.unwrapResult(ctx.callFunction(call, ctx.undefined, ns, arg));
-    const result = JSON.parse(ctx.getString(out));
-    for (const h of [out, arg, call, ns]) h.dispose();
-    ctx.dispose();
-    rt.dispose();
-    return result;
-  };
-}
-
-const nodeProcess = () =>
-  new Promise<void>((resolve, reject) => {
-    const c = spawn(process.execPath, [fileURLToPath(new URL('./workers/hook.mjs', import.meta.url))]);
-    c.on('error', reject);
-    c.on('close', () => resolve());
-    c.stdin.end(JSON.stringify(input));
-  });
-
 export async function run(quick = false): Promise<ScenarioReport> {
-  const echo = new Piscina({
-    filename: new URL('./workers/echo-worker.js', import.meta.url).href,
-    minThreads: 2,
-    maxThreads: 2,
-    idleTimeout: 60_000,
-  });
+  const evalOnce = await createQuickJsEval(input);
   const executor = await createExecutor({
-    config: { hooks: { BeforeTool: [{ hooks: [{ type: 'js', code: HOOK }] }] } },
+    config: { hooks: { BeforeTool: [{ hooks: [{ type: 'js', code: TRIVIAL_HOOK }] }] } },
     onWarning: () => {},
   });
-  const evalOnce = await inThreadEval();
+  const echo = createEchoPool(2);
   try {
     await executor.dispatch('BeforeTool', input);
     const lat = await interleavedLatency(
@@ -78,7 +45,7 @@ export async function run(quick = false): Promise<ScenarioReport> {
     );
     const proc = await interleavedLatency(
       {
-        'per-call `node hook.js` process': nodeProcess,
+        'per-call `node hook.js` process': () => nodeHookProcess(input),
         'hookwarden dispatch, one JS hook': () => executor.dispatch('BeforeTool', input),
       },
       { warmup: quick ? 1 : 5, iterations: quick ? 3 : 60 },
@@ -129,6 +96,6 @@ export async function run(quick = false): Promise<ScenarioReport> {
     };
   } finally {
     await executor.close();
-    await echo.destroy();
+    await destroyWhenLoaded(echo, 2);
   }
 }

@@ -1,17 +1,10 @@
 // A `/bin/true` command hook in namespace isolation (bubblewrap), end to end, against a raw
 // child_process.spawn of /bin/true in the same run; plus throughput at concurrency 16.
 // Goal: p50 ≤ 4× raw spawn.
-import { spawn } from 'node:child_process';
 import { namespaceSupport } from '../sandbox/command/namespace-profile.js';
+import { spawnTrue } from '../src/bench/baselines.js';
 import { createExecutor } from '../src/index.js';
 import { fmt, fmtRate, interleavedLatency, interleavedThroughput, type ScenarioReport } from './harness.js';
-
-const rawSpawn = () =>
-  new Promise<void>((resolve, reject) => {
-    const c = spawn('/bin/true');
-    c.on('error', reject);
-    c.on('close', () => resolve());
-  });
 
 export async function run(quick = false): Promise<ScenarioReport> {
   const ns = namespaceSupport();
@@ -37,7 +30,7 @@ export async function run(quick = false): Promise<ScenarioReport> {
   try {
     const lat = await interleavedLatency(
       {
-        'raw spawn(/bin/true)': rawSpawn,
+        'raw spawn(/bin/true)': spawnTrue,
         'hookwarden, process isolation': () => procExec.dispatch('BeforeTool', input),
         'hookwarden, namespace isolation': () => nsExec.dispatch('BeforeTool', input),
       },

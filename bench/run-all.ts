@@ -9,6 +9,10 @@ const SCENARIOS: Record<string, () => Promise<{ run: (quick?: boolean) => Promis
   'command-hook': () => import('./command-hook.js'),
   'namespace-hook': () => import('./namespace-hook.js'),
   'js-hook': () => import('./js-hook.js'),
+  'js-cold-warm': () => import('./js-cold-warm.js'),
+  'js-chain': () => import('./js-chain.js'),
+  'tenants-mixed': () => import('./tenants-mixed.js'),
+  peers: () => import('./peers.js'),
 };
 
 const args = process.argv.slice(2);

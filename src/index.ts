@@ -3,6 +3,20 @@
 export type { AuditOption, AuditRecord } from './audit/audit-log.js';
 export { type ChainReport, verifyChain } from './audit/hash-chain.js';
 export type { HookEventMap, HookEventName, HookStartedEvent } from './audit/hook-events.js';
+export type { BaselineName } from './bench/baselines.js';
+export { BENCH_DEFAULTS, type BenchOptions } from './bench/bench-options.js';
+export type {
+  BenchResult,
+  HookRatios,
+  HookSummary,
+  LatencySummary,
+  OverallRatios,
+  TenantSummary,
+} from './bench/bench-result.js';
+export { Histogram, type HistogramBucket, type HistogramOptions } from './bench/histogram.js';
+export type { MachineInfo } from './bench/machine.js';
+export { renderHtmlReport } from './bench/report-html.js';
+export { runBench } from './bench/run-bench.js';
 export { DEFAULTS, type Limits } from './config/defaults.js';
 export type { Diagnostic } from './config/diagnostics.js';
 export { hooksJsonSchema } from './config/json-schema.js';

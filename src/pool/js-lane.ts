@@ -11,6 +11,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
 import type { JsTask, JsTaskResult } from '../contract/js-task.js';
+import { destroyWhenLoaded } from './destroy-piscina.js';
 import { type TenantLimits, TenantQueues } from './fair-scheduler.js';
 
 /** Most tasks one message carries to a worker. */
@@ -344,6 +345,6 @@ export class JsLane {
     }
     const p = this.#piscina;
     this.#piscina = undefined;
-    if (p !== undefined) await p.destroy();
+    if (p !== undefined) await destroyWhenLoaded(p, this.#options.threads, { name: 'stats' });
   }
 }

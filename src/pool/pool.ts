@@ -3,6 +3,7 @@
 // directory behind. Command hooks are spawned from the main thread (see sandbox/command/run-command.ts
 // for why); the QuickJS lane runs on Piscina workers.
 
+import { setMaxListeners } from 'node:events';
 import { ProcessGroups } from '../../sandbox/command/kill-group.js';
 import { runCommand } from '../../sandbox/command/run-command.js';
 import type { CommandOutcome, CommandTask } from '../contract/command-task.js';
@@ -50,6 +51,9 @@ export class HookPool {
 
   constructor(options: PoolOptions) {
     this.#options = options;
+    // Every hook in flight links to the closing signal (and unlinks when done): as many listeners
+    // as hooks running, which is no leak, so no MaxListenersExceededWarning past 10.
+    setMaxListeners(0, this.#closing.signal);
     this.#commandTurns = new Turns(options.maxConcurrentCommands, options.tenantLimits);
     this.#scratch = new ScratchDirs(options.scratchBase);
     this.#js = new JsLane(

@@ -6,7 +6,16 @@ import { describe, expect, it } from 'vitest';
 const RUNNER = fileURLToPath(new URL('../../dist/bench/run-all.js', import.meta.url));
 
 describe('bench scenarios', () => {
-  it.each(['fast-path', 'command-hook', 'namespace-hook', 'js-hook'])('%s runs to completion', (name) => {
+  it.each([
+    'fast-path',
+    'command-hook',
+    'namespace-hook',
+    'js-hook',
+    'js-cold-warm',
+    'js-chain',
+    'tenants-mixed',
+    'peers',
+  ])('%s runs to completion', (name) => {
     const r = spawnSync(process.execPath, [RUNNER, name, '--quick'], { encoding: 'utf8', timeout: 120_000 });
     expect(r.status, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/goal: /);

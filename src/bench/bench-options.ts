@@ -1,0 +1,105 @@
+// runBench options: validated once, at the boundary, into a frozen, fully-defaulted form.
+import { z } from 'zod';
+import { renderValue } from '../config/diagnostics.js';
+import { HookwardenError } from '../contract/hookwarden-error.js';
+import type { ExecutorOptions } from '../executor/options.js';
+
+/** Defaults of `runBench` / `hookwarden bench` (pinned by a test). */
+export const BENCH_DEFAULTS = Object.freeze({
+  iterations: 1000,
+  concurrency: 1,
+  tenants: 1,
+  warmup: 10,
+  /** Baseline samples per baseline: as many as dispatches, within these bounds. */
+  minBaselineSamples: 20,
+  maxBaselineSamples: 200,
+  /** Dispatch blocks the run is cut into, with a baseline block before each (fewer for tiny runs). */
+  blocks: 10,
+});
+
+export interface BenchOptions
+  extends Pick<ExecutorOptions, 'config' | 'policy' | 'root' | 'limits' | 'onWarning' | 'scratchRoot'> {
+  /** Event to dispatch (name or alias). */
+  event: string;
+  /** The HookInput dispatched every time (`event` is filled in from `event`). */
+  input: Record<string, unknown>;
+  /** Measured dispatches. Default 1000. */
+  iterations?: number;
+  /** Dispatches in flight at once. Default 1. */
+  concurrency?: number;
+  /** Tenant labels t1…tN the dispatches are spread over, round-robin; 1 = no tenant label. Default 1. */
+  tenants?: number;
+  /** Unmeasured dispatches run first. Default 10. */
+  warmup?: number;
+  /** Samples of each baseline. Default: `iterations`, at least 20, at most 200. */
+  baselineSamples?: number;
+  /** Called after each measured dispatch with (done, total). */
+  onProgress?: (done: number, total: number) => void;
+  /** Aborting stops the run: running hooks are killed and `runBench` rejects with the reason. */
+  signal?: AbortSignal;
+}
+
+const count = (min: number, max: number) =>
+  z
+    .number({ error: `expected an integer from ${min} to ${max}` })
+    .int({ error: `expected an integer from ${min} to ${max}` })
+    .min(min, { error: `expected an integer from ${min} to ${max}` })
+    .max(max, { error: `expected an integer from ${min} to ${max}` });
+
+const benchSchema = z.object({
+  event: z.string({ error: 'expected an event name' }).min(1, { error: 'expected an event name' }),
+  input: z.record(z.string(), z.unknown(), { error: 'expected a HookInput object' }),
+  iterations: count(1, 100_000_000).default(BENCH_DEFAULTS.iterations),
+  concurrency: count(1, 10_000).default(BENCH_DEFAULTS.concurrency),
+  tenants: count(1, 10_000).default(BENCH_DEFAULTS.tenants),
+  warmup: count(0, 1_000_000).default(BENCH_DEFAULTS.warmup),
+  baselineSamples: count(1, 1_000_000).optional(),
+  onProgress: z
+    .custom<(done: number, total: number) => void>((v) => typeof v === 'function', {
+      error: 'expected a function',
+    })
+    .optional(),
+  signal: z.instanceof(AbortSignal, { error: 'expected an AbortSignal' }).optional(),
+});
+
+export interface ResolvedBenchOptions {
+  readonly event: string;
+  readonly input: Readonly<Record<string, unknown>>;
+  readonly iterations: number;
+  readonly concurrency: number;
+  readonly tenants: number;
+  readonly warmup: number;
+  readonly baselineSamples: number;
+  readonly onProgress: ((done: number, total: number) => void) | undefined;
+  readonly signal: AbortSignal | undefined;
+}
+
+/** Validates the bench's own options; executor options are validated by createExecutor. */
+export function resolveBenchOptions(options: BenchOptions): ResolvedBenchOptions {
+  if (typeof options !== 'object' || options === null) {
+    throw new HookwardenError('invalid_options', `options: expected an object, got ${renderValue(options)}`);
+  }
+  const parsed = benchSchema.safeParse(options);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map(
+      (i) =>
+        `${i.path.join('.')}: ${i.message}, got ${renderValue((options as unknown as Record<string, unknown>)[String(i.path[0])])}`,
+    );
+    throw new HookwardenError('invalid_options', problems.join('; '), { problems });
+  }
+  const o = parsed.data;
+  const baselineSamples =
+    o.baselineSamples ??
+    Math.min(BENCH_DEFAULTS.maxBaselineSamples, Math.max(BENCH_DEFAULTS.minBaselineSamples, o.iterations));
+  return Object.freeze({
+    event: o.event,
+    input: o.input,
+    iterations: o.iterations,
+    concurrency: o.concurrency,
+    tenants: o.tenants,
+    warmup: o.warmup,
+    baselineSamples,
+    onProgress: o.onProgress,
+    signal: o.signal,
+  });
+}

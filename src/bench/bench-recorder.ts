@@ -1,0 +1,141 @@
+// Collects a bench run's samples into histograms (overall, per hook, per tenant, per baseline) and
+// counts (verdicts, error codes), then turns them into the figures and ratios of a BenchResult.
+import type { DispatchResult } from '../contract/result.js';
+import type { HookType } from '../contract/types.js';
+import { BASELINE_NAMES, type BaselineName } from './baselines.js';
+import type { BenchResult, HookRatios, HookSummary, LatencySummary, TenantSummary } from './bench-result.js';
+import { Histogram } from './histogram.js';
+
+/** Milliseconds to 0.1 µs; ratios to 3 decimals. */
+const ms = (v: number) => Math.round(v * 10_000) / 10_000;
+const ratio = (value: number, base: number) => (base > 0 ? Math.round((value / base) * 1000) / 1000 : null);
+
+export function summarizeLatency(h: Histogram): LatencySummary {
+  return {
+    count: h.count,
+    p50: ms(h.valueAtQuantile(0.5)),
+    p90: ms(h.valueAtQuantile(0.9)),
+    p99: ms(h.valueAtQuantile(0.99)),
+    p999: ms(h.valueAtQuantile(0.999)),
+    max: ms(h.max),
+    mean: ms(h.mean),
+  };
+}
+
+interface HookSeries {
+  readonly type: HookType;
+  readonly latency: Histogram;
+  readonly queued: Histogram;
+  notRun: number;
+}
+
+export class BenchRecorder {
+  readonly overall = new Histogram();
+  readonly #hooks = new Map<string, HookSeries>();
+  readonly #tenants = new Map<string, Histogram>();
+  readonly #baselines = new Map<BaselineName, Histogram>(BASELINE_NAMES.map((n) => [n, new Histogram()]));
+  readonly #decisions: Record<string, number> = Object.create(null);
+  readonly #errors: Record<string, number> = Object.create(null);
+
+  /** `tenants`: the tenant ids the run uses, so that they are reported in this order. */
+  constructor(tenants: readonly string[] = []) {
+    for (const t of tenants) this.#tenants.set(t, new Histogram());
+  }
+
+  /** One measured dispatch: its wall time around `dispatch()`, and its per-hook records. */
+  recordDispatch(result: DispatchResult, elapsedMs: number, tenant: string | undefined): void {
+    this.overall.record(elapsedMs);
+    if (tenant !== undefined) {
+      const h = this.#tenants.get(tenant) ?? new Histogram();
+      this.#tenants.set(tenant, h);
+      h.record(elapsedMs);
+    }
+    this.#decisions[result.decision] = (this.#decisions[result.decision] ?? 0) + 1;
+    for (const hook of result.hooks) {
+      let s = this.#hooks.get(hook.id);
+      if (s === undefined) {
+        s = { type: hook.type, latency: new Histogram(), queued: new Histogram(), notRun: 0 };
+        this.#hooks.set(hook.id, s);
+      }
+      if (hook.error !== undefined) this.#errors[hook.error.code] = (this.#errors[hook.error.code] ?? 0) + 1;
+      if (hook.outcome === 'not-run') s.notRun++;
+      else {
+        s.latency.record(hook.latencyMs);
+        s.queued.record(hook.queuedMs);
+      }
+    }
+  }
+
+  recordBaseline(name: BaselineName, elapsedMs: number): void {
+    this.#baselines.get(name)!.record(elapsedMs);
+  }
+
+  /** The figures of a BenchResult (the caller adds what describes the run). */
+  summarize(
+    durationMs: number,
+  ): Pick<
+    BenchResult,
+    'overall' | 'perHook' | 'perTenant' | 'baselines' | 'ratios' | 'decisions' | 'errors' | 'histogram'
+  > & { throughputPerSec: number } {
+    const baselines = Object.fromEntries(
+      BASELINE_NAMES.map((n) => [n, summarizeLatency(this.#baselines.get(n)!)]),
+    ) as Record<BaselineName, LatencySummary>;
+    const echo = baselines.piscinaEcho.p50;
+    const spawn = baselines.spawnTrue.p50;
+    const evalP50 = baselines.quickJsEval.p50;
+    const overall = summarizeLatency(this.overall);
+
+    // Hook ids come from config files: keep them out of any prototype.
+    const perHook: Record<string, HookSummary> = Object.create(null);
+    const hookRatios: Record<string, HookRatios> = Object.create(null);
+    for (const [id, s] of this.#hooks) {
+      const summary = summarizeLatency(s.latency);
+      perHook[id] = {
+        type: s.type,
+        ...summary,
+        queuedP50: ms(s.queued.valueAtQuantile(0.5)),
+        queuedP99: ms(s.queued.valueAtQuantile(0.99)),
+        notRun: s.notRun,
+      };
+      if (s.type === 'command') hookRatios[id] = { vsSpawnTrue: ratio(summary.p50, spawn) };
+      else if (s.type === 'js')
+        hookRatios[id] = {
+          vsQuickJsEval: ratio(summary.p50, evalP50),
+          vsEchoPlusEval: ratio(summary.p50, echo + evalP50),
+        };
+    }
+
+    const seconds = durationMs / 1000;
+    let perTenant: Record<string, TenantSummary> | undefined;
+    if (this.#tenants.size > 0) {
+      perTenant = Object.create(null) as Record<string, TenantSummary>;
+      for (const [id, h] of this.#tenants)
+        perTenant[id] = {
+          ...summarizeLatency(h),
+          throughputPerSec: seconds > 0 ? Math.round(h.count / seconds) : 0,
+        };
+    }
+
+    return {
+      throughputPerSec: seconds > 0 ? Math.round((this.overall.count / seconds) * 10) / 10 : 0,
+      overall,
+      perHook,
+      ...(perTenant === undefined ? {} : { perTenant }),
+      baselines,
+      ratios: {
+        overall: {
+          vsPiscinaEcho: ratio(overall.p50, echo),
+          vsSpawnTrue: ratio(overall.p50, spawn),
+          vsQuickJsEval: ratio(overall.p50, evalP50),
+          vsEchoPlusEval: ratio(overall.p50, echo + evalP50),
+        },
+        perHook: hookRatios,
+      },
+      decisions: { ...this.#decisions },
+      errors: { ...this.#errors },
+      histogram: this.overall
+        .buckets(2)
+        .map((b) => ({ fromMs: ms(b.fromMs), toMs: ms(b.toMs), count: b.count })),
+    };
+  }
+}

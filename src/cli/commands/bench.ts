@@ -1,0 +1,109 @@
+// `hookwarden bench`: dispatches one event many times and reports latency percentiles, throughput
+// and ratios to baselines measured in the same run. Text or --json on stdout; a progress bar on
+// stderr when it is a terminal; --report writes a self-contained HTML page.
+import { existsSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import type { BenchResult } from '../../bench/bench-result.js';
+import { formatBenchText } from '../../bench/format-text.js';
+import { createProgress } from '../../bench/progress.js';
+import { renderHtmlReport } from '../../bench/report-html.js';
+import { runBench } from '../../bench/run-bench.js';
+import { HookwardenError } from '../../contract/hookwarden-error.js';
+import type { ConfigSource } from '../../executor/options.js';
+import { readCliInput } from '../read-input.js';
+import { UsageError } from '../usage-error.js';
+
+export interface BenchFlags {
+  config?: string[];
+  userConfig?: string[];
+  policy?: string[];
+  event: string;
+  input?: string;
+  iterations?: string;
+  concurrency?: string;
+  tenants?: string;
+  warmup?: string;
+  root?: string;
+  json?: boolean;
+  report?: string;
+}
+
+/** A whole number from a flag, or a UsageError naming the flag and the value. */
+function parseCount(flag: string, value: string | undefined, min: number): number | undefined {
+  if (value === undefined) return undefined;
+  const n = /^\d+$/.test(value.trim()) ? Number(value) : Number.NaN;
+  if (!Number.isSafeInteger(n) || n < min) {
+    throw new UsageError(`${flag}: expected a whole number ≥ ${min}, got ${JSON.stringify(value)}`);
+  }
+  return n;
+}
+
+function checkReportPath(path: string): void {
+  const dir = dirname(resolve(path));
+  if (!existsSync(dir) || !statSync(dir).isDirectory())
+    throw new UsageError(`--report ${path}: directory ${dir} does not exist`);
+  if (existsSync(path) && statSync(path).isDirectory())
+    throw new UsageError(`--report ${path}: is a directory, expected an .html file path`);
+}
+
+export async function runBenchCommand(flags: BenchFlags): Promise<number> {
+  const config: ConfigSource[] = [
+    ...(flags.userConfig ?? []).map((path) => ({ path, scope: 'user' as const })),
+    ...(flags.config ?? []),
+  ];
+  if (config.length === 0 && (flags.policy ?? []).length === 0) {
+    throw new UsageError(
+      'bench needs at least one --config <file> (or --policy <file>); see `hookwarden bench --help`',
+    );
+  }
+  const iterations = parseCount('--iterations', flags.iterations, 1);
+  const concurrency = parseCount('--concurrency', flags.concurrency, 1);
+  const tenants = parseCount('--tenants', flags.tenants, 1);
+  const warmup = parseCount('--warmup', flags.warmup, 0);
+  if (flags.report !== undefined) checkReportPath(flags.report);
+  const input = await readCliInput(flags.input, flags.event);
+
+  const progress = createProgress(process.stderr, 'bench');
+  const abort = new AbortController();
+  const onSignal = () => abort.abort(new UsageError('bench interrupted: no result'));
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  let result: BenchResult;
+  try {
+    result = await runBench({
+      config,
+      policy: flags.policy ?? [],
+      ...(flags.root !== undefined ? { root: flags.root } : {}),
+      event: flags.event,
+      input,
+      ...(iterations !== undefined ? { iterations } : {}),
+      ...(concurrency !== undefined ? { concurrency } : {}),
+      ...(tenants !== undefined ? { tenants } : {}),
+      ...(warmup !== undefined ? { warmup } : {}),
+      onProgress: (done, total) => progress.update(done, total),
+      signal: abort.signal,
+    });
+  } catch (err) {
+    if (err instanceof HookwardenError && (err.code === 'unknown_event' || err.code === 'invalid_input')) {
+      throw new UsageError(err.message);
+    }
+    throw err;
+  } finally {
+    progress.finish();
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+
+  if (flags.report !== undefined) {
+    try {
+      writeFileSync(flags.report, renderHtmlReport(result));
+    } catch (err) {
+      throw new UsageError(
+        `--report ${flags.report}: cannot write (${(err as NodeJS.ErrnoException).code ?? String(err)})`,
+      );
+    }
+  }
+  process.stdout.write(flags.json === true ? `${JSON.stringify(result)}\n` : `${formatBenchText(result)}\n`);
+  if (flags.report !== undefined && flags.json !== true) process.stdout.write(`report: ${flags.report}\n`);
+  return 0;
+}

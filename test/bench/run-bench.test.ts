@@ -1,0 +1,137 @@
+// runBench through the public API: tiny real runs, behaviour only (no timing assertions).
+import { describe, expect, it } from 'vitest';
+import { BENCH_DEFAULTS, HookwardenError, runBench } from '../../src/index.js';
+import { input } from '../helpers/fixture.js';
+import { hookProcesses } from '../helpers/processes.js';
+
+const mixed = {
+  hooks: {
+    BeforeTool: [
+      {
+        hooks: [
+          { type: 'js', name: 'js-allow', code: "export default () => ({ decision: 'allow' })" },
+          { type: 'command', name: 'fails', command: 'exit 1' },
+        ],
+      },
+    ],
+  },
+};
+
+const tiny = { iterations: 6, warmup: 1, baselineSamples: 2, onWarning: () => {} };
+
+describe('runBench', () => {
+  it('reports overall, per-hook and baseline figures, and counts hook failures by code without stopping', async () => {
+    const r = await runBench({
+      ...tiny,
+      config: mixed,
+      event: 'PreToolUse',
+      input: input({ toolName: 'Bash' }),
+    });
+    expect(r.event).toBe('PreToolUse');
+    expect(r.overall.count).toBe(6);
+    expect(Object.keys(r.perHook)).toEqual(['js-allow', 'fails']);
+    expect(r.perHook['js-allow']).toMatchObject({ type: 'js', count: 6, notRun: 0 });
+    expect(r.perHook.fails).toMatchObject({ type: 'command', count: 6 });
+    expect(r.errors).toEqual({ nonzero_exit: 6 });
+    expect(r.decisions).toEqual({ allow: 6 });
+    expect(Object.keys(r.ratios.perHook.fails!)).toEqual(['vsSpawnTrue']);
+    expect(Object.keys(r.ratios.perHook['js-allow']!)).toEqual(['vsQuickJsEval', 'vsEchoPlusEval']);
+    for (const b of Object.values(r.baselines)) expect(b.count).toBe(2);
+    expect(r.histogram.reduce((n, b) => n + b.count, 0)).toBe(6);
+    expect(r.perTenant).toBeUndefined();
+    expect(r.config).toEqual(['<inline>']);
+  });
+
+  it('spreads dispatches round-robin over tenants t1…tT and reports each', async () => {
+    const r = await runBench({
+      ...tiny,
+      iterations: 7,
+      concurrency: 3,
+      tenants: 3,
+      config: mixed,
+      event: 'BeforeTool',
+      input: input({ toolName: 'Bash' }),
+    });
+    expect(Object.fromEntries(Object.entries(r.perTenant ?? {}).map(([t, s]) => [t, s.count]))).toEqual({
+      t1: 3,
+      t2: 2,
+      t3: 2,
+    });
+  });
+
+  it('records hooks after a deny as not-run', async () => {
+    const r = await runBench({
+      ...tiny,
+      config: {
+        hooks: {
+          BeforeTool: [
+            {
+              hooks: [
+                { command: 'exit 2', name: 'deny' },
+                { command: 'true', name: 'after' },
+              ],
+            },
+          ],
+        },
+      },
+      event: 'BeforeTool',
+      input: input({ toolName: 'Bash' }),
+    });
+    expect(r.decisions).toEqual({ deny: 6 });
+    expect(r.perHook.after).toMatchObject({ count: 0, notRun: 6 });
+  });
+
+  it('rejects a dispatch the executor refuses, and leaves no hook process behind', async () => {
+    const run = (event: string, extra: Record<string, unknown> = {}) =>
+      runBench({ ...tiny, config: mixed, event, input: input(extra) });
+    await expect(run('NoSuchEvent')).rejects.toMatchObject({ code: 'unknown_event' });
+    await expect(run('BeforeTool', { toolName: 42 })).rejects.toMatchObject({ code: 'invalid_input' });
+    expect(hookProcesses()).toEqual([]);
+  });
+
+  it('stops when its signal aborts, with the signal reason', async () => {
+    const abort = new AbortController();
+    const reason = new Error('stop now');
+    const run = runBench({
+      ...tiny,
+      iterations: 100_000,
+      config: { hooks: { BeforeTool: [{ hooks: [{ command: 'true' }] }] } },
+      event: 'BeforeTool',
+      input: input({ toolName: 'Bash' }),
+      onProgress: (done) => {
+        if (done === 3) abort.abort(reason);
+      },
+      signal: abort.signal,
+    });
+    await expect(run).rejects.toBe(reason);
+  });
+
+  it('validates its options, naming the option and the value', async () => {
+    const base = { config: mixed, event: 'BeforeTool', input: input() };
+    const cases: [Record<string, unknown>, string][] = [
+      [{ iterations: 0 }, 'iterations: expected an integer from 1 to 100000000, got 0'],
+      [{ concurrency: 1.5 }, 'concurrency: expected an integer from 1 to 10000, got 1.5'],
+      [{ tenants: -1 }, 'tenants: expected an integer from 1 to 10000, got -1'],
+      [{ event: '' }, 'event: expected an event name, got ""'],
+      [{ input: 'x' }, 'input: expected a HookInput object, got "x"'],
+    ];
+    for (const [extra, message] of cases) {
+      const err = await runBench({ ...base, ...extra } as never).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(HookwardenError);
+      expect((err as HookwardenError).message).toBe(message);
+    }
+  });
+
+  it('has pinned defaults', () => {
+    expect(BENCH_DEFAULTS).toEqual({
+      iterations: 1000,
+      concurrency: 1,
+      tenants: 1,
+      warmup: 10,
+      minBaselineSamples: 20,
+      maxBaselineSamples: 200,
+      blocks: 10,
+    });
+    expect(Object.isFrozen(BENCH_DEFAULTS)).toBe(true);
+  });
+});

@@ -1,0 +1,181 @@
+// `hookwarden bench` through the real binary: tiny runs, shapes and messages (no timing assertions).
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { runCli } from '../helpers/cli.js';
+import { hooksOn, tempDir, writeConfig } from '../helpers/fixture.js';
+
+const num = z.number().nonnegative();
+const ratio = z.number().positive().nullable();
+const latency = {
+  count: z.number().int().nonnegative(),
+  p50: num,
+  p90: num,
+  p99: num,
+  p999: num,
+  max: num,
+  mean: num,
+};
+const latencySchema = z.strictObject(latency);
+
+/** The documented `--json` schema (README, "hookwarden bench"). */
+const benchJsonSchema = z.strictObject({
+  config: z.array(z.string()),
+  policy: z.array(z.string()),
+  event: z.string(),
+  iterations: z.number().int().positive(),
+  concurrency: z.number().int().positive(),
+  tenants: z.number().int().positive(),
+  warmup: z.number().int().nonnegative(),
+  durationMs: num,
+  throughputPerSec: num,
+  overall: latencySchema,
+  perHook: z.record(
+    z.string(),
+    z.strictObject({
+      ...latency,
+      type: z.enum(['command', 'js', 'trusted']),
+      queuedP50: num,
+      queuedP99: num,
+      notRun: z.number().int().nonnegative(),
+    }),
+  ),
+  perTenant: z.record(z.string(), z.strictObject({ ...latency, throughputPerSec: num })).optional(),
+  baselines: z.strictObject({
+    piscinaEcho: latencySchema,
+    spawnTrue: latencySchema,
+    quickJsEval: latencySchema,
+  }),
+  ratios: z.strictObject({
+    overall: z.strictObject({
+      vsPiscinaEcho: ratio,
+      vsSpawnTrue: ratio,
+      vsQuickJsEval: ratio,
+      vsEchoPlusEval: ratio,
+    }),
+    perHook: z.record(
+      z.string(),
+      z.strictObject({
+        vsSpawnTrue: ratio.optional(),
+        vsQuickJsEval: ratio.optional(),
+        vsEchoPlusEval: ratio.optional(),
+      }),
+    ),
+  }),
+  decisions: z.partialRecord(z.enum(['allow', 'deny', 'ask', 'passthrough']), z.number().int().positive()),
+  errors: z.record(z.string(), z.number().int().positive()),
+  histogram: z.array(z.strictObject({ fromMs: num, toMs: num, count: z.number().int().positive() })),
+  machine: z.strictObject({
+    cpuModel: z.string(),
+    cpus: z.number().int().positive(),
+    totalMemoryBytes: z.number().int().positive(),
+    node: z.string().startsWith('v'),
+    platform: z.string(),
+    arch: z.string(),
+  }),
+  startedAt: z.iso.datetime(),
+});
+
+function setup() {
+  const dir = tempDir();
+  const cfg = writeConfig(
+    dir,
+    'hooks.json',
+    hooksOn('BeforeTool', [
+      {
+        type: 'js',
+        name: 'guard',
+        code: "export default (i) => ({ decision: i.toolName === 'rm' ? 'deny' : 'allow' })",
+      },
+      { type: 'command', name: 'noop', argv: ['/bin/true'] },
+    ]),
+  );
+  const event = writeConfig(dir, 'event.json', { toolName: 'Bash', toolInput: { command: 'ls' } });
+  return { dir, cfg, event };
+}
+
+const TINY = ['-n', '4', '--warmup', '1'];
+
+describe('hookwarden bench', () => {
+  it('--json prints one JSON object of the documented schema on stdout, and no progress bar off a TTY', async () => {
+    const { cfg, event } = setup();
+    // Many dispatches in flight listen on one abort signal: Node must not warn about a leak.
+    const flags = ['-n', '300', '--warmup', '1', '--concurrency', '32', '--tenants', '2', '--json'];
+    const r = await runCli(['bench', '-c', cfg, '-e', 'PreToolUse', '-i', event, ...flags]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toBe('');
+    expect(r.stdout.trim().split('\n')).toHaveLength(1);
+    const result = benchJsonSchema.parse(JSON.parse(r.stdout));
+    expect(result).toMatchObject({ config: [cfg], event: 'PreToolUse', iterations: 300, concurrency: 32 });
+    expect(Object.keys(result.perHook)).toEqual(['guard', 'noop']);
+    expect(Object.keys(result.perTenant ?? {})).toEqual(['t1', 't2']);
+    expect(result.decisions).toEqual({ allow: 300 });
+    expect([result.perTenant?.t1?.count, result.perTenant?.t2?.count]).toEqual([150, 150]);
+  });
+
+  it('--report writes a self-contained HTML page with the histogram and CDF as inline SVG', async () => {
+    const { dir, cfg, event } = setup();
+    const out = join(dir, 'report.html');
+    const r = await runCli(['bench', '-c', cfg, '-e', 'BeforeTool', '-i', event, ...TINY, '--report', out]);
+    expect(r.code, r.stderr).toBe(0);
+    const html = readFileSync(out, 'utf8');
+    expect(html).toMatch(/^<!doctype html>/);
+    expect(html.match(/<svg /g)).toHaveLength(2);
+    expect(html).toContain('Dispatch latency CDF');
+    expect(html).not.toMatch(/https?:\/\/|src=|<script/i);
+    expect(r.stdout).toContain(`report: ${out}`);
+  });
+
+  it('prints a table of the figures and ratios without --json', async () => {
+    const { cfg, event } = setup();
+    const r = await runCli(['bench', '-c', cfg, '-e', 'BeforeTool', '-i', event, ...TINY]);
+    expect(r.code, r.stderr).toBe(0);
+    for (const text of [
+      'dispatch, overall',
+      'hook guard (js)',
+      'hook noop (command)',
+      "raw spawn('/bin/true')",
+      '÷ echo+eval',
+    ])
+      expect(r.stdout).toContain(text);
+  });
+
+  it('exits 1 with one line naming the flag and the value on bad flags, events and inputs', async () => {
+    const { dir, cfg, event } = setup();
+    const cases: [string[], RegExp][] = [
+      [['-n', '0'], /--iterations: expected a whole number ≥ 1, got "0"/],
+      [['--concurrency', 'lots'], /--concurrency: expected a whole number ≥ 1, got "lots"/],
+      [['--tenants', '-2'], /--tenants: expected a whole number ≥ 1, got "-2"/],
+      [['--warmup', '1.5'], /--warmup: expected a whole number ≥ 0, got "1.5"/],
+      [['--report', join(dir, 'missing', 'r.html')], /--report .*: directory .*missing does not exist/],
+      [['-e', 'NoSuchEvent'], /unknown event "NoSuchEvent"/],
+    ];
+    for (const [extra, message] of cases) {
+      const r = await runCli(['bench', '-c', cfg, '-e', 'BeforeTool', '-i', event, '-n', '2', ...extra]);
+      expect([extra.join(' '), r.code, r.stdout]).toEqual([extra.join(' '), 1, '']);
+      expect(r.stderr).toMatch(message);
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    }
+    const noConfig = await runCli(['bench', '-e', 'BeforeTool']);
+    expect([noConfig.code, noConfig.stderr]).toEqual([
+      1,
+      expect.stringMatching(/needs at least one --config/),
+    ]);
+    const noEvent = await runCli(['bench', '-c', cfg]);
+    expect([noEvent.code, noEvent.stderr]).toEqual([1, expect.stringMatching(/--event/)]);
+  });
+
+  it('--help explains the figures, the baselines and the ratios, with examples', async () => {
+    const r = await runCli(['bench', '--help']);
+    expect(r.code).toBe(0);
+    for (const text of [
+      'p50 p90 p99 p99.9',
+      'Baselines',
+      'Ratios are p50 ÷ baseline p50',
+      'Examples:',
+      '--report',
+    ])
+      expect(r.stdout).toContain(text);
+  });
+});
