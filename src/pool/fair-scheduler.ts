@@ -17,6 +17,12 @@ export interface TenantLimits {
   readonly windowMs?: number | undefined;
 }
 
+/** How much work one `next()` may hand out: items are added while their summed cost fits. */
+export interface BatchBudget<T> {
+  readonly cost: (item: T) => number;
+  readonly budget: number;
+}
+
 interface TenantState<T> {
   readonly id: string;
   readonly queue: T[];
@@ -103,13 +109,11 @@ export class TenantQueues<T> {
   }
 
   /**
-   * Takes the next tenant's next items (up to `max`, within its maxConcurrent, and while `fits`
-   * accepts the next one), round-robin by weight; undefined when no tenant may run now.
+   * Takes the next tenant's next items (up to `max`, within its maxConcurrent, and while their
+   * summed `batch.cost` stays within `batch.budget`), round-robin by weight; undefined when no
+   * tenant may run now.
    */
-  next(
-    max = 1,
-    fits?: (taken: readonly T[], item: T) => boolean,
-  ): { tenant: string; items: T[] } | undefined {
+  next(max = 1, batch?: BatchBudget<T>): { tenant: string; items: T[] } | undefined {
     const now = Date.now();
     for (let looked = 0; looked < this.#rotation.length; ) {
       const t = this.#state(this.#rotation[0]!);
@@ -127,9 +131,17 @@ export class TenantQueues<T> {
       if (t.credit <= 0 || t.queue.length === 1) this.#rotation.push(this.#rotation.shift()!);
       const room = this.#limitsFor(t.id).maxConcurrent;
       const n = Math.max(1, Math.min(max, t.queue.length, room === undefined ? max : room - t.running));
-      // The first item always goes; more only while `fits` accepts them.
+      // The first item always goes; more only while they fit the batch budget.
       let take = 1;
-      while (take < n && (fits === undefined || fits(t.queue.slice(0, take), t.queue[take]!))) take++;
+      if (batch === undefined) take = n;
+      else {
+        let spent = batch.cost(t.queue[0]!);
+        while (take < n) {
+          spent += batch.cost(t.queue[take]!);
+          if (spent > batch.budget) break;
+          take++;
+        }
+      }
       return { tenant: t.id, items: t.queue.splice(0, take) };
     }
     return undefined;

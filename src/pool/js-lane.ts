@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
 import type { JsTask, JsTaskResult } from '../contract/js-task.js';
 import { destroyWhenLoaded } from './destroy-piscina.js';
-import { type TenantLimits, TenantQueues } from './fair-scheduler.js';
+import { type BatchBudget, type TenantLimits, TenantQueues } from './fair-scheduler.js';
 
 /** Most tasks one message carries to a worker. */
 export const MAX_BATCH = 8;
@@ -105,6 +105,8 @@ class BatchAbort {
 
 interface Entry {
   readonly task: JsTask;
+  /** The task's hook ids, in order: the key of its run-time estimate. */
+  readonly shape: string;
   readonly budgetMs: number;
   readonly signal: AbortSignal | undefined;
   readonly queuedAt: number;
@@ -130,6 +132,11 @@ export class JsLane {
   /** Recent run time of each task shape (its hook ids), for batching. */
   readonly #expectedMs = new Map<string, number>();
   readonly #running = new Set<Batch>();
+  /** A task whose run time is unknown fills a batch on its own. */
+  readonly #batchBudget: BatchBudget<Entry> = {
+    cost: (e) => this.#expectedMs.get(e.shape) ?? BATCH_BUDGET_MS,
+    budget: BATCH_BUDGET_MS,
+  };
 
   constructor(options: JsLaneOptions, closing: AbortSignal) {
     this.#options = options;
@@ -182,6 +189,7 @@ export class JsLane {
     return new Promise<JsLaneResult>((resolve) => {
       const entry: Entry = {
         task,
+        shape: shape(task),
         budgetMs,
         signal,
         queuedAt: performance.now(),
@@ -251,20 +259,16 @@ export class JsLane {
       // An idle lane sends tasks one by one; a loaded one batches the next tenant's queued tasks
       // when they are known to be quick (one tenant per batch: a backstop termination stays within it).
       const max = Math.min(MAX_BATCH, Math.ceil(this.#queue.size / free));
-      const next = this.#queue.next(max, (taken, item) => {
-        const cost = (e: Entry) => this.#expectedMs.get(shape(e.task)) ?? BATCH_BUDGET_MS;
-        return taken.reduce((sum, e) => sum + cost(e), 0) + cost(item) <= BATCH_BUDGET_MS;
-      });
+      const next = this.#queue.next(max, this.#batchBudget);
       if (next === undefined) return;
       this.#queue.started(next.tenant, next.items.length);
       this.#send(next.tenant, next.items);
     }
   }
 
-  #learn(task: JsTask, result: JsTaskResult): void {
+  #learn(k: string, result: JsTaskResult): void {
     let ms = 0;
     for (const o of result.outcomes) if (o.answer.kind !== 'not-run') ms += o.answer.latencyMs;
-    const k = shape(task);
     const prev = this.#expectedMs.get(k);
     if (this.#expectedMs.size > 10_000) this.#expectedMs.clear();
     this.#expectedMs.set(k, prev === undefined ? ms : prev * 0.8 + ms * 0.2);
@@ -293,7 +297,7 @@ export class JsLane {
       .then(
         (results: JsTaskResult[]) => {
           for (const [i, e] of entries.entries()) {
-            this.#learn(e.task, results[i]!);
+            this.#learn(e.shape, results[i]!);
             this.#settle(e, { ran: true, value: results[i]!, queuedMs: e.sentAt - e.queuedAt });
           }
         },

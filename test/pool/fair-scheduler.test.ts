@@ -72,6 +72,21 @@ describe('fair scheduling', () => {
     expect(q.size).toBe(1);
   });
 
+  it('batches a tenant\'s items while their summed cost fits the budget, the first always', () => {
+    const q = new TenantQueues<number>(() => ({}));
+    for (const ms of [0.5, 0.7, 0.6, 0.1, 5, 0.1]) q.push('A', ms);
+    const batch = { cost: (ms: number) => ms, budget: 2 };
+    expect(q.next(8, batch)?.items).toEqual([0.5, 0.7, 0.6, 0.1]);
+    // A costly item goes alone: it is first, and nothing more fits after it.
+    expect(q.next(8, batch)?.items).toEqual([5]);
+    expect(q.next(8, batch)?.items).toEqual([0.1]);
+    q.push('A', 0.1);
+    q.push('A', 0.1);
+    q.push('A', 0.1);
+    // `max` still bounds the batch.
+    expect(q.next(2, batch)?.items).toEqual([0.1, 0.1]);
+  });
+
   it('ends waits on abort and on close', async () => {
     const turns = new Turns(1);
     await turns.acquire('A');
