@@ -61,6 +61,8 @@ export interface Executor {
   reload(): Promise<ReloadResult>;
   /** Problems of the configuration in force (warnings and skipped entries). */
   readonly diagnostics: readonly Diagnostic[];
+  /** Ids of the tenants with hooks of their own (config `tenants` and setTenant()), sorted. */
+  readonly tenants: readonly string[];
   /**
    * Subscribes to `hook.started` (a hook is handed to its lane) or `hook.completed` (its audit
    * record: metadata only). Returns a function that unsubscribes.
@@ -82,7 +84,7 @@ function openAudit(option: NonNullable<ResolvedOptions['audit']>): AuditLog {
 }
 
 function defaultWarning(d: Diagnostic): void {
-  process.stderr.write(`hookwarden: warning: ${formatDiagnostic(d)}\n`);
+  process.stderr.write(`hookwarden: ${d.severity}: ${formatDiagnostic(d)}\n`);
 }
 
 class HookExecutor implements Executor {
@@ -132,6 +134,10 @@ class HookExecutor implements Executor {
 
   get diagnostics(): readonly Diagnostic[] {
     return this.#loaded.diagnostics;
+  }
+
+  get tenants(): readonly string[] {
+    return [...this.#generation.tenants.keys()].sort();
   }
 
   #buildGeneration(): Generation {

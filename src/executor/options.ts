@@ -24,7 +24,7 @@ export interface ExecutorOptions {
   root?: string;
   /** Limits; these win over limits set in config files. */
   limits?: Partial<Limits>;
-  /** Audit sink: a JSONL file path, a callback, or `{ file, onRecord }`. */
+  /** Audit sink: a JSONL file path, a callback, or `{ file, fsync, onRecord }`. */
   audit?: AuditOption;
   /** Receives config warnings. Default: printed to stderr. */
   onWarning?: (diagnostic: Diagnostic) => void;
@@ -113,7 +113,7 @@ export function resolveOptions(options: ExecutorOptions): ResolvedOptions {
   if (options.audit !== undefined && !['string', 'function', 'object'].includes(typeof options.audit)) {
     throw new HookwardenError(
       'invalid_options',
-      `audit: expected a file path, a callback or {file, onRecord}, got ${renderValue(options.audit)}`,
+      `audit: expected a file path, a callback or {file, fsync, onRecord}, got ${renderValue(options.audit)}`,
     );
   }
   if (options.scratchRoot !== undefined) {

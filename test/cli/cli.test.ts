@@ -63,6 +63,21 @@ describe('hookwarden dispatch', () => {
     expect(JSON.parse(r.stdout).additionalContext).toBe('ok');
   });
 
+  it('runs a tenant\'s own hooks for --tenant, and warns when the tenant has none', async () => {
+    const cfg = config({
+      hooks: { SessionStart: [{ hooks: [printing({ additionalContext: 'project' })] }] },
+      tenants: { acme: { hooks: { SessionStart: [{ hooks: [printing({ additionalContext: 'acme' })] }] } } },
+    });
+    const own = await runCli(['dispatch', 'SessionStart', '-c', cfg, '--tenant', 'acme']);
+    expect([own.code, JSON.parse(own.stdout).additionalContext, own.stderr]).toEqual([0, 'acme', '']);
+    const none = await runCli(['dispatch', 'SessionStart', '-c', cfg, '--tenant', 'globex']);
+    expect(JSON.parse(none.stdout).decision).toBe('passthrough');
+    expect(none.stderr).toMatch(/--tenant: no tenant "globex" in the config's "tenants"/);
+    const bad = await runCli(['dispatch', 'SessionStart', '-c', cfg, '--tenant', '../etc']);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/tenant: expected a tenant id .*"\.\.\/etc"/);
+  });
+
   it('exits 1 with one line and no stack trace on usage and config errors', async () => {
     const cases = [
       ['dispatch', 'BeforeTool', '-c', '/nonexistent/hooks.json'],

@@ -54,7 +54,9 @@ describe('tenants', () => {
       expect((await hw.dispatch('BeforeTool', ev, { tenant: 'acme' })).additionalContext).toBe(
         'policy\nacme-v2',
       );
+      expect(hw.tenants).toEqual(['acme', 'globex', 'initech']);
       expect(hw.removeTenant('initech')).toBe(true);
+      expect(hw.tenants).toEqual(['acme', 'globex']);
       expect((await hw.dispatch('BeforeTool', ev, { tenant: 'initech' })).additionalContext).toBe('policy');
     });
   });

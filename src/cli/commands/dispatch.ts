@@ -34,6 +34,11 @@ export async function runDispatch(event: string, flags: DispatchFlags): Promise<
     ...(flags.root !== undefined ? { root: flags.root } : {}),
     ...(flags.audit !== undefined ? { audit: flags.audit } : {}),
   });
+  if (flags.tenant !== undefined && !executor.tenants.includes(flags.tenant)) {
+    process.stderr.write(
+      `hookwarden: warning: --tenant: no tenant "${flags.tenant}" in the config's "tenants"; only trusted and policy hooks run for it\n`,
+    );
+  }
   const abort = new AbortController();
   const onSignal = () => abort.abort(new Error('interrupted'));
   process.once('SIGINT', onSignal);
