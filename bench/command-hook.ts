@@ -15,7 +15,7 @@ import { spawnTrue } from '../src/bench/baselines.js';
 import type { CommandTask } from '../src/contract/command-task.js';
 import { createExecutor } from '../src/index.js';
 import { destroyWhenLoaded } from '../src/pool/destroy-piscina.js';
-import { fmt, interleavedLatency, type ScenarioReport } from './harness.js';
+import { BENCH_INPUT, fmt, interleavedLatency, type ScenarioReport } from './harness.js';
 
 export async function run(quick = false): Promise<ScenarioReport> {
   const scratch = mkdtempSync(join(tmpdir(), 'hw-bench-'));
@@ -45,13 +45,7 @@ export async function run(quick = false): Promise<ScenarioReport> {
     config: { hooks: { BeforeTool: [{ hooks: [{ argv: ['/bin/true'] }] }] } },
     onWarning: () => {},
   });
-  const input = {
-    sessionId: 's',
-    cwd: '/',
-    timestamp: '2026-11-29T00:00:00Z',
-    toolName: 'Bash',
-    toolInput: { command: 'ls' },
-  };
+  const input = BENCH_INPUT;
   try {
     const r = await interleavedLatency(
       {

@@ -5,6 +5,15 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describeMachine } from '../src/bench/machine.js';
 
+/** The HookInput every scenario dispatches (a Bash tool call), pinned for determinism. */
+export const BENCH_INPUT = {
+  sessionId: 's',
+  cwd: '/',
+  timestamp: '2026-11-29T00:00:00Z',
+  toolName: 'Bash',
+  toolInput: { command: 'ls' },
+};
+
 export interface Stats {
   n: number;
   p50: number;

@@ -3,15 +3,9 @@
 // Goal: the chain costs less than 5 separate dispatches (it saves 4 round trips to the worker).
 import { TRIVIAL_HOOK } from '../src/bench/baselines.js';
 import { createExecutor } from '../src/index.js';
-import { fmt, interleavedLatency, type ScenarioReport } from './harness.js';
+import { BENCH_INPUT, fmt, interleavedLatency, type ScenarioReport } from './harness.js';
 
-const input = {
-  sessionId: 's',
-  cwd: '/',
-  timestamp: '2026-11-29T00:00:00Z',
-  toolName: 'Bash',
-  toolInput: { command: 'ls' },
-};
+const input = BENCH_INPUT;
 const LENGTH = 5;
 
 // Distinct sources: identical specs would run once per event.

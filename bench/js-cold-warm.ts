@@ -8,15 +8,9 @@ import { availableParallelism } from 'node:os';
 import { createEchoPool, createQuickJsEval, TRIVIAL_HOOK } from '../src/bench/baselines.js';
 import { createExecutor } from '../src/index.js';
 import { destroyWhenLoaded } from '../src/pool/destroy-piscina.js';
-import { fmt, interleavedLatency, type ScenarioReport, type Stats, stats } from './harness.js';
+import { BENCH_INPUT, fmt, interleavedLatency, type ScenarioReport, type Stats, stats } from './harness.js';
 
-const input = {
-  sessionId: 's',
-  cwd: '/',
-  timestamp: '2026-11-29T00:00:00Z',
-  toolName: 'Bash',
-  toolInput: { command: 'ls' },
-};
+const input = BENCH_INPUT;
 const config = { hooks: { BeforeTool: [{ hooks: [{ type: 'js', code: TRIVIAL_HOOK }] }] } };
 
 /** Each cold start variant: starts from nothing, answers once, tears down; returns its timings in ms. */

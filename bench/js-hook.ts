@@ -10,6 +10,7 @@ import { createEchoPool, createQuickJsEval, TRIVIAL_HOOK } from '../src/bench/ba
 import { createExecutor } from '../src/index.js';
 import { destroyWhenLoaded } from '../src/pool/destroy-piscina.js';
 import {
+  BENCH_INPUT,
   fmt,
   fmtRate,
   interleavedLatency,
@@ -18,13 +19,7 @@ import {
   type ScenarioReport,
 } from './harness.js';
 
-const input = {
-  sessionId: 's',
-  cwd: '/',
-  timestamp: '2026-11-29T00:00:00Z',
-  toolName: 'Bash',
-  toolInput: { command: 'ls' },
-};
+const input = BENCH_INPUT;
 
 export async function run(quick = false): Promise<ScenarioReport> {
   const evalOnce = await createQuickJsEval(input);

@@ -4,7 +4,14 @@
 import { namespaceSupport } from '../sandbox/command/namespace-profile.js';
 import { spawnTrue } from '../src/bench/baselines.js';
 import { createExecutor } from '../src/index.js';
-import { fmt, fmtRate, interleavedLatency, interleavedThroughput, type ScenarioReport } from './harness.js';
+import {
+  BENCH_INPUT,
+  fmt,
+  fmtRate,
+  interleavedLatency,
+  interleavedThroughput,
+  type ScenarioReport,
+} from './harness.js';
 
 export async function run(quick = false): Promise<ScenarioReport> {
   const ns = namespaceSupport();
@@ -20,13 +27,7 @@ export async function run(quick = false): Promise<ScenarioReport> {
   });
   const nsExec = await createExecutor({ config: hook('namespace'), onWarning: () => {} });
   const procExec = await createExecutor({ config: hook('process'), onWarning: () => {} });
-  const input = {
-    sessionId: 's',
-    cwd: '/',
-    timestamp: '2026-11-29T00:00:00Z',
-    toolName: 'Bash',
-    toolInput: { command: 'ls' },
-  };
+  const input = BENCH_INPUT;
   try {
     const lat = await interleavedLatency(
       {

@@ -4,15 +4,9 @@
 // (rotating the order); reported per tenant: p50/p99 mixed and alone, and overall throughput.
 import { TRIVIAL_HOOK } from '../src/bench/baselines.js';
 import { createExecutor, type Executor } from '../src/index.js';
-import { fmt, fmtRate, type ScenarioReport, stats } from './harness.js';
+import { BENCH_INPUT, fmt, fmtRate, type ScenarioReport, stats } from './harness.js';
 
-const input = {
-  sessionId: 's',
-  cwd: '/',
-  timestamp: '2026-11-29T00:00:00Z',
-  toolName: 'Bash',
-  toolInput: { command: 'ls' },
-};
+const input = BENCH_INPUT;
 const js = { type: 'js', code: TRIVIAL_HOOK };
 const command = { type: 'command', argv: ['/bin/true'] };
 const config = {

@@ -39,7 +39,10 @@ export function buildProgram(setExitCode: (code: number) => void): Command {
       collect,
     )
     .option('-i, --input <file>', 'HookInput JSON file, or - for stdin (default: {})')
-    .option('--tenant <id>', 'tenant the dispatch runs for: policy hooks plus the tenant\'s own (config "tenants"), never the others')
+    .option(
+      '--tenant <id>',
+      'tenant the dispatch runs for: policy hooks plus the tenant\'s own (config "tenants"), never the others',
+    )
     .option('--audit <file.jsonl>', 'append one JSON line per executed hook (metadata only, never content)')
     .option('--root <dir>', 'sandbox root: the working directory of command hooks (default: cwd)')
     .option('--pretty', 'indent the JSON result')

@@ -63,7 +63,7 @@ describe('hookwarden dispatch', () => {
     expect(JSON.parse(r.stdout).additionalContext).toBe('ok');
   });
 
-  it('runs a tenant\'s own hooks for --tenant, and warns when the tenant has none', async () => {
+  it("runs a tenant's own hooks for --tenant, and warns when the tenant has none", async () => {
     const cfg = config({
       hooks: { SessionStart: [{ hooks: [printing({ additionalContext: 'project' })] }] },
       tenants: { acme: { hooks: { SessionStart: [{ hooks: [printing({ additionalContext: 'acme' })] }] } } },

@@ -151,17 +151,23 @@ describe('hookwarden pack', () => {
   });
 });
 
+/** A locked pack `packs/guard` (one command hook, ./check.sh) under a fresh directory. */
+async function lockedGuardPack(): Promise<{ base: string; dir: string; digest: string }> {
+  const base = tempDir();
+  const dir = writePack(
+    {
+      hooks: { BeforeTool: [{ hooks: [{ name: 'guard', command: './check.sh' }] }] },
+      files: { 'check.sh': script({}) },
+    },
+    join(base, 'packs', 'guard'),
+  );
+  const digest = (await runCli(['pack', 'lock', dir])).stdout.trim();
+  return { base, dir, digest };
+}
+
 describe('hookwarden validate and dispatch with pinned packs', () => {
   it('validate verifies pinned packs: exit 0 listing them, exit 1 naming the changed file', async () => {
-    const base = tempDir();
-    const dir = writePack(
-      {
-        hooks: { BeforeTool: [{ hooks: [{ name: 'guard', command: './check.sh' }] }] },
-        files: { 'check.sh': script({}) },
-      },
-      join(base, 'packs', 'guard'),
-    );
-    const digest = (await runCli(['pack', 'lock', dir])).stdout.trim();
+    const { base, dir, digest } = await lockedGuardPack();
     const cfg = writeConfig(base, 'hooks.json', { packs: [{ path: 'packs/guard', digest }] });
     const ok = await runCli(['validate', cfg]);
     expect(ok.code).toBe(0);
@@ -176,15 +182,7 @@ describe('hookwarden validate and dispatch with pinned packs', () => {
   });
 
   it('dispatch denies deny-capable events when a policy pack is tampered', async () => {
-    const base = tempDir();
-    const dir = writePack(
-      {
-        hooks: { BeforeTool: [{ hooks: [{ name: 'guard', command: './check.sh' }] }] },
-        files: { 'check.sh': script({}) },
-      },
-      join(base, 'packs', 'guard'),
-    );
-    const digest = (await runCli(['pack', 'lock', dir])).stdout.trim();
+    const { base, dir, digest } = await lockedGuardPack();
     const policy = writeConfig(base, 'policy.json', { packs: [{ path: 'packs/guard', digest }] });
     writeFileSync(join(dir, 'check.sh'), 'exit 0');
     const r = await runCli(['dispatch', 'BeforeTool', '--policy', policy]);

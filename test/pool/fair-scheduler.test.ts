@@ -72,7 +72,7 @@ describe('fair scheduling', () => {
     expect(q.size).toBe(1);
   });
 
-  it('batches a tenant\'s items while their summed cost fits the budget, the first always', () => {
+  it("batches a tenant's items while their summed cost fits the budget, the first always", () => {
     const q = new TenantQueues<number>(() => ({}));
     for (const ms of [0.5, 0.7, 0.6, 0.1, 5, 0.1]) q.push('A', ms);
     const batch = { cost: (ms: number) => ms, budget: 2 };

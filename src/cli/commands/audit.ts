@@ -15,7 +15,9 @@ export async function runAuditVerify(file: string, flags: { json?: boolean }): P
   const report = verifyChain(text);
   if (flags.json === true) process.stdout.write(`${JSON.stringify({ file, ...report })}\n`);
   else if (report.ok) {
-    process.stdout.write(`ok: ${file}: ${plural(report.records, 'record')}, chain intact\nhead: ${report.head}\n`);
+    process.stdout.write(
+      `ok: ${file}: ${plural(report.records, 'record')}, chain intact\nhead: ${report.head}\n`,
+    );
     process.stdout.write('(keep the head hash elsewhere to detect a truncated tail later)\n');
   } else {
     process.stdout.write(
