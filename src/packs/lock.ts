@@ -3,11 +3,10 @@
 // with it, which is how a refusal can name every changed, added or removed file.
 import { join } from 'node:path';
 import { z } from 'zod';
-import { parseJsonText } from '../config/read-json.js';
 import { DIGEST_PATTERN, packDigest } from './digest.js';
-import { describeIssues } from './issues.js';
 import { LOCK_FILE } from './names.js';
-import { readPlainFile, writePlainFile } from './plain-file.js';
+import { writePlainFile } from './plain-file.js';
+import { readPackJson } from './read-pack-json.js';
 import type { PackWalk } from './walk.js';
 
 const digestString = z
@@ -52,31 +51,18 @@ export type LockRead =
 
 /** Reads and checks the lock; `files` maps paths to hex digests (null-prototype safe). */
 export async function readLockFile(root: string): Promise<LockRead> {
-  const read = await readPlainFile(join(root, LOCK_FILE));
-  if (!read.ok) {
-    if (read.code === 'ENOENT')
-      return { ok: false, missing: true, problem: `no ${LOCK_FILE} (run \`hookwarden pack lock <dir>\`)` };
-    return { ok: false, missing: false, problem: `${LOCK_FILE} ${read.message}` };
-  }
-  const json = parseJsonText(read.bytes.toString('utf8'));
-  if (!json.ok) return { ok: false, missing: false, problem: `${LOCK_FILE}: ${json.message}` };
-  const parsed = packLockSchema.safeParse(json.value);
-  if (!parsed.success)
-    return {
-      ok: false,
-      missing: false,
-      problem: describeIssues(LOCK_FILE, parsed.error, json.value).join('; '),
-    };
+  const read = await readPackJson(root, LOCK_FILE, packLockSchema, ' (run `hookwarden pack lock <dir>`)');
+  if (!read.ok) return read;
   // Built from the raw entries: a "__proto__" path stays an ordinary key.
-  const raw = (json.value as { files: Record<string, string> }).files;
+  const raw = (read.raw as { files: Record<string, string> }).files;
   const files = new Map(Object.entries(raw).map(([p, d]) => [p, d.slice('sha256:'.length)] as const));
   const digest = packDigest(files);
-  if (digest !== parsed.data.digest) {
+  if (digest !== read.data.digest) {
     return {
       ok: false,
       missing: false,
-      problem: `${LOCK_FILE}: digest ${parsed.data.digest} does not match its own file list (${digest}): the lock was edited by hand`,
+      problem: `${LOCK_FILE}: digest ${read.data.digest} does not match its own file list (${digest}): the lock was edited by hand`,
     };
   }
-  return { ok: true, lock: parsed.data as PackLock, files };
+  return { ok: true, lock: read.data as PackLock, files };
 }

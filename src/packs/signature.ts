@@ -4,12 +4,11 @@
 import { type KeyObject, sign, verify } from 'node:crypto';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { parseJsonText } from '../config/read-json.js';
 import { DIGEST_PATTERN } from './digest.js';
-import { describeIssues } from './issues.js';
 import { packKeyId } from './keys.js';
 import { SIG_FILE } from './names.js';
-import { readPlainFile, writePlainFile } from './plain-file.js';
+import { writePlainFile } from './plain-file.js';
+import { readPackJson } from './read-pack-json.js';
 
 export const packSignaturesSchema = z.strictObject(
   {
@@ -61,21 +60,9 @@ export type SignaturesRead =
   | { readonly ok: false; readonly missing: boolean; readonly problem: string };
 
 export async function readSignatureFile(root: string): Promise<SignaturesRead> {
-  const read = await readPlainFile(join(root, SIG_FILE));
-  if (!read.ok) {
-    if (read.code === 'ENOENT') return { ok: false, missing: true, problem: `no ${SIG_FILE}` };
-    return { ok: false, missing: false, problem: `${SIG_FILE} ${read.message}` };
-  }
-  const json = parseJsonText(read.bytes.toString('utf8'));
-  if (!json.ok) return { ok: false, missing: false, problem: `${SIG_FILE}: ${json.message}` };
-  const parsed = packSignaturesSchema.safeParse(json.value);
-  if (!parsed.success)
-    return {
-      ok: false,
-      missing: false,
-      problem: describeIssues(SIG_FILE, parsed.error, json.value).join('; '),
-    };
-  return { ok: true, signatures: parsed.data.signatures };
+  const read = await readPackJson(root, SIG_FILE, packSignaturesSchema);
+  if (!read.ok) return read;
+  return { ok: true, signatures: read.data.signatures };
 }
 
 /** Adds `sig` (replacing an earlier signature by the same key) and writes hookpack.sig. */

@@ -2,11 +2,27 @@
 // validation, per-tenant limits (queue_full), fair order under a flood, separate scratch dirs.
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createExecutor, type HookStartedEvent } from '../../src/index.js';
+import { createExecutor, type Executor, type HookStartedEvent } from '../../src/index.js';
 import { input, printing, tempDir, withExecutor, writeConfig } from '../helpers/fixture.js';
 
 const ctx = (text: string, extra: Record<string, unknown> = {}) =>
   printing({ additionalContext: text }, extra);
+
+/**
+ * Tenant "flood" dispatches `floods` hooks at once, tenant "calm" one more `delayMs` later; returns the
+ * tenants in the order their hooks started.
+ */
+async function startOrder(hw: Executor, floods: number, delayMs: number): Promise<(string | undefined)[]> {
+  const started: HookStartedEvent[] = [];
+  const off = hw.on('hook.started', (e) => started.push(e));
+  const ev = input({ toolName: 'Bash' });
+  const flood = Array.from({ length: floods }, () => hw.dispatch('BeforeTool', ev, { tenant: 'flood' }));
+  await new Promise((r) => setTimeout(r, delayMs));
+  const calm = hw.dispatch('BeforeTool', ev, { tenant: 'calm' });
+  await Promise.all([...flood, calm]);
+  off();
+  return started.map((e) => e.tenant);
+}
 
 describe('tenants', () => {
   const dir = tempDir();
@@ -112,14 +128,7 @@ describe('tenants', () => {
     await withExecutor(
       { config: { limits: { maxConcurrentCommands: 1 }, tenants: { flood: slow, calm: slow } } },
       async (hw) => {
-        const started: HookStartedEvent[] = [];
-        hw.on('hook.started', (e) => started.push(e));
-        const ev = input({ toolName: 'Bash' });
-        const flood = Array.from({ length: 8 }, () => hw.dispatch('BeforeTool', ev, { tenant: 'flood' }));
-        await new Promise((r) => setTimeout(r, 10));
-        const calm = hw.dispatch('BeforeTool', ev, { tenant: 'calm' });
-        await Promise.all([...flood, calm]);
-        const order = started.map((e) => e.tenant);
+        const order = await startOrder(hw, 8, 10);
         expect(order).toHaveLength(9);
         // FIFO would start calm 9th; the rotation starts it right after the flood's running hook.
         expect(order.indexOf('calm')).toBeLessThanOrEqual(2);
@@ -129,20 +138,14 @@ describe('tenants', () => {
 
   it('are scheduled fairly on the QuickJS lane too, slow hooks never batched', async () => {
     const busy =
-      'export default () => { const end = Date.now(); let x = 0; for (let i = 0; i < 2e6; i++) x += i; return { additionalContext: String(x > 0) } }';
+      'export default () => { let x = 0; for (let i = 0; i < 2e6; i++) x += i; return { additionalContext: String(x > 0) } }';
     const slow = { hooks: { BeforeTool: [{ hooks: [{ name: 'busy', type: 'js', code: busy }] }] } };
     await withExecutor(
       { config: { limits: { jsThreads: 1 }, tenants: { flood: slow, calm: slow } } },
       async (hw) => {
-        const ev = input({ toolName: 'Bash' });
-        await hw.dispatch('BeforeTool', ev, { tenant: 'calm' }); // learn that this hook is slow
-        const started: HookStartedEvent[] = [];
-        hw.on('hook.started', (e) => started.push(e));
-        const flood = Array.from({ length: 10 }, () => hw.dispatch('BeforeTool', ev, { tenant: 'flood' }));
-        await new Promise((r) => setTimeout(r, 5));
-        const calm = hw.dispatch('BeforeTool', ev, { tenant: 'calm' });
-        await Promise.all([...flood, calm]);
-        const order = started.map((e) => e.tenant);
+        // Learn that this hook is slow.
+        await hw.dispatch('BeforeTool', input({ toolName: 'Bash' }), { tenant: 'calm' });
+        const order = await startOrder(hw, 10, 5);
         expect(order).toHaveLength(11);
         expect(order.indexOf('calm')).toBeLessThanOrEqual(2);
       },
