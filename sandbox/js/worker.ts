@@ -146,7 +146,11 @@ async function runTask(task: JsTask): Promise<JsTaskResult> {
     outcomes.push(
       r.memoryUsedBytes === undefined ? { answer } : { answer, memoryUsedBytes: r.memoryUsedBytes },
     );
+    const before = state.input;
     state = foldStep(task.event, state, hook, answer);
+    // Later hooks with filters were matched against the input before this rewrite: the host
+    // matches them again against the rewritten one.
+    if (state.input !== before && hook.rematchAfter === true) break;
   }
   return recycled === undefined ? { outcomes } : { outcomes, recycled };
 }

@@ -30,6 +30,8 @@ export const DEFAULTS = Object.freeze({
     maxDeclaredBudgetMs: 600_000,
     maxConcurrentCommands: 16,
     maxInputBytes: 8 * MiB,
+    /** Deepest nesting of a HookInput (checked without recursion before anything else). */
+    maxInputDepth: 64,
     killGraceMs: 500,
     /** QuickJS worker threads; 0 = one per available CPU. */
     jsThreads: 0,
@@ -47,6 +49,8 @@ export const DEFAULTS = Object.freeze({
 export const LIMIT_BOUNDS = Object.freeze({
   maxHookCalls: 4_096,
   maxConcurrentCommands: 1_024,
+  /** Deeper inputs would reach recursive code (structured clone, QuickJS's JSON) near its limits. */
+  maxInputDepth: 512,
   killGraceMs: 60_000,
   jsThreads: 64,
   jsBackstopGraceMs: 60_000,
@@ -59,6 +63,7 @@ export type Limits = {
   readonly maxDeclaredBudgetMs: number;
   readonly maxConcurrentCommands: number;
   readonly maxInputBytes: number;
+  readonly maxInputDepth: number;
   readonly killGraceMs: number;
   readonly jsThreads: number;
   readonly jsHeapCeilingBytes: number;

@@ -18,13 +18,19 @@ import {
 import type { Scope } from '../contract/types.js';
 import { loadPackPins, type PackStatus } from '../packs/pins.js';
 import type { TenantLimits } from '../pool/fair-scheduler.js';
-import { DEFAULTS, type Limits } from './defaults.js';
+import type { Limits } from './defaults.js';
 import { type Diagnostic, DiagnosticSink, joinPath, renderValue } from './diagnostics.js';
 import type { HookDefinition } from './hook-definition.js';
 import { type Layer, mergeLayers } from './merge-layers.js';
 import { normalizeHooksMap } from './normalize-entries.js';
 import { readJsonFile } from './read-json.js';
 import { eventDefinitionSchema, limitsSchema } from './schema.js';
+import {
+  type LimitsByScope,
+  type LimitsSource,
+  resolveScopeLimits,
+  type ScopeLimits,
+} from './scope-limits.js';
 import { readTenants, type TenantPart } from './tenants.js';
 import type { WatchTarget } from './watch-target.js';
 
@@ -43,13 +49,21 @@ export interface LoadOptions {
   readonly policy: readonly SourceSpec[];
   /** Caller-set limits win over every file. */
   readonly limits?: Partial<Limits> | undefined;
+  /**
+   * Runtime tenants: the policy level of the executor they join (its policy files and options),
+   * instead of one built here from defaults, policy sources and `limits`.
+   */
+  readonly baseLimits?: ScopeLimits | undefined;
 }
 
 export interface LoadedConfig {
   /** Policy, then project, then user hooks, each in file order, overrides applied. */
   readonly hooks: readonly HookDefinition[];
   readonly catalogue: EventCatalogue;
+  /** The executor's limits (pool shape, and the policy level of the per-scope ones). */
   readonly limits: Limits;
+  /** The limits each scope's hooks run under (a lower scope only tightens). */
+  readonly scopeLimits: LimitsByScope;
   /** Non-empty when a policy source failed: deny-capable events deny. */
   readonly policyFailures: readonly string[];
   readonly diagnostics: readonly Diagnostic[];
@@ -116,6 +130,16 @@ async function readSource(spec: SourceSpec, fatal: Diagnostic[]): Promise<ReadSo
     sink.error('', `expected a JSON object at the top level, got ${renderValue(read.value)}`);
     return { spec, sink, dir: dirname(file), value: undefined };
   }
+  for (const d of read.duplicates) {
+    const where = `line ${d.first.line}, column ${d.first.column} and line ${d.second.line}, column ${d.second.column}`;
+    // A reviewer reads the first, the loader would keep the last: in a policy file that fails closed.
+    if (spec.scope === 'policy')
+      sink.error(
+        d.path,
+        `key written twice (${where}); a policy file must be unambiguous, so it fails closed`,
+      );
+    else sink.warn(d.path, `key written twice (${where}); the second one is used`);
+  }
   return { spec, sink, dir: dirname(file), value: read.value };
 }
 
@@ -173,13 +197,14 @@ function collectEvents(sources: readonly ReadSource[]): EventDefinition[] {
   return [...custom.values()];
 }
 
-function collectLimits(sources: readonly ReadSource[], override: Partial<Limits> | undefined): Limits {
-  const merged: Record<string, unknown> = { ...DEFAULTS.limits };
-  const ordered = [
-    ...sources.filter((s) => s.spec.scope !== 'policy'),
-    ...sources.filter((s) => s.spec.scope === 'policy'),
-  ];
-  for (const src of ordered) {
+/** Each source's `limits`, validated (problems name their path), then resolved per scope. */
+function collectLimits(
+  sources: readonly ReadSource[],
+  override: Partial<Limits> | undefined,
+  base: ScopeLimits | undefined,
+): { byScope: LimitsByScope; executor: Limits } {
+  const parsedSources: LimitsSource[] = [];
+  for (const src of sources) {
     const limits = src.value?.limits;
     if (limits === undefined) continue;
     const parsed = limitsSchema.safeParse(limits);
@@ -191,10 +216,9 @@ function collectLimits(sources: readonly ReadSource[], override: Partial<Limits>
       }
       continue;
     }
-    for (const [k, v] of Object.entries(parsed.data)) if (v !== undefined) merged[k] = v;
+    parsedSources.push({ scope: src.spec.scope, limits: parsed.data as Partial<Limits>, sink: src.sink });
   }
-  for (const [k, v] of Object.entries(override ?? {})) if (v !== undefined) merged[k] = v;
-  return Object.freeze(merged) as unknown as Limits;
+  return resolveScopeLimits(parsedSources, override, base);
 }
 
 export async function loadConfig(options: LoadOptions): Promise<LoadedConfig> {
@@ -205,7 +229,11 @@ export async function loadConfig(options: LoadOptions): Promise<LoadedConfig> {
     ),
   );
   const catalogue = new EventCatalogue([...DEFAULT_EVENTS, ...collectEvents(sources)]);
-  const limits = collectLimits(sources, options.limits);
+  const { byScope: scopeLimits, executor: limits } = collectLimits(
+    sources,
+    options.limits,
+    options.baseLimits,
+  );
 
   const layers: Layer[] = [];
   const packSinks: DiagnosticSink[] = [];
@@ -227,7 +255,14 @@ export async function loadConfig(options: LoadOptions): Promise<LoadedConfig> {
         src.spec.scope === 'policy',
       );
     }
-    const ctx = { scope: src.spec.scope, sink: src.sink, configDir: src.dir, limits, catalogue };
+    const ctx = {
+      scope: src.spec.scope,
+      sink: src.sink,
+      configDir: src.dir,
+      limits: scopeLimits[src.spec.scope],
+      scopeLimits,
+      catalogue,
+    };
     const hooks: HookDefinition[] = [];
     if (src.value.hooks !== undefined)
       hooks.push(...(await normalizeHooksMap(src.value.hooks, 'hooks', ctx)));
@@ -280,6 +315,7 @@ export async function loadConfig(options: LoadOptions): Promise<LoadedConfig> {
     hooks,
     catalogue,
     limits,
+    scopeLimits,
     policyFailures,
     // A refused pack's own diagnostics are summed up in its pin's refusal; loaded packs report theirs.
     diagnostics: [...sources.map((s) => s.sink), ...packSinks].flatMap((sink) => sink.items),

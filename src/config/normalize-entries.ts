@@ -4,10 +4,10 @@
 import { EVENT_ALIASES, type EventCatalogue } from '../contract/events.js';
 import type { Scope } from '../contract/types.js';
 import { ToolMatcher } from '../registry/matcher.js';
-import type { Limits } from './defaults.js';
 import { type DiagnosticSink, joinPath, renderValue } from './diagnostics.js';
 import type { HookDefinition, PackOrigin } from './hook-definition.js';
 import { type HookContext, normalizeHook } from './normalize-hook.js';
+import type { ScopeLimits } from './scope-limits.js';
 
 const GROUP_KEYS = new Set(['matcher', 'if', 'hooks', 'description']);
 
@@ -15,7 +15,7 @@ export interface EntriesContext {
   readonly scope: Scope;
   readonly sink: DiagnosticSink;
   readonly configDir: string;
-  readonly limits: Limits;
+  readonly limits: ScopeLimits;
   readonly catalogue: EventCatalogue;
   /** Set when the hooks come from a verified pack. */
   readonly pack?: PackOrigin | undefined;

@@ -7,10 +7,11 @@ import type { Scope } from '../contract/types.js';
 import { canonicalJson, deriveHookId } from '../registry/hook-id.js';
 import { IfFilter, IfFilterError } from '../registry/if-filter.js';
 import type { ToolMatcher } from '../registry/matcher.js';
-import { DEFAULTS, type IsolationLevel, type Limits } from './defaults.js';
+import { DEFAULTS, type IsolationLevel } from './defaults.js';
 import { type DiagnosticSink, joinPath, renderValue } from './diagnostics.js';
 import type { CommandHookSpec, HookDefinition, JsHookSpec, PackOrigin } from './hook-definition.js';
 import { hookSpecSchema, type RawHookSpec } from './schema.js';
+import type { ScopeLimits } from './scope-limits.js';
 import { MAX_SOURCE_BYTES, readHookSource } from './source-file.js';
 
 const KNOWN_FIELDS = new Set(Object.keys(hookSpecSchema.shape));
@@ -25,7 +26,7 @@ export interface HookContext {
   readonly scope: Scope;
   readonly sink: DiagnosticSink;
   readonly configDir: string;
-  readonly limits: Limits;
+  readonly limits: ScopeLimits;
   readonly matcher: ToolMatcher | undefined;
   readonly groupIf: string | undefined;
   readonly groupIfPath: string;
@@ -97,12 +98,21 @@ export async function normalizeHook(
       'background (async) hooks are not supported: the hook runs in the dispatch and its answer counts',
     );
   }
+  // Policy hooks fail closed unless they say otherwise (trust invariant 4); a policy hook that
+  // writes "skip" is reported, since its failure lets the call through.
+  const onError = spec.onError ?? (ctx.scope === 'policy' ? 'deny' : 'skip');
+  if (ctx.scope === 'policy' && spec.onError === 'skip') {
+    sink.warn(
+      joinPath(path, 'onError'),
+      'this policy hook fails open: if it crashes, times out or answers garbage, the call proceeds (policy hooks default to "deny")',
+    );
+  }
   const ifFilters = buildIfFilters(spec, path, ctx);
   if (ifFilters === undefined) return undefined;
   const timing = deadlineFor(type, spec, path, ctx);
   const dedupKey = canonicalJson({
     type,
-    onError: spec.onError ?? 'skip',
+    onError: onError,
     deadlineMs: timing.deadlineMs,
     requireOk: ctx.requireOk,
     ...(type === 'command' ? { command: commandIdentity(body as CommandHookSpec) } : { js: body }),
@@ -119,7 +129,7 @@ export async function normalizeHook(
     matcher: ctx.matcher,
     ifFilters,
     requireOk: ctx.requireOk,
-    onError: spec.onError ?? 'skip',
+    onError: onError,
     deadlineMs: timing.deadlineMs,
     timeoutMs: timing.timeoutMs,
     budgetMs: timing.budgetMs,
@@ -336,11 +346,9 @@ function deadlineFor(type: 'command' | 'js', spec: RawHookSpec, path: string, ct
   return { timeoutMs, budgetMs: d.budgetMs, deadlineMs: d.deadlineMs };
 }
 
-/** The hook's isolation, raised to `limits.minIsolation` for its scope. */
+/** The hook's isolation, raised to the `limits.minIsolation` floor in force for its scope. */
 function effectiveIsolation(asked: IsolationLevel | undefined, ctx: HookContext): IsolationLevel {
-  const min = ctx.limits.minIsolation;
-  const floor = typeof min === 'string' ? min : ctx.scope === 'trusted' ? undefined : min?.[ctx.scope];
-  return asked === 'namespace' || floor === 'namespace' ? 'namespace' : 'process';
+  return asked === 'namespace' || ctx.limits.minIsolation === 'namespace' ? 'namespace' : 'process';
 }
 
 function commandIdentity(c: CommandHookSpec): unknown {

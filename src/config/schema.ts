@@ -167,6 +167,13 @@ export const limitsSchema = z.object({
     .optional()
     .meta({ description: 'Command hook processes running at once; the rest queue. Default 16.' }),
   maxInputBytes: posInt().optional().meta({ description: 'Largest HookInput JSON accepted. Default 8 MiB.' }),
+  maxInputDepth: posInt()
+    .max(LIMIT_BOUNDS.maxInputDepth, { error: `expected at most ${LIMIT_BOUNDS.maxInputDepth}` })
+    .optional()
+    .meta({
+      description:
+        'Deepest nesting of a HookInput (objects and arrays). A deeper input is invalid_input. Default 64, max 512.',
+    }),
   killGraceMs: posInt()
     .max(LIMIT_BOUNDS.killGraceMs, { error: `expected at most ${LIMIT_BOUNDS.killGraceMs}` })
     .optional()

@@ -8,6 +8,7 @@ import { type DiagnosticSink, joinPath, renderValue } from './diagnostics.js';
 import type { HookDefinition } from './hook-definition.js';
 import type { Layer } from './merge-layers.js';
 import { type EntriesContext, normalizeHooksMap } from './normalize-entries.js';
+import type { LimitsByScope } from './scope-limits.js';
 import { tenantLimitsSchema } from './tenant-limits.js';
 
 const TENANT_ID = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
@@ -41,7 +42,7 @@ const isObject = (v: unknown): v is Record<string, unknown> =>
 /** Reads a source's `tenants` map; bad tenants are reported and skipped. */
 export async function readTenants(
   value: unknown,
-  ctx: EntriesContext & { readonly sink: DiagnosticSink },
+  ctx: EntriesContext & { readonly sink: DiagnosticSink; readonly scopeLimits: LimitsByScope },
 ): Promise<Map<string, TenantPart>> {
   const out = new Map<string, TenantPart>();
   if (!isObject(value)) {
@@ -75,7 +76,8 @@ export async function readTenants(
     const layers: Layer[] = [{ scope: ctx.scope, sink: ctx.sink, hooks }];
     const policyFailures: string[] = [];
     if (t.packs !== undefined) {
-      const pinned = await loadPackPins(t.packs, { ...ctx, policySource: false });
+      // A tenant section in a policy file is the operator's: it may pin policy packs for the tenant.
+      const pinned = await loadPackPins(t.packs, { ...ctx, policySource: ctx.scope === 'policy' });
       layers.push(...pinned.layers);
       policyFailures.push(...pinned.policyFailures.map((f) => `tenant "${id}": ${f}`));
     }

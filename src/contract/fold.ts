@@ -4,6 +4,7 @@
 import type { HookError } from './error-codes.js';
 import { outcomeForError } from './error-codes.js';
 import { type EventDefinition, MUTATION_FIELDS, type MutationField } from './events.js';
+import { jsonEqual } from './json-equal.js';
 import type { DispatchResult, HookRecord } from './result.js';
 import type { Decision, HookInput, HookOutput, HookType, Scope, Verdict } from './types.js';
 
@@ -124,13 +125,20 @@ function applyOutput(
     mutations ??= { ...next.mutations };
     mutations[field] = value;
     const target = def.chain[field];
-    if (target !== undefined && def.mode === 'serial') {
+    // A rewrite: the next hooks of a serial chain see it. Writing back the same value is no rewrite.
+    if (target !== undefined && def.mode === 'serial' && !jsonEqual(next.input[target], value)) {
       input ??= { ...next.input };
       (input as Record<string, unknown>)[target] = value;
     }
   }
   if (mutations !== undefined) next = { ...next, mutations };
-  if (input !== undefined) next = { ...next, input };
+  if (input !== undefined) {
+    next = { ...next, input };
+    // An approval covers the input it was given on (trust invariant 2): one given before this
+    // rewrite no longer counts. The rewriting hook's own decision is applied below.
+    if (next.decision === 'allow')
+      next = { ...next, decision: 'passthrough', reason: undefined, decidedBy: undefined };
+  }
   if (decisionOk && output.decision !== undefined) {
     outcome = output.decision;
     next = raise(next, output.decision, output.reason, hook.id);

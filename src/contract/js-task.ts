@@ -12,6 +12,11 @@ export interface JsHookTask extends FoldHook {
   readonly memoryBytes: number;
   readonly maxOutputBytes: number;
   readonly deadlineMs: number;
+  /**
+   * Set when a hook after this one in the chain has `if` filters: if this hook rewrites the input,
+   * the worker stops there, and the host matches the rest against the rewritten input.
+   */
+  readonly rematchAfter?: true;
 }
 
 /** One worker task: a single JS hook, or a run of adjacent JS hooks of a serial chain. */
@@ -38,7 +43,10 @@ export interface JsHookOutcome {
 }
 
 export interface JsTaskResult {
-  /** One per hook, in order; hooks after a deny in the chain are `not-run`. */
+  /**
+   * One per hook, in order; hooks after a deny in the chain are `not-run`. The list ends after a
+   * hook with `rematchAfter` that rewrote the input: the host matches the rest again.
+   */
   readonly outcomes: readonly JsHookOutcome[];
   /** Set when the worker retires itself after this task (heap at its ceiling, or a broken module). */
   readonly recycled?: string;

@@ -20,6 +20,11 @@ export interface HookRecord {
   logs?: string[];
   /** JS hooks, when an audit sink or `hook.completed` listener asks for it: bytes the runtime held. */
   memoryBytes?: number;
+  /**
+   * True when this run re-checked a rewrite: the hook had seen an older input, and ran again on the
+   * input as a later hook rewrote it (its earlier record stays, before this one).
+   */
+  recheck?: true;
 }
 
 /** The folded verdict of one dispatch. Keys appear in this order in JSON. */

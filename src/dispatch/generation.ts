@@ -1,6 +1,7 @@
 // One loaded generation of configuration: what a dispatch runs against from start to finish.
 
 import type { Limits } from '../config/defaults.js';
+import type { LimitsByScope } from '../config/scope-limits.js';
 import type { EventCatalogue } from '../contract/events.js';
 import type { TenantLimits } from '../pool/fair-scheduler.js';
 import type { Registry } from '../registry/registry.js';
@@ -17,7 +18,10 @@ export interface Generation {
   /** Dispatches without a tenant: trusted, policy, project and user hooks. */
   readonly registry: Registry;
   readonly catalogue: EventCatalogue;
+  /** The executor's limits (and the policy level of the per-scope ones). */
   readonly limits: Limits;
+  /** The limits each scope's hooks run under. */
+  readonly scopeLimits: LimitsByScope;
   /** Non-empty: a policy source failed to load, so deny-capable events deny (every tenant). */
   readonly policyFailures: readonly string[];
   readonly tenants: ReadonlyMap<string, TenantGeneration>;

@@ -20,9 +20,10 @@ export interface JsContext {
   readonly onStart: (() => void) | undefined;
 }
 
-export function jsHookTask(def: HookDefinition): JsHookTask {
+export function jsHookTask(def: HookDefinition, rematchAfter = false): JsHookTask {
   const js = def.js!;
   return {
+    ...(rematchAfter ? { rematchAfter: true as const } : {}),
     id: def.id,
     type: 'js',
     scope: def.scope,
@@ -35,19 +36,23 @@ export function jsHookTask(def: HookDefinition): JsHookTask {
   };
 }
 
-/** Runs `defs` (all JS) in order on one worker; returns one answer per hook. */
+/**
+ * Runs `defs` (all JS) in order on one worker; returns one answer per hook run, in order — fewer
+ * than `defs` when a hook rewrote the input (the host matches the rest again).
+ */
 export async function runJsHooks(
   event: EventDefinition,
   defs: readonly HookDefinition[],
   input: HookInput,
   inputJson: string,
   ctx: JsContext,
+  rematchAfter: readonly boolean[] = [],
 ): Promise<HookAnswer[]> {
   const task = {
     event,
     input,
     inputJson,
-    hooks: defs.map(jsHookTask),
+    hooks: defs.map((d, i) => jsHookTask(d, rematchAfter[i] === true)),
     tenant: ctx.tenant,
     maxInputBytes: ctx.maxInputBytes,
     measureMemory: ctx.measureMemory,

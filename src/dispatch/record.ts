@@ -4,7 +4,7 @@
 import { auditRecords } from '../audit/audit-log.js';
 import type { DispatchResult } from '../contract/result.js';
 import type { RegisteredHook } from '../registry/registry.js';
-import type { DispatchContext, DispatchOptions } from './dispatcher.js';
+import type { DispatchContext, DispatchOptions } from './context.js';
 
 export function notifyStarted(
   ctx: DispatchContext,

@@ -9,6 +9,7 @@ import { DEFAULTS, type Limits } from '../config/defaults.js';
 import { type Diagnostic, formatDiagnostic, renderValue } from '../config/diagnostics.js';
 import { type LoadedConfig, loadConfig } from '../config/load.js';
 import { HookwardenError } from '../contract/hookwarden-error.js';
+import { jsonEqual } from '../contract/json-equal.js';
 import type { DispatchResult } from '../contract/result.js';
 import { type DispatchOptions, dispatch } from '../dispatch/dispatcher.js';
 import type { Generation } from '../dispatch/generation.js';
@@ -146,6 +147,7 @@ class HookExecutor implements Executor {
       registry: new Registry(l.hooks, this.#trusted, this.#once),
       catalogue: l.catalogue,
       limits: l.limits,
+      scopeLimits: l.scopeLimits,
       policyFailures: l.policyFailures,
       ...buildTenantGenerations(l, this.#tenants, this.#trusted, this.#once),
     });
@@ -154,7 +156,13 @@ class HookExecutor implements Executor {
   async setTenant(id: string, spec: TenantSpec = {}): Promise<void> {
     if (this.#closed !== undefined)
       throw new HookwardenError('closed', 'setTenant() after close(): create a new executor');
-    const tenant = await loadRuntimeTenant(id, spec, this.#options, this.#warn);
+    const tenant = await loadRuntimeTenant(
+      id,
+      spec,
+      this.#options,
+      this.#warn,
+      this.#loaded.scopeLimits.policy,
+    );
     if (this.#closed !== undefined)
       throw new HookwardenError('closed', 'the executor was closed during setTenant()');
     this.#tenants.set(id, tenant);
@@ -275,6 +283,7 @@ class HookExecutor implements Executor {
       result = { ok: false, generation: this.#generationNumber, reason, diagnostics: next.diagnostics };
     } else {
       this.#loaded = next;
+      await this.#reloadTenants(previous, next);
       this.#generation = this.#buildGeneration();
       this.#generationNumber++;
       this.#watcher?.update(next.watchTargets);
@@ -286,6 +295,26 @@ class HookExecutor implements Executor {
     }
     o.onReload?.(result);
     return result;
+  }
+
+  /** Runtime tenants were loaded under the policy level's limits: load them again if those changed. */
+  async #reloadTenants(previous: LoadedConfig, next: LoadedConfig): Promise<void> {
+    if (jsonEqual(previous.scopeLimits.policy, next.scopeLimits.policy)) return;
+    for (const [id, t] of [...this.#tenants]) {
+      try {
+        const fresh = await loadRuntimeTenant(id, t.spec, this.#options, this.#warn, next.scopeLimits.policy);
+        this.#tenants.set(id, fresh);
+      } catch (err) {
+        this.#warn({
+          severity: 'error',
+          file: `<tenant ${id}>`,
+          path: '',
+          message: `the new policy limits could not be applied to tenant "${id}", so its hooks are removed until setTenant() succeeds: ${(err as Error).message}`,
+          skipped: true,
+        });
+        this.#tenants.delete(id);
+      }
+    }
   }
 
   close(): Promise<void> {

@@ -2,6 +2,7 @@
 import type { Diagnostic } from '../config/diagnostics.js';
 import { formatDiagnostic, renderValue } from '../config/diagnostics.js';
 import { loadConfig } from '../config/load.js';
+import type { ScopeLimits } from '../config/scope-limits.js';
 import { tenantLimitsSchema } from '../config/tenant-limits.js';
 import { tenantIdProblem } from '../config/tenants.js';
 import { HookwardenError } from '../contract/hookwarden-error.js';
@@ -17,11 +18,16 @@ export interface TenantSpec {
   limits?: TenantLimits;
 }
 
+/**
+ * Loads a tenant's hooks at user scope, under `baseLimits`: the policy level of the executor's
+ * configuration (its policy files and options), so the tenant can only tighten it.
+ */
 export async function loadRuntimeTenant(
   id: string,
   spec: TenantSpec,
   options: ResolvedOptions,
   warn: (d: Diagnostic) => void,
+  baseLimits: ScopeLimits,
 ): Promise<RuntimeTenant> {
   const problem = tenantIdProblem(id);
   if (problem !== undefined) throw new HookwardenError('invalid_options', `setTenant: id: ${problem}`);
@@ -37,7 +43,7 @@ export async function loadRuntimeTenant(
     ...s,
     scope: 'user' as const,
   }));
-  const loaded = await loadConfig({ config: sources, policy: [], limits: options.limits });
+  const loaded = await loadConfig({ config: sources, policy: [], baseLimits });
   if (loaded.fatal.length > 0) {
     const problems = loaded.fatal.map(formatDiagnostic);
     throw new HookwardenError('config_error', `setTenant "${id}": ${problems.join('; ')}`, { problems });
@@ -61,5 +67,5 @@ export async function loadRuntimeTenant(
   const clean = Object.fromEntries(
     Object.entries(limits.data).filter(([, v]) => v !== undefined),
   ) as TenantLimits;
-  return { hooks: loaded.hooks, limits: clean };
+  return { hooks: loaded.hooks, limits: clean, spec };
 }

@@ -5,11 +5,14 @@ import type { LoadedConfig } from '../config/load.js';
 import type { TenantGeneration } from '../dispatch/generation.js';
 import type { TenantLimits } from '../pool/fair-scheduler.js';
 import { type OnceTracker, Registry, type TrustedDefinition } from '../registry/registry.js';
+import type { TenantSpec } from './set-tenant.js';
 
 /** A tenant set through the library: its own hooks; the policy hooks are added per generation. */
 export interface RuntimeTenant {
   readonly hooks: readonly HookDefinition[];
   readonly limits: TenantLimits;
+  /** As given to setTenant(): loaded again when a reload changes the policy level's limits. */
+  readonly spec: TenantSpec;
 }
 
 const key = (h: HookDefinition) => `${h.event}\u0000${h.id}`;

@@ -5,10 +5,10 @@
 import type { KeyObject } from 'node:crypto';
 import { realpath } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
-import type { Limits } from '../config/defaults.js';
 import { DiagnosticSink, formatDiagnostic } from '../config/diagnostics.js';
 import type { HookDefinition, PackOrigin } from '../config/hook-definition.js';
 import { normalizeHooksMap } from '../config/normalize-entries.js';
+import type { ScopeLimits } from '../config/scope-limits.js';
 import type { EventCatalogue } from '../contract/events.js';
 import { resolvePackCommands } from './command-paths.js';
 import { packDigest, sha256Hex } from './digest.js';
@@ -42,7 +42,7 @@ export interface PackLoad {
 
 export interface PackLoadContext {
   readonly catalogue: EventCatalogue;
-  readonly limits: Limits;
+  readonly limits: ScopeLimits;
 }
 
 const refused = (

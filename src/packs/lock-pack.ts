@@ -1,7 +1,8 @@
 // `hookwarden pack lock <dir>`: checks the pack (plain files, a valid hookpack.json whose hooks load
 // and stay inside the pack) and writes hookpack.lock.json with every file's digest and the pack digest.
-import { DEFAULTS } from '../config/defaults.js';
+
 import type { Diagnostic } from '../config/diagnostics.js';
+import { DEFAULT_SCOPE_LIMITS } from '../config/scope-limits.js';
 import { DEFAULT_EVENTS, EventCatalogue } from '../contract/events.js';
 import { HookwardenError } from '../contract/hookwarden-error.js';
 import { normalizePackHooks, packHookProblems } from './load-pack.js';
@@ -40,7 +41,7 @@ export async function lockPack(dir: string): Promise<PackLockResult> {
   const catalogue = new EventCatalogue(DEFAULT_EVENTS);
   const { sink } = await normalizePackHooks(walk, read.manifest, 'policy', {
     catalogue,
-    limits: DEFAULTS.limits,
+    limits: DEFAULT_SCOPE_LIMITS,
   });
   const problems = packHookProblems(sink);
   if (problems.length > 0) fail(problems);

@@ -1,7 +1,7 @@
 // hookpack.json: `{ name, version, description?, hooks }`, hooks in exactly the config shape, paths
 // relative to the pack. Parsed from the very bytes that were hashed, never re-read from disk.
 import { z } from 'zod';
-import { parseJsonText } from '../config/read-json.js';
+import { duplicateProblem, parseConfigText } from '../config/read-json.js';
 import { describeIssues } from './issues.js';
 import { MANIFEST_FILE } from './names.js';
 
@@ -37,8 +37,11 @@ export type ManifestRead =
 
 export function parseManifest(bytes: Buffer | undefined): ManifestRead {
   if (bytes === undefined) return { ok: false, problems: [`no ${MANIFEST_FILE} in the pack`] };
-  const json = parseJsonText(bytes.toString('utf8'));
+  const json = parseConfigText(bytes.toString('utf8'), { comments: false });
   if (!json.ok) return { ok: false, problems: [`${MANIFEST_FILE}: ${json.message}`] };
+  // What the reviewer read must be what runs: a key written twice refuses the pack.
+  if (json.duplicates.length > 0)
+    return { ok: false, problems: json.duplicates.map((d) => duplicateProblem(MANIFEST_FILE, d)) };
   const parsed = packManifestSchema.safeParse(json.value);
   if (!parsed.success)
     return { ok: false, problems: describeIssues(MANIFEST_FILE, parsed.error, json.value) };

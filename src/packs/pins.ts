@@ -5,10 +5,10 @@
 import type { KeyObject } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { basename, dirname, resolve } from 'node:path';
-import type { Limits } from '../config/defaults.js';
 import { type DiagnosticSink, joinPath, renderValue } from '../config/diagnostics.js';
 import type { HookDefinition } from '../config/hook-definition.js';
 import { packPinSchema } from '../config/schema.js';
+import type { LimitsByScope } from '../config/scope-limits.js';
 import type { WatchTarget } from '../config/watch-target.js';
 import type { EventCatalogue } from '../contract/events.js';
 import { parsePublicKey } from './keys.js';
@@ -36,10 +36,11 @@ export interface PackStatus {
 export interface PinsContext {
   readonly sink: DiagnosticSink;
   readonly configDir: string;
-  /** Every pack of a policy source is policy scope. */
+  /** Every pack of a policy source is policy scope; only a policy source may pin at policy scope. */
   readonly policySource: boolean;
   readonly catalogue: EventCatalogue;
-  readonly limits: Limits;
+  /** Limits by scope: a pack's hooks get those of the pin's scope. */
+  readonly scopeLimits: LimitsByScope;
 }
 
 export interface PinsResult {
@@ -75,9 +76,9 @@ async function parsePin(raw: unknown, at: string, ctx: PinsContext): Promise<Par
   const { sink } = ctx;
   const before = sink.items.length;
   const fail = (path: string, message: string) => sink.error(path, message);
-  // A scope that is present but not exactly "user" fails closed: a typo must not demote a policy pack.
-  const userScope = isObject(raw) ? raw.scope === undefined || raw.scope === 'user' : true;
-  const scope = ctx.policySource || !userScope ? 'policy' : 'user';
+  // In a policy source every pack is policy scope. Elsewhere only "user" exists: a pin that asks for
+  // policy scope (or anything else) from a project or user file is refused, never promoted.
+  const scope = ctx.policySource ? 'policy' : 'user';
   const empty = {
     dir: undefined,
     scope,
@@ -113,6 +114,11 @@ async function parsePin(raw: unknown, at: string, ctx: PinsContext): Promise<Par
     }
   }
   const pin = parsed.success ? parsed.data : undefined;
+  if (!ctx.policySource && raw.scope !== undefined && raw.scope !== 'user')
+    fail(
+      joinPath(at, 'scope'),
+      `only a policy file (--policy, or the library's \`policy\` option) may pin a pack at policy scope; this pin is skipped, got ${renderValue(raw.scope)}`,
+    );
   if (ctx.policySource && raw.scope === 'user')
     sink.warn(joinPath(at, 'scope'), 'every pack of a policy file is policy scope; "user" is ignored');
   if (pin?.requireSignature === true && pin.publicKeys === undefined)
@@ -178,7 +184,10 @@ export async function loadPackPins(value: unknown, ctx: PinsContext): Promise<Pi
           at,
           `pack ${pin.dir} is not pinned: only its own lock file is checked; add "digest" and/or "publicKeys"`,
         );
-      load = await loadPack({ ...pin, dir: pin.dir, publicKeys: pin.keys }, ctx);
+      load = await loadPack(
+        { ...pin, dir: pin.dir, publicKeys: pin.keys },
+        { ...ctx, limits: ctx.scopeLimits[pin.scope] },
+      );
       for (const w of load.report.warnings) sink.warn(at, `pack ${pin.dir}: ${w}`);
       for (const d of load.dirs) watch.push({ dir: d, name: undefined });
     }

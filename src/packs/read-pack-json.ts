@@ -2,7 +2,7 @@
 // checked against its schema, every problem naming the file.
 import { join } from 'node:path';
 import type { z } from 'zod';
-import { parseJsonText } from '../config/read-json.js';
+import { duplicateProblem, parseConfigText } from '../config/read-json.js';
 import { describeIssues } from './issues.js';
 import { readPlainFile } from './plain-file.js';
 
@@ -22,8 +22,14 @@ export async function readPackJson<S extends z.ZodType>(
     if (read.code === 'ENOENT') return { ok: false, missing: true, problem: `no ${file}${missingHint}` };
     return { ok: false, missing: false, problem: `${file} ${read.message}` };
   }
-  const json = parseJsonText(read.bytes.toString('utf8'));
+  const json = parseConfigText(read.bytes.toString('utf8'), { comments: false });
   if (!json.ok) return { ok: false, missing: false, problem: `${file}: ${json.message}` };
+  if (json.duplicates.length > 0)
+    return {
+      ok: false,
+      missing: false,
+      problem: json.duplicates.map((d) => duplicateProblem(file, d)).join('; '),
+    };
   const parsed = schema.safeParse(json.value);
   if (!parsed.success) {
     return { ok: false, missing: false, problem: describeIssues(file, parsed.error, json.value).join('; ') };

@@ -4,10 +4,11 @@
 // matched against the whole string: `*` any run of characters, `?` one character, and Claude Code's
 // trailing `:*` meaning "this prefix". Everything runs on the linear-time regex engine.
 import { ToolMatcher } from './matcher.js';
-import { LinearRegex, RegexSyntaxError } from './regex/linear-regex.js';
+import { LinearRegex, RegexSyntaxError, type StepBudget } from './regex/linear-regex.js';
 
 const SHAPE = /^\s*([^()\s]+)\s*(?:\(([\s\S]*)\))?\s*$/;
-const MAX_FLATTEN_DEPTH = 32;
+/** Deeper than any input accepted (limits.maxInputDepth is at most 512); past it, in doubt. */
+const MAX_WALK_DEPTH = 1024;
 
 export class IfFilterError extends Error {
   override readonly name = 'IfFilterError';
@@ -29,20 +30,36 @@ function globToRegex(glob: string): string {
   return prefix ? out : `${out}$`;
 }
 
-function flatten(value: unknown, out: string[], depth: number): void {
-  if (value === null || value === undefined) return;
-  if (typeof value === 'string') out.push(value);
-  else if (typeof value === 'number' || typeof value === 'boolean') out.push(String(value));
-  else if (typeof value === 'object' && depth < MAX_FLATTEN_DEPTH) {
-    for (const v of Array.isArray(value) ? value : Object.values(value)) flatten(v, out, depth + 1);
+/**
+ * The flattened values of a tool input, depth-first in key order, walked without recursion.
+ * `complete` is false when a value lies deeper than MAX_WALK_DEPTH: the filter then cannot be fully
+ * evaluated, and counts as a match.
+ */
+export function flattenToolInput(toolInput: unknown): { values: string[]; complete: boolean } {
+  const values: string[] = [];
+  let complete = true;
+  // Pending values, last first, each with its depth.
+  const stack: unknown[] = [toolInput];
+  const depths: number[] = [0];
+  while (stack.length > 0) {
+    const value = stack.pop();
+    const depth = depths.pop()!;
+    if (value === null || value === undefined) continue;
+    if (typeof value === 'string') values.push(value);
+    else if (typeof value === 'number' || typeof value === 'boolean') values.push(String(value));
+    else if (typeof value === 'object') {
+      if (depth >= MAX_WALK_DEPTH) {
+        complete = false;
+        continue;
+      }
+      const children = Array.isArray(value) ? value : Object.values(value);
+      for (let i = children.length - 1; i >= 0; i--) {
+        stack.push(children[i]);
+        depths.push(depth + 1);
+      }
+    }
   }
-}
-
-/** The flattened values of a tool input, in order. */
-export function flattenToolInput(toolInput: unknown): string[] {
-  const out: string[] = [];
-  flatten(toolInput, out, 0);
-  return out;
+  return { values, complete };
 }
 
 export class IfFilter {
@@ -72,11 +89,17 @@ export class IfFilter {
     }
   }
 
-  matches(toolName: string | undefined, toolInput: unknown): boolean {
-    if (!this.#tool.matches(toolName)) return false;
-    if (this.#pattern === undefined) return true;
-    const values = flattenToolInput(toolInput);
-    if (values.some((v) => this.#pattern!.test(v))) return true;
-    return values.length > 1 && this.#pattern.test(values.join(' '));
+  /**
+   * Whether the filter accepts the call. When in doubt it does (trust invariant 3): a value nested
+   * deeper than the walk, or a search that ran out of `budget`, counts as a match.
+   */
+  matches(toolName: string | undefined, toolInput: unknown, budget?: StepBudget): boolean {
+    if (!this.#tool.matches(toolName, budget)) return false;
+    const pattern = this.#pattern;
+    if (pattern === undefined) return true;
+    const { values, complete } = flattenToolInput(toolInput);
+    if (!complete) return true;
+    for (const v of values) if (pattern.test(v, budget) !== false) return true;
+    return values.length > 1 && pattern.test(values.join(' '), budget) !== false;
   }
 }

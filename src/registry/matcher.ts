@@ -2,7 +2,7 @@
 // comparison (as Claude Code does: "Edit" does not match "NotebookEdit"); anything else → a regex
 // searched in the name, run by the linear-time engine; a pattern that is not a valid regex falls back
 // to `a|b` alternatives compared exactly (with a warning at load).
-import { LinearRegex, RegexSyntaxError } from './regex/linear-regex.js';
+import { LinearRegex, RegexSyntaxError, type StepBudget } from './regex/linear-regex.js';
 
 const SIMPLE = /^[A-Za-z0-9_-]+(\|[A-Za-z0-9_-]+)*$/;
 const CACHE_LIMIT = 1024;
@@ -42,13 +42,16 @@ export class ToolMatcher {
     }
   }
 
-  matches(toolName: string | undefined): boolean {
+  /** Whether the tool name matches; a search that ran out of `budget` counts as a match. */
+  matches(toolName: string | undefined, budget?: StepBudget): boolean {
     if (this.kind === 'all') return true;
     if (toolName === undefined) return false;
     if (this.#names !== undefined) return this.#names.has(toolName);
     const cached = this.#cache.get(toolName);
     if (cached !== undefined) return cached;
-    const hit = this.#regex!.test(toolName);
+    const hit = this.#regex!.test(toolName, budget);
+    // When in doubt, run the guard (and ask again next time: only definite answers are cached).
+    if (hit === undefined) return true;
     if (this.#cache.size >= CACHE_LIMIT) this.#cache.clear();
     this.#cache.set(toolName, hit);
     return hit;

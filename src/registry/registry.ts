@@ -1,12 +1,14 @@
 // The registry: hooks indexed by canonical event, in execution order (trusted → policy → project →
-// user). resolve() is the first stage of a dispatch: matcher and `if` filters, the PostToolUseFailure
-// `ok:false` rule, dedup of identical specs and `once`. An event with no hooks costs one map lookup.
+// user), with the matching of one hook against an input: matcher and `if` filters (under a step
+// budget) and the PostToolUseFailure `ok:false` rule, plus `once` bookkeeping. An event with no
+// hooks costs one map lookup.
 
 import type { HookDefinition } from '../config/hook-definition.js';
 import type { EventDefinition } from '../contract/events.js';
 import type { HookInput, HookOutput } from '../contract/types.js';
 import type { IfFilter } from './if-filter.js';
 import type { ToolMatcher } from './matcher.js';
+import type { StepBudget } from './regex/linear-regex.js';
 
 /** Context given to a trusted callback. */
 export interface TrustedContext {
@@ -39,6 +41,7 @@ export interface TrustedDefinition {
 export type RegisteredHook = HookDefinition | TrustedDefinition;
 
 const EMPTY: readonly RegisteredHook[] = Object.freeze([]);
+const onceKey = (h: RegisteredHook, sessionId: string) => `${h.event}\u0000${h.id}\u0000${sessionId}`;
 const ONCE_LIMIT = 100_000;
 
 /** Remembers which `once` hooks already ran for a session. Outlives registry rebuilds. */
@@ -47,11 +50,15 @@ export class OnceTracker {
 
   /** True the first time a hook is seen for a session. */
   firstTime(h: RegisteredHook, sessionId: string): boolean {
-    const key = `${h.event}\u0000${h.id}\u0000${sessionId}`;
+    const key = onceKey(h, sessionId);
     if (this.#seen.has(key)) return false;
     if (this.#seen.size >= ONCE_LIMIT) this.#seen.clear();
     this.#seen.add(key);
     return true;
+  }
+
+  forget(h: RegisteredHook, sessionId: string): void {
+    this.#seen.delete(onceKey(h, sessionId));
   }
 }
 
@@ -80,23 +87,46 @@ export class Registry {
   }
 
   /**
-   * The hooks whose matcher, `if` filters and `ok` rule accept this input, in order, identical specs
-   * once. Reads only `toolName`, `toolInput` and `ok`, so it can run before the input is validated.
+   * Whether one hook's matcher, `if` filters and `ok` rule accept this input. Reads only `toolName`,
+   * `toolInput` and `ok`, so it can run before the input is validated. A search that runs out of
+   * `budget` counts as a match (when in doubt, run the guard).
    */
+  accepts(
+    h: RegisteredHook,
+    def: EventDefinition,
+    probe: Readonly<Pick<HookInput, 'toolName' | 'toolInput' | 'ok'>>,
+    budget?: StepBudget,
+  ): boolean {
+    if (def.toolScoped) {
+      if (h.matcher !== undefined && !h.matcher.matches(probe.toolName, budget)) return false;
+      for (const f of h.ifFilters) if (!f.matches(probe.toolName, probe.toolInput, budget)) return false;
+    }
+    return h.requireOk === undefined || probe.ok === h.requireOk;
+  }
+
+  /** Whether any hook of the event accepts this input (the dispatch's fast path). */
+  anyAccepts(
+    def: EventDefinition,
+    probe: Readonly<Pick<HookInput, 'toolName' | 'toolInput' | 'ok'>>,
+    budget?: StepBudget,
+  ): boolean {
+    const list = this.#byEvent.get(def.name);
+    if (list === undefined) return false;
+    for (const h of list) if (this.accepts(h, def, probe, budget)) return true;
+    return false;
+  }
+
+  /** The hooks that accept this input, in order, identical specs once. */
   match(
     def: EventDefinition,
     probe: Readonly<Pick<HookInput, 'toolName' | 'toolInput' | 'ok'>>,
+    budget?: StepBudget,
   ): readonly RegisteredHook[] {
     const list = this.#byEvent.get(def.name);
     if (list === undefined) return EMPTY;
     let out: RegisteredHook[] | undefined;
     for (const h of list) {
-      if (def.toolScoped) {
-        if (h.matcher !== undefined && !h.matcher.matches(probe.toolName)) continue;
-        if (h.ifFilters.length > 0 && !h.ifFilters.every((f) => f.matches(probe.toolName, probe.toolInput)))
-          continue;
-      }
-      if (h.requireOk !== undefined && probe.ok !== h.requireOk) continue;
+      if (!this.accepts(h, def, probe, budget)) continue;
       if (out === undefined) out = [h];
       else out.push(h);
     }
@@ -108,9 +138,13 @@ export class Registry {
     return out;
   }
 
-  /** Drops `once` hooks that already ran for this session, and marks the others as used. */
-  takeOnce(hooks: readonly RegisteredHook[], sessionId: string): readonly RegisteredHook[] {
-    if (!hooks.some((h) => h.once)) return hooks;
-    return hooks.filter((h) => !h.once || this.#once.firstTime(h, sessionId));
+  /** Marks a `once` hook as run for this session; false when it already ran (it must not run). */
+  claimOnce(h: RegisteredHook, sessionId: string): boolean {
+    return !h.once || this.#once.firstTime(h, sessionId);
+  }
+
+  /** Undoes claimOnce() for a hook that was claimed but did not run after all. */
+  releaseOnce(h: RegisteredHook, sessionId: string): void {
+    if (h.once) this.#once.forget(h, sessionId);
   }
 }

@@ -27,6 +27,7 @@ describe('defaults', () => {
         maxDeclaredBudgetMs: 600000,
         maxConcurrentCommands: 16,
         maxInputBytes: 8388608,
+        maxInputDepth: 64,
         killGraceMs: 500,
         jsThreads: 0,
         jsHeapCeilingBytes: 134217728,

@@ -54,10 +54,10 @@ const bash = input({ toolName: 'Bash', toolInput: { command: 'ls' } });
 describe('a pinned pack', () => {
   it('runs its hooks at the pin’s scope; ./check.sh is the pack’s file and HOOK_PACK_DIR names the pack', async () => {
     const { base, dir, digest } = await setup();
-    const cfg = writeConfig(base, 'hooks.json', {
+    const cfg = writeConfig(base, 'policy.json', {
       packs: [{ path: 'packs/guard', digest, scope: 'policy' }],
     });
-    await withExecutor({ config: cfg, root: tempDir() }, async (hw, warnings) => {
+    await withExecutor({ policy: cfg, root: tempDir() }, async (hw, warnings) => {
       expect(warnings).toEqual([]);
       const r = await hw.dispatch('BeforeTool', bash);
       expect(r).toMatchObject({ decision: 'deny', reason: realpathSync(dir), decidedBy: 'guard' });
@@ -103,7 +103,7 @@ describe('a pinned pack', () => {
     const cfg = writeConfig(base, 'hooks.json', {
       packs: [{ path: 'packs/guard', publicKeys: ['keys/old.pub', 'keys/new.pub'], scope: 'policy' }],
     });
-    const r = await loadConfig({ config: [{ kind: 'file', path: cfg, scope: 'project' }], policy: [] });
+    const r = await loadConfig({ config: [], policy: [{ kind: 'file', path: cfg, scope: 'policy' }] });
     expect([r.packs[0]!.refusal, r.packs[0]!.verifiedBy, r.policyFailures]).toEqual([
       undefined,
       newKey.keyId,
@@ -113,8 +113,8 @@ describe('a pinned pack', () => {
       packs: [{ path: 'packs/guard', publicKeys: ['keys/old.pub'], scope: 'policy' }],
     });
     const refused = await loadConfig({
-      config: [{ kind: 'file', path: only, scope: 'project' }],
-      policy: [],
+      config: [],
+      policy: [{ kind: 'file', path: only, scope: 'policy' }],
     });
     expect(refused.policyFailures[0]).toMatch(/no signature verifies with a trusted key/);
   });
@@ -141,7 +141,7 @@ describe('a pin mismatch', () => {
       packs: [{ path: 'packs/guard', digest, scope: 'policy' }],
       ...hooksOn('SessionStart', [printing({ additionalContext: 'session hook still runs' })]),
     });
-    await withExecutor({ config: cfg }, async (hw, warnings) => {
+    await withExecutor({ policy: cfg }, async (hw, warnings) => {
       expect(warnings.join('\n')).toContain(
         'packs[0]: pack "packs/guard" refused, so deny-capable events deny: changed since the lock: check.sh',
       );
@@ -180,7 +180,7 @@ describe('a pin mismatch', () => {
     writeFileSync(join(dir, 'check.sh'), script({}));
     for (const scope of ['user', 'policy'] as const) {
       const cfg = writeConfig(base, `${scope}.json`, { packs: [{ path: 'packs/guard', digest, scope }] });
-      const r = await validateConfig({ config: cfg });
+      const r = await validateConfig(scope === 'policy' ? { policy: cfg } : { config: cfg });
       expect(r.errorCount, scope).toBe(1);
       expect(r.diagnostics[0]).toMatchObject({ severity: 'error', path: 'packs[0]', skipped: true });
       expect(r.diagnostics[0]!.message).toContain('changed since the lock: check.sh');
@@ -287,7 +287,7 @@ describe('a pack changed on disk after it was loaded', () => {
   ] as const)('in %s scope: its command hook is not run (pack_tampered) → %s', async (scope, decision) => {
     const { base, dir, digest } = await setup();
     const cfg = writeConfig(base, 'hooks.json', { packs: [{ path: 'packs/guard', digest, scope }] });
-    await withExecutor({ config: cfg }, async (hw) => {
+    await withExecutor(scope === 'policy' ? { policy: cfg } : { config: cfg }, async (hw) => {
       expect((await hw.dispatch('BeforeTool', bash)).decision).toBe('deny'); // the pack's own verdict
       writeFileSync(join(dir, 'check.sh'), script({ decision: 'allow' }));
       const r = await hw.dispatch('BeforeTool', bash);
@@ -307,7 +307,7 @@ describe('a pack changed on disk after it was loaded', () => {
     const cfg = writeConfig(base, 'hooks.json', {
       packs: [{ path: 'packs/guard', digest, scope: 'policy' }],
     });
-    await withExecutor({ config: cfg }, async (hw) => {
+    await withExecutor({ policy: cfg }, async (hw) => {
       writeFile(join(dir, 'json.py'), 'shadowing a module');
       const r = await hw.dispatch('BeforeTool', bash);
       expect(r.hooks[0]!.error).toMatchObject({
@@ -363,23 +363,22 @@ describe('invalid pins', () => {
       'packs[0].publicKey: unknown field "publicKey" (a pin has path, digest, publicKeys, requireSignature, scope), got ["k.pub"]',
       'packs[1].digest: expected "sha256:<64 hex>" (as printed by `hookwarden pack lock`), got "abc"',
       'packs[2].requireSignature: requireSignature needs publicKeys to check the signature with, got true',
+      'packs[3].scope: only a policy file (--policy, or the library\'s `policy` option) may pin a pack at policy scope; this pin is skipped, got "policy"',
       `packs[3].publicKeys[0]: cannot read the key file ${join(base, 'missing.pub')} (ENOENT), got "missing.pub"`,
-      expect.stringMatching(
-        /^packs\[3\]: pack "p" refused, so deny-capable events deny: invalid pin: packs\[3\]\.publicKeys\[0\]/,
-      ),
       'packs[4]: expected a pack pin like {"path": "packs/guard", "digest": "sha256:…"}, got "p"',
       'packs[5].scope: expected "policy" or "user", got "Policy"',
-      expect.stringMatching(/^packs\[5\]: pack "p" refused, so deny-capable events deny: invalid pin/),
+      'packs[5].scope: only a policy file (--policy, or the library\'s `policy` option) may pin a pack at policy scope; this pin is skipped, got "Policy"',
     ]);
-    // A mistyped scope fails closed: it may have meant "policy".
-    expect(r.policyFailures).toHaveLength(2);
+    // A project file cannot promote a pack to policy scope, whatever it writes: every pin here is
+    // a user-scope pin, refused with a warning.
+    expect(r.policyFailures).toEqual([]);
     expect(r.packs.map((p) => [p.scope, p.refusal !== undefined])).toEqual([
       ['user', true],
       ['user', true],
       ['user', true],
-      ['policy', true],
       ['user', true],
-      ['policy', true],
+      ['user', true],
+      ['user', true],
     ]);
   });
 });

@@ -73,6 +73,9 @@ describe('if filters', () => {
   });
 
   it('flattens nested values depth-first in key order', () => {
-    expect(flattenToolInput({ a: 'x', b: [1, { c: true }], d: null })).toEqual(['x', '1', 'true']);
+    expect(flattenToolInput({ a: 'x', b: [1, { c: true }], d: null })).toEqual({
+      values: ['x', '1', 'true'],
+      complete: true,
+    });
   });
 });

@@ -14,8 +14,33 @@ const ASSERT_EOL = 1;
 const ASSERT_WORD = 2;
 const ASSERT_NONWORD = 3;
 
-/** Largest compiled program accepted (instructions). */
-export const MAX_PROGRAM = 20_000;
+/** Largest compiled program accepted (instructions): a load-time bound on the cost per character. */
+export const MAX_PROGRAM = 4_000;
+
+/**
+ * Steps a dispatch's matchers and filters may take (a step: one live NFA thread advanced by one
+ * character, about 40 ns here). A search over its share gives up; the hook then runs.
+ */
+export class StepBudget {
+  #remaining: number;
+  constructor(
+    total: number,
+    /** Most steps one search may take. */
+    readonly perSearch: number,
+  ) {
+    this.#remaining = total;
+  }
+  /** Steps the next search may take. */
+  allowance(): number {
+    return Math.max(0, Math.min(this.#remaining, this.perSearch));
+  }
+  charge(steps: number): void {
+    this.#remaining -= steps;
+  }
+  get remaining(): number {
+    return this.#remaining;
+  }
+}
 
 class CharSet {
   readonly #ascii = new Uint8Array(128);
@@ -170,7 +195,12 @@ export class LinearRegex {
     return this.#op.length;
   }
 
-  test(input: string): boolean {
+  /**
+   * Searches `input`. With a `budget`, gives up once the search has taken its share of the budget's
+   * steps and returns `undefined` (not evaluated: callers count it as a match, "when in doubt, run
+   * the guard"); the steps taken are charged to the budget either way.
+   */
+  test(input: string, budget?: StepBudget): boolean | undefined {
     const len = input.length;
     const mark = this.#mark;
     mark.fill(0);
@@ -178,7 +208,18 @@ export class LinearRegex {
     let nlist = this.#nlist;
     let clen = this.#add(clist, 0, 0, 0, input, 1);
     if (clen < 0) return true;
+    // Quick out: a search that cannot exceed the allowance is not counted step by step.
+    const allowance = budget === undefined ? Infinity : budget.allowance();
+    const counted = len * this.#op.length > allowance;
+    let steps = 0;
     for (let pos = 0; pos < len; pos++) {
+      if (counted) {
+        steps += clen + 1;
+        if (steps > allowance) {
+          budget!.charge(steps);
+          return undefined;
+        }
+      }
       const c = input.charCodeAt(pos);
       const gen = pos + 2;
       let nlen = 0;
@@ -196,6 +237,7 @@ export class LinearRegex {
       nlist = t;
       clen = nlen;
     }
+    budget?.charge(counted ? steps : len);
     return false;
   }
 

@@ -259,9 +259,10 @@ describe('the QuickJS lane', () => {
         ],
         AfterTool: [{ name: 'ok', code: "export default () => ({ updatedToolOutput: 'fine' })" }],
       },
-      { limits: { jsThreads: 1, jsHeapCeilingBytes: 48 << 20 } },
+      { limits: { jsThreads: 1 } },
     );
-    await withExecutor({ config }, async (hw) => {
+    // The heap ceiling shapes the executor for every scope: the caller's options set it.
+    await withExecutor({ config, limits: { jsHeapCeilingBytes: 48 << 20 } }, async (hw) => {
       const before = await workerStats(hw);
       const bomb = await hw.dispatch('BeforeTool', ev);
       expect(bomb.hooks[0]).toMatchObject({ outcome: 'limit', error: { code: 'memory_limit' } });

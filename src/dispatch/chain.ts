@@ -1,0 +1,244 @@
+// The execute and fold stages of a dispatch: serial chains, parallel fan-outs, and the re-check of
+// guards after a rewrite (trust invariant 2: a verdict covers the input it was given on).
+//
+// Hooks are matched lazily: each hook's matcher and `if` filters see the input as it stands when
+// its turn comes, so hooks after a rewrite are matched against the rewritten input. A rewrite
+// drops the approvals given before it (in the fold), and when the chain is done every hook that saw
+// an older input is re-run on the final one if it is a guard of that rewrite: every trusted and
+// policy hook, and every hook whose scope outranks the rewriting hook's. A guard that rewrites in
+// turn starts another round for the guards before it. Each re-run counts against
+// `limits.maxHookCalls`; a guard that cannot be re-run because of it denies.
+import type { EventDefinition } from '../contract/events.js';
+import { type FoldHook, type FoldState, foldStep, type HookAnswer } from '../contract/fold.js';
+import { jsonEqual } from '../contract/json-equal.js';
+import type { HookRecord } from '../contract/result.js';
+import type { HookInput, Scope } from '../contract/types.js';
+import type { RegisteredHook } from '../registry/registry.js';
+import type { DispatchRun } from './run.js';
+
+const RANK: Record<Scope, number> = { trusted: 0, policy: 1, project: 2, user: 3 };
+const NOT_RUN = { kind: 'not-run' } as const;
+
+/** Where the last rewrite of a pass happened, and the least trusted scope that rewrote. */
+interface Pass {
+  readonly state: FoldState;
+  /** Index in the pass's list of the last hook that rewrote the input; -1: no rewrite. */
+  readonly lastRewrite: number;
+  /** Rank of the least trusted scope that rewrote; -1: no rewrite. */
+  readonly rewriterRank: number;
+}
+
+function fold(run: DispatchRun, state: FoldState, hook: RegisteredHook, answer: HookAnswer): FoldState {
+  run.folded.push(hook);
+  return foldStep(run.def, state, hook as FoldHook, answer);
+}
+
+/** Records the hooks left in `list` from `from` on that accept the input: `not-run`. */
+function recordNotRun(run: DispatchRun, list: readonly RegisteredHook[], from: number, state: FoldState) {
+  const seen = new Set<string>();
+  let next = state;
+  for (let i = from; i < list.length; i++) {
+    const h = list[i]!;
+    if (seen.has(h.dedupKey) || !run.accepts(h, next.input)) continue;
+    seen.add(h.dedupKey);
+    next = fold(run, next, h, NOT_RUN);
+  }
+  return next;
+}
+
+/**
+ * Runs `list` in order as one serial chain from `start`. In a re-check, a guard that cannot run
+ * because of maxHookCalls is a deny, never a skip.
+ */
+async function runChain(
+  run: DispatchRun,
+  list: readonly RegisteredHook[],
+  start: FoldState,
+  recheck: boolean,
+): Promise<Pass> {
+  const { registry, sessionId } = run;
+  const ran = new Set<string>();
+  let state = start;
+  let lastRewrite = -1;
+  let rewriterRank = -1;
+  const folded = (h: RegisteredHook, answer: HookAnswer, at: number) => {
+    const before = state.input;
+    state = fold(
+      run,
+      state,
+      recheck && answer.kind === 'failure' && answer.error.code === 'max_hook_calls'
+        ? ({ ...h, onError: 'deny' } as RegisteredHook)
+        : h,
+      answer,
+    );
+    if (state.input !== before) {
+      lastRewrite = at;
+      rewriterRank = Math.max(rewriterRank, RANK[h.scope]);
+    }
+  };
+  for (let i = 0; i < list.length; ) {
+    if (state.stopped || run.aborted) {
+      state = recordNotRun(run, list, i, state);
+      break;
+    }
+    const h = list[i]!;
+    if (ran.has(h.dedupKey) || !run.accepts(h, state.input)) {
+      i++;
+      continue;
+    }
+    const blocked = run.overLimit(h);
+    if (blocked !== undefined) {
+      ran.add(h.dedupKey);
+      folded(h, blocked, i);
+      i++;
+      continue;
+    }
+    if (!registry.claimOnce(h, sessionId)) {
+      i++;
+      continue;
+    }
+    ran.add(h.dedupKey);
+    if (h.type !== 'js') {
+      folded(h, await run.runOne(h, state.input), i);
+      i++;
+      continue;
+    }
+    // Adjacent JS hooks of one scope that accept this input run as one task (one round trip);
+    // the worker stops after a rewrite, and the host matches the rest against the new input.
+    const batch = [h];
+    const at = [i];
+    let j = i + 1;
+    for (; j < list.length; j++) {
+      const k = list[j]!;
+      if (k.type !== 'js' || k.scope !== h.scope) break;
+      if (ran.has(k.dedupKey) || !run.accepts(k, state.input)) continue;
+      if (run.overLimit(k, batch.length) !== undefined) break;
+      if (!registry.claimOnce(k, sessionId)) continue;
+      ran.add(k.dedupKey);
+      batch.push(k);
+      at.push(j);
+    }
+    // A batch member whose rewrite could change what a later hook of the span matches.
+    const filtered = list.slice(i + 1, j).map((k) => run.def.toolScoped && k.ifFilters.length > 0);
+    const rematchAfter = at.map((p) => filtered.slice(p - i).some(Boolean));
+    const answers = await run.runJs(batch, state.input, rematchAfter);
+    for (const [n, answer] of answers.entries()) folded(batch[n]!, answer, at[n]!);
+    if (answers.length < batch.length) {
+      for (const k of batch.slice(answers.length)) {
+        ran.delete(k.dedupKey);
+        registry.releaseOnce(k, sessionId);
+      }
+      i = at[answers.length - 1]! + 1;
+    } else i = j;
+  }
+  return { state, lastRewrite, rewriterRank };
+}
+
+/** Marks the records appended since `from` as re-check runs. */
+function markRecheck(state: FoldState, from: number): FoldState {
+  const records: HookRecord[] = state.records.map((r, i) => (i < from ? r : { ...r, recheck: true }));
+  return { ...state, records };
+}
+
+/** Whether `h`, having seen an older input, must look at a rewrite by a scope of rank `rewriterRank`. */
+const guards = (h: RegisteredHook, rewriterRank: number) =>
+  RANK[h.scope] <= RANK.policy || RANK[h.scope] < rewriterRank;
+
+/** Re-runs the guards of the rewrites of `pass` on the final input, round after round. */
+async function recheckGuards(
+  run: DispatchRun,
+  list: readonly RegisteredHook[],
+  pass: Pass,
+): Promise<FoldState> {
+  let { state, lastRewrite, rewriterRank } = pass;
+  let stale = list.slice(0, Math.max(0, lastRewrite)).filter((h) => guards(h, rewriterRank));
+  while (lastRewrite >= 0 && stale.length > 0 && !state.stopped && !run.aborted) {
+    const from = state.records.length;
+    const next = await runChain(run, stale, state, true);
+    state = markRecheck(next.state, from);
+    lastRewrite = next.lastRewrite;
+    rewriterRank = Math.max(rewriterRank, next.rewriterRank);
+    stale = stale.slice(0, Math.max(0, lastRewrite)).filter((h) => guards(h, rewriterRank));
+  }
+  return state;
+}
+
+/** Serial events: one chain over every hook of the event, then the re-check of rewrites. */
+export async function runSerial(run: DispatchRun, state: FoldState): Promise<FoldState> {
+  const list = run.registry.hooksFor(run.def.name);
+  const pass = await runChain(run, list, state, false);
+  if (pass.lastRewrite < 0 || !run.def.canDeny) return pass.state;
+  return recheckGuards(run, list, pass);
+}
+
+/** The input a parallel event's folded mutations describe (its chain targets applied). */
+function rewrittenInput(def: EventDefinition, state: FoldState): HookInput {
+  let input: HookInput | undefined;
+  for (const [field, target] of Object.entries(def.chain)) {
+    const value = state.mutations[field as keyof typeof state.mutations];
+    if (value === undefined || target === undefined) continue;
+    input ??= { ...state.input };
+    (input as Record<string, unknown>)[target] = value;
+  }
+  return input ?? state.input;
+}
+
+/**
+ * Parallel events: every hook that accepts the input runs at once on it; answers fold in
+ * registration order. On a deny-capable event whose hooks rewrote the input, no approval stands:
+ * the guards run again, one after the other, on the rewritten input. Guards running at the same
+ * time cannot see each other's rewrites, so a guard that rewrites again in that round denies.
+ */
+export async function runParallel(run: DispatchRun, start: FoldState): Promise<FoldState> {
+  const { registry, sessionId, def } = run;
+  const input = start.input;
+  const list = registry.hooksFor(def.name);
+  const selected: RegisteredHook[] = [];
+  const seen = new Set<string>();
+  for (const h of list) {
+    if (seen.has(h.dedupKey) || !run.accepts(h, input)) continue;
+    seen.add(h.dedupKey);
+    if (registry.claimOnce(h, sessionId)) selected.push(h);
+  }
+  const blocked = selected.map((h, i) => run.overLimit(h, i));
+  const answers = await Promise.all(selected.map((h, i) => blocked[i] ?? run.runOne(h, input)));
+  let state = start;
+  for (const [i, h] of selected.entries()) state = fold(run, state, h, answers[i]!);
+  const rewritten = rewrittenInput(def, state);
+  if (!def.canDeny || rewritten === input || state.stopped || run.aborted) return state;
+  const rewriters = selected.filter((_, i) => rewrites(def, answers[i]!));
+  const rewriterRank = Math.max(...rewriters.map((h) => RANK[h.scope]));
+  state = { ...state, input: rewritten };
+  if (state.decision === 'allow')
+    state = { ...state, decision: 'passthrough', reason: undefined, decidedBy: undefined };
+  const from = state.records.length;
+  const recheck = await runChain(
+    run,
+    list.filter((h) => guards(h, rewriterRank)),
+    state,
+    true,
+  );
+  state = markRecheck(recheck.state, from);
+  if (!state.stopped && !jsonEqualInput(def, rewrittenInput(def, state), rewritten)) {
+    state = {
+      ...state,
+      decision: 'deny',
+      reason:
+        'a guard rewrote the input again while re-checking a rewrite; a parallel event cannot settle it',
+      decidedBy: undefined,
+      stopped: true,
+    };
+  }
+  return state;
+}
+
+/** Whether an answer rewrites a chained input field of the event. */
+function rewrites(def: EventDefinition, answer: HookAnswer): boolean {
+  if (answer.kind !== 'output' || answer.output === undefined) return false;
+  const output = answer.output as Record<string, unknown>;
+  return Object.keys(def.chain).some((f) => output[f] !== undefined);
+}
+
+function jsonEqualInput(def: EventDefinition, a: HookInput, b: HookInput): boolean {
+  return Object.values(def.chain).every((t) => t === undefined || jsonEqual(a[t], b[t]));
+}

@@ -1,0 +1,155 @@
+// One dispatch in flight: what every stage shares (the generation, the executor's parts, the
+// caller's options, the event, the tenant's registry), and how one hook — or a run of adjacent JS
+// hooks — is handed to its lane. It owns the input's serialization (once per input object), the
+// count of hook calls against `limits.maxHookCalls`, the matching step budget, and the order in
+// which hooks were folded (for the record stage).
+
+import type { HookDefinition } from '../config/hook-definition.js';
+import type { EventDefinition } from '../contract/events.js';
+import type { HookAnswer } from '../contract/fold.js';
+import type { HookInput } from '../contract/types.js';
+import { StepBudget } from '../registry/regex/linear-regex.js';
+import type { RegisteredHook, Registry } from '../registry/registry.js';
+import { runCommandHook } from './command-hook.js';
+import type { DispatchContext, DispatchOptions } from './context.js';
+import type { Generation } from './generation.js';
+import { nestingDepth } from './input-shape.js';
+import { runJsHooks } from './js-hook.js';
+import { notifyStarted, startNotifier } from './record.js';
+import { runTrustedHook } from './trusted-hook.js';
+
+/** Steps all matchers and `if` filters of one dispatch may take (~20 ns each: about 5 ms). */
+export const MATCH_STEPS_PER_DISPATCH = 250_000;
+/** Steps one search may take (about 2 ms). */
+export const MATCH_STEPS_PER_SEARCH = 100_000;
+
+const failure = (
+  code: 'input_too_large' | 'max_hook_calls',
+  message: string,
+  notRun = false,
+): HookAnswer => ({
+  kind: 'failure',
+  error: { code, message },
+  latencyMs: 0,
+  queuedMs: 0,
+  ...(notRun ? { notRun: true } : {}),
+});
+
+export class DispatchRun {
+  readonly budget = new StepBudget(MATCH_STEPS_PER_DISPATCH, MATCH_STEPS_PER_SEARCH);
+  /** Hooks in the order their answers were folded (one per record). */
+  readonly folded: RegisteredHook[] = [];
+  #calls = 0;
+  #jsonFor: HookInput | undefined;
+  #json = '';
+  readonly #depths = new WeakMap<HookInput, number>();
+
+  constructor(
+    readonly gen: Generation,
+    readonly ctx: DispatchContext,
+    readonly options: DispatchOptions,
+    readonly def: EventDefinition,
+    readonly registry: Registry,
+    readonly sessionId: string,
+  ) {}
+
+  get aborted(): boolean {
+    return this.options.signal?.aborted === true;
+  }
+
+  /** Whether the hook's matcher and filters accept this input (in doubt: yes). */
+  accepts(h: RegisteredHook, input: HookInput): boolean {
+    return this.registry.accepts(h, this.def, input, this.budget);
+  }
+
+  /** The `max_hook_calls` answer when `extra` more calls would pass the hook's scope limit. */
+  overLimit(h: RegisteredHook, extra = 0): HookAnswer | undefined {
+    const max = this.gen.scopeLimits[h.scope].maxHookCalls;
+    if (this.#calls + extra < max) return undefined;
+    return failure('max_hook_calls', `limits.maxHookCalls (${max}) reached: this hook was not run`, true);
+  }
+
+  /** The input as JSON (serialized once per input object). */
+  serialize(input: HookInput): string {
+    if (this.#jsonFor !== input) {
+      this.#json = JSON.stringify(input);
+      this.#jsonFor = input;
+    }
+    return this.#json;
+  }
+
+  /** Why `input` is too large for a hook of this scope (rewrites are checked like the caller's input). */
+  #tooLarge(h: RegisteredHook, input: HookInput): HookAnswer | undefined {
+    const limits = this.gen.scopeLimits[h.scope];
+    let depth = this.#depths.get(input);
+    if (depth === undefined) {
+      depth = nestingDepth(input, this.gen.limits.maxInputDepth);
+      this.#depths.set(input, depth);
+    }
+    if (depth > limits.maxInputDepth) {
+      return failure(
+        'input_too_large',
+        `input is nested ${depth > this.gen.limits.maxInputDepth ? 'more than ' : ''}${depth} levels deep, above limits.maxInputDepth (${limits.maxInputDepth})`,
+      );
+    }
+    const bytes = Buffer.byteLength(this.serialize(input));
+    if (bytes <= limits.maxInputBytes) return undefined;
+    return failure(
+      'input_too_large',
+      `input is ${bytes} bytes, above limits.maxInputBytes (${limits.maxInputBytes})`,
+    );
+  }
+
+  /** Runs one command or trusted hook (JS hooks go through runJs); never throws for a hook's failure. */
+  async runOne(hook: RegisteredHook, input: HookInput): Promise<HookAnswer> {
+    if (hook.type === 'js') return (await this.runJs([hook], input))[0]!;
+    this.#calls++;
+    const big = this.#tooLarge(hook, input);
+    if (big !== undefined) return big;
+    const { ctx, options } = this;
+    if (hook.type === 'trusted') {
+      notifyStarted(ctx, options, [hook]);
+      return runTrustedHook(hook, input, ctx.pool, options.signal);
+    }
+    return runCommandHook(hook, input, this.serialize(input), {
+      pool: ctx.pool,
+      root: ctx.root,
+      signal: options.signal,
+      tenant: options.tenant ?? '',
+      onStart: startNotifier(ctx, options, [hook]),
+    });
+  }
+
+  /**
+   * Runs JS hooks of one scope (one, or adjacent ones of a serial chain) as one task on the QuickJS
+   * lane. Returns one answer per hook run: fewer than `hooks` when one of them rewrote the input.
+   */
+  async runJs(
+    hooks: readonly HookDefinition[],
+    input: HookInput,
+    rematchAfter: readonly boolean[] = [],
+  ): Promise<HookAnswer[]> {
+    this.#calls += hooks.length;
+    const big = this.#tooLarge(hooks[0]!, input);
+    if (big !== undefined) return hooks.map(() => big);
+    const { ctx, options } = this;
+    const answers = await runJsHooks(
+      this.def,
+      hooks,
+      input,
+      this.serialize(input),
+      {
+        pool: ctx.pool,
+        signal: options.signal,
+        tenant: options.tenant,
+        maxInputBytes: this.gen.scopeLimits[hooks[0]!.scope].maxInputBytes,
+        measureMemory: ctx.audit !== undefined || ctx.events?.has('hook.completed') === true,
+        onStart: startNotifier(ctx, options, hooks),
+      },
+      rematchAfter,
+    );
+    // Hooks the worker left for the host to match again were not called.
+    this.#calls -= hooks.length - answers.length;
+    return answers;
+  }
+}
