@@ -4,7 +4,7 @@
 // and when the hook exits, so no grandchild survives it. On timeout, abort and flood the run ends at
 // once; the group's SIGKILL follows on its own timer. Spawned from the main thread: PDEATHSIG-style
 // cleanup is per thread, and the measurements favour it (bench/README.md).
-import { spawn } from 'node:child_process';
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { chownSync } from 'node:fs';
 import type { CommandOutcome, CommandTask } from '../../src/contract/command-task.js';
 import { buildHookEnv } from './env.js';
@@ -95,13 +95,21 @@ export function runCommand(
   }
   const started = performance.now();
   return new Promise<CommandOutcome>((resolve) => {
-    const child = spawn(file!, args, {
-      cwd: task.cwd,
-      env: buildHookEnv(task),
-      detached: true,
-      stdio: 'pipe',
-      ...runAs,
-    });
+    let child: ChildProcessWithoutNullStreams;
+    try {
+      child = spawn(file!, args, {
+        cwd: task.cwd,
+        env: buildHookEnv(task),
+        detached: true,
+        stdio: 'pipe',
+        ...runAs,
+      });
+    } catch (err) {
+      // e.g. E2BIG or a NUL in an argument: the hook fails, the host goes on.
+      const message = `cannot start the hook: ${(err as Error).message}`;
+      resolve({ kind: 'spawn_failed', message, stderr: '', durationMs: 0 });
+      return;
+    }
     const pgid = child.pid;
     if (pgid !== undefined) groups.track(pgid);
     const stdout = new CappedText(task.maxOutputBytes);

@@ -22,7 +22,11 @@ export async function main(argv: string[]): Promise<number> {
       process.stderr.write(`hookwarden: error: ${err.message}\n`);
       return 1;
     }
-    throw err;
+    // Never a stack trace: one line, and the details only when asked for.
+    const message = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
+    process.stderr.write(`hookwarden: internal error: ${message.split('\n')[0]}\n`);
+    if (process.env.HOOKWARDEN_DEBUG === '1' && err instanceof Error) process.stderr.write(`${err.stack}\n`);
+    return 1;
   }
 }
 

@@ -28,6 +28,7 @@ import { eventDefinitionSchema, limitsSchema } from './schema.js';
 import {
   type LimitsByScope,
   type LimitsSource,
+  mergeTenantLimits,
   resolveScopeLimits,
   type ScopeLimits,
 } from './scope-limits.js';
@@ -145,6 +146,7 @@ async function readSource(spec: SourceSpec, fatal: Diagnostic[]): Promise<ReadSo
 
 function collectEvents(sources: readonly ReadSource[]): EventDefinition[] {
   const custom = new Map<string, EventDefinition>();
+  const definedBy = new Map<string, string>();
   const builtIn = new Set([...DEFAULT_EVENTS.map((e) => e.name), ...Object.keys(EVENT_ALIASES)]);
   for (const src of sources) {
     const events = src.value?.events;
@@ -175,6 +177,23 @@ function collectEvents(sources: readonly ReadSource[]): EventDefinition[] {
         continue;
       }
       const d = parsed.data;
+      const earlier = custom.get(name);
+      if (earlier !== undefined) {
+        // The first definition stands: policy files are read first, and a lower scope cannot change
+        // how a higher scope's event behaves (e.g. turn canDeny off under a policy guard).
+        const same =
+          earlier.mode === d.mode &&
+          earlier.canDeny === d.canDeny &&
+          earlier.toolScoped === (d.toolScoped === true) &&
+          JSON.stringify(earlier.honours) === JSON.stringify(d.honours ?? []);
+        if (!same)
+          src.sink.warn(
+            path,
+            `"${name}" is already defined by ${definedBy.get(name)}; this different definition is ignored`,
+          );
+        continue;
+      }
+      definedBy.set(name, src.sink.file);
       const honours = d.honours ?? [];
       const chain: EventDefinition['chain'] = Object.fromEntries(
         honours.flatMap((h) =>
@@ -326,7 +345,7 @@ export async function loadConfig(options: LoadOptions): Promise<LoadedConfig> {
   };
 }
 
-/** Each tenant: the policy layers plus its own; limits from config files, then policy files. */
+/** Each tenant: the policy layers plus its own; limits set by policy, tightened by lower files. */
 function mergeTenants(
   parts: Map<string, { scope: Scope; part: TenantPart }[]>,
   layers: readonly Layer[],
@@ -334,13 +353,14 @@ function mergeTenants(
   const policy = layers.filter((l) => l.scope === 'policy');
   const out = new Map<string, LoadedTenant>();
   for (const [id, list] of parts) {
-    let limits: TenantLimits = {};
-    for (const { part } of [
-      ...list.filter((p) => p.scope !== 'policy'),
-      ...list.filter((p) => p.scope === 'policy'),
-    ]) {
-      if (part.limits !== undefined) limits = { ...limits, ...part.limits };
-    }
+    const limits = mergeTenantLimits(
+      list.map(({ scope, part }) => ({
+        scope,
+        limits: part.limits,
+        sink: part.sink,
+        path: `tenants.${id}.limits`,
+      })),
+    );
     out.set(id, {
       hooks: mergeLayers([...policy, ...list.flatMap((p) => p.part.layers)]),
       limits,

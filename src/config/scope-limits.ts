@@ -11,6 +11,7 @@
 // loosen what a higher level set is ignored with a warning.
 import { availableParallelism } from 'node:os';
 import type { Scope } from '../contract/types.js';
+import type { TenantLimits } from '../pool/fair-scheduler.js';
 import { DEFAULTS, type IsolationLevel, type Limits } from './defaults.js';
 import type { DiagnosticSink } from './diagnostics.js';
 
@@ -38,6 +39,48 @@ export const LIMIT_RULES = Object.freeze({
 } as const satisfies Record<keyof Limits, LimitRule>);
 
 export type LimitKey = keyof typeof LIMIT_RULES;
+
+/**
+ * A tenant's scheduling limits (`tenants.<id>.limits`) follow the same rule: a policy file sets
+ * them, a project or user file may only tighten a value a higher scope set (an unset value is
+ * unbounded, so any value tightens it). All apply to the tenant's whole lane share.
+ */
+export const TENANT_LIMIT_RULES = Object.freeze({
+  maxConcurrent: 'cap',
+  maxQueued: 'cap',
+  weight: 'cap',
+  cpuMsPerWindow: 'cap',
+  windowMs: 'floor',
+} as const satisfies Record<keyof TenantLimits, 'cap' | 'floor'>);
+
+/** Merges one tenant's limits from its sources: policy ones in order, then lower ones tighten. */
+export function mergeTenantLimits(
+  parts: readonly { scope: Scope; limits: TenantLimits | undefined; sink: DiagnosticSink; path: string }[],
+): TenantLimits {
+  const out: Record<string, number> = {};
+  const byRank = (scopes: readonly Scope[]) => parts.filter((p) => scopes.includes(p.scope));
+  for (const p of byRank(['trusted', 'policy'])) Object.assign(out, definedOnly(p.limits));
+  for (const p of [...byRank(['project']), ...byRank(['user'])]) {
+    for (const [k, v] of Object.entries(definedOnly(p.limits))) {
+      const current = out[k];
+      const dir = TENANT_LIMIT_RULES[k as keyof TenantLimits];
+      if (current === undefined || (dir === 'cap' ? v <= current : v >= current)) out[k] = v;
+      else
+        p.sink.warn(
+          `${p.path}.${k}`,
+          `ignored: ${v} would loosen the limit in force (${current}); a ${p.scope} file can only tighten a tenant's limits`,
+        );
+    }
+  }
+  return out as TenantLimits;
+}
+
+function definedOnly(limits: TenantLimits | undefined): Record<string, number> {
+  return Object.fromEntries(Object.entries(limits ?? {}).filter(([, v]) => v !== undefined)) as Record<
+    string,
+    number
+  >;
+}
 
 /**
  * Limits as they apply to the hooks of one scope: `minIsolation` is resolved to one level. The
@@ -190,10 +233,15 @@ function applyIsolation(
     typeof value === 'string'
       ? (scope === 'project' ? ['project', 'user'] : ['user']).map((s) => [s as Scope, value])
       : (Object.entries(value).filter(([, v]) => v !== undefined) as [Scope, IsolationLevel][]);
+  const warned = new Set<string>();
+  const warn = (path: string, message: string) => {
+    if (!warned.has(path)) sink.warn(path, message);
+    warned.add(path);
+  };
   for (const [target, level] of perScope) {
     const path = typeof value === 'string' ? 'limits.minIsolation' : `limits.minIsolation.${target}`;
     if (target === 'policy' || target === 'trusted' || (scope === 'user' && target === 'project')) {
-      sink.warn(
+      warn(
         path,
         `ignored: a ${scope} file cannot set the isolation of ${target} hooks (a lower scope applies to its own hooks and below)`,
       );
@@ -201,7 +249,7 @@ function applyIsolation(
     }
     const l = levels[target as 'project' | 'user'];
     if (LEVEL[level] < LEVEL[l.minIsolation]) {
-      sink.warn(
+      warn(
         path,
         `ignored: "${level}" would lower the isolation floor in force ("${l.minIsolation}"); a lower scope can only raise it`,
       );

@@ -32,6 +32,8 @@ export const tenantSchema = z
 /** One tenant as read from one source. */
 export interface TenantPart {
   readonly layers: Layer[];
+  /** Where the part's diagnostics go (its source file). */
+  readonly sink: DiagnosticSink;
   readonly limits: TenantLimits | undefined;
   readonly policyFailures: string[];
 }
@@ -81,7 +83,7 @@ export async function readTenants(
       layers.push(...pinned.layers);
       policyFailures.push(...pinned.policyFailures.map((f) => `tenant "${id}": ${f}`));
     }
-    out.set(id, { layers, limits: t.limits, policyFailures });
+    out.set(id, { layers, sink: ctx.sink, limits: t.limits, policyFailures });
   }
   return out;
 }

@@ -123,13 +123,13 @@ async function runChain(
     const rematchAfter = at.map((p) => filtered.slice(p - i).some(Boolean));
     const answers = await run.runJs(batch, state.input, rematchAfter);
     for (const [n, answer] of answers.entries()) folded(batch[n]!, answer, at[n]!);
-    if (answers.length < batch.length) {
-      for (const k of batch.slice(answers.length)) {
-        ran.delete(k.dedupKey);
-        registry.releaseOnce(k, sessionId);
-      }
-      i = at[answers.length - 1]! + 1;
-    } else i = j;
+    for (const k of batch.slice(answers.length)) {
+      ran.delete(k.dedupKey);
+      registry.releaseOnce(k, sessionId);
+    }
+    // Go on after the last hook that ran: hooks skipped in between are matched again (the input
+    // may have changed), the batch's own hooks are not run twice.
+    i = answers.length > 0 ? at[answers.length - 1]! + 1 : j;
   }
   return { state, lastRewrite, rewriterRank };
 }

@@ -15,7 +15,7 @@ import type { Generation } from './generation.js';
 import { checkInputShape } from './input-shape.js';
 import { prepareInput } from './prepare-input.js';
 import { recordDispatch } from './record.js';
-import { DispatchRun } from './run.js';
+import { DispatchRun, matchBudget } from './run.js';
 
 export type { DispatchContext, DispatchOptions } from './context.js';
 
@@ -90,11 +90,12 @@ export async function dispatch(
     prepareInput(def.name, resolved.aliasInput, rawInput); // throws the invalid_input error
   }
   const matchProbe = resolved.aliasInput === undefined ? probe : { ...probe, ...resolved.aliasInput };
-  if (!scope.registry.anyAccepts(def, matchProbe))
+  const budget = matchBudget();
+  if (!scope.registry.anyAccepts(def, matchProbe, budget))
     return { event: def.name, decision: 'passthrough', hooks: [] };
   const input = prepareInput(def.name, resolved.aliasInput, rawInput);
 
-  const run = new DispatchRun(gen, ctx, options, def, scope.registry, input.sessionId);
+  const run = new DispatchRun(gen, ctx, options, def, scope.registry, input.sessionId, budget);
   const start = startFold(input);
   const state = def.mode === 'serial' ? await runSerial(run, start) : await runParallel(run, start);
   if (state.records.length === 0) return { event: def.name, decision: 'passthrough', hooks: [] };

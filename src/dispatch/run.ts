@@ -35,8 +35,10 @@ const failure = (
   ...(notRun ? { notRun: true } : {}),
 });
 
+/** The matching step budget of one dispatch: the fast path and every later match share it. */
+export const matchBudget = () => new StepBudget(MATCH_STEPS_PER_DISPATCH, MATCH_STEPS_PER_SEARCH);
+
 export class DispatchRun {
-  readonly budget = new StepBudget(MATCH_STEPS_PER_DISPATCH, MATCH_STEPS_PER_SEARCH);
   /** Hooks in the order their answers were folded (one per record). */
   readonly folded: RegisteredHook[] = [];
   #calls = 0;
@@ -51,6 +53,7 @@ export class DispatchRun {
     readonly def: EventDefinition,
     readonly registry: Registry,
     readonly sessionId: string,
+    readonly budget: StepBudget,
   ) {}
 
   get aborted(): boolean {

@@ -17,6 +17,19 @@ describe('hookwarden dispatch', () => {
     expect(r.stderr).toBe('');
   });
 
+  it('refuses input nested deeper than limits.maxInputDepth with one line and exit 1, at any depth', async () => {
+    const cfg = config(hooksOn('BeforeTool', [{ command: 'exit 2' }]));
+    for (const depth of [65, 5_000, 100_000]) {
+      const stdin = `{"toolName":"Bash","toolInput":{"command":${'['.repeat(depth)}"x"${']'.repeat(depth)}}}`;
+      const r = await runCli(['dispatch', 'PreToolUse', '-c', cfg, '-i', '-'], { stdin });
+      expect([r.code, r.stdout], String(depth)).toEqual([1, '']);
+      expect(r.stderr).toMatch(
+        /^hookwarden: error: invalid hook input: nested deeper than limits\.maxInputDepth \(64 levels\)/,
+      );
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    }
+  });
+
   it('exits 0 for allow, ask and passthrough', async () => {
     for (const [output, decision] of [
       [{ decision: 'allow' }, 'allow'],

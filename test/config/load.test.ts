@@ -321,3 +321,63 @@ describe('JS hook sources', () => {
     ]);
   });
 });
+
+describe('trust boundary at load', () => {
+  it('reports a key written twice: a warning in a project file, a policy failure in a policy file', async () => {
+    const dir = tempDir();
+    const text =
+      '{\n  "hooks": { "SessionStart": [{ "hooks": [{ "command": "true" }] }] },\n  "hooks": {}\n}\n';
+    const project = await load([file(writeConfig(dir, 'p.json', text))]);
+    expect(messages(project)).toEqual([
+      'warning hooks: key written twice (line 2, column 3 and line 3, column 3); the second one is used',
+    ]);
+    expect(project.policyFailures).toEqual([]);
+    const policy = await load([], [file(writeConfig(dir, 'policy.json', text), 'policy')]);
+    expect(messages(policy)).toEqual([
+      'error hooks: key written twice (line 2, column 3 and line 3, column 3); a policy file must be unambiguous, so it fails closed',
+    ]);
+    expect(policy.policyFailures).toHaveLength(1);
+  });
+
+  it('makes policy hooks fail closed by default, and reports a policy hook that writes "skip"', async () => {
+    const dir = tempDir();
+    const hooks = {
+      SessionStart: [
+        {
+          hooks: [
+            { name: 'a', command: 'true' },
+            { name: 'b', command: 'true', onError: 'skip' },
+          ],
+        },
+      ],
+    };
+    const policy = await load([], [file(writeConfig(dir, 'policy.json', { hooks }), 'policy')]);
+    expect(policy.hooks.map((h) => [h.id, h.onError])).toEqual([
+      ['a', 'deny'],
+      ['b', 'skip'],
+    ]);
+    expect(messages(policy)).toEqual([
+      'warning hooks.SessionStart[0].hooks[1].onError: this policy hook fails open: if it crashes, times out or answers garbage, the call proceeds (policy hooks default to "deny")',
+    ]);
+    expect(policy.policyFailures).toEqual([]);
+    const project = await load([file(writeConfig(dir, 'project.json', { hooks }))]);
+    expect(project.hooks.map((h) => h.onError)).toEqual(['skip', 'skip']);
+  });
+
+  it('lets a project file apply its isolation floor to its own hooks and those below only', async () => {
+    const dir = tempDir();
+    const user = writeConfig(dir, 'user.json', {
+      limits: { minIsolation: 'namespace' },
+      hooks: { SessionStart: [{ hooks: [{ name: 'u', command: 'true' }] }] },
+    });
+    const project = writeConfig(dir, 'project.json', {
+      limits: { minIsolation: 'process' },
+      hooks: { SessionStart: [{ hooks: [{ name: 'p', command: 'true' }] }] },
+    });
+    const r = await load([file(user, 'user'), file(project)]);
+    expect(r.hooks.map((h) => [h.id, h.command?.isolation])).toEqual([
+      ['p', 'process'],
+      ['u', 'namespace'],
+    ]);
+  });
+});

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { jsonErrorOffset } from '../../src/config/json-error-offset.js';
-import { parseJsonText } from '../../src/config/read-json.js';
+import { parseConfigText, parseJsonText } from '../../src/config/read-json.js';
 
 describe('JSON syntax errors', () => {
   it('are located exactly', () => {
@@ -23,6 +23,49 @@ describe('JSON syntax errors', () => {
     expect(parseJsonText('{\n  "a": 1,\n  "b": }')).toMatchObject({
       ok: false,
       message: expect.stringMatching(/^invalid JSON at line 3, column 8/),
+    });
+  });
+});
+
+describe('config files', () => {
+  it('may be JSONC: comments and trailing commas', () => {
+    const text = '{\n  // the guard\n  "hooks": { /* none yet */ },\n}\n';
+    expect(parseConfigText(text, { comments: true })).toEqual({
+      ok: true,
+      value: { hooks: {} },
+      duplicates: [],
+    });
+    expect(parseConfigText(text, { comments: false })).toMatchObject({
+      ok: false,
+      message: expect.stringMatching(/^invalid JSON at line 2, column 3: .*comments are not accepted/),
+    });
+  });
+
+  it('report every key written twice with both positions (the value keeps the last, as JSON.parse)', () => {
+    const text = '{\n  "hooks": {"A": [1]},\n  "limits": {"x": 1, "x": 2},\n  "hooks": {}\n}';
+    const r = parseConfigText(text, { comments: true });
+    expect(r).toMatchObject({ ok: true, value: { hooks: {}, limits: { x: 2 } } });
+    expect(r.ok && r.duplicates).toEqual([
+      { path: 'limits.x', first: { line: 3, column: 14 }, second: { line: 3, column: 22 } },
+      { path: 'hooks', first: { line: 2, column: 3 }, second: { line: 4, column: 3 } },
+    ]);
+  });
+
+  it('keep "__proto__" as an ordinary key, never as the prototype', () => {
+    const r = parseConfigText('{"__proto__": {"hooks": {"x": 1}}}', { comments: true });
+    expect(r.ok).toBe(true);
+    const value = (r as { value: Record<string, unknown> }).value;
+    expect(Object.getPrototypeOf(value)).toBe(Object.prototype);
+    expect(value.hooks).toBeUndefined();
+    expect(Object.keys(value)).toEqual(['__proto__']);
+  });
+
+  it('nested too deeply to read is a syntax error, not a crash', () => {
+    const deep = `${'['.repeat(200_000)}${']'.repeat(200_000)}`;
+    expect(parseConfigText(deep, { comments: true })).toEqual({
+      ok: false,
+      kind: 'syntax',
+      message: 'invalid JSON: nested too deeply to read',
     });
   });
 });
