@@ -2,6 +2,7 @@
 
 import type { AuditLog } from '../audit/audit-log.js';
 import type { HookEvents } from '../audit/hook-events.js';
+import { TEXT_CAPS } from '../config/defaults.js';
 import type { HookDefinition } from '../config/hook-definition.js';
 import { tenantIdProblem } from '../config/tenants.js';
 import type { EventDefinition } from '../contract/events.js';
@@ -15,6 +16,7 @@ import {
 } from '../contract/fold.js';
 import { HookwardenError } from '../contract/hookwarden-error.js';
 import type { DispatchResult } from '../contract/result.js';
+import { capAnswer } from '../contract/text-caps.js';
 import type { HookInput } from '../contract/types.js';
 import type { HookPool } from '../pool/pool.js';
 import type { RegisteredHook } from '../registry/registry.js';
@@ -54,6 +56,10 @@ function interrupted(result: DispatchResult, def: EventDefinition): DispatchResu
   out.interrupted = true;
   return Object.assign(out, rest, { hooks });
 }
+
+/** Folds one answer, its hook-controlled text (messages, reason, logs) capped first: every hook type. */
+const fold = (def: EventDefinition, state: FoldState, hook: FoldHook, answer: HookAnswer): FoldState =>
+  foldStep(def, state, hook, capAnswer(answer, TEXT_CAPS));
 
 function tooLarge(inputJson: string, gen: Generation): HookAnswer | undefined {
   const bytes = Buffer.byteLength(inputJson);
@@ -207,7 +213,7 @@ export async function dispatch(
         const run = hooks.slice(i, end) as HookDefinition[];
         const answers = await executeJs(run, state.input, serialize(state.input), ctx, gen, options, def);
         run.forEach((h, k) => {
-          state = foldStep(def, state, h as FoldHook, answers[k]!);
+          state = fold(def, state, h as FoldHook, answers[k]!);
         });
         i = end;
         continue;
@@ -217,7 +223,7 @@ export async function dispatch(
         (state.stopped || signal?.aborted
           ? ({ kind: 'not-run' } as const)
           : await execute(hook, state.input, serialize(state.input), ctx, gen, options));
-      state = foldStep(def, state, hook as FoldHook, answer);
+      state = fold(def, state, hook as FoldHook, answer);
       i++;
     }
   } else {
@@ -226,7 +232,7 @@ export async function dispatch(
       hooks.map((hook, i) => overLimit(i, gen) ?? execute(hook, input, inputJson, ctx, gen, options)),
     );
     hooks.forEach((hook, i) => {
-      state = foldStep(def, state, hook as FoldHook, answers[i]!);
+      state = fold(def, state, hook as FoldHook, answers[i]!);
     });
   }
   let result = finishFold(def, state);
