@@ -2,12 +2,15 @@
 // thrown non-Errors, console lines, syntax errors, reasons, ignored field names), reading it from
 // the guest costs no more than the cap, and no host path reaches a record. Real isolates, real
 // processes.
-import { dirname } from 'node:path';
+import { realpathSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULTS } from '../../../src/config/defaults.js';
-import type { DispatchResult, HookRecord } from '../../../src/index.js';
+import { type DispatchResult, type HookRecord, validateConfig } from '../../../src/index.js';
+import { lockPack } from '../../../src/packs/lock-pack.js';
 import { input, tempDir, withExecutor, writeConfig, writeFile } from '../../helpers/fixture.js';
 import { type JsMode, jsConfig } from '../../helpers/js.js';
+import { writePack } from '../../helpers/pack.js';
 
 const CAP = DEFAULTS.maxReasonBytes;
 const bytes = (s: string | undefined) => Buffer.byteLength(s ?? '');
@@ -217,6 +220,44 @@ describe('host paths', () => {
     expect(byName['prints-stack']!.logs![0]).toMatch(/at inner \(hooks\/prints-stack\.js:1:/);
     expect(byName['top-level']!.error!.message).toMatch(/\(hooks\/top-level\.js:1:\d+\)$/);
     expect(result.additionalContext).toMatch(/hooks\/prints-stack\.js:1:/);
+  });
+
+  it('are kept for the operator: validate names the full path of a file with a syntax error', async () => {
+    const config = jsConfig('file', { SessionStart: [{ name: 'bad', code: 'export default (' }] });
+    const report = await validateConfig({ config });
+    expect(report.diagnostics.map((d) => d.message)).toEqual([
+      expect.stringMatching(
+        new RegExp(`^SyntaxError: .* at ${realpathSync(dirname(config))}/hooks/bad\\.js:1`),
+      ),
+    ]);
+  });
+
+  it("name a pack's JS files relative to the pack, and its inline code after hookpack.json", async () => {
+    const base = tempDir('hw-packpath-');
+    const dir = writePack(
+      {
+        hooks: {
+          SessionStart: [
+            {
+              hooks: [
+                { name: 'file', type: 'js', source: 'hooks/throws.js' },
+                { name: 'inline', type: 'js', code: 'export default () => {\n  null.y;\n}' },
+              ],
+            },
+          ],
+        },
+        files: { 'hooks/throws.js': 'export default () => {\n  null.x;\n}\n' },
+      },
+      join(base, 'packs', 'guard'),
+    );
+    const { digest } = await lockPack(dir);
+    const config = writeConfig(base, 'hooks.json', { packs: [{ path: 'packs/guard', digest }] });
+    const r = await withExecutor({ config }, (hw) => hw.dispatch('SessionStart', ev));
+    expect(JSON.stringify(r)).not.toContain(base);
+    expect(r.hooks.map((h) => h.error?.message)).toEqual([
+      "TypeError: cannot read property 'x' of null (hooks/throws.js:2:7)",
+      "TypeError: cannot read property 'y' of null (hookpack.json#hooks.SessionStart[0].hooks[1]:2:7)",
+    ]);
   });
 
   it('name inline code by the config file name and JSON path, not its directory', async () => {
