@@ -1,8 +1,10 @@
 // hookwarden's public API: the only importable entry (package.json `exports`).
 
+export { type AuditKey, writeAuditKeyFile } from './audit/audit-key.js';
 export type { AuditOption, AuditRecord } from './audit/audit-log.js';
-export { type ChainReport, verifyChain } from './audit/hash-chain.js';
+export type { ChainMode } from './audit/hash-chain.js';
 export type { HookEventMap, HookEventName, HookStartedEvent } from './audit/hook-events.js';
+export { type ChainReport, type VerifyOptions, verifyChain } from './audit/verify-chain.js';
 export type { BaselineName } from './bench/baselines.js';
 export { BENCH_DEFAULTS, type BenchOptions } from './bench/bench-options.js';
 export type {

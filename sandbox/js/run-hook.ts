@@ -9,8 +9,10 @@ import type { HookError } from '../../src/contract/error-codes.js';
 import type { HookAnswer } from '../../src/contract/fold.js';
 import type { JsHookTask } from '../../src/contract/js-task.js';
 import { parseHookOutput } from '../../src/contract/parse-output.js';
+import { capAnswer, capText, type TextCaps } from '../../src/contract/text-caps.js';
+import { locationOf, readThrown } from './guest-text.js';
 import { setClock } from './host-clock.js';
-import type { Sandbox } from './sandbox.js';
+import { Logs, type Sandbox } from './sandbox.js';
 
 export interface RunContext {
   readonly event: string;
@@ -21,6 +23,8 @@ export interface RunContext {
   readonly nowMs: number;
   /** Report the runtime's memory use (costs ~0.2 ms per invocation). */
   readonly measureMemory?: boolean;
+  /** Caps on the text the hook puts into its record (error messages, reasons, console lines). */
+  readonly caps: TextCaps;
 }
 
 export interface RunResult {
@@ -30,7 +34,6 @@ export interface RunResult {
 
 type Failure = { kind: 'failure'; error: HookError };
 type Outcome = Failure | { kind: 'output'; raw: string | undefined };
-type ErrorShape = { name?: string; message?: string; stack?: string };
 
 /** Four 32-bit words from sha256(hook id, input): the seed of the guest's Math.random. */
 export function seedFor(hookId: string, inputJson: string): [number, number, number, number] {
@@ -39,6 +42,13 @@ export function seedFor(hookId: string, inputJson: string): [number, number, num
 }
 
 export function runJsHook(sb: Sandbox, hook: JsHookTask, run: RunContext): RunResult {
+  const r = runHook(sb, hook, run);
+  // What crosses back to the host is within the caps (the host applies them again).
+  const answer = capAnswer(r.answer, run.caps);
+  return answer === r.answer ? r : { ...r, answer };
+}
+
+function runHook(sb: Sandbox, hook: JsHookTask, run: RunContext): RunResult {
   const started = performance.now();
   const { rt, ctx: c, qjs } = sb;
   const deadline = started + hook.deadlineMs;
@@ -55,30 +65,37 @@ export function runJsHook(sb: Sandbox, hook: JsHookTask, run: RunContext): RunRe
     kind: 'failure',
     error: { code, message },
   });
+  const interruptedFailure = (): Failure | undefined =>
+    interrupted === 'deadline'
+      ? fail('timeout', `no answer within ${hook.deadlineMs} ms (interrupted)`)
+      : interrupted === 'memory'
+        ? fail('memory_limit', `heap grew past memoryBytes (${hook.memoryBytes}) (interrupted)`)
+        : undefined;
   const classify = (errHandle: QuickJSHandle, phase: 'compile' | 'run' | 'output'): Failure => {
-    let e: ErrorShape | string;
-    try {
-      e = c.dump(errHandle) as ErrorShape | string;
-    } catch {
-      e = { name: 'Error', message: 'the hook threw a value that cannot be read' };
-    }
-    const name = typeof e === 'object' && e !== null ? String(e.name ?? 'Error') : 'Error';
-    const message = typeof e === 'object' && e !== null ? String(e.message ?? '') : String(e);
-    const where =
-      typeof e === 'object' && e?.stack ? / at .*?([^\s()]+:\d+(?::\d+)?)\)?/.exec(e.stack)?.[1] : undefined;
-    const text = `${name}: ${message}${where !== undefined ? ` (${where})` : ''}`;
-    // Our own flags first: the guest cannot forge them.
-    if (interrupted === 'deadline')
-      return fail('timeout', `no answer within ${hook.deadlineMs} ms (interrupted)`);
-    if (interrupted === 'memory')
-      return fail('memory_limit', `heap grew past memoryBytes (${hook.memoryBytes}) (interrupted)`);
+    // Our own flags first: the guest cannot forge them. Nothing is read from the guest after them.
+    const early = interruptedFailure();
+    if (early !== undefined) return early;
+    // Read under the deadline and within the caps: a getter that loops is a timeout, a huge message
+    // never leaves the guest whole.
+    const e = readThrown(sb, errHandle, run.caps.maxMessageBytes);
+    const late = interruptedFailure();
+    if (late !== undefined) return late;
+    const { name, message } = e;
+    const where = locationOf(e.stack);
+    const text = capText(
+      `${name}: ${message}${where !== undefined ? ` (${where})` : ''}`,
+      run.caps.maxMessageBytes,
+    );
     if (name === 'InternalError' && /out of memory|string too long/.test(message)) {
       return fail('memory_limit', `${text}; memoryBytes is ${hook.memoryBytes}`);
     }
     if (name === 'InternalError' && message === 'stack overflow') return fail('stack_overflow', text);
     if (name === 'RangeError' && /call stack/i.test(message)) return fail('stack_overflow', text);
     if (phase === 'compile' && name === 'SyntaxError')
-      return fail('syntax_error', `${name}: ${message} at ${hook.filename}${lineOf(e)}`);
+      return fail(
+        'syntax_error',
+        capText(`${name}: ${message} at ${hook.filename}${lineOf(where)}`, run.caps.maxMessageBytes),
+      );
     if (phase === 'output') return fail('invalid_output', text);
     return fail('runtime_error', text);
   };
@@ -91,6 +108,7 @@ export function runJsHook(sb: Sandbox, hook: JsHookTask, run: RunContext): RunRe
         );
 
   let outcome: Outcome;
+  sb.logs = new Logs(run.caps);
   try {
     rt.setMemoryLimit(hook.memoryBytes);
     rt.setInterruptHandler(() => {
@@ -154,12 +172,13 @@ export function runJsHook(sb: Sandbox, hook: JsHookTask, run: RunContext): RunRe
       }
     }
   } catch (err) {
-    outcome = fail('runtime_error', `sandbox failure: ${(err as Error).message}`);
+    outcome = fail('runtime_error', `sandbox failure: ${capText(String((err as Error)?.message), 1024)}`);
   } finally {
     for (const h of handles.reverse()) if (h.alive) h.dispose();
   }
 
   const logs = sb.logs.final();
+  sb.logs = undefined;
   const timing = {
     latencyMs: performance.now() - started,
     queuedMs: 0,
@@ -218,13 +237,10 @@ function frozenJson(
   return { value: root };
 }
 
-function lineOf(e: unknown): string {
-  if (typeof e !== 'object' || e === null) return '';
-  const stack = String((e as { stack?: unknown }).stack ?? '');
-  const m = /:(\d+)(?::(\d+))?/.exec(stack);
-  if (m !== null) return `:${m[1]}${m[2] !== undefined ? `:${m[2]}` : ''}`;
-  const n = (e as { lineNumber?: unknown }).lineNumber;
-  return typeof n === 'number' ? `:${n}` : '';
+/** `:line[:col]` of a `file:line[:col]` location, or nothing. */
+function lineOf(where: string | undefined): string {
+  const m = where === undefined ? null : /:(\d+)(?::(\d+))?$/.exec(where);
+  return m === null ? '' : `:${m[1]}${m[2] !== undefined ? `:${m[2]}` : ''}`;
 }
 
 type Settled =

@@ -3,14 +3,12 @@
 // JSON.stringify and Object.freeze captured before any hook code can replace them. Date is pinned by
 // host-clock.ts. Sandboxes are prepared while the worker is idle and each is used exactly once.
 import type { QuickJSContext, QuickJSHandle, QuickJSRuntime } from 'quickjs-emscripten-core';
+import { capText, droppedLogsNote, type TextCaps, utf8Size } from '../../src/contract/text-caps.js';
+import { readText } from './guest-text.js';
 import type { QuickJsModule } from './quickjs-module.js';
 
 /** Guest stack: well under a worker's 4 MiB host stack (a larger one lets the guest overflow the host). */
 export const MAX_STACK_BYTES = 512 * 1024;
-/** console.* capture per invocation. */
-export const MAX_LOG_LINES = 100;
-export const MAX_LOG_BYTES = 16 * 1024;
-
 const LEVELS = ['log', 'info', 'warn', 'error', 'debug'] as const;
 
 let liveRuntimes = 0;
@@ -27,29 +25,31 @@ export function resetLiveCounts(): void {
   liveContexts = 0;
 }
 
+/** console.* lines of one invocation, within the task's caps (count, bytes per line, bytes in all). */
 export class Logs {
   readonly lines: string[] = [];
   #bytes = 0;
   #dropped = 0;
-  get full(): boolean {
-    if (this.lines.length < MAX_LOG_LINES && this.#bytes < MAX_LOG_BYTES) return false;
+  constructor(readonly caps: TextCaps) {}
+  /** Whether another line may be kept; a line that may not is counted as dropped. */
+  accept(): boolean {
+    if (this.lines.length < this.caps.maxLogLines && this.#bytes < this.caps.maxLogBytes) return true;
     this.#dropped++;
-    return true;
+    return false;
   }
-  add(level: string, text: string): void {
-    if (this.#bytes + text.length > MAX_LOG_BYTES) {
+  add(text: string): void {
+    const line = capText(text, this.caps.maxLogLineBytes);
+    const size = utf8Size(line, this.caps.maxLogLineBytes);
+    if (this.#bytes + size > this.caps.maxLogBytes) {
       this.#dropped++;
       return;
     }
-    this.#bytes += text.length;
-    this.lines.push(level === 'log' ? text : `[${level}] ${text}`);
+    this.#bytes += size;
+    this.lines.push(line);
   }
   final(): string[] {
     if (this.#dropped === 0) return this.lines;
-    return [
-      ...this.lines,
-      `… ${this.#dropped} more console lines dropped (cap ${MAX_LOG_LINES} lines / ${MAX_LOG_BYTES} bytes)`,
-    ];
+    return [...this.lines, droppedLogsNote(this.#dropped, this.caps)];
   }
 }
 
@@ -93,7 +93,12 @@ export class Sandbox {
   readonly parse: QuickJSHandle;
   readonly stringify: QuickJSHandle;
   readonly freeze: QuickJSHandle;
-  logs = new Logs();
+  /** For reading hook-controlled text with a cap (guest-text.ts). */
+  readonly string: QuickJSHandle;
+  readonly slice: QuickJSHandle;
+  readonly reflectGet: QuickJSHandle;
+  /** The console capture of the invocation (set by the runner with the task's caps). */
+  logs: Logs | undefined;
   readonly random = new Sfc32();
   readonly #handles: QuickJSHandle[] = [];
   #disposed = false;
@@ -114,7 +119,9 @@ export class Sandbox {
     for (const level of LEVELS) {
       const fn = keep(
         c.newFunction(level, (...args) => {
-          if (!this.logs.full) this.logs.add(level, args.map((h) => show(c, h)).join(' '));
+          const logs = this.logs;
+          if (logs === undefined || !logs.accept()) return;
+          logs.add(consoleLine(this, level, args, logs.caps.maxLogLineBytes));
         }),
       );
       c.setProp(con, level, fn);
@@ -127,6 +134,13 @@ export class Sandbox {
     this.stringify = keep(c.getProp(this.json, 'stringify'));
     const object = keep(c.getProp(c.global, 'Object'));
     this.freeze = keep(c.getProp(object, 'freeze'));
+    this.string = keep(c.getProp(c.global, 'String'));
+    const proto = c.getProp(this.string, 'prototype');
+    this.slice = keep(c.getProp(proto, 'slice'));
+    proto.dispose();
+    const reflect = c.getProp(c.global, 'Reflect');
+    this.reflectGet = keep(c.getProp(reflect, 'get'));
+    reflect.dispose();
   }
 
   /**
@@ -149,14 +163,16 @@ export class Sandbox {
   }
 }
 
-function show(c: QuickJSContext, h: QuickJSHandle): string {
-  const type = c.typeof(h);
-  if (type === 'string') return c.getString(h);
-  if (type === 'number' || type === 'boolean' || type === 'undefined') return String(c.dump(h));
-  try {
-    const v = c.dump(h);
-    return typeof v === 'string' ? v : (JSON.stringify(v) ?? String(v));
-  } catch {
-    return `[${type}]`;
+/**
+ * One console line: the arguments joined by spaces (objects as JSON), reading no more of them than
+ * fits `maxBytes`.
+ */
+function consoleLine(sb: Sandbox, level: string, args: QuickJSHandle[], maxBytes: number): string {
+  let line = level === 'log' ? '' : `[${level}] `;
+  for (const [i, h] of args.entries()) {
+    const room = maxBytes - line.length;
+    if (room < 0) break;
+    line += `${i > 0 ? ' ' : ''}${readText(sb, h, room + 1, true) ?? `[${sb.ctx.typeof(h)}]`}`;
   }
+  return line;
 }

@@ -10,6 +10,7 @@
 import { threadId, workerData } from 'node:worker_threads';
 import { foldStep, startFold } from '../../src/contract/fold.js';
 import type { JsHookOutcome, JsTask, JsTaskResult } from '../../src/contract/js-task.js';
+import { capText } from '../../src/contract/text-caps.js';
 import { installPinnedClock } from './host-clock.js';
 import { createQuickJsModule, type QuickJsModule } from './quickjs-module.js';
 import { runJsHook } from './run-hook.js';
@@ -118,6 +119,7 @@ async function runTask(task: JsTask): Promise<JsTaskResult> {
       inputJson,
       nowMs: Number.isFinite(nowMs) ? nowMs : 0,
       measureMemory: task.measureMemory === true,
+      caps: task.caps,
     });
     let answer = r.answer;
     if (answer.kind !== 'not-run' && i === 0) answer = { ...answer, queuedMs };
@@ -134,13 +136,10 @@ async function runTask(task: JsTask): Promise<JsTaskResult> {
       await replaceModule();
       recycled = why;
       if (answer.kind === 'failure') {
-        answer = {
-          ...answer,
-          error: {
-            ...answer.error,
-            message: `${answer.error.message}; ${why}, so the worker's QuickJS module was replaced`,
-          },
-        };
+        // The hook's part of the message gives way, so the whole stays within the cap.
+        const tail = `; ${why}, so the worker's QuickJS module was replaced`;
+        const head = capText(answer.error.message, Math.max(0, task.caps.maxMessageBytes - tail.length));
+        answer = { ...answer, error: { ...answer.error, message: `${head}${tail}` } };
       }
     }
     outcomes.push(

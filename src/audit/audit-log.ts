@@ -2,6 +2,7 @@
 // output content. Sinks: a hash-chained JSONL file (written before dispatch() resolves), a callback,
 // and the executor's `hook.completed` events.
 import type { HookRecord } from '../contract/result.js';
+import { type AuditKey, toAuditKey } from './audit-key.js';
 import { ChainedFile } from './hash-chain.js';
 
 export interface AuditRecord {
@@ -25,13 +26,23 @@ export interface AuditRecord {
 }
 
 /**
- * A JSONL file path, a callback, or `{ file, fsync, onRecord }`. `fsync: true` flushes the file to
- * the disk before dispatch() resolves (survives an OS crash, not only a process crash).
+ * A JSONL file path, a callback, or `{ file, key, fsync, onRecord }`. `fsync: true` flushes the file
+ * to the disk before dispatch() resolves (survives an OS crash, not only a process crash).
  */
 export type AuditOption =
   | string
   | ((record: AuditRecord) => void)
-  | { file?: string; fsync?: boolean; onRecord?: (record: AuditRecord) => void };
+  | {
+      file?: string;
+      /**
+       * Makes the file keyed: every record is authenticated with HMAC-SHA-256 under this key (a key
+       * file path — mode 0600, not a symlink — or at least 32 bytes, or a secret KeyObject). Without
+       * it the chain gives integrity only. Keep it out of every hook's reach (README "Audit trail").
+       */
+      key?: AuditKey;
+      fsync?: boolean;
+      onRecord?: (record: AuditRecord) => void;
+    };
 
 const round = (ms: number) => Math.round(ms * 1000) / 1000;
 
@@ -43,7 +54,10 @@ export class AuditLog {
     if (typeof option === 'string') this.#file = new ChainedFile(option, false);
     else if (typeof option === 'function') this.#callback = option;
     else {
-      if (option.file !== undefined) this.#file = new ChainedFile(option.file, option.fsync === true);
+      if (option.key !== undefined && option.file === undefined)
+        throw new Error('key: a key authenticates an audit file; give audit.file too');
+      const key = option.key === undefined ? undefined : toAuditKey(option.key);
+      if (option.file !== undefined) this.#file = new ChainedFile(option.file, option.fsync === true, key);
       this.#callback = option.onRecord;
     }
   }

@@ -1,13 +1,47 @@
-// The audit file: append-only JSON lines, hash-chained. Every record carries `seq` (1, 2, …) and
-// `prev`, the sha256 of the previous line's exact text, so an edited, deleted or reordered line
-// breaks the chain at the next line; `verifyChain` finds the first break. Truncating the tail leaves
-// a valid chain: anchor the head hash that verify prints somewhere else to detect that.
-import { createHash } from 'node:crypto';
+// The audit file: append-only JSON lines, chained. Every record carries `seq` (1, 2, …) and `prev`.
+// Unkeyed (`sha256`): `prev` is the sha256 of the previous line's exact text — integrity against
+// accidental corruption and naive edits, not authenticity (anyone who can write the file can
+// recompute it). Keyed (`hmac-sha256`): each line ends with `mac`, the HMAC-SHA-256 under the audit key
+// of the line without it, and `prev` is the previous line's `mac`: without the key no line can be
+// changed, added or re-chained, and every link says which mode the file uses. `verifyChain`
+// (verify-chain.ts) finds the first break. Truncating the tail leaves a valid chain: anchor the head.
+import { createHash, createHmac, type KeyObject, timingSafeEqual } from 'node:crypto';
 import { appendFileSync, closeSync, existsSync, fstatSync, fsyncSync, openSync, readSync } from 'node:fs';
 
+export type ChainMode = 'sha256' | 'hmac-sha256';
+
 export const GENESIS = `sha256:${'0'.repeat(64)}`;
+export const KEYED_GENESIS = `hmac-sha256:${'0'.repeat(64)}`;
 
 export const lineHash = (line: string): string => `sha256:${createHash('sha256').update(line).digest('hex')}`;
+
+/** The HMAC-SHA-256 of a keyed line's body (the line without its `mac`). */
+export const bodyMac = (key: KeyObject, body: string): string =>
+  `hmac-sha256:${createHmac('sha256', key).update(body).digest('hex')}`;
+
+/** The mode a record's `prev` declares. */
+export const linkMode = (prev: string): ChainMode | undefined =>
+  prev.startsWith('hmac-sha256:') ? 'hmac-sha256' : prev.startsWith('sha256:') ? 'sha256' : undefined;
+
+/** `,"mac":"hmac-sha256:<64 hex>"}`: how every keyed line ends. */
+const MAC_TAIL = /^,"mac":"(hmac-sha256:[0-9a-f]{64})"\}$/;
+const MAC_TAIL_LENGTH = ',"mac":"hmac-sha256:"}'.length + 64;
+
+/** A keyed line's body (what its MAC covers) and MAC; undefined when it does not end with a MAC. */
+export function splitMac(line: string): { body: string; mac: string } | undefined {
+  const m = MAC_TAIL.exec(line.slice(-MAC_TAIL_LENGTH));
+  if (m === null || line.length <= MAC_TAIL_LENGTH) return undefined;
+  return { body: `${line.slice(0, -MAC_TAIL_LENGTH)}}`, mac: m[1]! };
+}
+
+/** Whether `line` carries a MAC that verifies under `key` (constant-time comparison). */
+export function macVerifies(key: KeyObject, line: string): boolean {
+  const parts = splitMac(line);
+  if (parts === undefined) return false;
+  const expected = Buffer.from(bodyMac(key, parts.body));
+  const actual = Buffer.from(parts.mac);
+  return expected.length === actual.length && timingSafeEqual(expected, actual);
+}
 
 /** The last line of a file (reads only its tail). */
 function lastLine(path: string): string | undefined {
@@ -30,37 +64,64 @@ function lastLine(path: string): string | undefined {
   }
 }
 
-/** Appends chained records to one file; continues the chain of an existing file. */
+/**
+ * Appends chained records to one file; continues the chain of an existing file in the same mode
+ * (keyed with the same key, or unkeyed), and refuses anything else.
+ */
 export class ChainedFile {
-  #prev = GENESIS;
+  #prev: string;
   #seq = 0;
+  readonly #key: KeyObject | undefined;
 
   constructor(
     readonly path: string,
     readonly fsync: boolean,
+    key?: KeyObject,
   ) {
+    this.#key = key;
+    this.#prev = key === undefined ? GENESIS : KEYED_GENESIS;
     const last = lastLine(path);
-    if (last !== undefined) {
-      let seq = Number.NaN;
-      try {
-        seq = (JSON.parse(last) as { seq?: unknown }).seq as number;
-      } catch {}
-      if (!Number.isSafeInteger(seq)) {
-        throw new Error(
-          `${path}: the last line is not a hookwarden audit record; refusing to extend the chain (use a new file)`,
-        );
-      }
-      this.#seq = seq;
-      this.#prev = lineHash(last);
+    if (last === undefined) return;
+    let rec: { seq?: unknown; prev?: unknown } = {};
+    try {
+      rec = JSON.parse(last) as typeof rec;
+    } catch {}
+    if (!Number.isSafeInteger(rec.seq) || typeof rec.prev !== 'string') {
+      throw new Error(
+        `${path}: the last line is not a hookwarden audit record; refusing to extend the chain (use a new file)`,
+      );
     }
+    const mode = linkMode(rec.prev);
+    if (key === undefined && mode === 'hmac-sha256') {
+      throw new Error(
+        `${path} is a keyed audit file (HMAC-SHA-256 links); give its key (audit.key, --audit-key) or use a new file`,
+      );
+    }
+    if (key !== undefined && mode !== 'hmac-sha256') {
+      throw new Error(
+        `${path} is an unkeyed audit file (sha256 links); a keyed chain cannot continue it (a keyed verify would reject its first records): use a new file`,
+      );
+    }
+    if (key !== undefined && !macVerifies(key, last)) {
+      throw new Error(
+        `${path}: the last record's MAC does not verify with this key (another key, or the line was edited); refusing to extend the chain: give the file's own key, or use a new file`,
+      );
+    }
+    this.#seq = rec.seq as number;
+    this.#prev = key === undefined ? lineHash(last) : splitMac(last)!.mac;
   }
 
   /** Writes the records (one write, before returning; fsync'd when asked). */
   append(records: readonly Record<string, unknown>[]): void {
     let text = '';
     for (const r of records) {
-      const line = JSON.stringify({ seq: ++this.#seq, prev: this.#prev, ...r });
-      this.#prev = lineHash(line);
+      const body = JSON.stringify({ seq: ++this.#seq, prev: this.#prev, ...r });
+      let line = body;
+      if (this.#key === undefined) this.#prev = lineHash(line);
+      else {
+        this.#prev = bodyMac(this.#key, body);
+        line = `${body.slice(0, -1)},"mac":"${this.#prev}"}`;
+      }
       text += `${line}\n`;
     }
     if (text === '') return;
@@ -76,54 +137,4 @@ export class ChainedFile {
       closeSync(fd);
     }
   }
-}
-
-export type ChainReport =
-  | { ok: true; records: number; head: string }
-  | { ok: false; records: number; line: number; problem: string };
-
-/** Checks a whole audit text; reports the first break (1-based line number). */
-export function verifyChain(text: string): ChainReport {
-  const lines = text.split('\n');
-  if (lines[lines.length - 1] === '') lines.pop();
-  let prev = GENESIS;
-  let prevSeq = 0;
-  const seqs = new Set<unknown>();
-  for (const line of lines) {
-    try {
-      seqs.add((JSON.parse(line) as { seq?: unknown }).seq);
-    } catch {}
-  }
-  for (const [i, line] of lines.entries()) {
-    const n = i + 1;
-    let rec: { seq?: unknown; prev?: unknown };
-    try {
-      rec = JSON.parse(line) as typeof rec;
-    } catch {
-      return { ok: false, records: i, line: n, problem: `line ${n} is not JSON (edited or truncated)` };
-    }
-    if (!Number.isSafeInteger(rec.seq) || typeof rec.prev !== 'string') {
-      return { ok: false, records: i, line: n, problem: `line ${n} is not an audit record (no seq/prev)` };
-    }
-    const seq = rec.seq as number;
-    if (seq !== prevSeq + 1) {
-      const what =
-        seq <= prevSeq
-          ? `records out of order: seq ${seq} after ${prevSeq} (lines reordered or duplicated)`
-          : seqs.has(prevSeq + 1)
-            ? `records out of order: seq ${seq} where ${prevSeq + 1} was expected, which appears later (lines reordered)`
-            : `seq jumps from ${prevSeq} to ${seq}: ${seq - prevSeq - 1} record(s) deleted before line ${n}`;
-      return { ok: false, records: i, line: n, problem: what };
-    }
-    if (rec.prev !== prev) {
-      const what =
-        n === 1
-          ? 'line 1 does not start the chain'
-          : `line ${n - 1} was edited (its hash no longer matches line ${n}'s prev)`;
-      return { ok: false, records: i, line: n, problem: what };
-    }
-    prev = lineHash(line);
-    prevSeq = seq;
-  }
-  return { ok: true, records: lines.length, head: prev };
 }

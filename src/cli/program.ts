@@ -1,7 +1,7 @@
 // The `hookwarden` command line: commands, flags and the help text that teaches them.
 import { Command } from 'commander';
 import { hooksJsonSchema } from '../config/json-schema.js';
-import { runAuditVerify } from './commands/audit.js';
+import { runAuditKeygen, runAuditVerify } from './commands/audit.js';
 import { runBenchCommand } from './commands/bench.js';
 import { runDispatch } from './commands/dispatch.js';
 import { runDoctor } from './commands/doctor.js';
@@ -44,6 +44,10 @@ export function buildProgram(setExitCode: (code: number) => void): Command {
       'tenant the dispatch runs for: policy hooks plus the tenant\'s own (config "tenants"), never the others',
     )
     .option('--audit <file.jsonl>', 'append one JSON line per executed hook (metadata only, never content)')
+    .option(
+      '--audit-key <file>',
+      'key the --audit file: every record gets an HMAC-SHA-256 under this key (mode 0600 file, from `audit keygen`)',
+    )
     .option('--root <dir>', 'sandbox root: the working directory of command hooks (default: cwd)')
     .option('--pretty', 'indent the JSON result')
     .addHelpText(
@@ -57,7 +61,9 @@ Examples:
   $ echo '{"toolName":"Bash","toolInput":{"command":"rm -rf /"}}' \\
       | hookwarden dispatch BeforeTool --config hooks.json --input -
   $ hookwarden dispatch PreToolUse -c ~/.claude/settings.json -i event.json --pretty
-  $ hookwarden dispatch SessionStart -c hooks.json -p /etc/hookwarden/policy.json --audit audit.jsonl`,
+  $ hookwarden dispatch SessionStart -c hooks.json -p /etc/hookwarden/policy.json --audit audit.jsonl
+  $ hookwarden dispatch BeforeTool -c hooks.json -i event.json \
+      --audit /var/log/hookwarden/audit.jsonl --audit-key /etc/hookwarden/audit.key`,
     )
     .action(async (event: string, flags) => setExitCode(await runDispatch(event, flags)));
 
@@ -84,21 +90,45 @@ Examples:
     .description('work with audit files written by --audit / the audit option');
   audit
     .command('verify')
-    .description("check an audit file's hash chain and report the first edited, deleted or reordered record")
+    .description("check an audit file's chain and report the first edited, deleted or reordered record")
     .argument('<file>', 'a JSONL audit file')
+    .option('-k, --key <file>', 'the key the file was written with (--audit-key): checks authenticity')
     .option('--json', 'print the report as JSON')
     .addHelpText(
       'after',
       `
-Every record carries seq and prev (the sha256 of the previous line), so changing, deleting or moving
-a line breaks the chain at the next one. A truncated tail still verifies: keep the printed head hash
-elsewhere (it changes with every appended record) to detect that.
-Exit status: 0 intact, 1 broken or unreadable.
+Every record carries seq and prev, so changing, deleting or moving a line breaks the chain.
+Without --key (an unkeyed file, sha256 links): integrity only. It detects accidental corruption and
+  naive edits, not a rewrite: anyone who can write the file can recompute every link.
+With --key (a file written with --audit-key): authenticity. Each record's HMAC-SHA-256 must verify
+  with the key, so without the key no record can be changed, added or re-chained. A keyed file needs
+  its key to verify; an unkeyed file is refused with --key (a keyed file rewritten without the key
+  looks like one).
+A truncated tail still verifies: keep the printed head elsewhere (it changes with every record).
+Exit status: 0 intact, 1 broken, unreadable or keyed without --key.
 
-Example:
-  $ hookwarden audit verify audit.jsonl`,
+Examples:
+  $ hookwarden audit verify audit.jsonl
+  $ hookwarden audit verify /var/log/hookwarden/audit.jsonl --key /etc/hookwarden/audit.key`,
     )
     .action(async (file: string, flags) => setExitCode(await runAuditVerify(file, flags)));
+  audit
+    .command('keygen')
+    .description('write a fresh audit key (32 random bytes as hex) for --audit-key and audit verify --key')
+    .requiredOption('-o, --out <file>', 'key file to create (mode 0600; missing directories are made 0700)')
+    .addHelpText(
+      'after',
+      `
+An existing file is never overwritten. A key file may also be written by hand: at least 32 random
+bytes, raw or as hex or base64 text; it must be the file itself (no symlink) with mode 0600 or
+stricter. Keep it out of every hook's reach: outside the sandbox root, and command hooks in isolation
+"namespace" or runAs "nobody" (a process-mode hook runs as you and can read what you can).
+Exit status: 0 written, 1 error.
+
+Example:
+  $ hookwarden audit keygen --out /etc/hookwarden/audit.key`,
+    )
+    .action((flags: { out: string }) => setExitCode(runAuditKeygen(flags)));
 
   program
     .command('bench')

@@ -1,4 +1,5 @@
 // Every default in one frozen constant (pinned by test/config/defaults.test.ts).
+import type { TextCaps } from '../contract/text-caps.js';
 
 const MiB = 1024 * 1024;
 
@@ -11,6 +12,10 @@ export const DEFAULTS = Object.freeze({
     maxOutputBytes: 64 * 1024,
     /** Hard ceiling of maxOutputBytes for JS hooks. */
     maxOutputBytesCeiling: MiB,
+    /** console.* capture per invocation: lines kept, bytes per line, bytes in all. */
+    maxLogLines: 100,
+    maxLogLineBytes: 4096,
+    maxLogBytes: 16 * 1024,
   }),
   command: Object.freeze({
     timeoutMs: 60_000,
@@ -42,8 +47,22 @@ export const DEFAULTS = Object.freeze({
   }),
   /** Claude Code `timeout` (seconds) above this probably was meant as milliseconds. */
   suspiciousTimeoutSeconds: 600,
-  /** Cap of the stderr text used as a deny reason. */
+  /**
+   * Cap (UTF-8 bytes) of every reason and error message a hook of any type puts into its record or the
+   * verdict: an answer's `reason`, stderr used as a deny reason, a JS error's name + message + location.
+   */
   maxReasonBytes: 4096,
+  /** Most unknown field names listed in a record's `ignoredFields` (each cut to 128 bytes). */
+  maxIgnoredFields: 32,
+});
+
+/** The caps on hook-controlled text, from DEFAULTS (sent to QuickJS workers with each task). */
+export const TEXT_CAPS: TextCaps = Object.freeze({
+  maxMessageBytes: DEFAULTS.maxReasonBytes,
+  maxLogLines: DEFAULTS.js.maxLogLines,
+  maxLogLineBytes: DEFAULTS.js.maxLogLineBytes,
+  maxLogBytes: DEFAULTS.js.maxLogBytes,
+  maxIgnoredFields: DEFAULTS.maxIgnoredFields,
 });
 
 export const LIMIT_BOUNDS = Object.freeze({

@@ -30,8 +30,13 @@ export interface CommandHookSpec {
 
 export interface JsHookSpec {
   readonly code: string;
-  /** File name shown in errors (the resolved `source`, or `<inline>`). */
+  /**
+   * File name shown in the hook's errors and stack traces: the `source` as written, relative to the
+   * config file's (or pack's) directory, or `<config file name>#<json path>` for inline code.
+   */
   readonly filename: string;
+  /** The resolved absolute path of `source` (host side only: validate, pack checks); unset for `code`. */
+  readonly sourcePath: string | undefined;
   readonly memoryBytes: number;
   readonly maxOutputBytes: number;
 }

@@ -1,5 +1,6 @@
 // One hook spec (any of the three accepted shapes) → a frozen HookDefinition, or a skip with
 // diagnostics that name the JSON path and the value received.
+import { basename, posix, sep } from 'node:path';
 import { computeDeadline } from '../contract/budget.js';
 import type { EventDefinition } from '../contract/events.js';
 import { isSecretName } from '../contract/secret-names.js';
@@ -239,7 +240,10 @@ async function jsSpec(spec: RawHookSpec, path: string, ctx: HookContext): Promis
     return undefined;
   }
   let code: string;
+  // Shown in the hook's errors and stack traces: relative to the config file (or pack), never a host
+  // path. The resolved file stays on the host (sourcePath: validate, pack checks).
   let filename: string;
+  let sourcePath: string | undefined;
   if (spec.source !== undefined) {
     const read = await readHookSource(ctx.configDir, spec.source);
     if (!read.ok) {
@@ -247,10 +251,11 @@ async function jsSpec(spec: RawHookSpec, path: string, ctx: HookContext): Promis
       return undefined;
     }
     code = read.code;
-    filename = read.path;
+    sourcePath = read.path;
+    filename = posix.normalize(spec.source.split(sep).join('/'));
   } else {
     code = spec.code!;
-    filename = `${ctx.sink.file}#${path}`;
+    filename = `${basename(ctx.sink.file)}#${path}`;
     // QuickJS's parser cannot be interrupted: the source size bounds the time it can take.
     if (Buffer.byteLength(code) > MAX_SOURCE_BYTES) {
       sink.error(
@@ -278,7 +283,7 @@ async function jsSpec(spec: RawHookSpec, path: string, ctx: HookContext): Promis
     );
     memoryBytes = ceiling;
   }
-  return Object.freeze({ code, filename, memoryBytes, maxOutputBytes });
+  return Object.freeze({ code, filename, sourcePath, memoryBytes, maxOutputBytes });
 }
 
 function buildIfFilters(spec: RawHookSpec, path: string, ctx: HookContext): IfFilter[] | undefined {

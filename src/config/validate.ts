@@ -43,7 +43,8 @@ export async function validateConfig(
   // JS hooks are compiled (never run) so syntax errors show with their file and line.
   for (const hook of loaded.hooks) {
     if (hook.js === undefined) continue;
-    const problem = await compileModule(hook.js.code, hook.js.filename);
+    // The operator's report names the full path (records given to hooks and results never do).
+    const problem = await compileModule(hook.js.code, hook.js.sourcePath ?? hook.js.filename);
     if (problem !== undefined) {
       diagnostics.push({
         severity: 'error',

@@ -1,13 +1,17 @@
 // What crosses to a QuickJS worker and back (structured clone). Dependency-free.
 import type { EventDefinition } from './events.js';
 import type { FoldHook, HookAnswer } from './fold.js';
+import type { TextCaps } from './text-caps.js';
 import type { HookInput } from './types.js';
 
 export interface JsHookTask extends FoldHook {
   readonly type: 'js';
   /** Module source: `export default function (input, ctx) { … }`. */
   readonly code: string;
-  /** Shown in errors: the resolved source path, or `<config>#<json path>` for inline code. */
+  /**
+   * Shown in errors and stack traces: the `source` path relative to the config file's (or pack's)
+   * directory, or `<config file name>#<json path>` for inline code. Never an absolute host path.
+   */
   readonly filename: string;
   readonly memoryBytes: number;
   readonly maxOutputBytes: number;
@@ -30,6 +34,8 @@ export interface JsTask {
   readonly tenant: string | undefined;
   /** Largest input JSON a hook of the chain may be handed (later hooks see rewritten inputs). */
   readonly maxInputBytes: number;
+  /** Caps on the text a hook puts into its record: error messages, reasons, console lines. */
+  readonly caps: TextCaps;
   /** Report each runtime's memory use in the outcomes (costs ~0.2 ms per hook). */
   readonly measureMemory?: boolean;
   /** When the host submitted the task (ms, performance.timeOrigin + now), for queue time. */

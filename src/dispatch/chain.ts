@@ -8,10 +8,12 @@
 // policy hook, and every hook whose scope outranks the rewriting hook's. A guard that rewrites in
 // turn starts another round for the guards before it. Each re-run counts against
 // `limits.maxHookCalls`; a guard that cannot be re-run because of it denies.
+import { TEXT_CAPS } from '../config/defaults.js';
 import type { EventDefinition } from '../contract/events.js';
 import { type FoldHook, type FoldState, foldStep, type HookAnswer } from '../contract/fold.js';
 import { jsonEqual } from '../contract/json-equal.js';
 import type { HookRecord } from '../contract/result.js';
+import { capAnswer } from '../contract/text-caps.js';
 import type { HookInput, Scope } from '../contract/types.js';
 import type { RegisteredHook } from '../registry/registry.js';
 import type { DispatchRun } from './run.js';
@@ -28,9 +30,10 @@ interface Pass {
   readonly rewriterRank: number;
 }
 
+/** Folds one answer, its hook-controlled text (messages, reason, logs) capped first: every hook type. */
 function fold(run: DispatchRun, state: FoldState, hook: RegisteredHook, answer: HookAnswer): FoldState {
   run.folded.push(hook);
-  return foldStep(run.def, state, hook as FoldHook, answer);
+  return foldStep(run.def, state, hook as FoldHook, capAnswer(answer, TEXT_CAPS));
 }
 
 /** Records the hooks left in `list` from `from` on that accept the input: `not-run`. */

@@ -8,6 +8,7 @@ import type { CommandOutcome } from '../contract/command-task.js';
 import type { HookError } from '../contract/error-codes.js';
 import type { HookAnswer } from '../contract/fold.js';
 import { parseHookOutput } from '../contract/parse-output.js';
+import { capText } from '../contract/text-caps.js';
 import type { HookInput, HookOutput } from '../contract/types.js';
 import { fingerprintChanges } from '../packs/fingerprint.js';
 import type { CommandRequest, HookPool } from '../pool/pool.js';
@@ -23,9 +24,9 @@ export interface CommandContext {
   readonly onStart: (() => void) | undefined;
 }
 
+/** Trimmed, and within `max` UTF-8 bytes (the deny reason from stderr gets the reason cap). */
 function excerpt(text: string, max: number = DEFAULTS.maxReasonBytes): string {
-  const t = text.trim();
-  return t.length > max ? `${t.slice(0, max)}…` : t;
+  return capText(text.trim(), max);
 }
 
 /** stdin for the hook: the HookInput, plus Claude Code's snake_case fields for hooks registered under its names. */

@@ -1,6 +1,7 @@
 // Execute stage for JS hooks: one hook, or a run of adjacent JS hooks of a serial chain, as one task
 // on the QuickJS lane (one round trip; the worker folds the run with the same pure fold).
 
+import { TEXT_CAPS } from '../config/defaults.js';
 import type { HookDefinition } from '../config/hook-definition.js';
 import type { EventDefinition } from '../contract/events.js';
 import type { HookAnswer } from '../contract/fold.js';
@@ -55,6 +56,7 @@ export async function runJsHooks(
     hooks: defs.map((d, i) => jsHookTask(d, rematchAfter[i] === true)),
     tenant: ctx.tenant,
     maxInputBytes: ctx.maxInputBytes,
+    caps: TEXT_CAPS,
     measureMemory: ctx.measureMemory,
     submittedAt: 0,
   };

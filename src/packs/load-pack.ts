@@ -81,8 +81,8 @@ export async function normalizePackHooks(
   // A JS source is read again by the loader: it must still be the byte-exact file that was hashed.
   for (const h of hooks) {
     // Inline `code` was in hookpack.json's bytes; a `source` file was read from disk.
-    if (h.js === undefined || h.js.filename.startsWith(`${sink.file}#`)) continue;
-    const rel = relative(root, h.js.filename).split(sep).join('/');
+    if (h.js?.sourcePath === undefined) continue;
+    const rel = relative(root, h.js.sourcePath).split(sep).join('/');
     if (walk.files.get(rel) !== sha256Hex(h.js.code))
       sink.error(`${h.location.path}.source`, `${rel} changed while the pack was being loaded`);
   }

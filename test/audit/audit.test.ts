@@ -3,7 +3,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { GENESIS, verifyChain } from '../../src/audit/hash-chain.js';
+import { GENESIS } from '../../src/audit/hash-chain.js';
+import { verifyChain } from '../../src/audit/verify-chain.js';
 import type { AuditRecord, HookStartedEvent } from '../../src/index.js';
 import { runCli } from '../helpers/cli.js';
 import { hooksOn, input, printing, tempDir, withExecutor } from '../helpers/fixture.js';
@@ -113,22 +114,34 @@ describe('the audit hash chain', () => {
     expect(JSON.parse(lines(file)[0]!).prev).toBe(GENESIS);
   });
 
+  // [what, tamper, first unverified line, records verified before it, problem]
   it.each([
     [
       'an edited line',
       (l: string[]) => {
         l[1] = l[1]!.replace('"proceed"', '"deny"');
       },
-      3,
-      /line 2 was edited/,
+      2,
+      1,
+      /line 2 was edited, or line 3's prev was/,
+    ],
+    [
+      'an edited first line',
+      (l: string[]) => {
+        l[0] = l[0]!.replace('"proceed"', '"deny"');
+      },
+      1,
+      0,
+      /line 1 was edited, or line 2's prev was/,
     ],
     [
       'a deleted line',
       (l: string[]) => {
         l.splice(1, 1);
       },
-      2,
-      /seq jumps from 1 to 3: 1 record\(s\) deleted/,
+      1,
+      0,
+      /seq jumps from 1 to 3: 1 record\(s\) deleted before line 2/,
     ],
     [
       'reordered lines',
@@ -136,33 +149,43 @@ describe('the audit hash chain', () => {
         [l[0], l[1]] = [l[1]!, l[0]!];
       },
       1,
-      /line 1 does not start the chain|out of order/,
+      0,
+      /out of order/,
     ],
     [
       'swapped later lines',
       (l: string[]) => {
         [l[1], l[2]] = [l[2]!, l[1]!];
       },
-      2,
+      1,
+      0,
       /out of order/,
     ],
-  ])('detects %s and reports the first break', async (_what, tamper, line, problem) => {
+  ])('detects %s and reports the first break', async (_what, tamper, line, records, problem) => {
     const file = await auditFile(3);
     const l = lines(file);
     tamper(l);
     writeFileSync(file, `${l.join('\n')}\n`);
     const report = verifyChain(readFileSync(file, 'utf8'));
-    expect(report).toMatchObject({ ok: false, line, problem: expect.stringMatching(problem) });
+    expect(report).toMatchObject({ ok: false, line, records, problem: expect.stringMatching(problem) });
     const cli = await runCli(['audit', 'verify', file]);
     expect(cli.code).toBe(1);
     expect(cli.stdout).toMatch(/^broken: /);
+    // What was verified and where it broke, without contradicting the problem line.
+    const verified = records === 0 ? 'no line' : `line 1 (1 record)`;
+    expect(cli.stdout).toContain(`\nverified: ${verified}; not verified: line ${line} onwards\n`);
   });
 
-  it('reports an intact chain and its head on the CLI', async () => {
+  it('reports an intact chain and its head on the CLI, and says it checks integrity, not authenticity', async () => {
     const file = await auditFile(2);
     const cli = await runCli(['audit', 'verify', file]);
     expect(cli.code).toBe(0);
-    expect(cli.stdout).toMatch(/ok: .*: 2 records, chain intact\nhead: sha256:[0-9a-f]{64}/);
+    expect(cli.stdout).toMatch(
+      /ok: .*: 2 records, chain intact \(unkeyed: sha256 links\)\nhead: sha256:[0-9a-f]{64}/,
+    );
+    expect(cli.stdout).toMatch(
+      /integrity only: .*not a rewrite; anyone who\ncan write the file can recompute every link/,
+    );
   });
 
   it('refuses to extend a file that is not an audit file', async () => {

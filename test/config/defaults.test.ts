@@ -13,6 +13,9 @@ describe('defaults', () => {
         memoryBytes: 33554432,
         maxOutputBytes: 65536,
         maxOutputBytesCeiling: 1048576,
+        maxLogLines: 100,
+        maxLogLineBytes: 4096,
+        maxLogBytes: 16384,
       },
       command: {
         timeoutMs: 60000,
@@ -35,6 +38,7 @@ describe('defaults', () => {
       },
       suspiciousTimeoutSeconds: 600,
       maxReasonBytes: 4096,
+      maxIgnoredFields: 32,
     });
     expect(Object.isFrozen(DEFAULTS)).toBe(true);
     expect(Object.isFrozen(DEFAULTS.limits)).toBe(true);

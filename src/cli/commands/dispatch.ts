@@ -5,6 +5,7 @@ import { createExecutor } from '../../executor/executor.js';
 import type { ConfigSource } from '../../executor/options.js';
 import { readCliInput } from '../read-input.js';
 import { UsageError } from '../usage-error.js';
+import { readKeyFlag } from './audit.js';
 
 export interface DispatchFlags {
   config?: string[];
@@ -13,6 +14,7 @@ export interface DispatchFlags {
   input?: string;
   tenant?: string;
   audit?: string;
+  auditKey?: string;
   root?: string;
   pretty?: boolean;
 }
@@ -27,12 +29,17 @@ export async function runDispatch(event: string, flags: DispatchFlags): Promise<
       'dispatch needs at least one --config <file> (or --policy <file>); see `hookwarden dispatch --help`',
     );
   }
+  if (flags.auditKey !== undefined && flags.audit === undefined)
+    throw new UsageError('--audit-key keys the --audit file: give --audit <file.jsonl> too');
+  const key = flags.auditKey === undefined ? undefined : readKeyFlag(flags.auditKey, '--audit-key');
   const input = await readCliInput(flags.input, event);
   const executor = await createExecutor({
     config,
     policy: flags.policy ?? [],
     ...(flags.root !== undefined ? { root: flags.root } : {}),
-    ...(flags.audit !== undefined ? { audit: flags.audit } : {}),
+    ...(flags.audit !== undefined
+      ? { audit: key === undefined ? flags.audit : { file: flags.audit, key } }
+      : {}),
   });
   if (flags.tenant !== undefined && !executor.tenants.includes(flags.tenant)) {
     process.stderr.write(
