@@ -39,7 +39,10 @@ export function buildHookEnv(
     const refused = refusedEnvReason(name);
     if (refused !== undefined) return { ok: false, message: `env: ${refused}; the hook was not run` };
     if (!ENV_NAME.test(name)) {
-      return { ok: false, message: `env: invalid variable name ${JSON.stringify(name)}; the hook was not run` };
+      return {
+        ok: false,
+        message: `env: invalid variable name ${JSON.stringify(name)}; the hook was not run`,
+      };
     }
     // A NUL would split one value into several records (or bwrap arguments) on the way in.
     if (value.includes('\0')) {

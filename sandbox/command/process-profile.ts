@@ -15,7 +15,11 @@ import type { CommandTask } from '../../src/contract/command-task.js';
 
 export type Wrapper =
   | { readonly kind: 'hw-exec'; readonly path: string }
-  | { readonly kind: 'prlimit'; readonly path: string; /** env(1), which sets the hook's variables. */ readonly env: string };
+  | {
+      readonly kind: 'prlimit';
+      readonly path: string /** env(1), which sets the hook's variables. */;
+      readonly env: string;
+    };
 
 /**
  * How the runner starts a hook: `argv`, run with an empty environment, and what to write to the
@@ -89,11 +93,19 @@ export function wrapperArgv(task: CommandTask, wrapper: Wrapper, fd3: 'env' | 'p
 
 /** NUL-terminated NAME=VALUE records: hw-exec's fd 3 protocol. */
 export function envRecords(env: Readonly<Record<string, string>>): Buffer {
-  return Buffer.from(Object.entries(env).map(([k, v]) => `${k}=${v}\0`).join(''));
+  return Buffer.from(
+    Object.entries(env)
+      .map(([k, v]) => `${k}=${v}\0`)
+      .join(''),
+  );
 }
 
 /** How to start the hook in `process` isolation with `env` as its (whole) environment. */
-export function processLaunch(task: CommandTask, wrapper: Wrapper, env: Readonly<Record<string, string>>): Launch {
+export function processLaunch(
+  task: CommandTask,
+  wrapper: Wrapper,
+  env: Readonly<Record<string, string>>,
+): Launch {
   const program = programArgv(task);
   if (wrapper.kind === 'hw-exec') {
     return { argv: [...wrapperArgv(task, wrapper, 'env'), ...program], fd3: envRecords(env) };

@@ -5,7 +5,7 @@
 // once; the group's SIGKILL follows on its own timer. Spawned from the main thread: PDEATHSIG-style
 // cleanup is per thread, and the measurements favour it (bench/README.md). The child is started with
 // an empty environment: only the hook itself, past the wrapper (and bwrap), gets its variables.
-import { spawn } from 'node:child_process';
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { chownSync } from 'node:fs';
 import type { Writable } from 'node:stream';
 import type { CommandOutcome, CommandTask } from '../../src/contract/command-task.js';
@@ -81,7 +81,8 @@ export function runCommand(
   if (signal?.aborted)
     return Promise.resolve({ kind: 'aborted', message: 'aborted before start', stderr: '', durationMs: 0 });
   const env = buildHookEnv(task);
-  if (!env.ok) return Promise.resolve({ kind: 'spawn_failed', message: env.message, stderr: '', durationMs: 0 });
+  if (!env.ok)
+    return Promise.resolve({ kind: 'spawn_failed', message: env.message, stderr: '', durationMs: 0 });
   const how = commandLaunch(task, wrapper, env.env);
   if ('unavailable' in how) {
     return Promise.resolve({
@@ -104,14 +105,22 @@ export function runCommand(
   }
   const started = performance.now();
   return new Promise<CommandOutcome>((resolve) => {
-    const child = spawn(file!, args, {
-      cwd: task.cwd,
-      // The wrapper, prlimit and bwrap run before any sandbox exists: nothing of the hook's reaches them.
-      env: {},
-      detached: true,
-      stdio: fd3 === undefined ? 'pipe' : ['pipe', 'pipe', 'pipe', 'pipe'],
-      ...runAs,
-    });
+    let child: ChildProcessWithoutNullStreams;
+    try {
+      child = spawn(file!, args, {
+        cwd: task.cwd,
+        // The wrapper, prlimit and bwrap run before any sandbox exists: nothing of the hook's reaches them.
+        env: {},
+        detached: true,
+        stdio: fd3 === undefined ? 'pipe' : ['pipe', 'pipe', 'pipe', 'pipe'],
+        ...runAs,
+      }) as ChildProcessWithoutNullStreams;
+    } catch (err) {
+      // Arguments Node refuses before any process exists (a NUL byte in the command or argv).
+      const message = `cannot start the hook: ${(err as Error).message}`;
+      resolve({ kind: 'spawn_failed', message, stderr: '', durationMs: 0 });
+      return;
+    }
     const side = fd3 === undefined ? undefined : (child.stdio[3] as Writable);
     const pgid = child.pid;
     if (pgid !== undefined) groups.track(pgid);
