@@ -17,7 +17,8 @@ export type Wrapper =
   | { readonly kind: 'hw-exec'; readonly path: string }
   | {
       readonly kind: 'prlimit';
-      readonly path: string /** env(1), which sets the hook's variables. */;
+      readonly path: string;
+      /** env(1), which sets the hook's variables for the prlimit fallback. */
       readonly env: string;
     };
 
