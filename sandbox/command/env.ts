@@ -1,9 +1,18 @@
 // A command hook's environment, built from scratch (DESIGN §5): a fixed PATH, LANG/TZ, HOME and
 // TMPDIR in the per-invocation scratch dir, hookwarden's HOOK_* variables and the hook's explicit
-// `env`, plus `inheritEnv` names from the host that pass the secret-name filter. Nothing else.
-import { isSecretName } from '../../src/contract/secret-names.js';
+// `env`, plus `inheritEnv` host variables whose name and value pass the secret filter. Nothing else.
+// Only the hook's own process is started with it: the machinery that starts the hook (hw-exec,
+// prlimit, bwrap) runs with an empty environment and receives this one through a side channel
+// (process-profile.ts, namespace-profile.ts). The load-time checks are made again here, because a
+// task can reach the runner without going through the config loader.
+import { ENV_NAME, isReservedName, refusedEnvReason } from '../../src/contract/refused-env.js';
+import { isSecretName, secretValueKind } from '../../src/contract/secret-names.js';
 
 export const FIXED_PATH = '/usr/local/bin:/usr/bin:/bin';
+
+export type HookEnv =
+  | { readonly ok: true; readonly env: Readonly<Record<string, string>> }
+  | { readonly ok: false; readonly message: string };
 
 export function buildHookEnv(
   task: {
@@ -12,18 +21,37 @@ export function buildHookEnv(
     readonly scratchDir: string;
   },
   hostEnv: NodeJS.ProcessEnv = process.env,
-): Record<string, string> {
+): HookEnv {
   const env: Record<string, string> = Object.create(null);
   env.PATH = FIXED_PATH;
   env.LANG = 'C.UTF-8';
   env.TZ = 'UTC';
   for (const name of task.inheritEnv) {
+    const refused = refusedEnvReason(name);
+    if (refused !== undefined) return { ok: false, message: `inheritEnv: ${refused}; the hook was not run` };
+    // Checked at load with a warning; here the entry is just not passed.
+    if (!ENV_NAME.test(name) || isReservedName(name) || isSecretName(name)) continue;
     const value = hostEnv[name];
-    if (value !== undefined && !isSecretName(name)) env[name] = value;
+    // A value is checked when it is known: DATABASE_URL=postgres://u:password@… never passes.
+    if (value !== undefined && secretValueKind(value) === undefined) env[name] = value;
   }
-  for (const [k, v] of Object.entries(task.env)) env[k] = v;
+  for (const [name, value] of Object.entries(task.env)) {
+    const refused = refusedEnvReason(name);
+    if (refused !== undefined) return { ok: false, message: `env: ${refused}; the hook was not run` };
+    if (!ENV_NAME.test(name)) {
+      return {
+        ok: false,
+        message: `env: invalid variable name ${JSON.stringify(name)}; the hook was not run`,
+      };
+    }
+    // A NUL would split one value into several records (or bwrap arguments) on the way in.
+    if (value.includes('\0')) {
+      return { ok: false, message: `env: the value of "${name}" contains a NUL byte; the hook was not run` };
+    }
+    env[name] = value;
+  }
   // Scratch locations last: a hook cannot point HOME or TMPDIR back at the host's.
   env.HOME = task.scratchDir;
   env.TMPDIR = task.scratchDir;
-  return env;
+  return { ok: true, env };
 }

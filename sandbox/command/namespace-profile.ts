@@ -5,10 +5,16 @@
 // namespaces, no capabilities, a new session (no TIOCSTI into a terminal), and dies with its parent;
 // when the namespace's init dies the kernel kills everything in it, daemons included. Secrets
 // elsewhere on the host (home directories, /etc/shadow, other projects) are simply not there.
+//
+// bwrap itself runs on the host, before any namespace exists, so it gets an empty environment
+// (DESIGN §8.5) and the hook's variables come in as `--clearenv --setenv NAME VALUE…` read from fd 3
+// (`--args 3`): they are neither in bwrap's environment nor in its world-readable /proc/<pid>/cmdline,
+// and bwrap closes the descriptor before the hook starts.
 import { spawnSync } from 'node:child_process';
 import { accessSync, constants, cpSync, existsSync, lstatSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { CommandTask } from '../../src/contract/command-task.js';
+import { type Launch, programArgv, type Wrapper, wrapperArgv } from './process-profile.js';
 
 const BWRAP_CANDIDATES = ['/usr/bin/bwrap', '/bin/bwrap', '/usr/local/bin/bwrap'];
 
@@ -78,7 +84,8 @@ export function namespaceSupport(): NamespaceSupport {
   }
   const r = spawnSync(
     bwrap,
-    ['--ro-bind', '/', '/', '--unshare-all', '--die-with-parent', '--cap-drop', 'ALL', 'true'],
+    // --clearenv: every hook needs it (bubblewrap ≥ 0.5); an older one is reported here, not per hook.
+    ['--ro-bind', '/', '/', '--unshare-all', '--die-with-parent', '--cap-drop', 'ALL', '--clearenv', 'true'],
     {
       encoding: 'utf8',
       timeout: 10_000,
@@ -129,7 +136,10 @@ export function snapshotEtc(dest: string): void {
   }
 }
 
-/** The bubblewrap argv (ending with `--`) that confines `task` in a namespace sandbox. */
+/**
+ * The bubblewrap argv (ending with `--`) that confines `task` in a namespace sandbox. The hook's
+ * environment is not in it: bwrap reads it from fd 3 (`bwrapEnvArgs`).
+ */
 export function bwrapArgs(bwrap: string, task: CommandTask): string[] {
   return [
     bwrap,
@@ -158,6 +168,27 @@ export function bwrapArgs(bwrap: string, task: CommandTask): string[] {
     '--new-session',
     '--cap-drop',
     'ALL',
+    '--args',
+    '3',
     '--',
   ];
+}
+
+/** bwrap's `--args` data: the hook's whole environment, as NUL-separated arguments. */
+export function bwrapEnvArgs(env: Readonly<Record<string, string>>): Buffer {
+  const args = ['--clearenv', ...Object.entries(env).flatMap(([k, v]) => ['--setenv', k, v])];
+  return Buffer.from(args.map((a) => `${a}\0`).join(''));
+}
+
+/** How to start the hook in `namespace` isolation: the rlimit wrapper, then bubblewrap, then the hook. */
+export function namespaceLaunch(
+  task: CommandTask,
+  wrapper: Wrapper,
+  bwrap: string,
+  env: Readonly<Record<string, string>>,
+): Launch {
+  return {
+    argv: [...wrapperArgv(task, wrapper, 'pass'), ...bwrapArgs(bwrap, task), ...programArgv(task)],
+    fd3: bwrapEnvArgs(env),
+  };
 }

@@ -3,33 +3,39 @@
 // and kills the whole group (SIGTERM, SIGKILL after a grace) on timeout, on abort, on an output flood
 // and when the hook exits, so no grandchild survives it. On timeout, abort and flood the run ends at
 // once; the group's SIGKILL follows on its own timer. Spawned from the main thread: PDEATHSIG-style
-// cleanup is per thread, and the measurements favour it (bench/README.md).
+// cleanup is per thread, and the measurements favour it (bench/README.md). The child is started with
+// an empty environment: only the hook itself, past the wrapper (and bwrap), gets its variables.
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { chownSync } from 'node:fs';
+import type { Writable } from 'node:stream';
 import type { CommandOutcome, CommandTask } from '../../src/contract/command-task.js';
 import { buildHookEnv } from './env.js';
 import type { ProcessGroups } from './kill-group.js';
-import { bwrapArgs, namespaceSupport } from './namespace-profile.js';
-import { findWrapper, processArgv, programArgv, type Wrapper } from './process-profile.js';
+import { namespaceLaunch, namespaceSupport } from './namespace-profile.js';
+import { findWrapper, type Launch, processLaunch, type Wrapper } from './process-profile.js';
 
 /** The host's unprivileged `nobody` user and group. */
 const NOBODY = 65534;
 
-/** The full argv for the task's isolation, or why that isolation is not available (never weaker). */
-function commandArgv(task: CommandTask, wrapper: Wrapper): { argv: string[] } | { unavailable: string } {
+/** How to start the task in its isolation, or why that isolation is not available (never weaker). */
+function commandLaunch(
+  task: CommandTask,
+  wrapper: Wrapper,
+  env: Readonly<Record<string, string>>,
+): { launch: Launch } | { unavailable: string } {
   if (task.runAs === 'nobody' && process.getuid?.() !== 0) {
     return {
       unavailable: 'runAs "nobody" needs hookwarden to run as root (it switches the hook to uid 65534)',
     };
   }
-  if (task.isolation === 'process') return { argv: processArgv(task, wrapper) };
+  if (task.isolation === 'process') return { launch: processLaunch(task, wrapper, env) };
   const ns = namespaceSupport();
   if (!ns.ok || ns.bwrap === undefined) {
     return {
       unavailable: `isolation "namespace" is not available: ${ns.reason}. Fix: ${ns.hint}. The hook was not run.`,
     };
   }
-  return { argv: processArgv(task, wrapper, [...bwrapArgs(ns.bwrap, task), ...programArgv(task)]) };
+  return { launch: namespaceLaunch(task, wrapper, ns.bwrap, env) };
 }
 
 /** After the hook exits, how long to wait for pipes still held by escaped processes. */
@@ -74,16 +80,20 @@ export function runCommand(
   }
   if (signal?.aborted)
     return Promise.resolve({ kind: 'aborted', message: 'aborted before start', stderr: '', durationMs: 0 });
-  const argv = commandArgv(task, wrapper);
-  if ('unavailable' in argv) {
+  const env = buildHookEnv(task);
+  if (!env.ok)
+    return Promise.resolve({ kind: 'spawn_failed', message: env.message, stderr: '', durationMs: 0 });
+  const how = commandLaunch(task, wrapper, env.env);
+  if ('unavailable' in how) {
     return Promise.resolve({
       kind: 'isolation_unavailable',
-      message: argv.unavailable,
+      message: how.unavailable,
       stderr: '',
       durationMs: 0,
     });
   }
-  const [file, ...args] = argv.argv;
+  const [file, ...args] = how.launch.argv;
+  const fd3 = how.launch.fd3;
   const runAs = task.runAs === 'nobody' ? { uid: NOBODY, gid: NOBODY } : {};
   if (task.runAs === 'nobody') {
     try {
@@ -99,17 +109,19 @@ export function runCommand(
     try {
       child = spawn(file!, args, {
         cwd: task.cwd,
-        env: buildHookEnv(task),
+        // The wrapper, prlimit and bwrap run before any sandbox exists: nothing of the hook's reaches them.
+        env: {},
         detached: true,
-        stdio: 'pipe',
+        stdio: fd3 === undefined ? 'pipe' : ['pipe', 'pipe', 'pipe', 'pipe'],
         ...runAs,
-      });
+      }) as ChildProcessWithoutNullStreams;
     } catch (err) {
-      // e.g. E2BIG or a NUL in an argument: the hook fails, the host goes on.
+      // Arguments Node refuses before any process exists (a NUL byte in the command or argv).
       const message = `cannot start the hook: ${(err as Error).message}`;
       resolve({ kind: 'spawn_failed', message, stderr: '', durationMs: 0 });
       return;
     }
+    const side = fd3 === undefined ? undefined : (child.stdio[3] as Writable);
     const pgid = child.pid;
     if (pgid !== undefined) groups.track(pgid);
     const stdout = new CappedText(task.maxOutputBytes);
@@ -129,6 +141,7 @@ export function runCommand(
       child.stdout.destroy();
       child.stderr.destroy();
       child.stdin.destroy();
+      side?.destroy();
       resolve(outcome);
     };
     const stop = (kind: Stop, message: string) => {
@@ -204,5 +217,9 @@ export function runCommand(
     // A hook may never read stdin: the write is asynchronous and EPIPE is ignored.
     child.stdin.on('error', () => {});
     child.stdin.end(task.stdin);
+    // The environment (or bwrap's --args) on fd 3: read to EOF and closed before the hook starts. A
+    // wrapper that fails first leaves it unread (EPIPE, ignored); its exit status says why.
+    side?.on('error', () => {});
+    side?.end(fd3);
   });
 }

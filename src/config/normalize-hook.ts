@@ -3,7 +3,6 @@
 import { basename, posix, sep } from 'node:path';
 import { computeDeadline } from '../contract/budget.js';
 import type { EventDefinition } from '../contract/events.js';
-import { isSecretName } from '../contract/secret-names.js';
 import type { Scope } from '../contract/types.js';
 import { canonicalJson, deriveHookId } from '../registry/hook-id.js';
 import { IfFilter, IfFilterError } from '../registry/if-filter.js';
@@ -11,6 +10,7 @@ import type { ToolMatcher } from '../registry/matcher.js';
 import { DEFAULTS, type IsolationLevel } from './defaults.js';
 import { type DiagnosticSink, joinPath, renderValue } from './diagnostics.js';
 import type { CommandHookSpec, HookDefinition, JsHookSpec, PackOrigin } from './hook-definition.js';
+import { commandEnv, commandInheritEnv } from './hook-env.js';
 import { hookSpecSchema, type RawHookSpec } from './schema.js';
 import type { ScopeLimits } from './scope-limits.js';
 import { MAX_SOURCE_BYTES, readHookSource } from './source-file.js';
@@ -178,26 +178,10 @@ function commandSpec(spec: RawHookSpec, path: string, ctx: HookContext): Command
     sink.error(path, 'a command hook needs "command" (shell) or "argv" (no shell), got neither');
     return undefined;
   }
-  const env: Record<string, string> = Object.create(null);
-  for (const [k, v] of Object.entries(spec.env ?? {})) {
-    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(k)) {
-      sink.error(
-        joinPath(joinPath(path, 'env'), k),
-        `invalid environment variable name, got ${renderValue(k)}`,
-      );
-      return undefined;
-    }
-    env[k] = v;
-  }
-  const inheritEnv: string[] = [];
-  for (const [i, name] of (spec.inheritEnv ?? []).entries()) {
-    if (isSecretName(name)) {
-      sink.warn(
-        joinPath(joinPath(path, 'inheritEnv'), i),
-        `"${name}" looks like a secret (or belongs to hookwarden) and is never passed to hooks; set it in "env" explicitly if it must be`,
-      );
-    } else inheritEnv.push(name);
-  }
+  const env = commandEnv(spec, path, sink);
+  if (env === undefined) return undefined;
+  const inheritEnv = commandInheritEnv(spec, path, sink);
+  if (inheritEnv === undefined) return undefined;
   const maxOutputBytes = spec.maxOutputBytes ?? DEFAULTS.command.maxOutputBytes;
   const r = spec.rlimits ?? {};
   return Object.freeze({

@@ -1,6 +1,7 @@
 // The hostile-hook corpus (test/fixtures/hostile/), run in `process` and `namespace` isolation. For
 // each: the host survives, the outcome and decision follow DESIGN's failure table, nothing leaks, and
 // no process survives the dispatch — except what README documents as not contained in process mode.
+import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -9,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { namespaceSupport } from '../../../sandbox/command/namespace-profile.js';
 import type { DispatchResult } from '../../../src/index.js';
-import { input, tempDir, withExecutor } from '../../helpers/fixture.js';
+import { hooksOn, input, tempDir, withExecutor } from '../../helpers/fixture.js';
 import { processesWithEnv } from '../../helpers/processes.js';
 
 const HOSTILE = fileURLToPath(new URL('../../fixtures/hostile/', import.meta.url));
@@ -47,6 +48,55 @@ async function run(
   );
   return { result, marker };
 }
+
+const HOST = fileURLToPath(new URL('../../fixtures/hosts/dispatch-once.mjs', import.meta.url));
+/** runAs "nobody" needs hookwarden to run as root. */
+const RUN_AS = process.getuid?.() === 0 ? ([undefined, 'nobody'] as const) : ([undefined] as const);
+
+/**
+ * Runs read-parent-environ.sh from a separate host process started with a canary secret in its
+ * environment (a variable set in a running Node process never shows in its /proc/<pid>/environ, so
+ * the canary must be there from the host's exec). Returns what the hook read, decoded.
+ */
+async function readHostEnviron(
+  mode: 'process' | 'namespace',
+  runAs: 'nobody' | undefined,
+  canary: string,
+): Promise<{ result: DispatchResult; hostPid: number; dump: string; marker: string }> {
+  const marker = randomUUID();
+  const hook = {
+    name: 'read-parent-environ',
+    command: './read-parent-environ.sh',
+    isolation: mode,
+    timeoutMs: 5000,
+    inheritEnv: ['HW_CANARY_API_TOKEN'],
+    env: { HW_MARK: marker },
+    ...(runAs === undefined ? {} : { runAs }),
+  };
+  const options = {
+    config: hooksOn('BeforeTool', [hook]),
+    root: HOSTILE,
+    event: 'BeforeTool',
+    input: input({ toolName: 'Bash' }),
+  };
+  const host = spawn(process.execPath, [HOST, JSON.stringify(options)], {
+    env: { ...process.env, HW_CANARY_API_TOKEN: canary },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let out = '';
+  host.stdout.on('data', (d) => {
+    out += d;
+  });
+  const code = await new Promise((r) => host.on('close', r));
+  expect(code).toBe(0);
+  const { result } = JSON.parse(out) as { result: DispatchResult };
+  const dump = Buffer.from(result.additionalContext ?? '', 'base64').toString('utf8');
+  return { result, hostPid: host.pid!, dump, marker };
+}
+
+/** The ancestors the hook walked through: pid → whether their environment was readable. */
+const ancestors = (dump: string) =>
+  new Map([...dump.matchAll(/^pid (\d+) (readable|unreadable)$/gm)].map((m) => [Number(m[1]), m[2]]));
 
 async function survivors(marker: string, waitMs = 3000): Promise<number[]> {
   const until = Date.now() + waitMs;
@@ -111,12 +161,47 @@ describe.each(MODES)('hostile hooks (%s isolation)', (mode) => {
       expect(json).not.toContain('host-secret-token-value');
       if (mode === 'namespace') {
         expect(result.additionalContext).toBe('unreadable');
-        // PID 1 is the sandbox's own init, with hookwarden's sanitized environment.
-        expect(result.mutatedToolInput?.initEnv).toContain('HOOK_EVENT=BeforeTool');
+        // PID 1 is the sandbox's own init, forked from bwrap: the machinery's environment is empty.
+        expect(result.mutatedToolInput?.initEnv).toBe('');
       } else expect(result.additionalContext).toBe('TOP-SECRET-CONTENT');
       expect(await survivors(marker)).toEqual([]);
     },
   );
+
+  for (const runAs of RUN_AS) {
+    const who = runAs === undefined ? '' : ' as nobody';
+    const contained = mode === 'namespace' || runAs === 'nobody';
+    it(
+      contained
+        ? `cannot read hookwarden's environment through /proc${who}`
+        : "reads hookwarden's environment through /proc/$PPID/environ (not contained in process mode as the same user)",
+      async () => {
+        const canary = `canary-${randomUUID()}`;
+        const { result, hostPid, dump, marker } = await readHostEnviron(mode, runAs, canary);
+        expect(result.hooks[0]).toMatchObject({ outcome: 'proceed' });
+        const seen = ancestors(dump);
+        // The name filter keeps the canary out of the hook's own environment in every mode.
+        expect(seen.size).toBeGreaterThan(0);
+        if (mode === 'namespace') {
+          // A private /proc: the host's processes are not there at all.
+          expect(seen.has(hostPid)).toBe(false);
+          expect(dump).not.toContain(canary);
+        } else if (runAs === 'nobody') {
+          // Another uid: the environment of hookwarden (root) and of every process above it is not
+          // readable; only the hook's own processes (its `sh -c`) are.
+          expect(seen.get(hostPid)).toBe('unreadable');
+          const walk = [...seen];
+          const fromHost = walk.slice(walk.findIndex(([pid]) => pid === hostPid));
+          expect(fromHost.map(([, r]) => r)).toEqual(fromHost.map(() => 'unreadable'));
+          expect(dump).not.toContain(canary);
+        } else {
+          expect(seen.get(hostPid)).toBe('readable');
+          expect(dump).toContain(`HW_CANARY_API_TOKEN=${canary}`);
+        }
+        expect(await survivors(marker)).toEqual([]);
+      },
+    );
+  }
 
   it(
     mode === 'namespace'

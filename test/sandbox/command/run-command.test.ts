@@ -93,6 +93,37 @@ describe.each(WRAPPERS)('the subprocess runner ($kind)', (wrapper) => {
     }
   });
 
+  it('passes an inherited variable only when neither its name nor its current value carries a credential', async () => {
+    const host = {
+      HW_TEST_DATABASE_URL: 'postgres://app:hunter2@db.internal/app',
+      HW_TEST_PLAIN_DB_URL: 'postgres://db.internal/app',
+      HW_TEST_HTTP_PROXY: 'http://proxyuser:proxypass@proxy:3128',
+      HW_TEST_NO_PROXY: 'localhost,.corp',
+      HW_TEST_GH_PAT: 'abc',
+      HW_TEST_NOTES: 'token ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789 inside',
+    };
+    Object.assign(process.env, host);
+    try {
+      const t = task({ kind: 'argv', argv: ['/usr/bin/env'] }, { inheritEnv: Object.keys(host) });
+      const r = await runCommand(t, groups);
+      if (r.kind !== 'exited') throw new Error(r.kind);
+      const names = r.stdout
+        .trim()
+        .split('\n')
+        .map((l) => l.slice(0, l.indexOf('=')))
+        .filter((n) => n.startsWith('HW_TEST_'));
+      expect(names.sort()).toEqual(['HW_TEST_NO_PROXY', 'HW_TEST_PLAIN_DB_URL']);
+      expect(r.stdout).not.toMatch(/hunter2|proxypass|ghp_/);
+    } finally {
+      for (const k of Object.keys(host)) delete process.env[k];
+    }
+  });
+
+  it('reports a command with a NUL byte as a spawn failure, never a rejected promise', async () => {
+    const r = await runCommand(task(sh('echo a\u0000b')), groups);
+    expect(r).toMatchObject({ kind: 'spawn_failed', message: expect.stringContaining('null bytes') });
+  });
+
   it('runs in the sandbox root under the configured rlimits', async () => {
     const root = mkdtempSync(join(tmpdir(), 'hw-root-'));
     const t = task(sh('pwd; ulimit -n; ulimit -f; ulimit -t'), {

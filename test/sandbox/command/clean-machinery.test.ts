@@ -1,0 +1,303 @@
+// DESIGN §8.5: the sandbox's own machinery runs in a clean environment; only the hook process sees
+// the hook's variables. Each stage of the machinery (hw-exec or prlimit, env(1), bwrap) is wiretapped
+// by a script that records the environment and argv it was started with, then execs the real one.
+// Real processes, real bwrap, a real LD_PRELOAD library.
+import { spawn, spawnSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { buildHookEnv } from '../../../sandbox/command/env.js';
+import { ProcessGroups } from '../../../sandbox/command/kill-group.js';
+import { namespaceSupport } from '../../../sandbox/command/namespace-profile.js';
+import { findWrapper, type Wrapper } from '../../../sandbox/command/process-profile.js';
+import { runCommand } from '../../../sandbox/command/run-command.js';
+import type { CommandTask } from '../../../src/contract/command-task.js';
+import { hooksOn, input, tempDir, withExecutor } from '../../helpers/fixture.js';
+
+const required = process.env.HOOKWARDEN_REQUIRE_NAMESPACE === '1';
+const REAL_BWRAP = ['/usr/bin/bwrap', '/bin/bwrap', '/usr/local/bin/bwrap'].find((p) => existsSync(p));
+const TAPS = mkdtempSync(join(tmpdir(), 'hw-taps-'));
+const RECORDS = join(TAPS, 'records');
+
+const TAP_SOURCE = fileURLToPath(new URL('../../fixtures/native/tap.c', import.meta.url));
+
+/** A program that records how it was started (environ, cmdline) under RECORDS, then execs `real`. */
+function tap(stage: string, real: string): string {
+  const path = join(TAPS, stage);
+  const defines = [`-DRECORDS="${RECORDS}"`, `-DSTAGE="${stage}"`, `-DREAL="${real}"`];
+  const cc = spawnSync('cc', ['-O2', '-Wall', '-Werror', ...defines, '-o', path, TAP_SOURCE], {
+    encoding: 'utf8',
+  });
+  if (cc.status !== 0) throw new Error(`cannot build the ${stage} tap: ${cc.stderr}`);
+  return path;
+}
+
+/** Descriptors from `ls -l /proc/self/fd` output, without ls's own directory handle. */
+function listedFds(lsOutput: string): string[] {
+  return [...lsOutput.matchAll(/ (\d+) -> (.*)$/gm)]
+    .filter((m) => !/^\/proc\/\d+\/fd$/.test(m[2]!))
+    .map((m) => m[1]!)
+    .sort();
+}
+
+const hwExec = findWrapper('hw-exec');
+const prlimit = findWrapper('prlimit');
+const envBin = prlimit?.kind === 'prlimit' ? prlimit.env : '/usr/bin/env';
+const WRAPPERS: Wrapper[] = [
+  { kind: 'hw-exec', path: tap('hw-exec', hwExec!.path) },
+  { kind: 'prlimit', path: tap('prlimit', prlimit!.path), env: tap('env', envBin) },
+];
+// The bwrap stage is tapped through HOOKWARDEN_BWRAP, read at the first namespaceSupport() (below).
+if (REAL_BWRAP !== undefined) process.env.HOOKWARDEN_BWRAP = tap('bwrap', REAL_BWRAP);
+const MODES = (['process', 'namespace'] as const).filter(
+  (m) => m === 'process' || namespaceSupport().ok || required,
+);
+
+const groups = new ProcessGroups();
+afterEach(() => groups.killAll());
+afterAll(() => {
+  groups.dispose();
+  delete process.env.HOOKWARDEN_BWRAP;
+  rmSync(TAPS, { recursive: true, force: true });
+});
+
+function records(): Map<string, { environ: string; cmdline: string[] }[]> {
+  const out = new Map<string, { environ: string; cmdline: string[] }[]>();
+  for (const f of readdirSync(RECORDS).filter((n) => n.endsWith('.environ'))) {
+    const [stage] = f.split('.');
+    const base = join(RECORDS, f.replace(/\.environ$/, ''));
+    const cmdline = readFileSync(`${base}.cmdline`, 'utf8').split('\0').slice(0, -1);
+    const list = out.get(stage!) ?? [];
+    list.push({ environ: readFileSync(`${base}.environ`, 'utf8'), cmdline });
+    out.set(stage!, list);
+  }
+  return out;
+}
+
+function task(extra: Partial<CommandTask>): CommandTask {
+  return {
+    program: { kind: 'shell', command: 'true' },
+    cwd: tmpdir(),
+    scratchDir: tempDir('hw-scratch-'),
+    env: { HOOK_EVENT: 'BeforeTool', HW_MARK: randomUUID() },
+    inheritEnv: [],
+    stdin: '{}',
+    deadlineMs: 10_000,
+    killGraceMs: 200,
+    maxOutputBytes: 1024 * 1024,
+    rlimits: { cpuSeconds: 0, openFiles: 256, fileSizeBytes: 1024 * 1024, addressSpaceBytes: undefined },
+    isolation: 'process',
+    writable: false,
+    runAs: undefined,
+    ...extra,
+  };
+}
+
+/** The descriptors a child of this process inherits when nothing closes them (fd 3+ leaked to us). */
+function plainChildFds(): string[] {
+  return spawnSync('/bin/sh', ['-c', 'ls /proc/$$/fd'], { encoding: 'utf8', env: {} })
+    .stdout.trim()
+    .split('\n');
+}
+
+describe.each(MODES)('the machinery’s environment (%s isolation)', (mode) => {
+  describe.each(WRAPPERS)('through $kind', (wrapper) => {
+    it('every stage starts with an empty environment; the hook gets exactly its own variables and no extra descriptor', async () => {
+      rmSync(RECORDS, { recursive: true, force: true });
+      mkdirSync(RECORDS);
+      const needle = `needle-${randomUUID()}`;
+      const t = task({
+        isolation: mode,
+        program: {
+          kind: 'shell',
+          command: 'cat /proc/$$/environ; printf "\\n--fds--\\n"; exec ls -l /proc/self/fd',
+        },
+        env: {
+          HOOK_EVENT: 'BeforeTool',
+          HW_MARK: randomUUID(),
+          HW_NEEDLE: needle,
+          SPACED: 'a b  c',
+          EMPTY: '',
+          LOOKS_LIKE_AN_OPTION: '--bind / /host',
+          MULTI_LINE: 'one\ntwo',
+          UNICODE: 'é ✓',
+        },
+      });
+      const r = await runCommand(t, groups, undefined, wrapper);
+      expect(r).toMatchObject({ kind: 'exited', exitCode: 0, stderr: '' });
+      if (r.kind !== 'exited') return;
+      const [environ, fdList] = r.stdout.split('\n--fds--\n') as [string, string];
+
+      // The hook: exactly buildHookEnv's variables (bubblewrap adds PWD, the cwd).
+      const built = buildHookEnv(t);
+      if (!built.ok) throw new Error(built.message);
+      const expected = { ...built.env, ...(mode === 'namespace' ? { PWD: t.cwd } : {}) };
+      const seen = Object.fromEntries(
+        environ
+          .split('\0')
+          .slice(0, -1)
+          .map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
+      );
+      expect(seen).toEqual(expected);
+
+      // No descriptor beyond stdio: fd 3 (the channel) is closed; hw-exec also closes what this
+      // process inherited, prlimit cannot (README: residual exposure of the fallback).
+      const fds = listedFds(fdList);
+      const inherited = plainChildFds().filter((fd) => Number(fd) > 2);
+      expect(fds).toEqual(
+        wrapper.kind === 'hw-exec' ? ['0', '1', '2'] : ['0', '1', '2', ...inherited].sort(),
+      );
+
+      // Every stage of the machinery: an empty environment, and no hook value in its argv, except
+      // the prlimit fallback's env(1) assignments in process mode (documented).
+      const stages = records();
+      const expectStages =
+        wrapper.kind === 'hw-exec'
+          ? mode === 'process'
+            ? ['hw-exec']
+            : ['bwrap', 'hw-exec']
+          : mode === 'process'
+            ? ['env', 'prlimit']
+            : ['bwrap', 'prlimit'];
+      expect([...stages.keys()].sort()).toEqual(expectStages);
+      for (const [stage, runs] of stages) {
+        expect(runs, stage).toHaveLength(1);
+        expect(runs[0]!.environ, `${stage}'s environment`).toBe('');
+        const argvHasValue = runs[0]!.cmdline.some((a) => a.includes(needle));
+        expect(argvHasValue, `${stage}'s argv`).toBe(wrapper.kind === 'prlimit' && mode === 'process');
+      }
+    });
+  });
+});
+
+describe('a hook’s LD_PRELOAD', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'hw-preload-'));
+  const markers = join(dir, 'markers');
+  const root = join(dir, 'repo');
+  const so = join(root, 'evil.so');
+
+  beforeAll(() => {
+    mkdirSync(markers);
+    mkdirSync(root);
+    const src = join(dir, 'evil.c');
+    // The constructor records which program loaded it.
+    writeFileSync(
+      src,
+      `#include <stdio.h>
+#include <unistd.h>
+__attribute__((constructor)) static void evil(void) {
+  char path[512], exe[256] = {0};
+  snprintf(path, sizeof path, "${markers}/loaded-by-%d", (int)getpid());
+  if (readlink("/proc/self/exe", exe, sizeof exe - 1) < 0) exe[0] = '?';
+  FILE *f = fopen(path, "w");
+  if (f) { fputs(exe, f); fclose(f); }
+}
+`,
+    );
+    const cc = spawnSync('cc', ['-shared', '-fPIC', '-o', so, src], { encoding: 'utf8' });
+    expect(cc.status, cc.stderr).toBe(0);
+    // The library works: a plain program started with it runs the constructor.
+    spawnSync('/bin/true', { env: { LD_PRELOAD: so } });
+    expect(readdirSync(markers)).toHaveLength(1);
+    rmSync(markers, { recursive: true });
+    mkdirSync(markers);
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it.each(MODES)('in a config is refused at load and never loads anywhere (%s)', async (mode) => {
+    for (const env of [
+      { LD_PRELOAD: './evil.so' },
+      { LD_PRELOAD: so },
+      { LD_AUDIT: so },
+      { ld_preload: so },
+    ]) {
+      const { result, warnings } = await withExecutor(
+        { config: hooksOn('BeforeTool', [{ command: 'true', isolation: mode, env }]), root },
+        async (hw, warnings) => ({
+          result: await hw.dispatch('BeforeTool', input({ toolName: 'Bash' })),
+          warnings,
+        }),
+      );
+      expect(result.hooks).toEqual([]);
+      const name = Object.keys(env)[0]!;
+      expect(warnings).toEqual([
+        expect.stringMatching(
+          new RegExp(
+            `hooks\\.BeforeTool\\[0\\]\\.hooks\\[0\\]\\.env\\.${name}: "${name}" is read by the dynamic loader`,
+          ),
+        ),
+      ]);
+    }
+    expect(readdirSync(markers)).toEqual([]);
+  });
+
+  it.each(MODES)(
+    'in a task that skipped the loader is refused by the runner, explicit or inherited (%s)',
+    async (mode) => {
+      const explicit = await runCommand(
+        task({ isolation: mode, env: { HOOK_EVENT: 'x', LD_PRELOAD: so } }),
+        groups,
+      );
+      expect(explicit).toMatchObject({
+        kind: 'spawn_failed',
+        message: expect.stringContaining('"LD_PRELOAD" is read by'),
+      });
+      process.env.LD_PRELOAD = so;
+      try {
+        const inherited = await runCommand(task({ isolation: mode, inheritEnv: ['LD_PRELOAD'] }), groups);
+        expect(inherited).toMatchObject({
+          kind: 'spawn_failed',
+          message: expect.stringContaining('inheritEnv: "LD_PRELOAD"'),
+        });
+      } finally {
+        delete process.env.LD_PRELOAD;
+      }
+      const nul = await runCommand(task({ isolation: mode, env: { A: `x\0LD_PRELOAD=${so}` } }), groups);
+      expect(nul).toMatchObject({ kind: 'spawn_failed', message: expect.stringContaining('NUL') });
+      expect(readdirSync(markers)).toEqual([]);
+    },
+  );
+});
+
+describe('descriptors the host inherited', () => {
+  it.each(MODES)('never reach a hook started through hw-exec (%s)', async (mode) => {
+    // A host whose own parent leaked fd 250 to it (bash does not set close-on-exec on `exec 250<`).
+    const host = fileURLToPath(new URL('../../fixtures/hosts/dispatch-once.mjs', import.meta.url));
+    const options = {
+      config: hooksOn('BeforeTool', [
+        // exit 2: the listing comes back as the deny reason
+        { isolation: mode, command: 'ls -l /proc/self/fd >&2; exit 2' },
+      ]),
+      root: tmpdir(),
+      event: 'BeforeTool',
+      input: input({ toolName: 'Bash' }),
+    };
+    const child = spawn(
+      '/bin/bash',
+      ['-c', 'exec 250</dev/null; exec "$0" "$@"', process.execPath, host, JSON.stringify(options)],
+      {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
+    let out = '';
+    child.stdout.on('data', (d) => {
+      out += d;
+    });
+    await new Promise((r) => child.on('close', r));
+    const { result, plainFds } = JSON.parse(out);
+    expect(plainFds).toContain('250');
+    expect(result.decision).toBe('deny');
+    expect(listedFds(result.reason)).toEqual(['0', '1', '2']);
+  });
+});
