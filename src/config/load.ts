@@ -20,6 +20,7 @@ import { loadPackPins, type PackStatus } from '../packs/pins.js';
 import type { TenantLimits } from '../pool/fair-scheduler.js';
 import type { Limits } from './defaults.js';
 import { type Diagnostic, DiagnosticSink, joinPath, renderValue } from './diagnostics.js';
+import { DIALECTS, type Dialect, detectDialect } from './dialect.js';
 import type { HookDefinition } from './hook-definition.js';
 import { type Layer, mergeLayers } from './merge-layers.js';
 import { normalizeHooksMap } from './normalize-entries.js';
@@ -32,11 +33,18 @@ import {
   resolveScopeLimits,
   type ScopeLimits,
 } from './scope-limits.js';
+import { didYouMean } from './suggest.js';
 import { readTenants, type TenantPart } from './tenants.js';
 import type { WatchTarget } from './watch-target.js';
 
 export type SourceSpec =
-  | { readonly kind: 'file'; readonly path: string; readonly scope: Scope }
+  | {
+      readonly kind: 'file';
+      readonly path: string;
+      readonly scope: Scope;
+      /** A missing file is skipped silently (a user-level config usually is optional). */
+      readonly optional?: boolean;
+    }
   | {
       readonly kind: 'object';
       readonly value: unknown;
@@ -50,6 +58,8 @@ export interface LoadOptions {
   readonly policy: readonly SourceSpec[];
   /** Caller-set limits win over every file. */
   readonly limits?: Partial<Limits> | undefined;
+  /** Make every skipped entry (and every error) fatal, instead of a warning with the rest loaded. */
+  readonly strict?: boolean | undefined;
   /**
    * Runtime tenants: the policy level of the executor they join (its policy files and options),
    * instead of one built here from defaults, policy sources and `limits`.
@@ -88,6 +98,7 @@ export interface LoadedTenant {
 
 const TOP_LEVEL = new Set([
   '$schema',
+  'dialect',
   'hooks',
   'policyHooks',
   'events',
@@ -122,15 +133,20 @@ async function readSource(spec: SourceSpec, fatal: Diagnostic[]): Promise<ReadSo
   const file = resolve(spec.path);
   const sink = new DiagnosticSink(spec.path);
   const read = await readJsonFile(file);
+  // A file that cannot be read or parsed at all is fatal, whatever its scope: nothing of it can be
+  // trusted to be what was meant (a user file marked optional may simply not exist).
+  const unusable = (message: string) => {
+    sink.error('', message, false);
+    fatal.push(sink.items[sink.items.length - 1]!);
+    return { spec, sink, dir: dirname(file), value: undefined };
+  };
   if (!read.ok) {
-    sink.error('', read.message);
-    if (read.kind === 'missing' && spec.scope !== 'policy') fatal.push(sink.items[sink.items.length - 1]!);
-    return { spec, sink, dir: dirname(file), value: undefined };
+    if (read.kind === 'missing' && spec.optional === true)
+      return { spec, sink, dir: dirname(file), value: undefined };
+    return unusable(read.kind === 'missing' ? 'file not found' : read.message);
   }
-  if (!isObject(read.value)) {
-    sink.error('', `expected a JSON object at the top level, got ${renderValue(read.value)}`);
-    return { spec, sink, dir: dirname(file), value: undefined };
-  }
+  if (!isObject(read.value))
+    return unusable(`expected a JSON object at the top level, got ${renderValue(read.value)}`);
   for (const d of read.duplicates) {
     const where = `line ${d.first.line}, column ${d.first.column} and line ${d.second.line}, column ${d.second.column}`;
     // A reviewer reads the first, the loader would keep the last: in a policy file that fails closed.
@@ -216,6 +232,21 @@ function collectEvents(sources: readonly ReadSource[]): EventDefinition[] {
   return [...custom.values()];
 }
 
+/** The file's declared dialect, or the one its shape shows. */
+function dialectOf(value: Record<string, unknown>, sink: DiagnosticSink, catalogue: EventCatalogue): Dialect {
+  const declared = value.dialect;
+  if (declared !== undefined) {
+    if (typeof declared === 'string' && (DIALECTS as readonly string[]).includes(declared))
+      return declared as Dialect;
+    sink.error(
+      'dialect',
+      `expected one of ${DIALECTS.map((d) => `"${d}"`).join(', ')}, got ${renderValue(declared)}`,
+      false,
+    );
+  }
+  return detectDialect(value, new Set(catalogue.names()));
+}
+
 /** Each source's `limits`, validated (problems name their path), then resolved per scope. */
 function collectLimits(
   sources: readonly ReadSource[],
@@ -268,16 +299,18 @@ export async function loadConfig(options: LoadOptions): Promise<LoadedConfig> {
     if (src.value === undefined) continue;
     const ignored = Object.keys(src.value).filter((k) => !TOP_LEVEL.has(k));
     if (ignored.length > 0) {
+      const hints = ignored.map((k) => didYouMean(k, TOP_LEVEL)).filter((h) => h !== '');
       src.sink.warn(
         '',
-        `ignored top-level keys (not hook configuration): ${ignored.join(', ')}`,
-        src.spec.scope === 'policy',
+        `ignored top-level keys (not hook configuration): ${ignored.map((k) => `${k}${didYouMean(k, TOP_LEVEL)}`).join(', ')}`,
+        src.spec.scope === 'policy' || hints.length > 0,
       );
     }
     const ctx = {
       scope: src.spec.scope,
       sink: src.sink,
       configDir: src.dir,
+      dialect: dialectOf(src.value, src.sink, catalogue),
       limits: scopeLimits[src.spec.scope],
       scopeLimits,
       catalogue,
@@ -330,6 +363,11 @@ export async function loadConfig(options: LoadOptions): Promise<LoadedConfig> {
       );
     }
   }
+  const diagnostics = [...sources.map((s) => s.sink), ...packSinks].flatMap((sink) => sink.items);
+  if (options.strict === true) {
+    for (const d of diagnostics)
+      if ((d.severity === 'error' || d.skipped) && !fatal.includes(d)) fatal.push(d);
+  }
   return {
     hooks,
     catalogue,
@@ -337,7 +375,7 @@ export async function loadConfig(options: LoadOptions): Promise<LoadedConfig> {
     scopeLimits,
     policyFailures,
     // A refused pack's own diagnostics are summed up in its pin's refusal; loaded packs report theirs.
-    diagnostics: [...sources.map((s) => s.sink), ...packSinks].flatMap((sink) => sink.items),
+    diagnostics,
     fatal,
     packs,
     watchTargets,

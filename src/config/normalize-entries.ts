@@ -5,9 +5,11 @@ import { EVENT_ALIASES, type EventCatalogue } from '../contract/events.js';
 import type { Scope } from '../contract/types.js';
 import { ToolMatcher } from '../registry/matcher.js';
 import { type DiagnosticSink, joinPath, renderValue } from './diagnostics.js';
+import type { Dialect } from './dialect.js';
 import type { HookDefinition, PackOrigin } from './hook-definition.js';
 import { type HookContext, normalizeHook } from './normalize-hook.js';
 import type { ScopeLimits } from './scope-limits.js';
+import { didYouMean } from './suggest.js';
 
 const GROUP_KEYS = new Set(['matcher', 'if', 'hooks', 'description']);
 
@@ -19,6 +21,8 @@ export interface EntriesContext {
   readonly catalogue: EventCatalogue;
   /** Set when the hooks come from a verified pack. */
   readonly pack?: PackOrigin | undefined;
+  /** The file's dialect; undefined for packs (their paths are resolved by the pack loader). */
+  readonly dialect?: Dialect | undefined;
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> =>
@@ -42,7 +46,7 @@ export async function normalizeHooksMap(
     if (resolved === undefined) {
       sink.warn(
         path,
-        `unknown event "${eventName}"; valid events are ${ctx.catalogue.acceptedNames().join(', ')} (or declare it under "events")`,
+        `unknown event "${eventName}"${didYouMean(eventName, ctx.catalogue.acceptedNames())}; valid events are ${ctx.catalogue.acceptedNames().join(', ')} (or declare it under "events")`,
         true,
       );
       continue;
@@ -91,6 +95,7 @@ async function normalizeEntry(
     groupIf,
     groupIfPath: joinPath(path, 'if'),
     pack: ctx.pack,
+    dialect: ctx.dialect,
   });
   if (!isGroup) {
     const { matcher: _m, ...spec } = entry;
@@ -98,7 +103,11 @@ async function normalizeEntry(
     return def === undefined ? [] : [def];
   }
   for (const k of Object.keys(entry)) {
-    if (!GROUP_KEYS.has(k)) sink.warn(joinPath(path, k), `unknown field "${k}" in a hook group ignored`);
+    if (!GROUP_KEYS.has(k))
+      sink.warn(
+        joinPath(path, k),
+        `unknown field "${k}" in a hook group ignored${didYouMean(k, GROUP_KEYS)}`,
+      );
   }
   if (entry.if !== undefined && typeof entry.if !== 'string') {
     sink.error(joinPath(path, 'if'), `expected a string like "Bash(git *)", got ${renderValue(entry.if)}`);

@@ -7,13 +7,16 @@ import type { Scope } from '../contract/types.js';
 import { canonicalJson, deriveHookId } from '../registry/hook-id.js';
 import { IfFilter, IfFilterError } from '../registry/if-filter.js';
 import type { ToolMatcher } from '../registry/matcher.js';
+import { resolveCommandPaths } from './command-paths.js';
 import { DEFAULTS, type IsolationLevel } from './defaults.js';
 import { type DiagnosticSink, joinPath, renderValue } from './diagnostics.js';
+import type { Dialect } from './dialect.js';
 import type { CommandHookSpec, HookDefinition, JsHookSpec, PackOrigin } from './hook-definition.js';
 import { commandEnv, commandInheritEnv } from './hook-env.js';
 import { hookSpecSchema, type RawHookSpec } from './schema.js';
 import type { ScopeLimits } from './scope-limits.js';
 import { MAX_SOURCE_BYTES, readHookSource } from './source-file.js';
+import { didYouMean } from './suggest.js';
 
 const KNOWN_FIELDS = new Set(Object.keys(hookSpecSchema.shape));
 const UNSUPPORTED_TYPES = new Set(['prompt', 'agent', 'http', 'callback', 'mcp']);
@@ -33,6 +36,8 @@ export interface HookContext {
   readonly groupIfPath: string;
   /** Set when the hook comes from a verified pack. */
   readonly pack?: PackOrigin | undefined;
+  /** The config file's dialect (undefined for packs). */
+  readonly dialect?: Dialect | undefined;
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> =>
@@ -60,6 +65,11 @@ export async function normalizeHook(
     );
     return undefined;
   }
+  // Unknown fields first, so one run reports every problem of the entry.
+  for (const key of Object.keys(raw)) {
+    if (!KNOWN_FIELDS.has(key))
+      sink.warn(joinPath(path, key), `unknown field "${key}" ignored${didYouMean(key, KNOWN_FIELDS)}`);
+  }
   const parsed = hookSpecSchema.safeParse(raw);
   if (!parsed.success) {
     for (const issue of parsed.error.issues) {
@@ -71,9 +81,6 @@ export async function normalizeHook(
       sink.error(at, `${issue.message}, got ${renderValue(value)}`);
     }
     return undefined;
-  }
-  for (const key of Object.keys(raw)) {
-    if (!KNOWN_FIELDS.has(key)) sink.warn(joinPath(path, key), `unknown field "${key}" ignored`);
   }
   const spec = parsed.data;
   const type = spec.type ?? inferType(spec);
@@ -178,6 +185,8 @@ function commandSpec(spec: RawHookSpec, path: string, ctx: HookContext): Command
     sink.error(path, 'a command hook needs "command" (shell) or "argv" (no shell), got neither');
     return undefined;
   }
+  // hookwarden files: relative command paths are the config file's, like a JS hook's `source`.
+  if (ctx.dialect === 'hookwarden') program = resolveCommandPaths(program, ctx.configDir);
   const env = commandEnv(spec, path, sink);
   if (env === undefined) return undefined;
   const inheritEnv = commandInheritEnv(spec, path, sink);

@@ -160,6 +160,12 @@ export async function readJsonFile(path: string): Promise<ReadResult> {
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return { ok: false, kind: 'missing', message: 'file not found' };
+    if (code === 'EISDIR')
+      return {
+        ok: false,
+        kind: 'unreadable',
+        message: 'is a directory, not a config file: name the file itself',
+      };
     return {
       ok: false,
       kind: 'unreadable',

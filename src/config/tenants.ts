@@ -9,6 +9,7 @@ import type { HookDefinition } from './hook-definition.js';
 import type { Layer } from './merge-layers.js';
 import { type EntriesContext, normalizeHooksMap } from './normalize-entries.js';
 import type { LimitsByScope } from './scope-limits.js';
+import { didYouMean } from './suggest.js';
 import { tenantLimitsSchema } from './tenant-limits.js';
 
 const TENANT_ID = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
@@ -38,6 +39,8 @@ export interface TenantPart {
   readonly policyFailures: string[];
 }
 
+const TENANT_KEYS = new Set(Object.keys(tenantSchema.shape));
+
 const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -61,7 +64,18 @@ export async function readTenants(
       ctx.sink.error(path, problem);
       continue;
     }
-    const parsed = tenantSchema.safeParse(value[id]);
+    const raw = value[id];
+    if (isObject(raw)) {
+      for (const k of Object.keys(raw)) {
+        if (!TENANT_KEYS.has(k))
+          ctx.sink.warn(
+            joinPath(path, k),
+            `unknown field "${k}" of a tenant ignored${didYouMean(k, TENANT_KEYS)}`,
+            true,
+          );
+      }
+    }
+    const parsed = tenantSchema.safeParse(raw);
     if (!parsed.success) {
       for (const issue of parsed.error.issues) {
         ctx.sink.error(

@@ -1,10 +1,15 @@
 // Validation without running anything: what `hookwarden validate` reports.
 
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { compileModule } from '../../sandbox/js/compile.js';
 import type { ExecutorOptions } from '../executor/options.js';
 import { resolveOptions } from '../executor/options.js';
 import type { PackStatus } from '../packs/pins.js';
+import { programPath } from './command-paths.js';
+import { DEFAULTS } from './defaults.js';
 import type { Diagnostic } from './diagnostics.js';
+import type { HookDefinition } from './hook-definition.js';
 import { loadConfig } from './load.js';
 
 export interface ValidationReport {
@@ -20,8 +25,35 @@ export interface ValidationReport {
   readonly packs: readonly PackStatus[];
 }
 
+/** Where a command hook's program cannot be found, as `spawn_failed` would tell at run time. */
+function commandProblem(
+  hook: HookDefinition,
+  root: string,
+): Pick<Diagnostic, 'severity' | 'message' | 'skipped'> | undefined {
+  if (hook.command === undefined) return undefined;
+  const program = programPath(hook.command.program);
+  if (program === undefined || program.includes('$')) return undefined;
+  if (program.includes('/')) {
+    const abs = resolve(root, program);
+    if (existsSync(abs)) return undefined;
+    return {
+      severity: 'error',
+      message: `the command's program ${program} does not exist${abs === program ? '' : ` (from the sandbox root ${root}: ${abs})`}; the hook would fail with spawn_failed`,
+      skipped: false,
+    };
+  }
+  if (PATH_DIRS.some((d) => existsSync(join(d, program)))) return undefined;
+  return {
+    severity: 'warning',
+    message: `"${program}" is not on a command hook's PATH (${DEFAULTS.command.path}) unless the hook's env sets PATH; the hook would fail with spawn_failed`,
+    skipped: false,
+  };
+}
+
+const PATH_DIRS = DEFAULTS.command.path.split(':');
+
 export async function validateConfig(
-  options: Pick<ExecutorOptions, 'config' | 'policy' | 'root' | 'limits'>,
+  options: Pick<ExecutorOptions, 'config' | 'policy' | 'root' | 'limits' | 'strict'>,
 ): Promise<ValidationReport> {
   const resolved = resolveOptions(options);
   const loaded = await loadConfig({
@@ -40,8 +72,27 @@ export async function validateConfig(
       ? { ...d, severity: 'error' as const }
       : d,
   );
+  const hooks = [...loaded.hooks, ...[...loaded.tenants.values()].flatMap((t) => t.hooks)];
+  const unique = [...new Set(hooks)];
+  for (const hook of unique) {
+    const problem = commandProblem(hook, resolved.root);
+    if (problem !== undefined)
+      diagnostics.push({ ...problem, file: hook.location.file, path: hook.location.path });
+  }
+  if (unique.length === 0 && loaded.packs.length === 0) {
+    diagnostics.push({
+      severity: 'error',
+      file: [...resolved.policy, ...resolved.config]
+        .map((s) => (s.kind === 'file' ? s.path : s.label))
+        .join(', '),
+      path: '',
+      message:
+        'no hook loaded: a config needs a "hooks" object mapping event names to hook groups, e.g. {"hooks": {"BeforeTool": [{"hooks": [{"command": "./guard.sh"}]}]}}',
+      skipped: false,
+    });
+  }
   // JS hooks are compiled (never run) so syntax errors show with their file and line.
-  for (const hook of loaded.hooks) {
+  for (const hook of unique) {
     if (hook.js === undefined) continue;
     // The operator's report names the full path (records given to hooks and results never do).
     const problem = await compileModule(hook.js.code, hook.js.sourcePath ?? hook.js.filename);
@@ -57,7 +108,7 @@ export async function validateConfig(
   }
   return {
     diagnostics,
-    hookCount: loaded.hooks.length,
+    hookCount: unique.length,
     errorCount: diagnostics.filter((d) => d.severity === 'error').length,
     warningCount: diagnostics.filter((d) => d.severity === 'warning').length,
     policyFailures: loaded.policyFailures,

@@ -260,7 +260,7 @@ class HookExecutor implements Executor {
     const o = this.#options;
     let next: LoadedConfig;
     try {
-      next = await loadConfig({ config: o.config, policy: o.policy, limits: o.limits });
+      next = await loadConfig({ config: o.config, policy: o.policy, limits: o.limits, strict: o.strict });
     } catch (err) {
       // Not a config problem (those are diagnostics) but e.g. EMFILE: the generation in force stays.
       const reason = `reload failed, generation ${this.#generationNumber} stays in force: ${(err as Error).message}`;
@@ -339,9 +339,11 @@ export async function createExecutor(options: ExecutorOptions = {}): Promise<Exe
     config: resolved.config,
     policy: resolved.policy,
     limits: resolved.limits,
+    strict: resolved.strict,
   });
   if (loaded.fatal.length > 0) {
-    const problems = loaded.fatal.map(formatDiagnostic);
+    // Fatal problems stop the load: nothing is "skipped", so the message does not say so.
+    const problems = loaded.fatal.map((d) => formatDiagnostic({ ...d, skipped: false }));
     throw new HookwardenError('config_error', problems.join('; '), { problems });
   }
   const warn = resolved.onWarning ?? defaultWarning;

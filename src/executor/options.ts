@@ -12,8 +12,14 @@ import { HookwardenError } from '../contract/hookwarden-error.js';
 import type { Scope } from '../contract/types.js';
 import type { ReloadResult } from './reload.js';
 
-/** A config file path, an inline config object, or `{ path, scope }` to load a file as user scope. */
-export type ConfigSource = string | { path: string; scope?: 'project' | 'user' } | Record<string, unknown>;
+/**
+ * A config file path, an inline config object, or `{ path, scope, optional }`: `scope: "user"` loads
+ * the file as user scope, and `optional: true` skips it silently when it does not exist.
+ */
+export type ConfigSource =
+  | string
+  | { path: string; scope?: 'project' | 'user'; optional?: boolean }
+  | Record<string, unknown>;
 
 export interface ExecutorOptions {
   /** Config file path(s) or object(s); later files replace earlier hooks of the same event+name. */
@@ -41,6 +47,11 @@ export interface ExecutorOptions {
   watch?: boolean;
   /** Called after every reload, watched or through `reload()`, with its result. */
   onReload?: (result: ReloadResult) => void;
+  /**
+   * Make every skipped entry of every config file an error: createExecutor() rejects (and a reload
+   * is refused) instead of loading the rest with a warning. Default false.
+   */
+  strict?: boolean;
 }
 
 export interface ResolvedOptions {
@@ -53,9 +64,10 @@ export interface ResolvedOptions {
   readonly scratchRoot: string | undefined;
   readonly watch: boolean;
   readonly onReload: ((result: ReloadResult) => void) | undefined;
+  readonly strict: boolean;
 }
 
-const isFileRef = (v: object): v is { path: string; scope?: 'project' | 'user' } =>
+const isFileRef = (v: object): v is { path: string; scope?: 'project' | 'user'; optional?: boolean } =>
   typeof (v as { path?: unknown }).path === 'string' && !('hooks' in v) && !('policyHooks' in v);
 
 export function toSources(value: unknown, key: 'config' | 'policy', root: string): SourceSpec[] {
@@ -82,7 +94,18 @@ export function toSources(value: unknown, key: 'config' | 'policy', root: string
           `${at}.scope: expected "project" or "user", got ${renderValue(s)}`,
         );
       }
-      return { kind: 'file', path: item.path, scope: key === 'policy' ? 'policy' : s };
+      if (item.optional !== undefined && typeof item.optional !== 'boolean') {
+        throw new HookwardenError(
+          'invalid_options',
+          `${at}.optional: expected true or false, got ${renderValue(item.optional)}`,
+        );
+      }
+      return {
+        kind: 'file',
+        path: item.path,
+        scope: key === 'policy' ? 'policy' : s,
+        ...(item.optional === true ? { optional: true } : {}),
+      };
     }
     return { kind: 'object', value: item, scope, label: `<${at}>`, dir: root };
   });
@@ -127,6 +150,11 @@ export function resolveOptions(options: ExecutorOptions): ResolvedOptions {
         `scratchRoot: expected an existing directory, got ${renderValue(options.scratchRoot)}`,
       );
   }
+  if (options.strict !== undefined && typeof options.strict !== 'boolean')
+    throw new HookwardenError(
+      'invalid_options',
+      `strict: expected true or false, got ${renderValue(options.strict)}`,
+    );
   if (options.watch !== undefined && typeof options.watch !== 'boolean')
     throw new HookwardenError(
       'invalid_options',
@@ -152,6 +180,7 @@ export function resolveOptions(options: ExecutorOptions): ResolvedOptions {
     scratchRoot: options.scratchRoot === undefined ? undefined : resolve(options.scratchRoot),
     watch: options.watch === true,
     onReload: options.onReload,
+    strict: options.strict === true,
   });
 }
 

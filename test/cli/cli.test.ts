@@ -165,12 +165,13 @@ describe('hookwarden validate', () => {
       'hooks.BeforeTool[0].hooks[0].timeoutMs: expected a positive integer, got "soon"',
     );
     expect(r.stdout).toContain('warning: ');
-    expect(r.stdout).toMatch(/invalid: 0 hooks loaded; 1 error, 1 warning\n$/);
+    expect(r.stdout).toContain('error: ' + cfg + ': no hook loaded');
+    expect(r.stdout).toMatch(/invalid: 0 hooks loaded; 2 errors, 1 warning\n$/);
   });
 
   it('exits 0 for a valid file, and 1 with --strict when there are warnings', async () => {
     const cfg = config({
-      hooks: { PreToolUse: [{ hooks: [{ type: 'command', command: 'x', timeout: 900 }] }] },
+      hooks: { PreToolUse: [{ hooks: [{ type: 'command', command: 'true', timeout: 900 }] }] },
     });
     expect((await runCli(['validate', cfg])).code).toBe(0);
     expect((await runCli(['validate', cfg, '--strict'])).code).toBe(1);

@@ -33,7 +33,13 @@ describe('config shapes', () => {
     const flat = writeConfig(dir, 'flat.json', {
       hooks: { PreToolUse: [{ name: 'g', matcher: 'Bash', command: './g.sh', timeout: 5 }] },
     });
-    for (const path of [ours, claude, flat]) {
+    // The dialects differ in one thing here: a hookwarden file's relative program is the config
+    // file's (like a JS source); Claude Code's and FreeCode's run from the project root.
+    for (const [path, command] of [
+      [ours, `'${join(dir, 'g.sh')}'`],
+      [claude, './g.sh'],
+      [flat, './g.sh'],
+    ] as const) {
       const r = await load([file(path)]);
       expect(r.hooks, path).toHaveLength(1);
       const h = r.hooks[0]!;
@@ -42,7 +48,7 @@ describe('config shapes', () => {
         'command',
         5000,
         'Bash',
-        { kind: 'shell', command: './g.sh' },
+        { kind: 'shell', command },
       ]);
     }
     const r = await load([file(claude)]);
@@ -250,18 +256,86 @@ describe('scopes and merging', () => {
     expect(p.policyFailures).toEqual([]);
   });
 
-  it('records a policy failure when a policy file is missing, malformed or has an invalid entry', async () => {
+  it('records a policy failure when a policy file has an invalid or skipped entry', async () => {
     const dir = tempDir();
-    const bad = writeConfig(dir, 'bad.json', '{ nope');
     const invalid = writeConfig(dir, 'invalid.json', {
       hooks: { BeforeTool: [{ hooks: [{ command: 'x', timeoutMs: 0 }] }] },
     });
     const typo = writeConfig(dir, 'typo.json', { hooks: { BeforeTol: [{ hooks: [{ command: 'x' }] }] } });
-    for (const p of ['/nonexistent/policy.json', bad, invalid, typo]) {
+    for (const p of [invalid, typo]) {
       const r = await load([], [file(p)]);
       expect(r.policyFailures, p).toHaveLength(1);
       expect(r.fatal).toEqual([]);
     }
+  });
+
+  it('makes a file that cannot be read or parsed fatal, whatever its scope (never "(skipped)")', async () => {
+    const dir = tempDir();
+    const cases: [string, RegExp][] = [
+      [join(dir, 'missing.json'), /^file not found$/],
+      [dir, /^is a directory, not a config file/],
+      [
+        writeConfig(dir, 'comma.json', '{ "hooks": { "BeforeTool": [] } ] }'),
+        /^invalid JSON at line 1, column/,
+      ],
+      [writeConfig(dir, 'array.json', '[]'), /^expected a JSON object at the top level, got \[\]/],
+    ];
+    for (const [p, message] of cases) {
+      for (const scope of ['policy', 'project', 'user'] as const) {
+        const r = scope === 'policy' ? await load([], [file(p, 'policy')]) : await load([file(p, scope)]);
+        expect(
+          r.fatal.map((d) => d.message),
+          `${scope} ${p}`,
+        ).toEqual([expect.stringMatching(message)]);
+        expect(r.fatal[0]!.skipped).toBe(false);
+      }
+    }
+    // A trailing comma is JSONC: accepted.
+    const comma = writeConfig(
+      dir,
+      'trailing.json',
+      '{ "hooks": { "BeforeTool": [{ "hooks": [{ "command": "x" }] },] }, }',
+    );
+    expect((await load([file(comma)])).fatal).toEqual([]);
+  });
+
+  it('skips a missing optional user config silently', async () => {
+    const r = await loadConfig({
+      config: [{ kind: 'file', path: '/nonexistent/user.json', scope: 'user', optional: true }],
+      policy: [],
+    });
+    expect([r.fatal, r.diagnostics, r.hooks]).toEqual([[], [], []]);
+  });
+
+  it('with strict, makes every skipped entry fatal', async () => {
+    const dir = tempDir();
+    const p = writeConfig(dir, 'h.json', {
+      hooks: { BeforeTool: [{ hooks: [{ command: 'x', onError: 'dny' }] }] },
+    });
+    const lenient = await loadConfig({ config: [file(p)], policy: [] });
+    expect(lenient.fatal).toEqual([]);
+    const strict = await loadConfig({ config: [file(p)], policy: [], strict: true });
+    expect(strict.fatal.map((d) => d.path)).toEqual(['hooks.BeforeTool[0].hooks[0].onError']);
+    await expect(createExecutor({ config: p, strict: true, onWarning: () => {} })).rejects.toThrow(
+      /onError: expected "skip" or "deny", got "dny"$/,
+    );
+  });
+
+  it('suggests the name meant for a misspelt field, group key, event or top-level key', async () => {
+    const dir = tempDir();
+    const p = writeConfig(dir, 'h.json', {
+      hook: {},
+      hooks: { BeforeTol: [], BeforeTool: [{ matchr: 'Bash', hooks: [{ comand: 'x', command: 'y' }] }] },
+    });
+    const r = await load([file(p)]);
+    expect(messages(r)).toEqual([
+      'warning : ignored top-level keys (not hook configuration): hook (did you mean "hooks"?)',
+      expect.stringMatching(
+        /^warning hooks\.BeforeTol: unknown event "BeforeTol" \(did you mean "BeforeTool"\?\)/,
+      ),
+      'warning hooks.BeforeTool[0].matchr: unknown field "matchr" in a hook group ignored (did you mean "matcher"?)',
+      'warning hooks.BeforeTool[0].hooks[0].comand: unknown field "comand" ignored (did you mean "command"?)',
+    ]);
   });
 });
 

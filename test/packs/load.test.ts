@@ -174,7 +174,7 @@ describe('a pin mismatch', () => {
     const cfg = writeConfig(base, 'hooks.json', {
       packs: [{ path: 'packs/guard', digest, scope: 'policy' }],
     });
-    await withExecutor({ config: cfg }, async (hw, warnings) => {
+    await withExecutor({ policy: cfg }, async (hw, warnings) => {
       expect(warnings.join('\n')).toMatch(
         /packs\[0\]: pack "packs\/guard" refused, so deny-capable events deny: .*env\.LD_PRELOAD: "LD_PRELOAD" is read by/,
       );
