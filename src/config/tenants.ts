@@ -1,5 +1,7 @@
 // Per-tenant hook sets (DESIGN §3 `tenants: { <id>: { hooks, packs, limits } }`). A tenant's hooks run
-// with the policy scope's and nobody else's; its limits drive the fair scheduler. Tenant ids are
+// with the policy scope's and nobody else's, at user scope whichever file declares them; only a
+// tenants section of a policy file may pin policy packs for the tenant. Its limits drive the fair
+// scheduler. Tenant ids are
 // validated before they are used anywhere (they name scratch directories and queues).
 import { z } from 'zod';
 import { loadPackPins } from '../packs/pins.js';
@@ -86,10 +88,12 @@ export async function readTenants(
       continue;
     }
     const t = parsed.data;
+    // A tenant's hooks are the tenant's (third-party) code: user scope, whichever file declares them.
+    const userCtx = { ...ctx, scope: 'user' as const, limits: ctx.scopeLimits.user };
     const hooks: HookDefinition[] = [];
     if (t.hooks !== undefined)
-      hooks.push(...(await normalizeHooksMap(t.hooks, joinPath(path, 'hooks'), ctx)));
-    const layers: Layer[] = [{ scope: ctx.scope, sink: ctx.sink, hooks }];
+      hooks.push(...(await normalizeHooksMap(t.hooks, joinPath(path, 'hooks'), userCtx)));
+    const layers: Layer[] = [{ scope: 'user', sink: ctx.sink, hooks }];
     const policyFailures: string[] = [];
     if (t.packs !== undefined) {
       // A tenant section in a policy file is the operator's: it may pin policy packs for the tenant.

@@ -182,3 +182,20 @@ describe('tenants', () => {
     expect(join(d, 'tenants.json')).toBe(file);
   });
 });
+
+describe('tenant hooks', () => {
+  it('run at user scope whichever file declares them', async () => {
+    const tenants = {
+      tenants: { acme: { hooks: { SessionStart: [{ hooks: [{ name: 't', command: 'true' }] }] } } },
+    };
+    for (const key of ['config', 'policy'] as const) {
+      await withExecutor({ [key]: tenants }, async (hw) => {
+        const r = await hw.dispatch('SessionStart', input(), { tenant: 'acme' });
+        expect(
+          r.hooks.map((h) => [h.id, h.scope]),
+          key,
+        ).toEqual([['t', 'user']]);
+      });
+    }
+  });
+});
