@@ -1,30 +1,14 @@
-// Entry of the `hookwarden` binary (bin/hookwarden). User errors: one line on stderr, exit 1.
-import { CommanderError } from 'commander';
-import { HookwardenError } from '../contract/hookwarden-error.js';
-import { buildProgram } from './program.js';
-import { UsageError } from './usage-error.js';
+// Entry of the `hookwarden` binary (bin/hookwarden). Its only static import is the interrupt
+// handler, installed before anything else loads; every command's modules load when it runs, so
+// `--version` and `--help` cost little more than Node's own start-up.
+import { installInterrupts, signalExitCode, unclaimedInterrupt } from './interrupt.js';
 
-export async function main(argv: string[]): Promise<number> {
-  let exitCode = 0;
-  const program = buildProgram((code) => {
-    exitCode = code;
-  });
-  program.exitOverride();
-  try {
-    await program.parseAsync(argv);
-    return exitCode;
-  } catch (err) {
-    if (err instanceof CommanderError) {
-      // Help and version end with code 0; usage mistakes were already printed by commander.
-      return err.exitCode === 0 ? 0 : 1;
-    }
-    if (err instanceof UsageError || err instanceof HookwardenError) {
-      process.stderr.write(`hookwarden: error: ${err.message}\n`);
-      return 1;
-    }
-    throw err;
-  }
-}
+installInterrupts(process.argv[2]);
+// Test-only: lets a test send a signal at this exact stage (see test/cli/interrupt.test.ts).
+if (process.env.HOOKWARDEN_TEST_STAGE_MARKERS === '1')
+  process.stderr.write('hookwarden: test-stage: interrupts-installed\n');
 
+const { main } = await import('./run.js');
 const code = await main(process.argv);
-process.exitCode = code;
+const held = unclaimedInterrupt();
+process.exitCode = held === undefined ? code : signalExitCode(held);

@@ -1,19 +1,15 @@
-// The `hookwarden` command line: commands, flags and the help text that teaches them.
+// The `hookwarden` command line: commands, flags and the help text that teaches them. Each
+// command's implementation is imported when that command runs: `--help`, `--version` and a
+// `dispatch` load nothing they do not use (start-up time is the latency of a one-shot CLI call).
 import { Command } from 'commander';
-import { hooksJsonSchema } from '../config/json-schema.js';
-import { runAuditVerify } from './commands/audit.js';
-import { runBenchCommand } from './commands/bench.js';
-import { runDispatch } from './commands/dispatch.js';
-import { runDoctor } from './commands/doctor.js';
 import { addPackCommands } from './commands/pack.js';
-import { runValidate } from './commands/validate.js';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
 export function buildProgram(setExitCode: (code: number) => void): Command {
   const program = new Command('hookwarden')
     .description(
-      'Run lifecycle hooks safely and fast: command hooks in restricted subprocesses, JS hooks in QuickJS\nisolates, one deterministic verdict (allow, deny, ask or passthrough).',
+      'Run lifecycle hooks safely and fast: command hooks in restricted subprocesses, JS hooks in QuickJS isolates, one deterministic verdict (allow, deny, ask or passthrough).',
     )
     .version('0.1.0', '-V, --version')
     .showHelpAfterError('(run with --help for usage)')
@@ -59,7 +55,10 @@ Examples:
   $ hookwarden dispatch PreToolUse -c ~/.claude/settings.json -i event.json --pretty
   $ hookwarden dispatch SessionStart -c hooks.json -p /etc/hookwarden/policy.json --audit audit.jsonl`,
     )
-    .action(async (event: string, flags) => setExitCode(await runDispatch(event, flags)));
+    .action(async (event: string, flags) => {
+      const { runDispatch } = await import('./commands/dispatch.js');
+      setExitCode(await runDispatch(event, flags));
+    });
 
   program
     .command('validate')
@@ -77,7 +76,10 @@ Examples:
   $ hookwarden validate hooks.json
   $ hookwarden validate .claude/settings.json --strict`,
     )
-    .action(async (files: string[], flags) => setExitCode(await runValidate(files, flags)));
+    .action(async (files: string[], flags) => {
+      const { runValidate } = await import('./commands/validate.js');
+      setExitCode(await runValidate(files, flags));
+    });
 
   const audit = program
     .command('audit')
@@ -98,7 +100,10 @@ Exit status: 0 intact, 1 broken or unreadable.
 Example:
   $ hookwarden audit verify audit.jsonl`,
     )
-    .action(async (file: string, flags) => setExitCode(await runAuditVerify(file, flags)));
+    .action(async (file: string, flags) => {
+      const { runAuditVerify } = await import('./commands/audit.js');
+      setExitCode(await runAuditVerify(file, flags));
+    });
 
   program
     .command('bench')
@@ -147,7 +152,10 @@ Examples:
   $ hookwarden bench -c hooks.json -e SessionStart --json > bench.json
   $ hookwarden bench -c hooks.json -e BeforeTool -i event.json --report bench.html`,
     )
-    .action(async (flags) => setExitCode(await runBenchCommand(flags)));
+    .action(async (flags) => {
+      const { runBenchCommand } = await import('./commands/bench.js');
+      setExitCode(await runBenchCommand(flags));
+    });
 
   program
     .command('doctor')
@@ -160,13 +168,17 @@ Each check runs a real hook: a command hook in process and namespace isolation, 
 and a JS hook in a QuickJS worker.
 Exit status: 0 when every level works, 1 otherwise.`,
     )
-    .action(async (flags) => setExitCode(await runDoctor(flags)));
+    .action(async (flags) => {
+      const { runDoctor } = await import('./commands/doctor.js');
+      setExitCode(await runDoctor(flags));
+    });
   addPackCommands(program, setExitCode);
 
   program
     .command('schema')
     .description('print the JSON Schema of hooks.json (for editor validation via "$schema")')
-    .action(() => {
+    .action(async () => {
+      const { hooksJsonSchema } = await import('../config/json-schema.js');
       process.stdout.write(`${JSON.stringify(hooksJsonSchema(), null, 2)}\n`);
     });
 

@@ -55,6 +55,11 @@ function interrupted(result: DispatchResult, def: EventDefinition): DispatchResu
   return Object.assign(out, rest, { hooks });
 }
 
+/** The answer to a dispatch interrupted before any hook ran (the CLI's Ctrl-C during start-up). */
+export function interruptedResult(def: EventDefinition): DispatchResult {
+  return interrupted({ event: def.name, decision: 'passthrough', hooks: [] }, def);
+}
+
 function tooLarge(inputJson: string, gen: Generation): HookAnswer | undefined {
   const bytes = Buffer.byteLength(inputJson);
   if (bytes <= gen.limits.maxInputBytes) return undefined;
@@ -161,7 +166,7 @@ export async function dispatch(
         t.policyFailures.length === 0 ? gen.policyFailures : [...gen.policyFailures, ...t.policyFailures],
     };
   }
-  if (signal?.aborted) return interrupted({ event: def.name, decision: 'passthrough', hooks: [] }, def);
+  if (signal?.aborted) return interruptedResult(def);
   if (def.canDeny && scope.policyFailures.length > 0) {
     return {
       event: def.name,
@@ -174,14 +179,14 @@ export async function dispatch(
   // Fast path: when no hook matches, nothing else is validated and nothing touches the pool.
   const probe = rawInput as Partial<HookInput>;
   if (probe.toolName !== undefined && typeof probe.toolName !== 'string') {
-    prepareInput(def.name, resolved.aliasInput, rawInput); // throws the invalid_input error
+    prepareInput(def.name, resolved.aliasInput, rawInput, ctx.root); // throws the invalid_input error
   }
   const matched = scope.registry.match(
     def,
     resolved.aliasInput === undefined ? probe : { ...probe, ...resolved.aliasInput },
   );
   if (matched.length === 0) return { event: def.name, decision: 'passthrough', hooks: [] };
-  const input = prepareInput(def.name, resolved.aliasInput, rawInput);
+  const input = prepareInput(def.name, resolved.aliasInput, rawInput, ctx.root);
   const hooks = scope.registry.takeOnce(matched, input.sessionId);
   if (hooks.length === 0) return { event: def.name, decision: 'passthrough', hooks: [] };
 

@@ -26,7 +26,11 @@ export interface ExecutorOptions {
   limits?: Partial<Limits>;
   /** Audit sink: a JSONL file path, a callback, or `{ file, fsync, onRecord }`. */
   audit?: AuditOption;
-  /** Receives config warnings. Default: printed to stderr. */
+  /**
+   * Receives each config problem as a {@link Diagnostic} object (`severity`, `file`, `path`,
+   * `message`, `skipped`), not a string. Default: printed to stderr as one line,
+   * `hookwarden: <severity>: <file>: <path>: <message>`.
+   */
   onWarning?: (diagnostic: Diagnostic) => void;
   /**
    * Directory under which each command hook gets its scratch HOME/TMPDIR (removed after the hook).
@@ -41,6 +45,13 @@ export interface ExecutorOptions {
   watch?: boolean;
   /** Called after every reload, watched or through `reload()`, with its result. */
   onReload?: (result: ReloadResult) => void;
+  /**
+   * Start the QuickJS worker threads when the executor is created (if the configuration has JS
+   * hooks), so that the first JS hook does not wait for them. `false` starts them when the first JS
+   * hook runs: a process that dispatches once (the CLI does) then loads QuickJS and Piscina only if
+   * a JS hook actually runs. Default true.
+   */
+  prestartJsWorkers?: boolean;
 }
 
 export interface ResolvedOptions {
@@ -53,6 +64,7 @@ export interface ResolvedOptions {
   readonly scratchRoot: string | undefined;
   readonly watch: boolean;
   readonly onReload: ((result: ReloadResult) => void) | undefined;
+  readonly prestartJsWorkers: boolean;
 }
 
 const isFileRef = (v: object): v is { path: string; scope?: 'project' | 'user' } =>
@@ -127,11 +139,13 @@ export function resolveOptions(options: ExecutorOptions): ResolvedOptions {
         `scratchRoot: expected an existing directory, got ${renderValue(options.scratchRoot)}`,
       );
   }
-  if (options.watch !== undefined && typeof options.watch !== 'boolean')
-    throw new HookwardenError(
-      'invalid_options',
-      `watch: expected true or false, got ${renderValue(options.watch)}`,
-    );
+  for (const key of ['watch', 'prestartJsWorkers'] as const) {
+    if (options[key] !== undefined && typeof options[key] !== 'boolean')
+      throw new HookwardenError(
+        'invalid_options',
+        `${key}: expected true or false, got ${renderValue(options[key])}`,
+      );
+  }
   for (const key of ['onReload', 'onWarning'] as const) {
     if (options[key] !== undefined && typeof options[key] !== 'function')
       throw new HookwardenError(
@@ -152,6 +166,7 @@ export function resolveOptions(options: ExecutorOptions): ResolvedOptions {
     scratchRoot: options.scratchRoot === undefined ? undefined : resolve(options.scratchRoot),
     watch: options.watch === true,
     onReload: options.onReload,
+    prestartJsWorkers: options.prestartJsWorkers !== false,
   });
 }
 
