@@ -3,6 +3,7 @@
 // `dispatch` load nothing they do not use (start-up time is the latency of a one-shot CLI call).
 import { Command } from 'commander';
 import { addPackCommands } from './commands/pack.js';
+import { VERSION } from './version.js';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
@@ -11,7 +12,7 @@ export function buildProgram(setExitCode: (code: number) => void): Command {
     .description(
       'Run lifecycle hooks safely and fast: command hooks in restricted subprocesses, JS hooks in QuickJS isolates, one deterministic verdict (allow, deny, ask or passthrough).',
     )
-    .version('0.1.0', '-V, --version')
+    .version(VERSION, '-V, --version')
     .showHelpAfterError('(run with --help for usage)')
     .configureHelp({ sortSubcommands: false });
 

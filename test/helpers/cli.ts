@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 export const BIN = fileURLToPath(new URL('../../bin/hookwarden', import.meta.url));
-if (!existsSync(fileURLToPath(new URL('../../dist/src/cli/main.js', import.meta.url)))) {
+if (!existsSync(fileURLToPath(new URL('../../dist/cli/bundle/main.js', import.meta.url)))) {
   throw new Error('dist/ is missing: run `npm run build` (npm test does it) before the CLI tests');
 }
 

@@ -8,6 +8,7 @@
 // interrupted dispatch that is not a deny (an event that cannot deny) exits 130 (SIGINT) or 143
 // (SIGTERM): its hooks did not all run.
 
+import { config as zodConfig } from 'zod';
 import { DEFAULT_EVENTS, EventCatalogue } from '../../contract/events.js';
 import { HookwardenError } from '../../contract/hookwarden-error.js';
 import type { DispatchResult } from '../../contract/result.js';
@@ -76,6 +77,9 @@ export async function runDispatch(event: string, flags: DispatchFlags): Promise<
     );
   }
   const input = await readCliInput(flags.input, event);
+  // One dispatch per process: zod's compiled fast path for object schemas costs more to build than
+  // it saves on the few parses a single dispatch makes.
+  zodConfig({ jitless: true });
   const created = await createExecutor({
     config,
     policy: flags.policy ?? [],
