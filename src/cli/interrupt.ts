@@ -1,10 +1,12 @@
-// Ctrl-C (SIGINT) and SIGTERM for the CLI. Installed by main.ts before anything else is imported,
+// Ctrl-C (SIGINT) and SIGTERM for the commands that answer them: `dispatch` (the interrupted
+// verdict) and `bench` (no result). main.ts installs the handlers before anything else is imported,
 // so a signal at any moment after the entry script starts has a defined answer instead of Node's
-// default (exit 130, nothing on stdout). Dependency-free on purpose: it must load in microseconds.
+// default (the process dies, nothing on stdout). Dependency-free on purpose: it loads in
+// microseconds. A signal that arrives before the command has loaded is held and handed over when it
+// claims it (within milliseconds: the command only has modules to load).
 //
-// A command that has its own answer to an interrupt (dispatch: the interrupted verdict; bench: no
-// result) claims it; a signal that arrives before the claim is held and handed over when the claim
-// comes. Other commands end at once with 128 + the signal number, as a shell expects.
+// Other commands (validate, pack, audit, doctor, schema) keep Node's default: the signal ends them
+// at once (the shell reports 130 or 143).
 
 export type InterruptSignal = 'SIGINT' | 'SIGTERM';
 
@@ -13,12 +15,11 @@ export const signalExitCode = (signal: InterruptSignal): number => (signal === '
 
 type Responder = (signal: InterruptSignal) => void;
 
-/** Commands that claim interrupts themselves (argv[2]); for them a early signal is held. */
+/** Commands that answer an interrupt themselves (the CLI's first argument). */
 const CLAIMING = new Set(['dispatch', 'bench']);
 
 let received: InterruptSignal | undefined;
 let responder: Responder | undefined;
-let claiming = false;
 
 function onSignal(signal: InterruptSignal): void {
   if (received !== undefined) {
@@ -26,17 +27,12 @@ function onSignal(signal: InterruptSignal): void {
     process.exit(process.exitCode ?? signalExitCode(received));
   }
   received = signal;
-  if (responder !== undefined) responder(signal);
-  else if (!claiming) process.exit(signalExitCode(signal));
-  // else: held until the command claims it (within milliseconds: it only has modules to load).
+  responder?.(signal);
 }
 
-/**
- * Installs the SIGINT/SIGTERM handlers (once). `command` is the CLI's first argument: for a
- * command that claims interrupts, a signal before the claim is held, not acted on.
- */
+/** Installs the SIGINT/SIGTERM handlers when `command` (the CLI's first argument) answers them. */
 export function installInterrupts(command: string | undefined): void {
-  claiming = command !== undefined && CLAIMING.has(command);
+  if (command === undefined || !CLAIMING.has(command)) return;
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
 }

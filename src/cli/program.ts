@@ -35,7 +35,10 @@ export function buildProgram(setExitCode: (code: number) => void): Command {
       'policy file: its hooks always run first and cannot be replaced; repeatable',
       collect,
     )
-    .option('-i, --input <file>', 'HookInput JSON file, or - for stdin (default: {})')
+    .option(
+      '-i, --input <file>',
+      'HookInput JSON file, or - for stdin (default: stdin when it is a pipe or a file, else {})',
+    )
     .option(
       '--tenant <id>',
       'tenant the dispatch runs for: policy hooks plus the tenant\'s own (config "tenants"), never the others',
@@ -48,11 +51,17 @@ export function buildProgram(setExitCode: (code: number) => void): Command {
       `
 Exit status: 0 proceed (allow, ask, passthrough), 2 deny, 1 usage or config error.
 stdout carries only the JSON result; warnings and errors go to stderr.
-Missing input fields are filled in: sessionId "cli", cwd = current directory, timestamp = now.
+The input: --input <file>; else stdin when it is a pipe or a file (read to its end: a caller that
+keeps stdin open without writing must pass --input); else {} (a terminal, /dev/null). Input that is
+not a JSON object is an error. Missing fields are filled in: sessionId "cli", cwd = current
+directory, timestamp = now.
+Ctrl-C or SIGTERM at any moment kills running hooks and prints the interrupted result: deny (exit 2)
+on events that can deny (and on an event not known yet); otherwise the result so far with
+"interrupted": true, exit 130 (SIGINT) or 143 (SIGTERM).
 
 Examples:
   $ echo '{"toolName":"Bash","toolInput":{"command":"rm -rf /"}}' \\
-      | hookwarden dispatch BeforeTool --config hooks.json --input -
+      | hookwarden dispatch BeforeTool --config hooks.json
   $ hookwarden dispatch PreToolUse -c ~/.claude/settings.json -i event.json --pretty
   $ hookwarden dispatch SessionStart -c hooks.json -p /etc/hookwarden/policy.json --audit audit.jsonl`,
     )
@@ -115,7 +124,10 @@ Example:
     .option('-c, --config <file>', 'hooks.json (project scope); repeatable, later ones win', collect)
     .option('--user-config <file>', 'hooks.json loaded as user scope; repeatable', collect)
     .option('-p, --policy <file>', 'policy file; repeatable', collect)
-    .option('-i, --input <file>', 'HookInput JSON file, or - for stdin (default: {} with defaults filled in)')
+    .option(
+      '-i, --input <file>',
+      'HookInput JSON file, or - for stdin (default: stdin when it is a pipe or a file, else {}; defaults filled in)',
+    )
     .option('-n, --iterations <n>', 'measured dispatches (default: 1000)')
     .option('--concurrency <c>', 'dispatches in flight at once (default: 1)')
     .option('--tenants <t>', 'spread dispatches round-robin over tenants t1…tT (default: 1, no tenant)')

@@ -6,15 +6,28 @@
 // A terminal, /dev/null (any character device) or a closed stdin means no input: `{}`. A caller
 // that leaves a pipe open without ever writing or closing it must pass `--input` (or `</dev/null`):
 // hookwarden reads a pipe to its end, as every hook protocol on stdin does.
-import { fstatSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { constants, fstatSync, openSync } from 'node:fs';
+import { readFile, stat } from 'node:fs/promises';
+import { Socket } from 'node:net';
 import { parseJsonText } from '../config/read-json.js';
 import { UsageError } from './usage-error.js';
 
-async function readStdin(): Promise<string> {
+async function readAll(stream: AsyncIterable<unknown>): Promise<string> {
   const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  for await (const chunk of stream) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks).toString('utf8');
+}
+
+/**
+ * A file's text. A FIFO (`-i <(…)`, a named pipe) is read through the event loop, like stdin, not by
+ * a blocking read(2) on one of Node's I/O threads: Node joins those threads when it exits, so an
+ * interrupted dispatch could print its answer and then never exit while the writer stays silent.
+ */
+async function readInputFile(path: string): Promise<string> {
+  if (!(await stat(path)).isFIFO()) return readFile(path, 'utf8');
+  // O_NONBLOCK: opening does not wait for a writer; reading waits for data or the writer's close.
+  const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  return readAll(new Socket({ fd, readable: true, writable: false }));
 }
 
 /** Whether stdin carries data to read: a pipe, a socket or a regular file (not a TTY, not /dev/null). */
@@ -40,7 +53,7 @@ export async function readCliInput(
     const label =
       source === undefined ? 'stdin (read because it is not a terminal)' : fromStdin ? '-' : source;
     try {
-      text = fromStdin ? await readStdin() : await readFile(source as string, 'utf8');
+      text = fromStdin ? await readAll(process.stdin) : await readInputFile(source as string);
     } catch (err) {
       throw new UsageError(
         `${flagged(label)}: cannot read (${(err as NodeJS.ErrnoException).code ?? String(err)})`,
