@@ -5,7 +5,7 @@
 
 import { setMaxListeners } from 'node:events';
 import { ProcessGroups } from '../../sandbox/command/kill-group.js';
-import type { runCommand as RunCommand } from '../../sandbox/command/run-command.js';
+import { runCommand } from '../../sandbox/command/run-command.js';
 import type { CommandOutcome, CommandTask } from '../contract/command-task.js';
 import type { JsTask } from '../contract/js-task.js';
 import type { TenantLimits } from './fair-scheduler.js';
@@ -39,21 +39,6 @@ export type LaneOutcome<T> =
     };
 
 export type CommandRequest = Omit<CommandTask, 'scratchDir' | 'killGraceMs'>;
-
-/**
- * The subprocess runner and its namespace profile, imported by the first command hook: they pull in
- * node:child_process, which costs a one-shot CLI call several milliseconds even when no hook runs.
- */
-let commandRunner:
-  | Promise<{ runCommand: typeof RunCommand; snapshotEtc: (dest: string) => void }>
-  | undefined;
-const loadCommandRunner = () => {
-  commandRunner ??= Promise.all([
-    import('../../sandbox/command/run-command.js'),
-    import('../../sandbox/command/namespace-profile.js'),
-  ]).then(([run, namespace]) => ({ runCommand: run.runCommand, snapshotEtc: namespace.snapshotEtc }));
-  return commandRunner;
-};
 
 export class HookPool {
   readonly #options: PoolOptions;
@@ -110,9 +95,8 @@ export class HookPool {
     const link = new LinkedAbort(signal, this.#closing.signal);
     let scratchDir: string | undefined;
     const run = (async () => {
-      const { runCommand, snapshotEtc } = await loadCommandRunner();
       scratchDir = this.#scratch.create(tenant);
-      const etcDir = request.isolation === 'namespace' ? this.#scratch.etcSnapshot(snapshotEtc) : undefined;
+      const etcDir = request.isolation === 'namespace' ? this.#scratch.etcSnapshot() : undefined;
       return runCommand(
         {
           ...request,

@@ -18,6 +18,7 @@ import {
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { snapshotEtc } from '../../sandbox/command/namespace-profile.js';
 
 /** Where scratch roots go by default: a writable tmpfs if the host has one, else the OS temp dir. */
 export function defaultScratchBase(): string {
@@ -71,12 +72,8 @@ export class ScratchDirs {
     return dir;
   }
 
-  /**
-   * The /etc snapshot namespace sandboxes mount (made on first use by `snapshotEtc`, removed with
-   * the root). The caller passes the namespace profile's copier: it lives with the subprocess runner,
-   * which is loaded only when a command hook runs.
-   */
-  etcSnapshot(snapshotEtc: (dest: string) => void): string {
+  /** The /etc snapshot namespace sandboxes mount (made on first use, removed with the root). */
+  etcSnapshot(): string {
     this.#ensureRoot();
     if (this.#etc === undefined) {
       const dir = join(this.#root!, 'etc');
