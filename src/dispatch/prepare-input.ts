@@ -30,7 +30,8 @@ function describeIssue(issue: z.core.$ZodIssue, candidate: unknown): string {
   let expected: string;
   if (issue.code === 'invalid_type') {
     expected = `expected ${EXPECTED[issue.expected] ?? issue.expected}`;
-    if (value === undefined) return `${field}: missing, ${expected}`;
+  } else if (issue.code === 'invalid_value') {
+    expected = `expected one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`;
   } else if (issue.code === 'invalid_format' && issue.format === 'datetime') {
     expected = 'expected an ISO 8601 date-time, e.g. "2026-11-29T12:00:00Z"';
   } else if (issue.code === 'too_small' && issue.origin === 'string') {
@@ -38,7 +39,9 @@ function describeIssue(issue: z.core.$ZodIssue, candidate: unknown): string {
   } else {
     expected = issue.message;
   }
-  return `${field}: ${expected}, got ${renderValue(value)}`;
+  return value === undefined
+    ? `${field}: missing, ${expected}`
+    : `${field}: ${expected}, got ${renderValue(value)}`;
 }
 
 /**
