@@ -5,12 +5,13 @@
 //
 // `HOOKWARDEN_BENCH_BEFORE=/path/to/other/bin/hookwarden` adds the same variants for another build
 // (e.g. an older commit, built), measured in the same rounds: before/after figures from one run.
+// `HOOKWARDEN_BENCH_BEFORE_LABEL` names its rows (default `before`).
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { fmt, interleavedLatency, type ScenarioReport } from './harness.js';
+import { fmt, interleavedLatency, machine, type ScenarioReport } from './harness.js';
 
 // From dist/bench/ (npm run bench) the binary is two levels up.
 const BIN = fileURLToPath(new URL('../../bin/hookwarden', import.meta.url));
@@ -67,9 +68,10 @@ export async function run(quick = false): Promise<ScenarioReport> {
   try {
     const f = fixtures(dir);
     const before = process.env.HOOKWARDEN_BENCH_BEFORE;
+    const beforeLabel = process.env.HOOKWARDEN_BENCH_BEFORE_LABEL ?? 'before';
     const variants = {
       [BASELINE]: () => runProcess(['-e', '0']),
-      ...(before === undefined ? {} : variantsOf('before', before, f)),
+      ...(before === undefined ? {} : variantsOf(beforeLabel, before, f)),
       ...variantsOf('', BIN, f),
     };
     const r = await interleavedLatency(variants, { warmup: quick ? 1 : 3, iterations: quick ? 3 : 30 });
@@ -83,7 +85,9 @@ export async function run(quick = false): Promise<ScenarioReport> {
     return {
       title: 'CLI start-up (whole processes, vs node -e 0)',
       markdown: [
-        `${r[BASELINE]!.n} rounds; every variant is a fresh process, stdin /dev/null, input from a file.`,
+        `${r[BASELINE]!.n} rounds; every variant is a fresh process, stdin /dev/null, input from a file;`,
+        `measured on ${machine()}. Reproduce: \`npm run bench -- cli-startup\`; with`,
+        '`HOOKWARDEN_BENCH_BEFORE=<another checkout>/bin/hookwarden` (built) its rows are measured in the same rounds.',
         '',
         '| variant | p50 ms | p90 ms | p50 vs node -e 0 |',
         '|---|---|---|---|',
