@@ -81,7 +81,7 @@ export async function run(quick = false): Promise<ScenarioReport> {
     );
     const p50 = (name: string) => r[name]!.p50;
     const goal = (what: string, value: number, limit: number, unit: string) =>
-      `${what} ≤ ${limit}${unit}: ${fmt(value, unit === '×' ? 2 : 1)}${unit} — ${value <= limit ? 'met' : 'NOT met'}`;
+      `${what} ≤ ${limit}${unit}: ${fmt(value, unit === '×' ? 3 : 1)}${unit} — ${value <= limit ? 'met' : 'NOT met'}`;
     return {
       title: 'CLI start-up (whole processes, vs node -e 0)',
       markdown: [
