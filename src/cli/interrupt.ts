@@ -13,7 +13,8 @@ export type InterruptSignal = 'SIGINT' | 'SIGTERM';
 /** 128 + the signal number: what a shell reports for a process a signal ended. */
 export const signalExitCode = (signal: InterruptSignal): number => (signal === 'SIGINT' ? 130 : 143);
 
-type Responder = (signal: InterruptSignal) => void;
+/** `repeated`: a second (third…) signal, the user insisting: answer now, do not wait for cleanup. */
+type Responder = (signal: InterruptSignal, repeated: boolean) => void;
 
 /** Commands that answer an interrupt themselves (the CLI's first argument). */
 const CLAIMING = new Set(['dispatch', 'bench']);
@@ -22,12 +23,9 @@ let received: InterruptSignal | undefined;
 let responder: Responder | undefined;
 
 function onSignal(signal: InterruptSignal): void {
-  if (received !== undefined) {
-    // A second signal: the first one's answer is under way (or printed); stop waiting for cleanup.
-    process.exit(process.exitCode ?? signalExitCode(received));
-  }
-  received = signal;
-  responder?.(signal);
+  const repeated = received !== undefined;
+  received ??= signal;
+  responder?.(signal, repeated);
 }
 
 /** Installs the SIGINT/SIGTERM handlers when `command` (the CLI's first argument) answers them. */
@@ -43,7 +41,7 @@ export function installInterrupts(command: string | undefined): void {
  */
 export function claimInterrupts(fn: Responder): void {
   responder = fn;
-  if (received !== undefined) fn(received);
+  if (received !== undefined) fn(received, false);
 }
 
 /** The signal received and never claimed, if any (e.g. during `dispatch --help`). */

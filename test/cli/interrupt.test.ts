@@ -120,6 +120,32 @@ describe('hookwarden dispatch interrupted', () => {
   );
 
   it(
+    'Ctrl-C twice while a hook runs: one answer, deny, exit 2',
+    async () => {
+      const dir = tempDir();
+      const started = fifo(dir, 'started');
+      const mark = `interrupt-twice-${process.pid}`;
+      const hook = { command: `echo started > '${started}'; exec sleep 300`, env: { HW_TEST_MARK: mark } };
+      const cli = startCli([
+        'dispatch',
+        'BeforeTool',
+        '-c',
+        writeConfig(dir, 'hooks.json', hooksOn('BeforeTool', [hook])),
+      ]);
+      expect(await readFile(started, 'utf8')).toBe('started\n');
+      cli.child.kill('SIGINT');
+      cli.child.kill('SIGINT');
+      const r = await cli.done;
+      expect([r.code, r.signal]).toEqual([2, null]);
+      expect(r.stdout.trim().split('\n')).toHaveLength(1);
+      expect(JSON.parse(r.stdout)).toMatchObject({ decision: 'deny', interrupted: true });
+      await settleHookProcesses();
+      expect(processesWithEnv('HW_TEST_MARK', mark)).toEqual([]);
+    },
+    HANG_MS,
+  );
+
+  it(
     "other commands keep Node's default: the signal ends them at once",
     async () => {
       const file = fifo(tempDir(), 'audit.jsonl');

@@ -50,12 +50,12 @@ function checkReportPath(path: string): void {
 export async function runBenchCommand(flags: BenchFlags): Promise<number> {
   const abort = new AbortController();
   let running = false;
-  claimInterrupts(() => {
-    if (running) {
+  claimInterrupts((_signal, repeated) => {
+    if (running && !repeated) {
       abort.abort(new UsageError('bench interrupted: no result'));
       return;
     }
-    // Not started yet (reading the input may block): nothing to report, nothing to clean up.
+    // Not started yet (reading the input may block), or the user insists: no result, exit now.
     process.stderr.write('hookwarden: error: bench interrupted: no result\n', () => process.exit(1));
   });
   const config: ConfigSource[] = [

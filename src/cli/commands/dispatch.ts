@@ -53,16 +53,28 @@ export async function runDispatch(event: string, flags: DispatchFlags): Promise<
   let stage = 'prepare' as 'prepare' | 'dispatch' | 'done';
   let signal: InterruptSignal | undefined;
   let executor: Executor | undefined;
-  claimInterrupts((s) => {
+  /** The exit code of the result on stdout, once one is printed (there is only ever one). */
+  let printed: number | undefined;
+  claimInterrupts((s, repeated) => {
     signal ??= s;
-    if (stage === 'dispatch') abort.abort(new Error('interrupted'));
-    if (stage !== 'prepare') return;
-    // Nothing runs yet, and reading the input or the config may block: answer now.
+    if (!repeated && stage === 'dispatch') {
+      abort.abort(new Error('interrupted')); // the dispatch answers at once, interrupted
+      return;
+    }
+    if (printed !== undefined) {
+      // The answer is out: a repeated signal stops waiting for cleanup (exit still kills hooks).
+      if (repeated) process.exit(printed);
+      return;
+    }
+    // Nothing runs yet (reading the input or the config may block), or a repeated signal: answer
+    // now from the built-in catalogue, and exit.
     stage = 'done';
     const result = interruptedEarly(event);
+    const code = exitCodeOf(result, s);
+    printed = code;
     process.stdout.write(print(result), () => {
-      const exit = () => process.exit(exitCodeOf(result, s));
-      if (executor === undefined) exit();
+      const exit = () => process.exit(code);
+      if (executor === undefined || repeated) exit();
       else executor.close().then(exit, exit);
     });
   });
@@ -101,8 +113,10 @@ export async function runDispatch(event: string, flags: DispatchFlags): Promise<
   try {
     const result = await created.dispatch(event, input, { signal: abort.signal, tenant: flags.tenant });
     stage = 'done';
+    if (printed !== undefined) return printed; // a repeated signal answered already
+    printed = exitCodeOf(result, signal);
     process.stdout.write(print(result));
-    return exitCodeOf(result, signal);
+    return printed;
   } catch (err) {
     stage = 'done';
     if (err instanceof HookwardenError && (err.code === 'unknown_event' || err.code === 'invalid_input')) {
