@@ -13,6 +13,7 @@ const SCENARIOS: Record<string, () => Promise<{ run: (quick?: boolean) => Promis
   'js-chain': () => import('./js-chain.js'),
   'tenants-mixed': () => import('./tenants-mixed.js'),
   peers: () => import('./peers.js'),
+  'cli-startup': () => import('./cli-startup.js'),
 };
 
 const args = process.argv.slice(2);

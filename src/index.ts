@@ -31,7 +31,16 @@ export { hookInputSchema } from './contract/hook-input.js';
 export { hookOutputSchema } from './contract/hook-output.js';
 export { HookwardenError, type HookwardenErrorCode } from './contract/hookwarden-error.js';
 export type { DispatchResult, HookRecord } from './contract/result.js';
-export type { Decision, HookInput, HookOutput, HookType, Outcome, Scope, Verdict } from './contract/types.js';
+export type {
+  Decision,
+  DispatchInput,
+  HookInput,
+  HookOutput,
+  HookType,
+  Outcome,
+  Scope,
+  Verdict,
+} from './contract/types.js';
 export type { DispatchOptions } from './dispatch/dispatcher.js';
 export { createExecutor, type Executor, type TrustedHookSpec } from './executor/executor.js';
 export type { ConfigSource, ExecutorOptions } from './executor/options.js';

@@ -34,11 +34,13 @@ export function spawnTrue(): Promise<void> {
   });
 }
 
-/** The built echo worker (dist/ when running from sources, as under vitest). */
+/** The built echo worker (dist/ when running from sources, as under vitest, or from the CLI bundle). */
 export function echoWorkerFile(): string {
   const candidates = [
     new URL('./echo-worker.js', import.meta.url),
     new URL('../../dist/src/bench/echo-worker.js', import.meta.url),
+    // From the CLI bundle, dist/cli/bundle/.
+    new URL('../../src/bench/echo-worker.js', import.meta.url),
   ];
   const found = candidates.find((u) => existsSync(fileURLToPath(u)));
   if (found === undefined) throw new Error('the bench echo worker is not built: run `npm run build`');

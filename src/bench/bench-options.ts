@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { renderValue } from '../config/diagnostics.js';
 import { HookwardenError } from '../contract/hookwarden-error.js';
+import type { DispatchInput } from '../contract/types.js';
 import type { ExecutorOptions } from '../executor/options.js';
 
 /** Defaults of `runBench` / `hookwarden bench` (pinned by a test). */
@@ -21,8 +22,11 @@ export interface BenchOptions
   extends Pick<ExecutorOptions, 'config' | 'policy' | 'root' | 'limits' | 'onWarning' | 'scratchRoot'> {
   /** Event to dispatch (name or alias). */
   event: string;
-  /** The HookInput dispatched every time (`event` is filled in from `event`). */
-  input: Record<string, unknown>;
+  /**
+   * The input dispatched every time (`event` is filled in from `event`). Optional, like the CLI's
+   * `--input`: missing `sessionId`, `cwd` and `timestamp` get dispatch's defaults. Default `{}`.
+   */
+  input?: DispatchInput;
   /** Measured dispatches. Default 1000. */
   iterations?: number;
   /** Dispatches in flight at once. Default 1. */
@@ -48,7 +52,7 @@ const count = (min: number, max: number) =>
 
 const benchSchema = z.object({
   event: z.string({ error: 'expected an event name' }).min(1, { error: 'expected an event name' }),
-  input: z.record(z.string(), z.unknown(), { error: 'expected a HookInput object' }),
+  input: z.record(z.string(), z.unknown(), { error: 'expected a HookInput object' }).default({}),
   iterations: count(1, 100_000_000).default(BENCH_DEFAULTS.iterations),
   concurrency: count(1, 10_000).default(BENCH_DEFAULTS.concurrency),
   tenants: count(1, 10_000).default(BENCH_DEFAULTS.tenants),

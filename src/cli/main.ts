@@ -1,34 +1,30 @@
-// Entry of the `hookwarden` binary (bin/hookwarden). User errors: one line on stderr, exit 1.
-import { CommanderError } from 'commander';
-import { HookwardenError } from '../contract/hookwarden-error.js';
-import { buildProgram } from './program.js';
-import { UsageError } from './usage-error.js';
+// Entry of the `hookwarden` binary (bin/hookwarden). Its static imports are tiny: the interrupt
+// handler is installed before anything else loads, and every command's modules load when it runs,
+// so `--version` and `--help` cost little more than Node's own start-up.
+import nodeModule from 'node:module';
+import { installInterrupts, signalExitCode, unclaimedInterrupt } from './interrupt.js';
+import { VERSION } from './version.js';
 
-export async function main(argv: string[]): Promise<number> {
-  let exitCode = 0;
-  const program = buildProgram((code) => {
-    exitCode = code;
-  });
-  program.exitOverride();
-  try {
-    await program.parseAsync(argv);
-    return exitCode;
-  } catch (err) {
-    if (err instanceof CommanderError) {
-      // Help and version end with code 0; usage mistakes were already printed by commander.
-      return err.exitCode === 0 ? 0 : 1;
-    }
-    if (err instanceof UsageError || err instanceof HookwardenError) {
-      process.stderr.write(`hookwarden: error: ${err.message}\n`);
-      return 1;
-    }
-    // Never a stack trace: one line, and the details only when asked for.
-    const message = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
-    process.stderr.write(`hookwarden: internal error: ${message.split('\n')[0]}\n`);
-    if (process.env.HOOKWARDEN_DEBUG === '1' && err instanceof Error) process.stderr.write(`${err.stack}\n`);
-    return 1;
-  }
+installInterrupts(process.argv[2]);
+// Node ≥ 22.1 keeps compiled code on disk between runs (its docs recommend it to CLIs); a no-op on 20.
+(nodeModule as { enableCompileCache?: () => unknown }).enableCompileCache?.();
+// Test-only: lets a test send a signal at this exact stage (see test/cli/interrupt.test.ts).
+if (process.env.HOOKWARDEN_TEST_STAGE_MARKERS === '1')
+  process.stderr.write('hookwarden: test-stage: interrupts-installed\n');
+
+// A reader that goes away (`hookwarden --help | head`) is no error of ours: stop quietly.
+process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+  if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+  throw err;
+});
+
+const only = process.argv.slice(2);
+if (only.length === 1 && (only[0] === '--version' || only[0] === '-V')) {
+  // The one answer that needs no command-line parser.
+  process.stdout.write(`${VERSION}\n`);
+} else {
+  const { main } = await import('./run.js');
+  const code = await main(process.argv);
+  const held = unclaimedInterrupt();
+  process.exitCode = held === undefined ? code : signalExitCode(held);
 }
-
-const code = await main(process.argv);
-process.exitCode = code;

@@ -1,21 +1,18 @@
-// The `hookwarden` command line: commands, flags and the help text that teaches them.
+// The `hookwarden` command line: commands, flags and the help text that teaches them. Each
+// command's implementation is imported when that command runs: `--help`, `--version` and a
+// `dispatch` load nothing they do not use (start-up time is the latency of a one-shot CLI call).
 import { Command } from 'commander';
-import { hooksJsonSchema } from '../config/json-schema.js';
-import { runAuditKeygen, runAuditVerify } from './commands/audit.js';
-import { runBenchCommand } from './commands/bench.js';
-import { runDispatch } from './commands/dispatch.js';
-import { runDoctor } from './commands/doctor.js';
 import { addPackCommands } from './commands/pack.js';
-import { runValidate } from './commands/validate.js';
+import { VERSION } from './version.js';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
 export function buildProgram(setExitCode: (code: number) => void): Command {
   const program = new Command('hookwarden')
     .description(
-      'Run lifecycle hooks safely and fast: command hooks in restricted subprocesses, JS hooks in QuickJS\nisolates, one deterministic verdict (allow, deny, ask or passthrough).',
+      'Run lifecycle hooks safely and fast: command hooks in restricted subprocesses, JS hooks in QuickJS isolates, one deterministic verdict (allow, deny, ask or passthrough).',
     )
-    .version('0.1.0', '-V, --version')
+    .version(VERSION, '-V, --version')
     .showHelpAfterError('(run with --help for usage)')
     .configureHelp({ sortSubcommands: false });
 
@@ -38,7 +35,10 @@ export function buildProgram(setExitCode: (code: number) => void): Command {
       'policy file: its hooks always run first and cannot be replaced; repeatable',
       collect,
     )
-    .option('-i, --input <file>', 'HookInput JSON file, or - for stdin (default: {})')
+    .option(
+      '-i, --input <file>',
+      'HookInput JSON file, or - for stdin (default: stdin when it is a pipe or a file, else {})',
+    )
     .option(
       '--tenant <id>',
       'tenant the dispatch runs for: policy hooks plus the tenant\'s own (config "tenants"), never the others',
@@ -55,17 +55,26 @@ export function buildProgram(setExitCode: (code: number) => void): Command {
       `
 Exit status: 0 proceed (allow, ask, passthrough), 2 deny, 1 usage or config error.
 stdout carries only the JSON result; warnings and errors go to stderr.
-Missing input fields are filled in: sessionId "cli", cwd = current directory, timestamp = now.
+The input: --input <file>; else stdin when it is a pipe or a file (read to its end: a caller that
+keeps stdin open without writing must pass --input); else {} (a terminal, /dev/null). Input that is
+not a JSON object is an error. Missing fields are filled in: sessionId "cli", cwd = current
+directory, timestamp = now.
+Ctrl-C or SIGTERM at any moment kills running hooks and prints the interrupted result: deny (exit 2)
+on events that can deny (and on an event not known yet); otherwise the result so far with
+"interrupted": true, exit 130 (SIGINT) or 143 (SIGTERM).
 
 Examples:
   $ echo '{"toolName":"Bash","toolInput":{"command":"rm -rf /"}}' \\
-      | hookwarden dispatch BeforeTool --config hooks.json --input -
+      | hookwarden dispatch BeforeTool --config hooks.json
   $ hookwarden dispatch PreToolUse -c ~/.claude/settings.json -i event.json --pretty
   $ hookwarden dispatch SessionStart -c hooks.json -p /etc/hookwarden/policy.json --audit audit.jsonl
-  $ hookwarden dispatch BeforeTool -c hooks.json -i event.json \
+  $ hookwarden dispatch BeforeTool -c hooks.json -i event.json \\
       --audit /var/log/hookwarden/audit.jsonl --audit-key /etc/hookwarden/audit.key`,
     )
-    .action(async (event: string, flags) => setExitCode(await runDispatch(event, flags)));
+    .action(async (event: string, flags) => {
+      const { runDispatch } = await import('./commands/dispatch.js');
+      setExitCode(await runDispatch(event, flags));
+    });
 
   program
     .command('validate')
@@ -83,7 +92,10 @@ Examples:
   $ hookwarden validate hooks.json
   $ hookwarden validate .claude/settings.json --strict`,
     )
-    .action(async (files: string[], flags) => setExitCode(await runValidate(files, flags)));
+    .action(async (files: string[], flags) => {
+      const { runValidate } = await import('./commands/validate.js');
+      setExitCode(await runValidate(files, flags));
+    });
 
   const audit = program
     .command('audit')
@@ -91,8 +103,8 @@ Examples:
   audit
     .command('verify')
     .description("check an audit file's chain and report the first edited, deleted or reordered record")
-    .argument('<file>', 'a JSONL audit file')
     .option('-k, --key <file>', 'the key the file was written with (--audit-key): checks authenticity')
+    .argument('<file>', 'a JSONL audit file')
     .option('--json', 'print the report as JSON')
     .addHelpText(
       'after',
@@ -111,7 +123,10 @@ Examples:
   $ hookwarden audit verify audit.jsonl
   $ hookwarden audit verify /var/log/hookwarden/audit.jsonl --key /etc/hookwarden/audit.key`,
     )
-    .action(async (file: string, flags) => setExitCode(await runAuditVerify(file, flags)));
+    .action(async (file: string, flags) => {
+      const { runAuditVerify } = await import('./commands/audit.js');
+      setExitCode(await runAuditVerify(file, flags));
+    });
   audit
     .command('keygen')
     .description('write a fresh audit key (32 random bytes as hex) for --audit-key and audit verify --key')
@@ -128,7 +143,10 @@ Exit status: 0 written, 1 error.
 Example:
   $ hookwarden audit keygen --out /etc/hookwarden/audit.key`,
     )
-    .action((flags: { out: string }) => setExitCode(runAuditKeygen(flags)));
+    .action(async (flags: { out: string }) => {
+      const { runAuditKeygen } = await import('./commands/audit.js');
+      setExitCode(runAuditKeygen(flags));
+    });
 
   program
     .command('bench')
@@ -139,7 +157,10 @@ Example:
     .option('-c, --config <file>', 'hooks.json (project scope); repeatable, later ones win', collect)
     .option('--user-config <file>', 'hooks.json loaded as user scope; repeatable', collect)
     .option('-p, --policy <file>', 'policy file; repeatable', collect)
-    .option('-i, --input <file>', 'HookInput JSON file, or - for stdin (default: {} with defaults filled in)')
+    .option(
+      '-i, --input <file>',
+      'HookInput JSON file, or - for stdin (default: stdin when it is a pipe or a file, else {}; defaults filled in)',
+    )
     .option('-n, --iterations <n>', 'measured dispatches (default: 1000)')
     .option('--concurrency <c>', 'dispatches in flight at once (default: 1)')
     .option('--tenants <t>', 'spread dispatches round-robin over tenants t1…tT (default: 1, no tenant)')
@@ -177,7 +198,10 @@ Examples:
   $ hookwarden bench -c hooks.json -e SessionStart --json > bench.json
   $ hookwarden bench -c hooks.json -e BeforeTool -i event.json --report bench.html`,
     )
-    .action(async (flags) => setExitCode(await runBenchCommand(flags)));
+    .action(async (flags) => {
+      const { runBenchCommand } = await import('./commands/bench.js');
+      setExitCode(await runBenchCommand(flags));
+    });
 
   program
     .command('doctor')
@@ -190,13 +214,17 @@ Each check runs a real hook: a command hook in process and namespace isolation, 
 and a JS hook in a QuickJS worker.
 Exit status: 0 when every level works, 1 otherwise.`,
     )
-    .action(async (flags) => setExitCode(await runDoctor(flags)));
+    .action(async (flags) => {
+      const { runDoctor } = await import('./commands/doctor.js');
+      setExitCode(await runDoctor(flags));
+    });
   addPackCommands(program, setExitCode);
 
   program
     .command('schema')
     .description('print the JSON Schema of hooks.json (for editor validation via "$schema")')
-    .action(() => {
+    .action(async () => {
+      const { hooksJsonSchema } = await import('../config/json-schema.js');
       process.stdout.write(`${JSON.stringify(hooksJsonSchema(), null, 2)}\n`);
     });
 

@@ -1,33 +1,67 @@
-// The CLI's HookInput: from a file, from stdin (`-`), or empty; `event`, `sessionId`, `cwd` and
+// The CLI's HookInput: from a file, from stdin, or empty; `event`, `sessionId`, `cwd` and
 // `timestamp` are filled in when missing (the event argument always wins).
-import { readFile } from 'node:fs/promises';
+//
+// Without `--input`, stdin is read when it is a pipe, a socket or a file (`echo … | hookwarden`,
+// `< event.json`, a parent process that pipes the event): what a caller pipes in is never dropped.
+// A terminal, /dev/null (any character device) or a closed stdin means no input: `{}`. A caller
+// that leaves a pipe open without ever writing or closing it must pass `--input` (or `</dev/null`):
+// hookwarden reads a pipe to its end, as every hook protocol on stdin does.
+import { constants, fstatSync, openSync } from 'node:fs';
+import { readFile, stat } from 'node:fs/promises';
+import { Socket } from 'node:net';
 import { parseJsonText } from '../config/read-json.js';
 import { UsageError } from './usage-error.js';
 
-async function readStdin(): Promise<string> {
+async function readAll(stream: AsyncIterable<unknown>): Promise<string> {
   const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  for await (const chunk of stream) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks).toString('utf8');
 }
+
+/**
+ * A file's text. A FIFO (`-i <(…)`, a named pipe) is read through the event loop, like stdin, not by
+ * a blocking read(2) on one of Node's I/O threads: Node joins those threads when it exits, so an
+ * interrupted dispatch could print its answer and then never exit while the writer stays silent.
+ */
+async function readInputFile(path: string): Promise<string> {
+  if (!(await stat(path)).isFIFO()) return readFile(path, 'utf8');
+  // O_NONBLOCK: opening does not wait for a writer; reading waits for data or the writer's close.
+  const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  return readAll(new Socket({ fd, readable: true, writable: false }));
+}
+
+/** Whether stdin carries data to read: a pipe, a socket or a regular file (not a TTY, not /dev/null). */
+export function stdinHasInput(): boolean {
+  try {
+    const s = fstatSync(0);
+    return s.isFIFO() || s.isSocket() || s.isFile();
+  } catch {
+    return false; // fd 0 closed
+  }
+}
+
+const flagged = (label: string) => (label.startsWith('stdin') ? label : `--input ${label}`);
 
 export async function readCliInput(
   source: string | undefined,
   event: string,
 ): Promise<Record<string, unknown>> {
   let value: unknown = {};
-  if (source !== undefined) {
+  const fromStdin = source === '-' || (source === undefined && stdinHasInput());
+  if (fromStdin || source !== undefined) {
     let text: string;
-    const label = source === '-' ? 'stdin' : source;
+    const label =
+      source === undefined ? 'stdin (read because it is not a terminal)' : fromStdin ? '-' : source;
     try {
-      text = source === '-' ? await readStdin() : await readFile(source, 'utf8');
+      text = fromStdin ? await readAll(process.stdin) : await readInputFile(source as string);
     } catch (err) {
       throw new UsageError(
-        `--input ${label}: cannot read (${(err as NodeJS.ErrnoException).code ?? String(err)})`,
+        `${flagged(label)}: cannot read (${(err as NodeJS.ErrnoException).code ?? String(err)})`,
       );
     }
     if (text.trim() !== '') {
       const parsed = parseJsonText(text);
-      if (!parsed.ok) throw new UsageError(`--input ${label}: ${parsed.message}`);
+      if (!parsed.ok) throw new UsageError(`${flagged(label)}: ${parsed.message}`);
       value = parsed.value;
     }
   }

@@ -356,7 +356,30 @@ function commandIdentity(c: CommandHookSpec): unknown {
   return text.includes('CLAUDE_PLUGIN_ROOT') ? { ...rest, configDir: c.configDir } : rest;
 }
 
+/** Programs that run a script given as an argument: the script, not the interpreter, names the hook. */
+const INTERPRETER =
+  /^(?:sh|bash|dash|zsh|ksh|fish|env|python[\d.]*|pypy\d*|uv|uvx|pipx|node|nodejs|bun|bunx|deno|npx|pnpx|tsx|ts-node|ruby|perl|php|lua|Rscript|pwsh|java|osascript)$/;
+/** An argument that names a script: no option, no space, and a path or a file extension. */
+const SCRIPT = /^[^-\s][^\s]*(?:\/[^\s]*|\.[A-Za-z][A-Za-z0-9]{0,5})$/;
+
+/**
+ * The readable part of a derived hook id: the program's file name (`guard.sh`), or for an
+ * interpreter (`python3 hooks/guard.py`, `uv run guard.py`, `bash -e "$DIR"/check.sh`) the first
+ * argument that looks like a script path (`guard.py`). Leading `NAME=value` assignments are skipped.
+ */
 function commandLabel(c: CommandHookSpec): string {
-  const first = c.program.kind === 'argv' ? c.program.argv[0] : c.program.command.trim().split(/\s+/)[0];
-  return (first ?? 'command').split('/').pop() ?? 'command';
+  const all = (c.program.kind === 'argv' ? c.program.argv : c.program.command.trim().split(/\s+/)).map((w) =>
+    w.replace(/["']/g, ''),
+  );
+  const words = all.slice(
+    Math.max(
+      0,
+      all.findIndex((w) => !/^[A-Za-z_][A-Za-z0-9_]*=/.test(w)),
+    ),
+  );
+  const name = (word: string) => word.replace(/\/+$/, '').split('/').pop() || 'command';
+  const program = name(words[0] ?? 'command');
+  if (!INTERPRETER.test(program)) return program;
+  const script = words.slice(1).find((w) => SCRIPT.test(w));
+  return script === undefined ? program : name(script);
 }

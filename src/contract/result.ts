@@ -16,7 +16,11 @@ export interface HookRecord {
   error?: HookError;
   /** Output fields the event does not honour (or unknown keys), in the order the hook gave them. */
   ignoredFields?: string[];
-  /** Captured `console.*` lines of a JS hook (capped); never printed by the CLI. */
+  /**
+   * Captured `console.*` lines of a JS hook: at most 100 lines / 16 KiB, then one line counting the
+   * dropped ones. Part of the result, so `hookwarden dispatch` prints them inside its JSON on stdout;
+   * never written anywhere on their own, and never in audit records.
+   */
   logs?: string[];
   /** JS hooks, when an audit sink or `hook.completed` listener asks for it: bytes the runtime held. */
   memoryBytes?: number;

@@ -4,13 +4,8 @@
 /** A JSON value as it crosses a boundary. */
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 
-/** What a hook is told (DESIGN §2). Unknown extra fields are passed through untouched. */
-export interface HookInput {
-  event: string;
-  sessionId: string;
-  cwd: string;
-  /** ISO-8601 time of the event; JS hooks see it as `Date.now()`. */
-  timestamp: string;
+/** The optional fields of a HookInput, shared by HookInput and DispatchInput. */
+export interface HookInputFields {
   prompt?: string;
   toolName?: string;
   toolInput?: Record<string, unknown>;
@@ -26,6 +21,34 @@ export interface HookInput {
   compaction?: { trigger?: string; tokens?: number };
   subagentName?: string;
   subagentResult?: unknown;
+}
+
+/** What a hook is told (DESIGN §2). Unknown extra fields are passed through untouched. */
+export interface HookInput extends HookInputFields {
+  event: string;
+  sessionId: string;
+  cwd: string;
+  /** ISO-8601 time of the event; JS hooks see it as `Date.now()`. */
+  timestamp: string;
+  [extra: string]: unknown;
+}
+
+/**
+ * What a caller passes to `dispatch(event, input)`: a HookInput without `event` (the argument
+ * names it) whose `sessionId`, `cwd` and `timestamp` may be left out. Defaults: `sessionId`
+ * `"default"` (one session per executor, as far as `once` hooks are concerned), `cwd` the
+ * executor's sandbox root (`root` option), `timestamp` the time of the call. Unknown extra fields
+ * pass through to hooks unchanged.
+ */
+export interface DispatchInput extends HookInputFields {
+  /** Ignored: the event argument of `dispatch` wins. */
+  event?: string;
+  /** Default `"default"`. */
+  sessionId?: string;
+  /** Default: the executor's sandbox root. */
+  cwd?: string;
+  /** ISO-8601 time of the event; default: now. JS hooks see it as `Date.now()`. */
+  timestamp?: string;
   [extra: string]: unknown;
 }
 

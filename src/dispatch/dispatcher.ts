@@ -35,6 +35,11 @@ function interrupted(result: DispatchResult, def: EventDefinition): DispatchResu
   return Object.assign(out, rest, { hooks });
 }
 
+/** The answer to a dispatch interrupted before any hook ran (the CLI's Ctrl-C during start-up). */
+export function interruptedResult(def: EventDefinition): DispatchResult {
+  return interrupted({ event: def.name, decision: 'passthrough', hooks: [] }, def);
+}
+
 function resolveEvent(gen: Generation, eventName: string) {
   const resolved = gen.catalogue.resolve(eventName);
   if (resolved === undefined) {
@@ -73,8 +78,7 @@ export async function dispatch(
   checkInputShape(rawInput, gen.limits.maxInputDepth);
   const def = resolved.definition;
   const scope = resolveScope(gen, options.tenant);
-  if (options.signal?.aborted)
-    return interrupted({ event: def.name, decision: 'passthrough', hooks: [] }, def);
+  if (options.signal?.aborted) return interruptedResult(def);
   if (def.canDeny && scope.policyFailures.length > 0) {
     return {
       event: def.name,
@@ -87,13 +91,13 @@ export async function dispatch(
   // Fast path: when no hook accepts the input, nothing else is validated and nothing touches the pool.
   const probe = rawInput as Partial<HookInput>;
   if (probe.toolName !== undefined && typeof probe.toolName !== 'string') {
-    prepareInput(def.name, resolved.aliasInput, rawInput); // throws the invalid_input error
+    prepareInput(def.name, resolved.aliasInput, rawInput, ctx.root); // throws the invalid_input error
   }
   const matchProbe = resolved.aliasInput === undefined ? probe : { ...probe, ...resolved.aliasInput };
   const budget = matchBudget();
   if (!scope.registry.anyAccepts(def, matchProbe, budget))
     return { event: def.name, decision: 'passthrough', hooks: [] };
-  const input = prepareInput(def.name, resolved.aliasInput, rawInput);
+  const input = prepareInput(def.name, resolved.aliasInput, rawInput, ctx.root);
 
   const run = new DispatchRun(gen, ctx, options, def, scope.registry, input.sessionId, budget);
   const start = startFold(input);

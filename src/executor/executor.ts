@@ -11,6 +11,7 @@ import { type LoadedConfig, loadConfig } from '../config/load.js';
 import { HookwardenError } from '../contract/hookwarden-error.js';
 import { jsonEqual } from '../contract/json-equal.js';
 import type { DispatchResult } from '../contract/result.js';
+import type { DispatchInput } from '../contract/types.js';
 import { type DispatchOptions, dispatch } from '../dispatch/dispatcher.js';
 import type { Generation } from '../dispatch/generation.js';
 import { HookPool } from '../pool/pool.js';
@@ -43,8 +44,14 @@ export interface TrustedHookSpec {
 }
 
 export interface Executor {
-  /** Runs every hook registered for `event` and folds their answers into one verdict. */
-  dispatch(event: string, input: Record<string, unknown>, options?: DispatchOptions): Promise<DispatchResult>;
+  /**
+   * Runs every hook registered for `event` and folds their answers into one verdict. `input` may
+   * leave out `sessionId` (default `"default"`), `cwd` (default: the sandbox root) and `timestamp`
+   * (default: now); see {@link DispatchInput}. Rejects with a HookwardenError only for an unknown
+   * event (`unknown_event`), an invalid input (`invalid_input`, naming each field and value) or a
+   * closed executor (`closed`).
+   */
+  dispatch(event: string, input?: DispatchInput, options?: DispatchOptions): Promise<DispatchResult>;
   /** Registers a trusted in-process callback; returns a function that unregisters it. */
   register(spec: TrustedHookSpec): () => void;
   /**
@@ -122,8 +129,9 @@ class HookExecutor implements Executor {
       tenantLimits: (tenant) => this.#generation.tenants.get(tenant)?.limits ?? {},
     });
     this.#audit = options.audit === undefined ? undefined : openAudit(options.audit);
-    // Idle QuickJS workers are kept warm: start them now when JS hooks are configured.
-    if (loaded.hooks.some((h) => h.type === 'js')) this.#pool.warmJs();
+    // Idle QuickJS workers are kept warm: start them now when JS hooks are configured (unless the
+    // caller dispatches once and would rather not load QuickJS for a dispatch that runs none).
+    if (options.prestartJsWorkers && loaded.hooks.some((h) => h.type === 'js')) this.#pool.warmJs();
     this.#generation = this.#buildGeneration();
     if (options.watch) {
       this.#watcher = new ConfigWatcher(() => {
@@ -166,7 +174,7 @@ class HookExecutor implements Executor {
     if (this.#closed !== undefined)
       throw new HookwardenError('closed', 'the executor was closed during setTenant()');
     this.#tenants.set(id, tenant);
-    if (tenant.hooks.some((h) => h.type === 'js')) this.#pool.warmJs();
+    if (this.#options.prestartJsWorkers && tenant.hooks.some((h) => h.type === 'js')) this.#pool.warmJs();
     this.#generation = this.#buildGeneration();
   }
 
@@ -178,7 +186,7 @@ class HookExecutor implements Executor {
 
   async dispatch(
     event: string,
-    input: Record<string, unknown>,
+    input: DispatchInput = {},
     options: DispatchOptions = {},
   ): Promise<DispatchResult> {
     if (this.#closed !== undefined)
@@ -287,7 +295,7 @@ class HookExecutor implements Executor {
       this.#generation = this.#buildGeneration();
       this.#generationNumber++;
       this.#watcher?.update(next.watchTargets);
-      if (next.hooks.some((h) => h.type === 'js')) this.#pool.warmJs();
+      if (o.prestartJsWorkers && next.hooks.some((h) => h.type === 'js')) this.#pool.warmJs();
       const fresh = newDiagnostics(previous, next);
       for (const d of [...fresh, ...poolLimitWarnings(this.#poolLimits, previous.limits, next.limits)])
         this.#warn(d);

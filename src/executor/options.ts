@@ -32,7 +32,11 @@ export interface ExecutorOptions {
   limits?: Partial<Limits>;
   /** Audit sink: a JSONL file path, a callback, or `{ file, fsync, onRecord }`. */
   audit?: AuditOption;
-  /** Receives config warnings. Default: printed to stderr. */
+  /**
+   * Receives each config problem as a {@link Diagnostic} object (`severity`, `file`, `path`,
+   * `message`, `skipped`), not a string. Default: printed to stderr as one line,
+   * `hookwarden: <severity>: <file>: <path>: <message>`.
+   */
   onWarning?: (diagnostic: Diagnostic) => void;
   /**
    * Directory under which each command hook gets its scratch HOME/TMPDIR (removed after the hook).
@@ -52,6 +56,13 @@ export interface ExecutorOptions {
    * is refused) instead of loading the rest with a warning. Default false.
    */
   strict?: boolean;
+  /**
+   * Start the QuickJS worker threads when the executor is created (if the configuration has JS
+   * hooks), so that the first JS hook does not wait for them. `false` starts them when the first JS
+   * hook runs: a process that dispatches once (the CLI does) then loads QuickJS and Piscina only if
+   * a JS hook actually runs. Default true.
+   */
+  prestartJsWorkers?: boolean;
 }
 
 export interface ResolvedOptions {
@@ -65,6 +76,7 @@ export interface ResolvedOptions {
   readonly watch: boolean;
   readonly onReload: ((result: ReloadResult) => void) | undefined;
   readonly strict: boolean;
+  readonly prestartJsWorkers: boolean;
 }
 
 const isFileRef = (v: object): v is { path: string; scope?: 'project' | 'user'; optional?: boolean } =>
@@ -150,16 +162,13 @@ export function resolveOptions(options: ExecutorOptions): ResolvedOptions {
         `scratchRoot: expected an existing directory, got ${renderValue(options.scratchRoot)}`,
       );
   }
-  if (options.strict !== undefined && typeof options.strict !== 'boolean')
-    throw new HookwardenError(
-      'invalid_options',
-      `strict: expected true or false, got ${renderValue(options.strict)}`,
-    );
-  if (options.watch !== undefined && typeof options.watch !== 'boolean')
-    throw new HookwardenError(
-      'invalid_options',
-      `watch: expected true or false, got ${renderValue(options.watch)}`,
-    );
+  for (const key of ['watch', 'prestartJsWorkers', 'strict'] as const) {
+    if (options[key] !== undefined && typeof options[key] !== 'boolean')
+      throw new HookwardenError(
+        'invalid_options',
+        `${key}: expected true or false, got ${renderValue(options[key])}`,
+      );
+  }
   for (const key of ['onReload', 'onWarning'] as const) {
     if (options[key] !== undefined && typeof options[key] !== 'function')
       throw new HookwardenError(
@@ -181,6 +190,7 @@ export function resolveOptions(options: ExecutorOptions): ResolvedOptions {
     watch: options.watch === true,
     onReload: options.onReload,
     strict: options.strict === true,
+    prestartJsWorkers: options.prestartJsWorkers !== false,
   });
 }
 

@@ -1,7 +1,8 @@
 // Ed25519 signing keys (node:crypto only). A key id is `sha256:<hex of SHA-256 of the SPKI DER>` of
 // the public key: it names a key in hookpack.sig without trusting anything the file says.
 import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
-import { open } from 'node:fs/promises';
+import { mkdir, open } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { HookwardenError } from '../contract/hookwarden-error.js';
 import { sha256Hex } from './digest.js';
 
@@ -66,7 +67,8 @@ export function parsePrivateKey(pem: string | Buffer, label: string): KeyRead {
 
 /**
  * Writes `<prefix>.key` (private, mode 0600) and `<prefix>.pub`. Refuses to overwrite either file:
- * replacing a signing key by accident cannot be undone.
+ * replacing a signing key by accident cannot be undone. Folders of the prefix that do not exist yet
+ * are created with mode 0700 (existing ones are left as they are).
  */
 export async function writePackKeyPair(
   prefix: string,
@@ -74,6 +76,15 @@ export async function writePackKeyPair(
   const pair = generatePackKeyPair();
   const keyFile = `${prefix}.key`;
   const publicKeyFile = `${prefix}.pub`;
+  try {
+    // A key folder is private: 0700 (the umask can only narrow it).
+    await mkdir(dirname(keyFile), { recursive: true, mode: 0o700 });
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new HookwardenError('pack_error', `cannot create the folder ${dirname(keyFile)} (${code})`, {
+      cause: err,
+    });
+  }
   const create = async (path: string, text: string, mode: number) => {
     let fh: Awaited<ReturnType<typeof open>>;
     try {

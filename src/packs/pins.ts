@@ -12,7 +12,7 @@ import type { LimitsByScope } from '../config/scope-limits.js';
 import type { WatchTarget } from '../config/watch-target.js';
 import type { EventCatalogue } from '../contract/events.js';
 import { parsePublicKey } from './keys.js';
-import { loadPack, type PackLoad } from './load-pack.js';
+import type { PackLoad } from './load-pack.js';
 
 /** How a pinned pack fared at load (reported by `validateConfig` and `hookwarden validate`). */
 export interface PackStatus {
@@ -184,6 +184,8 @@ export async function loadPackPins(value: unknown, ctx: PinsContext): Promise<Pi
           at,
           `pack ${pin.dir} is not pinned: only its own lock file is checked; add "digest" and/or "publicKeys"`,
         );
+      // Imported here: a configuration without packs never loads the pack machinery.
+      const { loadPack } = await import('./load-pack.js');
       load = await loadPack(
         { ...pin, dir: pin.dir, publicKeys: pin.keys },
         { ...ctx, limits: ctx.scopeLimits[pin.scope] },

@@ -8,8 +8,9 @@
 // for a hook that does not yield to it (QuickJS's parser, for one, never checks it) is aborting the
 // Piscina task at the batch's summed deadlines + grace, which terminates that worker thread.
 import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { Piscina } from 'piscina';
+import type { Piscina } from 'piscina';
 import type { JsTask, JsTaskResult } from '../contract/js-task.js';
 import { destroyWhenLoaded } from './destroy-piscina.js';
 import { type BatchBudget, type TenantLimits, TenantQueues } from './fair-scheduler.js';
@@ -61,6 +62,14 @@ function roundRobin(): LoadBalancer {
     return chosen;
   };
 }
+
+/**
+ * Piscina, loaded when the first pool is made: a process that never runs a JS hook (a one-shot CLI
+ * dispatch of command hooks) does not pay for loading it. Piscina is CommonJS, so a synchronous
+ * require keeps `warm()` and `#pool()` synchronous.
+ */
+const loadPiscina = (): typeof Piscina =>
+  (createRequire(import.meta.url)('piscina') as { Piscina: typeof Piscina }).Piscina;
 
 /** A task's shape for run-time estimates: its hooks, in order. */
 const shape = (task: JsTask) => task.hooks.map((h) => h.id).join('\u0000');
@@ -145,7 +154,7 @@ export class JsLane {
   }
 
   #pool(): Piscina {
-    this.#piscina ??= new Piscina({
+    this.#piscina ??= new (loadPiscina())({
       filename: workerFile(),
       minThreads: this.#options.threads,
       maxThreads: this.#options.threads,

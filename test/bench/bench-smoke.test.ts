@@ -15,6 +15,7 @@ describe('bench scenarios', () => {
     'js-chain',
     'tenants-mixed',
     'peers',
+    'cli-startup',
   ])('%s runs to completion', (name) => {
     const r = spawnSync(process.execPath, [RUNNER, name, '--quick'], { encoding: 'utf8', timeout: 120_000 });
     expect(r.status, r.stderr).toBe(0);

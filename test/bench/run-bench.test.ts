@@ -106,6 +106,12 @@ describe('runBench', () => {
     await expect(run).rejects.toBe(reason);
   });
 
+  it('runs without an input, like the CLI without --input: dispatch fills in the defaults', async () => {
+    const result = await runBench({ ...tiny, config: mixed, event: 'BeforeTool' });
+    expect(result.decisions).toEqual({ allow: tiny.iterations });
+    expect(result.errors).toEqual({ nonzero_exit: tiny.iterations });
+  });
+
   it('validates its options, naming the option and the value', async () => {
     const base = { config: mixed, event: 'BeforeTool', input: input() };
     const cases: [Record<string, unknown>, string][] = [

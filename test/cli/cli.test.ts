@@ -1,10 +1,27 @@
+import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/cli.js';
+import { BIN, type CliResult, runCli, startCli } from '../helpers/cli.js';
 import { hooksOn, printing, tempDir, writeConfig } from '../helpers/fixture.js';
 
 const config = (obj: unknown) => writeConfig(tempDir(), 'hooks.json', obj);
+
+/** Runs `script` with sh (no stdin of its own); `$HW` runs the CLI. */
+function runShell(script: string, env: Record<string, string>): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('/bin/sh', ['-c', script], {
+      env: { ...process.env, ...env, HW: `"${process.execPath}" "${BIN}"` },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
 
 describe('hookwarden dispatch', () => {
   it('prints only the JSON result on stdout and exits 2 on deny', async () => {
@@ -28,6 +45,52 @@ describe('hookwarden dispatch', () => {
       );
       expect(r.stderr.trim().split('\n')).toHaveLength(1);
     }
+  });
+
+  it('reads piped stdin without --input: a shell pipe, a redirected file, a parent process pipe', async () => {
+    const dir = tempDir();
+    const cfg = config(hooksOn('BeforeTool', [{ command: 'echo nope >&2; exit 2' }], { matcher: 'Bash' }));
+    const event = '{"toolName":"Bash","toolInput":{"command":"rm -rf /"}}';
+    const env = { CFG: cfg, EVENT: event, FILE: writeConfig(dir, 'event.json', event) };
+    const denied = [
+      await runShell('printf %s "$EVENT" | eval $HW dispatch BeforeTool -c "$CFG"', env),
+      await runShell('eval $HW dispatch BeforeTool -c "$CFG" < "$FILE"', env),
+      await runCli(['dispatch', 'BeforeTool', '-c', cfg], { stdin: event }),
+    ];
+    for (const r of denied) {
+      expect([r.code, r.stderr]).toEqual([2, '']);
+      expect(JSON.parse(r.stdout)).toMatchObject({ decision: 'deny', reason: 'nope' });
+    }
+    // --input wins over stdin.
+    const read = writeConfig(dir, 'read.json', { toolName: 'Read' });
+    const chosen = await runShell(
+      `printf %s "$EVENT" | eval $HW dispatch BeforeTool -c "$CFG" -i '${read}'`,
+      env,
+    );
+    expect([chosen.code, JSON.parse(chosen.stdout).decision]).toEqual([0, 'passthrough']);
+  });
+
+  it('dispatches {} when stdin is /dev/null or a terminal-like device, without waiting', async () => {
+    const cfg = config(hooksOn('BeforeTool', [printing({ additionalContext: 'ran' })], { matcher: 'Bash' }));
+    const r = await startCli(['dispatch', 'BeforeTool', '-c', cfg], { stdin: 'ignore' }).done;
+    expect([r.code, JSON.parse(r.stdout)]).toEqual([
+      0,
+      { event: 'BeforeTool', decision: 'passthrough', hooks: [] },
+    ]);
+  });
+
+  it('refuses piped input that is not a JSON object: exit 1, one line, never {}', async () => {
+    const cfg = config(hooksOn('BeforeTool', [printing({ decision: 'allow' })]));
+    for (const stdin of ['{"toolName":', 'toolName=Bash', '[1]', 'null']) {
+      const r = await runCli(['dispatch', 'BeforeTool', '-c', cfg], { stdin });
+      expect([stdin, r.code, r.stdout]).toEqual([stdin, 1, '']);
+      expect(r.stderr).toMatch(/^hookwarden: error: (stdin|--input)[^\n]*\n$/);
+    }
+    const bench = await runCli(['bench', '-c', cfg, '-e', 'BeforeTool', '-n', '1'], {
+      stdin: '{"toolName":',
+    });
+    expect([bench.code, bench.stdout]).toEqual([1, '']);
+    expect(bench.stderr).toMatch(/^hookwarden: error: stdin [^\n]*invalid JSON[^\n]*\n$/);
   });
 
   it('exits 0 for allow, ask and passthrough', async () => {
@@ -137,20 +200,6 @@ describe('hookwarden dispatch', () => {
     ]);
     expect(readFileSync(audit, 'utf8')).not.toContain('TOPSECRET');
   });
-
-  it('kills the hook and answers deny when interrupted with SIGINT', async () => {
-    const { spawn } = await import('node:child_process');
-    const { BIN } = await import('../helpers/cli.js');
-    const cfg = config(hooksOn('BeforeTool', [{ command: 'sleep 30' }]));
-    const child = spawn(process.execPath, [BIN, 'dispatch', 'BeforeTool', '-c', cfg]);
-    let stdout = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    await new Promise((r) => setTimeout(r, 600));
-    child.kill('SIGINT');
-    const code = await new Promise((r) => child.on('close', r));
-    expect(code).toBe(2);
-    expect(JSON.parse(stdout)).toMatchObject({ decision: 'deny', interrupted: true });
-  });
 });
 
 describe('hookwarden validate', () => {
@@ -181,6 +230,32 @@ describe('hookwarden validate', () => {
 });
 
 describe('hookwarden --help', () => {
+  it('wraps the description only where the terminal width makes it (no hard break mid-sentence)', async () => {
+    const top = await runCli(['--help']);
+    const lines = top.stdout.split('\n');
+    const paragraph = lines.slice(lines.indexOf('') + 1, lines.indexOf('', lines.indexOf('') + 1));
+    expect(paragraph.join(' ')).toBe(
+      'Run lifecycle hooks safely and fast: command hooks in restricted subprocesses, JS hooks in QuickJS isolates, one deterministic verdict (allow, deny, ask or passthrough).',
+    );
+    // Greedy wrapping at 80 columns: each line is full, i.e. the next word would not have fit.
+    for (const [i, line] of paragraph.slice(0, -1).entries()) {
+      const next = paragraph[i + 1]!.split(' ')[0]!;
+      expect(line.length + 1 + next.length).toBeGreaterThan(80);
+    }
+  });
+
+  it('--version prints the package version', async () => {
+    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
+    for (const flag of ['--version', '-V'])
+      expect(await runCli([flag])).toEqual({ code: 0, stdout: `${pkg.version}\n`, stderr: '' });
+  });
+
+  it('says that dispatch reads a piped stdin and what an interrupt answers', async () => {
+    const d = await runCli(['dispatch', '--help']);
+    expect(d.stdout).toContain('else stdin when it is a pipe or a file');
+    expect(d.stdout).toContain('Ctrl-C or SIGTERM at any moment');
+  });
+
   it('teaches with examples and exit codes', async () => {
     const top = await runCli(['--help']);
     expect(top.code).toBe(0);

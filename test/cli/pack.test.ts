@@ -1,4 +1,4 @@
-import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
@@ -128,6 +128,21 @@ describe('hookwarden pack', () => {
       1,
       `hookwarden: error: --pubkey ${prefix}.key: this is a private key; give the public key (.pub) and keep the .key secret\n`,
     ]);
+  });
+
+  it('keygen --out keys/reviewer (as in the README) creates the missing folders with mode 0700', async () => {
+    const cwd = tempDir();
+    const r = await runCli(['pack', 'keygen', '--out', 'keys/team/reviewer'], { cwd });
+    expect([r.code, r.stderr]).toEqual([0, '']);
+    expect(statSync(join(cwd, 'keys')).mode & 0o777).toBe(0o700);
+    expect(statSync(join(cwd, 'keys/team')).mode & 0o777).toBe(0o700);
+    expect(statSync(join(cwd, 'keys/team/reviewer.key')).mode & 0o777).toBe(0o600);
+    expect(statSync(join(cwd, 'keys/team/reviewer.pub')).isFile()).toBe(true);
+    // An existing folder keeps its mode.
+    mkdirSync(join(cwd, 'shared'));
+    chmodSync(join(cwd, 'shared'), 0o755);
+    expect((await runCli(['pack', 'keygen', '--out', 'shared/k'], { cwd })).code).toBe(0);
+    expect(statSync(join(cwd, 'shared')).mode & 0o777).toBe(0o755);
   });
 
   it('keygen refuses to overwrite an existing key', async () => {

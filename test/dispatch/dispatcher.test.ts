@@ -280,13 +280,43 @@ describe('dispatch', () => {
       });
       await expect(hw.dispatch('BeforeTool', input({ toolName: 42 }))).rejects.toMatchObject({
         code: 'invalid_input',
-        message: expect.stringContaining(
-          'input.toolName: Invalid input: expected string, received number, got 42',
-        ),
+        message: 'invalid hook input: input.toolName: expected a string, got 42',
       });
-      await expect(hw.dispatch('BeforeTool', { sessionId: 's' })).rejects.toMatchObject({
-        code: 'invalid_input',
-      });
+      const problems = [
+        [{ sessionId: 7 }, 'input.sessionId: expected a string, got 7'],
+        [{ sessionId: '' }, 'input.sessionId: expected a non-empty string, got ""'],
+        [{ cwd: null }, 'input.cwd: expected a string, got null'],
+        [
+          { timestamp: 'now' },
+          'input.timestamp: expected an ISO 8601 date-time, e.g. "2026-11-29T12:00:00Z", got "now"',
+        ],
+        [{ toolInput: 'ls' }, 'input.toolInput: expected an object, got "ls"'],
+        [{ caller: {} }, 'input.caller.kind: missing, expected one of "main", "subagent"'],
+        [{ caller: { kind: 'x' } }, 'input.caller.kind: expected one of "main", "subagent", got "x"'],
+      ] as const;
+      for (const [bad, message] of problems) {
+        const err = await hw.dispatch('BeforeTool', bad as never).catch((e: unknown) => e);
+        expect(err).toMatchObject({ code: 'invalid_input', message: expect.stringContaining(message) });
+      }
+    });
+  });
+
+  it('fills in a missing sessionId ("default"), cwd (the sandbox root) and timestamp (now) in the library', async () => {
+    const root = tempDir();
+    const echo = nodeHook(
+      "console.log(JSON.stringify({additionalContext:[input.sessionId,input.cwd,input.timestamp].join(' ')}))",
+    );
+    await withExecutor({ config: hooksOn('BeforeTurn', [echo]), root }, async (hw) => {
+      const before = Date.now();
+      const filled = await hw.dispatch('BeforeTurn', { prompt: 'hi' });
+      const [sessionId, cwd, timestamp] = filled.additionalContext!.split(' ');
+      expect([sessionId, cwd]).toEqual(['default', root]);
+      expect(Date.parse(timestamp!)).toBeGreaterThanOrEqual(before - 1000);
+      expect(Date.parse(timestamp!)).toBeLessThanOrEqual(Date.now());
+      // No input at all is an empty one; given fields are kept.
+      expect((await hw.dispatch('BeforeTurn')).additionalContext).toMatch(/^default /);
+      const given = await hw.dispatch('BeforeTurn', input({ sessionId: 'abc' }));
+      expect(given.additionalContext).toBe('abc /tmp 2026-11-29T12:00:00.000Z');
     });
   });
 

@@ -1,10 +1,10 @@
 // Runs the real `hookwarden` binary (from the built checkout) and captures what it prints.
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 export const BIN = fileURLToPath(new URL('../../bin/hookwarden', import.meta.url));
-if (!existsSync(fileURLToPath(new URL('../../dist/src/cli/main.js', import.meta.url)))) {
+if (!existsSync(fileURLToPath(new URL('../../dist/cli/bundle/main.js', import.meta.url)))) {
   throw new Error('dist/ is missing: run `npm run build` (npm test does it) before the CLI tests');
 }
 
@@ -14,12 +14,18 @@ export interface CliResult {
   stderr: string;
 }
 
-export function runCli(
-  args: string[],
-  options: { stdin?: string; cwd?: string; env?: NodeJS.ProcessEnv } = {},
-): Promise<CliResult> {
+export interface CliOptions {
+  /** Written to stdin, which is then closed. Default: an empty pipe, closed at once. */
+  stdin?: string;
+  cwd?: string;
+  env?: NodeJS.ProcessEnv;
+  /** Options for node itself, before the binary (e.g. `--import` a tracer). */
+  nodeArgs?: string[];
+}
+
+export function runCli(args: string[], options: CliOptions = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
+    const child = spawn(process.execPath, [...(options.nodeArgs ?? []), BIN, ...args], {
       cwd: options.cwd ?? process.cwd(),
       env: options.env ?? process.env,
     });
@@ -31,4 +37,59 @@ export function runCli(
     child.on('close', (code) => resolve({ code, stdout, stderr }));
     child.stdin.end(options.stdin ?? '');
   });
+}
+
+/** A running CLI process whose output can be awaited piece by piece (signal tests). */
+export interface LiveCli {
+  readonly child: ChildProcess;
+  /** Resolves once stderr contains `text` (rejects if the process ends first). */
+  stderrIncludes(text: string): Promise<void>;
+  /** Resolves when the process has ended, with everything it printed. */
+  readonly done: Promise<CliResult & { signal: NodeJS.Signals | null }>;
+}
+
+/**
+ * Starts the CLI and returns at once. stdin is /dev/null unless `stdin: 'pipe'` (then it is left
+ * open: the caller decides when, or whether, to close it).
+ */
+export function startCli(
+  args: string[],
+  options: { env?: NodeJS.ProcessEnv; cwd?: string; stdin?: 'ignore' | 'pipe' } = {},
+): LiveCli {
+  const child = spawn(process.execPath, [BIN, ...args], {
+    cwd: options.cwd ?? process.cwd(),
+    env: options.env ?? process.env,
+    stdio: [options.stdin ?? 'ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  const waiters: { text: string; resolve: () => void; reject: (e: Error) => void }[] = [];
+  const check = () => {
+    for (const w of waiters.splice(0)) {
+      if (stderr.includes(w.text)) w.resolve();
+      else waiters.push(w);
+    }
+  };
+  child.stdout?.on('data', (d) => (stdout += d));
+  child.stderr?.on('data', (d) => {
+    stderr += d;
+    check();
+  });
+  const done = new Promise<CliResult & { signal: NodeJS.Signals | null }>((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      for (const w of waiters.splice(0))
+        w.reject(new Error(`the CLI ended (${code ?? signal}) before printing "${w.text}": ${stderr}`));
+      resolve({ code, signal, stdout, stderr });
+    });
+  });
+  return {
+    child,
+    done,
+    stderrIncludes: (text) =>
+      new Promise((resolve, reject) => {
+        waiters.push({ text, resolve, reject });
+        check();
+      }),
+  };
 }

@@ -10,6 +10,7 @@ import { renderHtmlReport } from '../../bench/report-html.js';
 import { runBench } from '../../bench/run-bench.js';
 import { HookwardenError } from '../../contract/hookwarden-error.js';
 import type { ConfigSource } from '../../executor/options.js';
+import { claimInterrupts } from '../interrupt.js';
 import { readCliInput } from '../read-input.js';
 import { UsageError } from '../usage-error.js';
 
@@ -47,6 +48,16 @@ function checkReportPath(path: string): void {
 }
 
 export async function runBenchCommand(flags: BenchFlags): Promise<number> {
+  const abort = new AbortController();
+  let running = false;
+  claimInterrupts((_signal, repeated) => {
+    if (running && !repeated) {
+      abort.abort(new UsageError('bench interrupted: no result'));
+      return;
+    }
+    // Not started yet (reading the input may block), or the user insists: no result, exit now.
+    process.stderr.write('hookwarden: error: bench interrupted: no result\n', () => process.exit(1));
+  });
   const config: ConfigSource[] = [
     ...(flags.userConfig ?? []).map((path) => ({ path, scope: 'user' as const })),
     ...(flags.config ?? []),
@@ -64,11 +75,8 @@ export async function runBenchCommand(flags: BenchFlags): Promise<number> {
   const input = await readCliInput(flags.input, flags.event);
 
   const progress = createProgress(process.stderr, 'bench');
-  const abort = new AbortController();
-  const onSignal = () => abort.abort(new UsageError('bench interrupted: no result'));
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
   let result: BenchResult;
+  running = true;
   try {
     result = await runBench({
       config,
@@ -90,8 +98,6 @@ export async function runBenchCommand(flags: BenchFlags): Promise<number> {
     throw err;
   } finally {
     progress.finish();
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
   }
 
   if (flags.report !== undefined) {

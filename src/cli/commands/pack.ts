@@ -1,13 +1,9 @@
-// `hookwarden pack lock|keygen|sign|verify`: author, lock, sign and verify policy packs (DESIGN §6).
+// `hookwarden pack lock|keygen|sign|verify`: author, lock, sign and verify policy packs. The pack
+// modules are imported when a pack command runs (the definitions below are all the CLI loads).
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
-import { formatDiagnostic } from '../../config/diagnostics.js';
 import { HookwardenError } from '../../contract/hookwarden-error.js';
-import { DIGEST_PATTERN } from '../../packs/digest.js';
-import { writePackKeyPair } from '../../packs/keys.js';
-import { lockPack } from '../../packs/lock-pack.js';
-import { signPack } from '../../packs/sign-pack.js';
-import { type PackVerification, verifyPack } from '../../packs/verify.js';
+import type { PackVerification } from '../../packs/verify.js';
 import { UsageError } from '../usage-error.js';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
@@ -71,6 +67,8 @@ Examples:
   $ DIGEST=$(hookwarden pack lock packs/guard)   # in a release script`,
     )
     .action(async (dir: string) => {
+      const { lockPack } = await import('../../packs/lock-pack.js');
+      const { formatDiagnostic } = await import('../../config/diagnostics.js');
       const r = await lockPack(dir);
       for (const d of r.diagnostics) warn(formatDiagnostic(d));
       if (r.staleSignatures)
@@ -90,14 +88,16 @@ Examples:
     .addHelpText(
       'after',
       `
-Existing files are never overwritten. The key id (sha256 of the public key) names the key in
-hookpack.sig. Keep the .key secret; give the .pub to the operators who pin the pack.
+Existing files are never overwritten; missing folders of the prefix are created with mode 0700.
+The key id (sha256 of the public key) names the key in hookpack.sig. Keep the .key secret; give
+the .pub to the operators who pin the pack.
 Exit status: 0 written, 1 error.
 
 Example:
   $ hookwarden pack keygen --out keys/reviewer-2026`,
     )
     .action(async (flags: { out: string }) => {
+      const { writePackKeyPair } = await import('../../packs/keys.js');
       const r = await writePackKeyPair(flags.out);
       out(`private key: ${r.keyFile} (mode 0600, keep it secret)`);
       out(`public key:  ${r.publicKeyFile} (list it in a pin's "publicKeys")`);
@@ -121,6 +121,7 @@ Example:
   $ hookwarden pack sign packs/guard --key keys/reviewer.key`,
     )
     .action(async (dir: string, flags: { key: string }) => {
+      const { signPack } = await import('../../packs/sign-pack.js');
       const r = await signPack(dir, await readKeyFile(flags.key, '--key')).catch((err: unknown) => {
         if (!(err instanceof HookwardenError) || err.code !== 'invalid_options') throw err;
         throw new UsageError(`--key ${flags.key}: ${err.message.replace(/^key: /, '')}`);
@@ -156,6 +157,8 @@ Examples:
   $ hookwarden pack verify packs/guard --digest sha256:3f1c… --json`,
     )
     .action(async (dir: string, flags: { pubkey?: string[]; digest?: string; json?: boolean }) => {
+      const { DIGEST_PATTERN } = await import('../../packs/digest.js');
+      const { verifyPack } = await import('../../packs/verify.js');
       if (flags.digest !== undefined && !DIGEST_PATTERN.test(flags.digest))
         throw new UsageError(
           `--digest: expected sha256:<64 lowercase hex>, got ${JSON.stringify(flags.digest)}`,

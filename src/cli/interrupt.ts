@@ -1,0 +1,50 @@
+// Ctrl-C (SIGINT) and SIGTERM for the commands that answer them: `dispatch` (the interrupted
+// verdict) and `bench` (no result). main.ts installs the handlers before anything else is imported,
+// so a signal at any moment after the entry script starts has a defined answer instead of Node's
+// default (the process dies, nothing on stdout). Dependency-free on purpose: it loads in
+// microseconds. A signal that arrives before the command has loaded is held and handed over when it
+// claims it (within milliseconds: the command only has modules to load).
+//
+// Other commands (validate, pack, audit, doctor, schema) keep Node's default: the signal ends them
+// at once (the shell reports 130 or 143).
+
+export type InterruptSignal = 'SIGINT' | 'SIGTERM';
+
+/** 128 + the signal number: what a shell reports for a process a signal ended. */
+export const signalExitCode = (signal: InterruptSignal): number => (signal === 'SIGINT' ? 130 : 143);
+
+/** `repeated`: a second (third…) signal, the user insisting: answer now, do not wait for cleanup. */
+type Responder = (signal: InterruptSignal, repeated: boolean) => void;
+
+/** Commands that answer an interrupt themselves (the CLI's first argument). */
+const CLAIMING = new Set(['dispatch', 'bench']);
+
+let received: InterruptSignal | undefined;
+let responder: Responder | undefined;
+
+function onSignal(signal: InterruptSignal): void {
+  const repeated = received !== undefined;
+  received ??= signal;
+  responder?.(signal, repeated);
+}
+
+/** Installs the SIGINT/SIGTERM handlers when `command` (the CLI's first argument) answers them. */
+export function installInterrupts(command: string | undefined): void {
+  if (command === undefined || !CLAIMING.has(command)) return;
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+}
+
+/**
+ * Makes `fn` the answer to an interrupt. A signal that already arrived is handed over at once
+ * (synchronously, before this returns).
+ */
+export function claimInterrupts(fn: Responder): void {
+  responder = fn;
+  if (received !== undefined) fn(received, false);
+}
+
+/** The signal received and never claimed, if any (e.g. during `dispatch --help`). */
+export function unclaimedInterrupt(): InterruptSignal | undefined {
+  return responder === undefined ? received : undefined;
+}
