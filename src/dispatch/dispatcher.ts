@@ -6,6 +6,7 @@ import { tenantIdProblem } from '../config/tenants.js';
 import type { EventDefinition } from '../contract/events.js';
 import { finishFold, startFold } from '../contract/fold.js';
 import { HookwardenError } from '../contract/hookwarden-error.js';
+import { withCamelCaseNames } from '../contract/input-names.js';
 import type { DispatchResult } from '../contract/result.js';
 import type { HookInput } from '../contract/types.js';
 import type { Registry } from '../registry/registry.js';
@@ -71,11 +72,13 @@ export async function dispatch(
   gen: Generation,
   ctx: DispatchContext,
   eventName: string,
-  rawInput: unknown,
+  input0: unknown,
   options: DispatchOptions = {},
 ): Promise<DispatchResult> {
   const resolved = resolveEvent(gen, eventName);
-  checkInputShape(rawInput, gen.limits.maxInputDepth);
+  checkInputShape(input0, gen.limits.maxInputDepth);
+  // Claude Code's snake_case fields are understood everywhere (their camelCase twins are added).
+  const rawInput = withCamelCaseNames(input0, resolved.definition.name);
   const def = resolved.definition;
   const scope = resolveScope(gen, options.tenant);
   if (options.signal?.aborted) return interruptedResult(def);

@@ -1,0 +1,38 @@
+// Claude Code's hook input is snake_case (session_id, tool_name, tool_input, tool_response, …);
+// hookwarden's is camelCase. An input may use either: every snake_case field the caller sends stays
+// as it is (hooks that read Claude Code's names still find them), and its camelCase twin is added
+// when the input does not have it already. Two fields are named differently by the two systems:
+// `tool_response` is hookwarden's `toolResult`, and PreCompact's `trigger` is `compaction.trigger`.
+
+const SNAKE = /^[a-z][a-z0-9]*(?:_[a-z0-9]+)+$/;
+const RENAMED: Readonly<Record<string, string>> = { tool_response: 'toolResult' };
+
+const camel = (name: string) =>
+  RENAMED[name] ?? name.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+
+/**
+ * The input with a camelCase twin for each snake_case field (the original object when there is
+ * nothing to add). Never overwrites a field the caller set.
+ */
+export function withCamelCaseNames(input: Record<string, unknown>, event: string): Record<string, unknown> {
+  let out: Record<string, unknown> | undefined;
+  for (const key of Object.keys(input)) {
+    if (!SNAKE.test(key)) continue;
+    const twin = camel(key);
+    if (twin === key || Object.hasOwn(input, twin) || (out !== undefined && Object.hasOwn(out, twin)))
+      continue;
+    out ??= { ...input };
+    Object.defineProperty(out, twin, {
+      value: input[key],
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  }
+  // Claude Code's PreCompact carries `trigger` (manual|auto) at the top level.
+  const base = out ?? input;
+  if (event === 'BeforeCompact' && typeof base.trigger === 'string' && base.compaction === undefined) {
+    out = { ...base, compaction: { trigger: base.trigger } };
+  }
+  return out ?? input;
+}
