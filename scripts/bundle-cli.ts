@@ -22,6 +22,9 @@ await build({
   platform: 'node',
   external: [/^piscina(\/|$)/, /^quickjs-emscripten-core(\/|$)/, /^@jitl\//],
   logLevel: 'warn',
+  // Prefer a package's ES module build: a UMD build (jsonc-parser's "main") hides its requires
+  // from the bundler.
+  resolve: { mainFields: ['module', 'main'] },
   output: {
     dir: outDir,
     format: 'esm',

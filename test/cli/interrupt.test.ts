@@ -6,7 +6,7 @@ import { constants } from 'node:fs';
 import { open, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { startCli } from '../helpers/cli.js';
+import { type LiveCli, startCli } from '../helpers/cli.js';
 import { hooksOn, printing, tempDir, writeConfig } from '../helpers/fixture.js';
 import { processesWithEnv, settleHookProcesses } from '../helpers/processes.js';
 
@@ -23,19 +23,45 @@ function fifo(dir: string, name: string): string {
 }
 
 /**
+ * Waits for `stage` unless the CLI ends first: then the test fails at once with what the CLI said
+ * (and `unblock` frees the FIFO open the test is blocked in, which nothing else could cancel).
+ */
+async function unlessEnded<T>(stage: Promise<T>, cli: LiveCli, unblock: () => Promise<void>): Promise<T> {
+  const ended = cli.done.then(async (r) => {
+    await unblock();
+    throw new Error(`the CLI ended (${r.code ?? r.signal}) before the stage was reached: ${r.stderr}`);
+  });
+  return Promise.race([stage, ended]);
+}
+
+/** Reads what a hook writes to a FIFO; fails (instead of hanging) if the CLI ends first. */
+function readFifo(path: string, cli: LiveCli): Promise<string> {
+  return unlessEnded(readFile(path, 'utf8'), cli, async () => {
+    // A writer that opens and closes gives the pending reader its end of file.
+    await (await open(path, constants.O_WRONLY | constants.O_NONBLOCK)).close();
+  });
+}
+
+/**
  * Opens a FIFO for writing: resolves once the CLI has opened it for reading (it is then blocked
  * in that read). `release` unblocks a pending open if the CLI never comes.
  */
-function whenReaderOpens(path: string) {
+function whenReaderOpens(path: string, cli: LiveCli) {
   const opening = open(path, 'w');
+  const release = async () => {
+    // A non-blocking reader lets a still-pending open for writing complete; then close both.
+    const reader = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
+    await (await opening).close();
+    await reader.close();
+  };
+  let released: Promise<void> | undefined;
+  const releaseOnce = () => {
+    released ??= release();
+    return released;
+  };
   return {
-    opened: opening,
-    release: async () => {
-      // A non-blocking reader lets a still-pending open for writing complete; then close both.
-      const reader = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
-      await (await opening).close();
-      await reader.close();
-    },
+    opened: unlessEnded(opening, cli, releaseOnce),
+    release: releaseOnce,
   };
 }
 
@@ -79,7 +105,7 @@ describe('hookwarden dispatch interrupted', () => {
       const cfg = writeConfig(dir, 'hooks.json', hooksOn('BeforeTool', [printing({ decision: 'allow' })]));
       const input = fifo(dir, 'input.json');
       const cli = startCli(['dispatch', event, '-c', cfg, '-i', input]);
-      const writer = whenReaderOpens(input);
+      const writer = whenReaderOpens(input, cli);
       try {
         await writer.opened; // the CLI is blocked reading its input
         cli.child.kill(signal);
@@ -106,7 +132,7 @@ describe('hookwarden dispatch interrupted', () => {
       const hook = { command: `echo started > '${started}'; exec sleep 300`, env: { HW_TEST_MARK: mark } };
       const cfg = writeConfig(dir, 'hooks.json', hooksOn(event, [hook]));
       const cli = startCli(['dispatch', event, '-c', cfg]);
-      expect(await readFile(started, 'utf8')).toBe('started\n');
+      expect(await readFifo(started, cli)).toBe('started\n');
       cli.child.kill(signal);
       const r = await cli.done;
       expect([r.code, r.signal]).toEqual([code, null]);
@@ -132,7 +158,7 @@ describe('hookwarden dispatch interrupted', () => {
         '-c',
         writeConfig(dir, 'hooks.json', hooksOn('BeforeTool', [hook])),
       ]);
-      expect(await readFile(started, 'utf8')).toBe('started\n');
+      expect(await readFifo(started, cli)).toBe('started\n');
       cli.child.kill('SIGINT');
       cli.child.kill('SIGINT');
       const r = await cli.done;
@@ -150,7 +176,7 @@ describe('hookwarden dispatch interrupted', () => {
     async () => {
       const file = fifo(tempDir(), 'audit.jsonl');
       const cli = startCli(['audit', 'verify', file]);
-      const writer = whenReaderOpens(file); // the command is blocked reading the file
+      const writer = whenReaderOpens(file, cli); // the command is blocked reading the file
       try {
         await writer.opened;
         cli.child.kill('SIGINT');
@@ -170,7 +196,7 @@ describe('hookwarden dispatch interrupted', () => {
       const cfg = writeConfig(dir, 'hooks.json', hooksOn('BeforeTool', [printing({})]));
       const input = fifo(dir, 'input.json');
       const cli = startCli(['bench', '-c', cfg, '-e', 'BeforeTool', '-i', input]);
-      const writer = whenReaderOpens(input);
+      const writer = whenReaderOpens(input, cli);
       try {
         await writer.opened;
         cli.child.kill('SIGINT');
