@@ -1,5 +1,6 @@
 // Every row of DESIGN's failure table, with real command hooks, in both onError modes.
 import { describe, expect, it } from 'vitest';
+import { createExecutor } from '../../src/index.js';
 import { hooksOn, input, printing, withExecutor } from '../helpers/fixture.js';
 
 const sh = (command: string, extra: Record<string, unknown> = {}) => ({ type: 'command', command, ...extra });
@@ -112,24 +113,33 @@ describe('failure semantics', () => {
     });
   });
 
-  it('an unreadable policy makes deny-capable events deny, while observer events still run user hooks', async () => {
+  it('an invalid policy makes deny-capable events deny, while observer events still run user hooks', async () => {
     const config = {
       hooks: {
         BeforeTool: [{ hooks: [printing({ decision: 'allow' })] }],
         SessionStart: [{ hooks: [printing({ additionalContext: 'hi' })] }],
       },
     };
-    await withExecutor({ config, policy: '/nonexistent/policy.json' }, async (hw, warnings) => {
+    const policy = {
+      hooks: { BeforeTool: [{ hooks: [{ name: 'guard', command: 'exit 2', timeoutMs: 0 }] }] },
+    };
+    await withExecutor({ config, policy }, async (hw, warnings) => {
       const r = await hw.dispatch('BeforeTool', input({ toolName: 'Bash' }));
       expect(r).toMatchObject({
         decision: 'deny',
         decidedBy: 'policy',
-        reason: expect.stringContaining('/nonexistent/policy.json'),
+        reason: expect.stringContaining('timeoutMs: expected a positive integer'),
       });
       const s = await hw.dispatch('SessionStart', input());
       expect(s).toMatchObject({ decision: 'passthrough', additionalContext: 'hi' });
-      expect(warnings.join('\n')).toContain('file not found');
+      expect(warnings.join('\n')).toContain('timeoutMs');
     });
+  });
+
+  it('an unreadable policy file stops the executor from starting (config_error)', async () => {
+    await expect(createExecutor({ policy: '/nonexistent/policy.json', onWarning: () => {} })).rejects.toThrow(
+      /^\/nonexistent\/policy\.json: file not found$/,
+    );
   });
 
   it('a fail-closed observer failure makes the verdict deny (mandatory observer)', async () => {

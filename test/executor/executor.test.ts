@@ -152,7 +152,7 @@ describe('createExecutor', () => {
     expect(lines[0]).toMatchObject({
       event: 'BeforeTool',
       outcome: 'deny',
-      scope: 'project',
+      scope: 'user', // a tenant's hooks run at user scope
       type: 'command',
       tenant: 't1',
     });
