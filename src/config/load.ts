@@ -18,10 +18,10 @@ import {
 import type { Scope } from '../contract/types.js';
 import { loadPackPins, type PackStatus } from '../packs/pins.js';
 import type { TenantLimits } from '../pool/fair-scheduler.js';
+import type { HookDefinition } from '../registry/hook-definition.js';
 import type { Limits } from './defaults.js';
 import { type Diagnostic, DiagnosticSink, joinPath, renderValue } from './diagnostics.js';
 import { DIALECTS, type Dialect, detectDialect } from './dialect.js';
-import type { HookDefinition } from './hook-definition.js';
 import { type Layer, mergeLayers } from './merge-layers.js';
 import { normalizeHooksMap } from './normalize-entries.js';
 import { readJsonFile } from './read-json.js';

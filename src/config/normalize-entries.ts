@@ -3,10 +3,10 @@
 // `{name, matcher, command, timeout}`.
 import { EVENT_ALIASES, type EventCatalogue } from '../contract/events.js';
 import type { Scope } from '../contract/types.js';
+import type { HookDefinition, PackOrigin } from '../registry/hook-definition.js';
 import { ToolMatcher } from '../registry/matcher.js';
 import { type DiagnosticSink, joinPath, renderValue } from './diagnostics.js';
 import type { Dialect } from './dialect.js';
-import type { HookDefinition, PackOrigin } from './hook-definition.js';
 import { type HookContext, normalizeHook } from './normalize-hook.js';
 import type { ScopeLimits } from './scope-limits.js';
 import { didYouMean } from './suggest.js';

@@ -4,6 +4,7 @@ import { basename, posix, sep } from 'node:path';
 import { computeDeadline } from '../contract/budget.js';
 import type { EventDefinition } from '../contract/events.js';
 import type { Scope } from '../contract/types.js';
+import type { CommandHookSpec, HookDefinition, JsHookSpec, PackOrigin } from '../registry/hook-definition.js';
 import { canonicalJson, deriveHookId } from '../registry/hook-id.js';
 import { IfFilter, IfFilterError } from '../registry/if-filter.js';
 import type { ToolMatcher } from '../registry/matcher.js';
@@ -11,7 +12,6 @@ import { resolveCommandPaths } from './command-paths.js';
 import { DEFAULTS, type IsolationLevel } from './defaults.js';
 import { type DiagnosticSink, joinPath, renderValue } from './diagnostics.js';
 import type { Dialect } from './dialect.js';
-import type { CommandHookSpec, HookDefinition, JsHookSpec, PackOrigin } from './hook-definition.js';
 import { commandEnv, commandInheritEnv } from './hook-env.js';
 import { hookSpecSchema, type RawHookSpec } from './schema.js';
 import type { ScopeLimits } from './scope-limits.js';
@@ -128,12 +128,11 @@ export async function normalizeHook(
     pack: type === 'command' ? ctx.pack?.dir : undefined,
   });
   const label = type === 'command' ? commandLabel(body as CommandHookSpec) : 'js';
-  const def: HookDefinition = {
+  const common = {
     id: spec.name ?? deriveHookId(label, dedupKey),
     named: spec.name !== undefined,
     event: ctx.event.name,
     scope: ctx.scope,
-    type,
     matcher: ctx.matcher,
     ifFilters,
     requireOk: ctx.requireOk,
@@ -145,10 +144,12 @@ export async function normalizeHook(
     dedupKey,
     origin: `${sink.file}: ${path}`,
     location: { file: sink.file, path },
-    command: type === 'command' ? (body as CommandHookSpec) : undefined,
-    js: type === 'js' ? (body as JsHookSpec) : undefined,
     ...(ctx.pack !== undefined ? { pack: ctx.pack } : {}),
   };
+  const def: HookDefinition =
+    type === 'command'
+      ? { ...common, type, command: body as CommandHookSpec }
+      : { ...common, type, js: body as JsHookSpec };
   return Object.freeze(def);
 }
 

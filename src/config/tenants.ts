@@ -6,8 +6,8 @@
 import { z } from 'zod';
 import { loadPackPins } from '../packs/pins.js';
 import type { TenantLimits } from '../pool/fair-scheduler.js';
+import type { HookDefinition } from '../registry/hook-definition.js';
 import { type DiagnosticSink, joinPath, renderValue } from './diagnostics.js';
-import type { HookDefinition } from './hook-definition.js';
 import type { Layer } from './merge-layers.js';
 import { type EntriesContext, normalizeHooksMap } from './normalize-entries.js';
 import type { LimitsByScope } from './scope-limits.js';

@@ -3,7 +3,6 @@
 // HookOutput (schema-validated, Claude Code's shape accepted); anything else = failure.
 
 import { DEFAULTS } from '../config/defaults.js';
-import type { HookDefinition } from '../config/hook-definition.js';
 import type { CommandOutcome } from '../contract/command-task.js';
 import type { HookError } from '../contract/error-codes.js';
 import type { HookAnswer } from '../contract/fold.js';
@@ -12,6 +11,7 @@ import { capText } from '../contract/text-caps.js';
 import type { HookInput, HookOutput } from '../contract/types.js';
 import { fingerprintChanges } from '../packs/fingerprint.js';
 import type { CommandRequest, HookPool } from '../pool/pool.js';
+import type { CommandHookDefinition } from '../registry/hook-definition.js';
 
 export interface CommandContext {
   readonly pool: HookPool;
@@ -30,8 +30,8 @@ function excerpt(text: string, max: number = DEFAULTS.maxReasonBytes): string {
 }
 
 /** stdin for the hook: the HookInput, plus Claude Code's snake_case fields for hooks registered under its names. */
-export function commandStdin(def: HookDefinition, input: HookInput, inputJson: string): string {
-  const claudeEvent = def.command?.claudeEvent;
+export function commandStdin(def: CommandHookDefinition, input: HookInput, inputJson: string): string {
+  const claudeEvent = def.command.claudeEvent;
   if (claudeEvent === undefined) return inputJson;
   const mirror: Record<string, unknown> = {
     session_id: input.sessionId,
@@ -45,12 +45,12 @@ export function commandStdin(def: HookDefinition, input: HookInput, inputJson: s
 }
 
 export function commandRequest(
-  def: HookDefinition,
+  def: CommandHookDefinition,
   input: HookInput,
   stdin: string,
   root: string,
 ): CommandRequest {
-  const c = def.command!;
+  const c = def.command;
   const env: Record<string, string> = { ...c.env };
   env.HOOK_EVENT = def.event;
   if (input.toolName !== undefined) env.HOOK_TOOL_NAME = input.toolName;
@@ -140,7 +140,7 @@ export function interpretCommand(outcome: CommandOutcome, event: string): Answer
 }
 
 export async function runCommandHook(
-  def: HookDefinition,
+  def: CommandHookDefinition,
   input: HookInput,
   inputJson: string,
   ctx: CommandContext,

@@ -2,13 +2,13 @@
 // on the QuickJS lane (one round trip; the worker folds the run with the same pure fold).
 
 import { TEXT_CAPS } from '../config/defaults.js';
-import type { HookDefinition } from '../config/hook-definition.js';
 import type { EventDefinition } from '../contract/events.js';
 import type { HookAnswer } from '../contract/fold.js';
 import type { JsHookTask } from '../contract/js-task.js';
 import { toPlainJson } from '../contract/plain-json.js';
 import type { HookInput, HookOutput } from '../contract/types.js';
 import type { HookPool } from '../pool/pool.js';
+import type { JsHookDefinition } from '../registry/hook-definition.js';
 
 export interface JsContext {
   readonly pool: HookPool;
@@ -21,8 +21,8 @@ export interface JsContext {
   readonly onStart: (() => void) | undefined;
 }
 
-export function jsHookTask(def: HookDefinition, rematchAfter = false): JsHookTask {
-  const js = def.js!;
+export function jsHookTask(def: JsHookDefinition, rematchAfter = false): JsHookTask {
+  const { js } = def;
   return {
     ...(rematchAfter ? { rematchAfter: true as const } : {}),
     id: def.id,
@@ -43,7 +43,7 @@ export function jsHookTask(def: HookDefinition, rematchAfter = false): JsHookTas
  */
 export async function runJsHooks(
   event: EventDefinition,
-  defs: readonly HookDefinition[],
+  defs: readonly JsHookDefinition[],
   input: HookInput,
   inputJson: string,
   ctx: JsContext,

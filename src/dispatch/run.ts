@@ -4,10 +4,10 @@
 // count of hook calls against `limits.maxHookCalls`, the matching step budget, and the order in
 // which hooks were folded (for the record stage).
 
-import type { HookDefinition } from '../config/hook-definition.js';
 import type { EventDefinition } from '../contract/events.js';
 import type { HookAnswer } from '../contract/fold.js';
 import type { HookInput } from '../contract/types.js';
+import type { JsHookDefinition } from '../registry/hook-definition.js';
 import { StepBudget } from '../registry/regex/linear-regex.js';
 import type { RegisteredHook, Registry } from '../registry/registry.js';
 import { runCommandHook } from './command-hook.js';
@@ -128,7 +128,7 @@ export class DispatchRun {
    * lane. Returns one answer per hook run: fewer than `hooks` when one of them rewrote the input.
    */
   async runJs(
-    hooks: readonly HookDefinition[],
+    hooks: readonly JsHookDefinition[],
     input: HookInput,
     rematchAfter: readonly boolean[] = [],
   ): Promise<HookAnswer[]> {

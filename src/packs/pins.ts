@@ -6,11 +6,11 @@ import type { KeyObject } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { basename, dirname, resolve } from 'node:path';
 import { type DiagnosticSink, joinPath, renderValue } from '../config/diagnostics.js';
-import type { HookDefinition } from '../config/hook-definition.js';
 import { packPinSchema } from '../config/schema.js';
 import type { LimitsByScope } from '../config/scope-limits.js';
 import type { WatchTarget } from '../config/watch-target.js';
 import type { EventCatalogue } from '../contract/events.js';
+import type { HookDefinition } from '../registry/hook-definition.js';
 import { parsePublicKey } from './keys.js';
 import type { PackLoad } from './load-pack.js';
 
