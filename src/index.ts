@@ -56,5 +56,5 @@ export {
   type PackVerifyOptions,
   verifyPack,
 } from './packs/verify.js';
-export type { TenantLimits } from './pool/fair-scheduler.js';
+export type { TenantLimits } from './pool/tenant-queues.js';
 export type { TrustedContext, TrustedHandler } from './registry/registry.js';

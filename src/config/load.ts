@@ -17,7 +17,6 @@ import {
 } from '../contract/events.js';
 import type { Scope } from '../contract/types.js';
 import { loadPackPins, type PackStatus } from '../packs/pins.js';
-import type { TenantLimits } from '../pool/fair-scheduler.js';
 import type { HookDefinition } from '../registry/hook-definition.js';
 import type { Limits } from './defaults.js';
 import { type Diagnostic, DiagnosticSink, joinPath, renderValue } from './diagnostics.js';
@@ -34,6 +33,7 @@ import {
   type ScopeLimits,
 } from './scope-limits.js';
 import { didYouMean } from './suggest.js';
+import type { TenantLimits } from './tenant-limits.js';
 import { readTenants, type TenantPart } from './tenants.js';
 import type { WatchTarget } from './watch-target.js';
 

@@ -5,13 +5,13 @@
 // validated before they are used anywhere (they name scratch directories and queues).
 import { z } from 'zod';
 import { loadPackPins } from '../packs/pins.js';
-import type { TenantLimits } from '../pool/fair-scheduler.js';
 import type { HookDefinition } from '../registry/hook-definition.js';
 import { type DiagnosticSink, joinPath, renderValue } from './diagnostics.js';
 import type { Layer } from './merge-layers.js';
 import { type EntriesContext, normalizeHooksMap } from './normalize-entries.js';
 import type { LimitsByScope } from './scope-limits.js';
 import { didYouMean } from './suggest.js';
+import type { TenantLimits } from './tenant-limits.js';
 import { tenantLimitsSchema } from './tenant-limits.js';
 
 const TENANT_ID = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;

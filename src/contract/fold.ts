@@ -29,6 +29,14 @@ export type HookAnswer =
   | (Timing & { kind: 'failure'; error: HookError; notRun?: boolean })
   | { kind: 'not-run' };
 
+/**
+ * The answer of a hook that never ran: refused by its lane, aborted or closed before it started,
+ * past a limit, its pack changed on disk. Recorded `not-run` with the error; its `onError` applies.
+ */
+export function notRunAnswer(error: HookError, queuedMs = 0): HookAnswer {
+  return { kind: 'failure', error, latencyMs: 0, queuedMs, notRun: true };
+}
+
 /** The running state of a fold. Treated as immutable: every step returns a new one. */
 export interface FoldState {
   readonly decision: Verdict;

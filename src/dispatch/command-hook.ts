@@ -3,15 +3,17 @@
 // HookOutput (schema-validated, Claude Code's shape accepted); anything else = failure.
 
 import { DEFAULTS } from '../config/defaults.js';
+import { mapClaudeCodeOutput } from '../contract/claude-code.js';
 import type { CommandOutcome } from '../contract/command-task.js';
 import type { HookError } from '../contract/error-codes.js';
-import type { HookAnswer } from '../contract/fold.js';
+import { type HookAnswer, notRunAnswer } from '../contract/fold.js';
 import { parseHookOutput } from '../contract/parse-output.js';
 import { capText } from '../contract/text-caps.js';
 import type { HookInput, HookOutput } from '../contract/types.js';
 import { fingerprintChanges } from '../packs/fingerprint.js';
 import type { CommandRequest, HookPool } from '../pool/pool.js';
 import type { CommandHookDefinition } from '../registry/hook-definition.js';
+import { refusedAnswer } from './refused.js';
 
 export interface CommandContext {
   readonly pool: HookPool;
@@ -103,10 +105,8 @@ export function interpretCommand(outcome: CommandOutcome, event: string): Answer
   if (exitCode === 2) {
     // Exit 2 is a deny whatever stdout says; on Stop-like events Claude Code reads it as "keep working".
     const reason = excerpt(stderr) || 'hook exited with code 2';
-    const mapped = parseHookOutput({ decision: 'block', reason }, event);
-    return mapped.ok
-      ? { kind: 'output', output: mapped.output, unknownFields: [] }
-      : fail('invalid_output', mapped.message);
+    const { mapped } = mapClaudeCodeOutput({ decision: 'block', reason }, event);
+    return { kind: 'output', output: mapped as HookOutput, unknownFields: [] };
   }
   if (exitCode === null) {
     if (signal === 'SIGXCPU') return fail('timeout', 'CPU time limit (rlimits.cpuSeconds) exceeded');
@@ -150,43 +150,14 @@ export async function runCommandHook(
     const changed = await fingerprintChanges(def.pack.fingerprint);
     if (changed.length > 0) {
       const message = `pack "${def.pack.name}" changed on disk since it was verified (${changed.join(', ')}); the hook was not run`;
-      return {
-        kind: 'failure',
-        error: { code: 'pack_tampered', message },
-        latencyMs: 0,
-        queuedMs: 0,
-        notRun: true,
-      };
+      return notRunAnswer({ code: 'pack_tampered', message });
     }
   }
-  const lane = await ctx.pool.runCommand(
+  const lane = await ctx.pool.command.run(
     commandRequest(def, input, commandStdin(def, input, inputJson), ctx.root),
-    ctx.signal,
-    ctx.tenant,
-    ctx.onStart,
+    { signal: ctx.signal, tenant: ctx.tenant, onStart: ctx.onStart },
   );
-  if (!lane.ran) {
-    if (lane.reason === 'queue_full') {
-      const message = `tenant "${ctx.tenant}" has its maximum of hooks queued (maxQueued); the hook was not run`;
-      return {
-        kind: 'failure',
-        error: { code: 'queue_full', message },
-        latencyMs: 0,
-        queuedMs: lane.queuedMs,
-      };
-    }
-    const message =
-      lane.reason === 'aborted'
-        ? 'the dispatch was aborted before the hook started'
-        : 'the executor is closed';
-    return {
-      kind: 'failure',
-      error: { code: lane.reason, message },
-      latencyMs: 0,
-      queuedMs: lane.queuedMs,
-      notRun: true,
-    };
-  }
+  if (!lane.ran) return refusedAnswer(lane);
   const answer = interpretCommand(lane.value, def.event);
   return { ...answer, latencyMs: lane.value.durationMs, queuedMs: lane.queuedMs };
 }

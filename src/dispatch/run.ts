@@ -5,7 +5,7 @@
 // which hooks were folded (for the record stage).
 
 import type { EventDefinition } from '../contract/events.js';
-import type { HookAnswer } from '../contract/fold.js';
+import { type HookAnswer, notRunAnswer } from '../contract/fold.js';
 import type { HookInput } from '../contract/types.js';
 import type { JsHookDefinition } from '../registry/hook-definition.js';
 import { StepBudget } from '../registry/regex/linear-regex.js';
@@ -69,7 +69,10 @@ export class DispatchRun {
   overLimit(h: RegisteredHook, extra = 0): HookAnswer | undefined {
     const max = this.gen.scopeLimits[h.scope].maxHookCalls;
     if (this.#calls + extra < max) return undefined;
-    return failure('max_hook_calls', `limits.maxHookCalls (${max}) reached: this hook was not run`, true);
+    return notRunAnswer({
+      code: 'max_hook_calls',
+      message: `limits.maxHookCalls (${max}) reached: this hook was not run`,
+    });
   }
 
   /** The input as JSON (serialized once per input object). */
@@ -111,8 +114,11 @@ export class DispatchRun {
     if (big !== undefined) return big;
     const { ctx, options } = this;
     if (hook.type === 'trusted') {
-      notifyStarted(ctx, options, [hook]);
-      return runTrustedHook(hook, input, ctx.pool, options.signal);
+      return runTrustedHook(hook, input, ctx.pool, {
+        signal: options.signal,
+        tenant: options.tenant,
+        onStart: () => notifyStarted(ctx, options, [hook]),
+      });
     }
     return runCommandHook(hook, input, this.serialize(input), {
       pool: ctx.pool,

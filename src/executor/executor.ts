@@ -131,7 +131,7 @@ class HookExecutor implements Executor {
     this.#audit = options.audit === undefined ? undefined : openAudit(options.audit);
     // Idle QuickJS workers are kept warm: start them now when JS hooks are configured (unless the
     // caller dispatches once and would rather not load QuickJS for a dispatch that runs none).
-    if (options.prestartJsWorkers && loaded.hooks.some((h) => h.type === 'js')) this.#pool.warmJs();
+    if (options.prestartJsWorkers && loaded.hooks.some((h) => h.type === 'js')) this.#pool.js.warm();
     this.#generation = this.#buildGeneration();
     if (options.watch) {
       this.#watcher = new ConfigWatcher(() => {
@@ -174,7 +174,7 @@ class HookExecutor implements Executor {
     if (this.#closed !== undefined)
       throw new HookwardenError('closed', 'the executor was closed during setTenant()');
     this.#tenants.set(id, tenant);
-    if (this.#options.prestartJsWorkers && tenant.hooks.some((h) => h.type === 'js')) this.#pool.warmJs();
+    if (this.#options.prestartJsWorkers && tenant.hooks.some((h) => h.type === 'js')) this.#pool.js.warm();
     this.#generation = this.#buildGeneration();
   }
 
@@ -295,7 +295,7 @@ class HookExecutor implements Executor {
       this.#generation = this.#buildGeneration();
       this.#generationNumber++;
       this.#watcher?.update(next.watchTargets);
-      if (o.prestartJsWorkers && next.hooks.some((h) => h.type === 'js')) this.#pool.warmJs();
+      if (o.prestartJsWorkers && next.hooks.some((h) => h.type === 'js')) this.#pool.js.warm();
       const fresh = newDiagnostics(previous, next);
       for (const d of [...fresh, ...poolLimitWarnings(this.#poolLimits, previous.limits, next.limits)])
         this.#warn(d);

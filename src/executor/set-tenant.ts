@@ -3,10 +3,10 @@ import type { Diagnostic } from '../config/diagnostics.js';
 import { formatDiagnostic, renderValue } from '../config/diagnostics.js';
 import { loadConfig } from '../config/load.js';
 import type { ScopeLimits } from '../config/scope-limits.js';
+import type { TenantLimits } from '../config/tenant-limits.js';
 import { tenantLimitsSchema } from '../config/tenant-limits.js';
 import { tenantIdProblem } from '../config/tenants.js';
 import { HookwardenError } from '../contract/hookwarden-error.js';
-import type { TenantLimits } from '../pool/fair-scheduler.js';
 import { type ConfigSource, type ResolvedOptions, toSources } from './options.js';
 import type { RuntimeTenant } from './tenants.js';
 
