@@ -23,7 +23,6 @@ export { DEFAULTS, type Limits } from './config/defaults.js';
 export type { Diagnostic } from './config/diagnostics.js';
 export { hooksJsonSchema } from './config/json-schema.js';
 export { configFileSchema, hookSpecSchema } from './config/schema.js';
-export { type ValidationReport, validateConfig } from './config/validate.js';
 export { ERROR_CODES, type ErrorCode, type HookError } from './contract/error-codes.js';
 export { DEFAULT_EVENTS, EVENT_ALIASES, type EventDefinition } from './contract/events.js';
 export { type FoldHook, foldAnswers, type HookAnswer } from './contract/fold.js';
@@ -46,6 +45,7 @@ export { createExecutor, type Executor, type TrustedHookSpec } from './executor/
 export type { ConfigSource, ExecutorOptions } from './executor/options.js';
 export type { ReloadResult } from './executor/reload.js';
 export type { TenantSpec } from './executor/set-tenant.js';
+export { type ValidationReport, validateConfig } from './executor/validate.js';
 export { generatePackKeyPair, type PackKeyPair, packKeyId, writePackKeyPair } from './packs/keys.js';
 export { lockPack, type PackLockResult } from './packs/lock-pack.js';
 export type { PackStatus } from './packs/pins.js';

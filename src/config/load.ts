@@ -15,11 +15,12 @@ import {
   EventCatalogue,
   type EventDefinition,
 } from '../contract/events.js';
+import { isObject, issueMessages, joinPath, renderValue } from '../contract/messages.js';
 import type { Scope } from '../contract/types.js';
 import { loadPackPins, type PackStatus } from '../packs/pins.js';
 import type { HookDefinition } from '../registry/hook-definition.js';
 import type { Limits } from './defaults.js';
-import { type Diagnostic, DiagnosticSink, joinPath, renderValue } from './diagnostics.js';
+import { type Diagnostic, DiagnosticSink } from './diagnostics.js';
 import { DIALECTS, type Dialect, detectDialect } from './dialect.js';
 import { type Layer, mergeLayers } from './merge-layers.js';
 import { normalizeHooksMap } from './normalize-entries.js';
@@ -118,9 +119,6 @@ interface ReadSource {
   readonly value: Record<string, unknown> | undefined;
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
-
 async function readSource(spec: SourceSpec, fatal: Diagnostic[]): Promise<ReadSource> {
   if (spec.kind === 'object') {
     const sink = new DiagnosticSink(spec.label);
@@ -186,10 +184,8 @@ function collectEvents(sources: readonly ReadSource[]): EventDefinition[] {
       }
       const parsed = eventDefinitionSchema.safeParse(events[name]);
       if (!parsed.success) {
-        for (const issue of parsed.error.issues) {
-          const at = issue.path.reduce<string>((p, k) => joinPath(p, k as string | number), path);
-          src.sink.error(at, issue.message);
-        }
+        for (const m of issueMessages(parsed.error.issues, events[name], path))
+          src.sink.error(m.path, m.message);
         continue;
       }
       const d = parsed.data;
@@ -259,11 +255,7 @@ function collectLimits(
     if (limits === undefined) continue;
     const parsed = limitsSchema.safeParse(limits);
     if (!parsed.success) {
-      for (const issue of parsed.error.issues) {
-        const at = issue.path.reduce<string>((p, k) => joinPath(p, k as string | number), 'limits');
-        const value = isObject(limits) ? limits[String(issue.path[0])] : limits;
-        src.sink.error(at, `${issue.message}, got ${renderValue(value)}`);
-      }
+      for (const m of issueMessages(parsed.error.issues, limits, 'limits')) src.sink.error(m.path, m.message);
       continue;
     }
     parsedSources.push({ scope: src.spec.scope, limits: parsed.data as Partial<Limits>, sink: src.sink });

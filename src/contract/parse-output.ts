@@ -2,6 +2,7 @@
 // chains of JS hooks with exactly the host's parser. The zod `hookOutputSchema` (hook-output.ts)
 // documents the same shape for users; test/contract/parse-output.test.ts keeps the two in step.
 import { isClaudeCodeOutput, mapClaudeCodeOutput } from './claude-code.js';
+import { isObject } from './messages.js';
 import { PlainJsonError, toPlainJson } from './plain-json.js';
 import type { HookOutput } from './types.js';
 
@@ -14,8 +15,6 @@ type Check = (v: unknown) => string | undefined;
 const describe = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v);
 const str: Check = (v) => (typeof v === 'string' ? undefined : `expected string, received ${describe(v)}`);
 const any: Check = () => undefined;
-const isRecord = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 const FIELDS: Record<keyof HookOutput, Check> = {
   decision: (v) =>
@@ -24,12 +23,12 @@ const FIELDS: Record<keyof HookOutput, Check> = {
   additionalContext: str,
   mutatedPrompt: str,
   modelOverride: str,
-  mutatedToolInput: (v) => (isRecord(v) ? undefined : `expected record, received ${describe(v)}`),
+  mutatedToolInput: (v) => (isObject(v) ? undefined : `expected record, received ${describe(v)}`),
   updatedToolOutput: any,
   mutatedRequest: any,
   mutatedText: str,
   continueWork: (v) => {
-    if (!isRecord(v)) return `expected object, received ${describe(v)}`;
+    if (!isObject(v)) return `expected object, received ${describe(v)}`;
     return typeof v.reason === 'string'
       ? undefined
       : `reason: expected string, received ${describe(v.reason)}`;
@@ -54,7 +53,7 @@ export function parseHookOutput(raw: unknown, event: string): ParsedOutput {
       return { ok: false, message: err.message };
     throw err;
   }
-  if (!isRecord(plain))
+  if (!isObject(plain))
     return {
       ok: false,
       message: `expected a JSON object, got ${describe(plain) === 'array' ? 'an array' : describe(plain)}`,

@@ -6,10 +6,11 @@ import { availableParallelism } from 'node:os';
 import { AuditLog } from '../audit/audit-log.js';
 import { type HookEventMap, type HookEventName, HookEvents } from '../audit/hook-events.js';
 import { DEFAULTS, type Limits } from '../config/defaults.js';
-import { type Diagnostic, formatDiagnostic, renderValue } from '../config/diagnostics.js';
+import { type Diagnostic, formatDiagnostic } from '../config/diagnostics.js';
 import { type LoadedConfig, loadConfig } from '../config/load.js';
 import { HookwardenError } from '../contract/hookwarden-error.js';
 import { jsonEqual } from '../contract/json-equal.js';
+import { issueMessages } from '../contract/messages.js';
 import type { DispatchResult } from '../contract/result.js';
 import type { DispatchInput } from '../contract/types.js';
 import { type DispatchOptions, dispatch } from '../dispatch/dispatcher.js';
@@ -207,9 +208,8 @@ class HookExecutor implements Executor {
   register(spec: TrustedHookSpec): () => void {
     const parsed = trustedSpecSchema.safeParse(spec);
     if (!parsed.success) {
-      const problems = parsed.error.issues.map(
-        (i) =>
-          `register: ${i.path.join('.')}: ${i.message}, got ${renderValue((spec as unknown as Record<string, unknown>)?.[String(i.path[0])])}`,
+      const problems = issueMessages(parsed.error.issues, spec).map(
+        (m) => `register: ${m.path}: ${m.message}`,
       );
       throw new HookwardenError('invalid_options', problems.join('; '), { problems });
     }

@@ -1,7 +1,7 @@
 // `hookwarden validate <config>…`: every problem with its file and JSON path; exit 1 on errors
 // (and on warnings with --strict).
 import { formatDiagnostic } from '../../config/diagnostics.js';
-import { validateConfig } from '../../config/validate.js';
+import { validateConfig } from '../../executor/validate.js';
 
 export interface ValidateFlags {
   policy?: string[];

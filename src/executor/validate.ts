@@ -3,14 +3,14 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { compileModule } from '../../sandbox/js/compile.js';
-import type { ExecutorOptions } from '../executor/options.js';
-import { resolveOptions } from '../executor/options.js';
+import { programPath } from '../config/command-paths.js';
+import { DEFAULTS } from '../config/defaults.js';
+import type { Diagnostic } from '../config/diagnostics.js';
+import { loadConfig } from '../config/load.js';
 import type { PackStatus } from '../packs/pins.js';
 import type { HookDefinition } from '../registry/hook-definition.js';
-import { programPath } from './command-paths.js';
-import { DEFAULTS } from './defaults.js';
-import type { Diagnostic } from './diagnostics.js';
-import { loadConfig } from './load.js';
+import type { ExecutorOptions } from './options.js';
+import { resolveOptions } from './options.js';
 
 export interface ValidationReport {
   /** Every problem, with file, JSON path and the value received. */
