@@ -1,18 +1,9 @@
 // The event catalogue (DESIGN §2). Dependency-free: the sandbox worker imports it to fold serial
 // chains of JS hooks with the same rules as the host.
 
-/** Output fields a hook may set besides `decision`/`reason`. */
-export const MUTATION_FIELDS = [
-  'additionalContext',
-  'mutatedPrompt',
-  'modelOverride',
-  'mutatedToolInput',
-  'updatedToolOutput',
-  'mutatedRequest',
-  'mutatedText',
-  'continueWork',
-] as const;
-export type MutationField = (typeof MUTATION_FIELDS)[number];
+import { MUTATION_FIELDS, type MutationField } from './output-fields.js';
+
+export { MUTATION_FIELDS, type MutationField };
 
 /** What a hook's output may do at an event: decision kinds plus mutation fields. */
 export type Honoured = MutationField | 'allow' | 'ask';
