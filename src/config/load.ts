@@ -9,8 +9,8 @@
 //   policy-scope pack is a policy failure, a refused user-scope pack is skipped with a warning.
 import { basename, dirname, resolve } from 'node:path';
 import {
-  DEFAULT_CHAIN,
   DEFAULT_EVENTS,
+  defineEvent,
   EVENT_ALIASES,
   EventCatalogue,
   type EventDefinition,
@@ -206,21 +206,13 @@ function collectEvents(sources: readonly ReadSource[]): EventDefinition[] {
         continue;
       }
       definedBy.set(name, src.sink.file);
-      const honours = d.honours ?? [];
-      const chain: EventDefinition['chain'] = Object.fromEntries(
-        honours.flatMap((h) =>
-          h in DEFAULT_CHAIN ? [[h, DEFAULT_CHAIN[h as keyof typeof DEFAULT_CHAIN]]] : [],
-        ),
-      );
       custom.set(
         name,
-        Object.freeze({
-          name,
+        defineEvent(name, {
           mode: d.mode,
           canDeny: d.canDeny,
-          honours: Object.freeze([...honours]),
+          honours: d.honours ?? [],
           toolScoped: d.toolScoped === true,
-          chain: Object.freeze(chain),
         }),
       );
     }
