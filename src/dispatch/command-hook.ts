@@ -5,7 +5,7 @@
 import { DEFAULTS } from '../config/defaults.js';
 import { mapClaudeCodeOutput } from '../contract/claude-code.js';
 import type { CommandOutcome } from '../contract/command-task.js';
-import type { HookError } from '../contract/error-codes.js';
+import { type ErrorCode, type ErrorDetails, type HookError, hookError } from '../contract/error-codes.js';
 import { type HookAnswer, notRunAnswer } from '../contract/fold.js';
 import { parseHookOutput } from '../contract/parse-output.js';
 import { capText } from '../contract/text-caps.js';
@@ -83,9 +83,9 @@ type Answer =
 
 /** Applies the command protocol to how the process ended. */
 export function interpretCommand(outcome: CommandOutcome, event: string): Answer {
-  const fail = (code: HookError['code'], message: string): Answer => ({
+  const fail = <C extends ErrorCode>(code: C, message: string, details?: ErrorDetails[C]): Answer => ({
     kind: 'failure',
-    error: { code, message },
+    error: hookError(code, message, details),
   });
   switch (outcome.kind) {
     case 'timeout':
@@ -93,7 +93,7 @@ export function interpretCommand(outcome: CommandOutcome, event: string): Answer
     case 'aborted':
       return fail('aborted', outcome.message);
     case 'output_limit':
-      return fail('output_limit', outcome.message);
+      return fail('output_limit', outcome.message, { limitBytes: outcome.limitBytes });
     case 'spawn_failed':
       return fail('spawn_failed', outcome.message);
     case 'isolation_unavailable':
@@ -113,18 +113,21 @@ export function interpretCommand(outcome: CommandOutcome, event: string): Answer
     return fail(
       'nonzero_exit',
       `killed by ${signal ?? 'a signal'}${stderr.trim() ? `: ${excerpt(stderr, 500)}` : ''}`,
+      signal === null ? {} : { signal },
     );
   }
   if (exitCode === 126 || exitCode === 127) {
     return fail(
       'spawn_failed',
       `could not execute the hook (exit ${exitCode}): ${excerpt(stderr, 500) || 'command not found'}`,
+      { exitCode },
     );
   }
   if (exitCode !== 0)
     return fail(
       'nonzero_exit',
       `exited with code ${exitCode}${stderr.trim() ? `: ${excerpt(stderr, 500)}` : ''}`,
+      { exitCode },
     );
   const text = stdout.trim();
   if (text === '') return { kind: 'output', output: undefined, unknownFields: [] };
@@ -150,7 +153,7 @@ export async function runCommandHook(
     const changed = await fingerprintChanges(def.pack.fingerprint);
     if (changed.length > 0) {
       const message = `pack "${def.pack.name}" changed on disk since it was verified (${changed.join(', ')}); the hook was not run`;
-      return notRunAnswer({ code: 'pack_tampered', message });
+      return notRunAnswer(hookError('pack_tampered', message, { changed }));
     }
   }
   const lane = await ctx.pool.command.run(

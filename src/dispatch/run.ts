@@ -4,6 +4,7 @@
 // count of hook calls against `limits.maxHookCalls`, the matching step budget, and the order in
 // which hooks were folded (for the record stage).
 
+import { type ErrorDetails, hookError } from '../contract/error-codes.js';
 import type { EventDefinition } from '../contract/events.js';
 import { type HookAnswer, notRunAnswer } from '../contract/fold.js';
 import type { HookInput } from '../contract/types.js';
@@ -23,16 +24,11 @@ export const MATCH_STEPS_PER_DISPATCH = 250_000;
 /** Steps one search may take (about 2 ms). */
 export const MATCH_STEPS_PER_SEARCH = 100_000;
 
-const failure = (
-  code: 'input_too_large' | 'max_hook_calls',
-  message: string,
-  notRun = false,
-): HookAnswer => ({
+const tooLarge = (message: string, details: ErrorDetails['input_too_large']): HookAnswer => ({
   kind: 'failure',
-  error: { code, message },
+  error: hookError('input_too_large', message, details),
   latencyMs: 0,
   queuedMs: 0,
-  ...(notRun ? { notRun: true } : {}),
 });
 
 /** The matching step budget of one dispatch: the fast path and every later match share it. */
@@ -69,10 +65,8 @@ export class DispatchRun {
   overLimit(h: RegisteredHook, extra = 0): HookAnswer | undefined {
     const max = this.gen.scopeLimits[h.scope].maxHookCalls;
     if (this.#calls + extra < max) return undefined;
-    return notRunAnswer({
-      code: 'max_hook_calls',
-      message: `limits.maxHookCalls (${max}) reached: this hook was not run`,
-    });
+    const message = `limits.maxHookCalls (${max}) reached: this hook was not run`;
+    return notRunAnswer(hookError('max_hook_calls', message, { limit: max }));
   }
 
   /** The input as JSON (serialized once per input object). */
@@ -93,17 +87,17 @@ export class DispatchRun {
       this.#depths.set(input, depth);
     }
     if (depth > limits.maxInputDepth) {
-      return failure(
-        'input_too_large',
+      return tooLarge(
         `input is nested ${depth > this.gen.limits.maxInputDepth ? 'more than ' : ''}${depth} levels deep, above limits.maxInputDepth (${limits.maxInputDepth})`,
+        { limitDepth: limits.maxInputDepth, actualDepth: depth },
       );
     }
     const bytes = Buffer.byteLength(this.serialize(input));
     if (bytes <= limits.maxInputBytes) return undefined;
-    return failure(
-      'input_too_large',
-      `input is ${bytes} bytes, above limits.maxInputBytes (${limits.maxInputBytes})`,
-    );
+    return tooLarge(`input is ${bytes} bytes, above limits.maxInputBytes (${limits.maxInputBytes})`, {
+      limitBytes: limits.maxInputBytes,
+      actualBytes: bytes,
+    });
   }
 
   /** Runs one command or trusted hook (JS hooks go through runJs); never throws for a hook's failure. */

@@ -1,5 +1,6 @@
 // Execute stage for trusted in-process callbacks: run under the hook's deadline through the pool;
 // the answer is validated like any other hook's.
+import { hookError } from '../contract/error-codes.js';
 import type { HookAnswer } from '../contract/fold.js';
 import { parseHookOutput } from '../contract/parse-output.js';
 import type { HookInput } from '../contract/types.js';
@@ -25,7 +26,7 @@ export async function runTrustedHook(
   if (value.kind === 'timeout') {
     return {
       kind: 'failure',
-      error: { code: 'timeout', message: `no answer within ${def.deadlineMs} ms` },
+      error: hookError('timeout', `no answer within ${def.deadlineMs} ms`, { deadlineMs: def.deadlineMs }),
       ...timing,
     };
   }

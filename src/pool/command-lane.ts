@@ -5,6 +5,7 @@
 import { ProcessGroups } from '../../sandbox/command/kill-group.js';
 import { runCommand } from '../../sandbox/command/run-command.js';
 import type { CommandOutcome, CommandTask } from '../contract/command-task.js';
+import { hookError } from '../contract/error-codes.js';
 import { type LaneResult, type LaneRunOptions, refusal } from './lane.js';
 import { LinkedAbort } from './linked-abort.js';
 import { ScratchDirs } from './scratch.js';
@@ -50,12 +51,11 @@ export class CommandLane {
     const queuedMs = performance.now() - queuedAt;
     if (turn === 'closed') return refusal('pool_closed', queuedMs);
     if (turn === 'aborted') return refusal('aborted', queuedMs);
-    if (turn === 'queue_full')
-      return refusal(
-        'queue_full',
-        queuedMs,
-        `tenant "${tenant}" has its maximum of hooks queued (maxQueued); the hook was not run`,
-      );
+    if (turn === 'queue_full') {
+      const message = `tenant "${tenant}" has its maximum of hooks queued (maxQueued); the hook was not run`;
+      return refusal(hookError('queue_full', message, { tenant }), queuedMs);
+    }
+
     onStart?.();
     let ranMs = 0;
     const link = new LinkedAbort(signal, this.#closing);

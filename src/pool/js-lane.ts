@@ -8,6 +8,7 @@
 // for a hook that does not yield to it (QuickJS's parser, for one, never checks it) is aborting the
 // Piscina task at the batch's summed deadlines + grace, which terminates that worker thread.
 import type { Piscina } from 'piscina';
+import { hookError } from '../contract/error-codes.js';
 import type { JsTask, JsTaskResult } from '../contract/js-task.js';
 import { destroyWhenLoaded } from './destroy-piscina.js';
 import { type LaneResult, type LaneRunOptions, refusal } from './lane.js';
@@ -148,7 +149,7 @@ export class JsLane {
       }
       if (!this.#queue.push(task.tenant ?? '', entry)) {
         const message = `tenant "${task.tenant ?? ''}" has its maximum of hooks queued (maxQueued); the hook was not run`;
-        this.#settle(entry, refusal('queue_full', 0, message));
+        this.#settle(entry, refusal(hookError('queue_full', message, { tenant: task.tenant ?? '' }), 0));
         return;
       }
       this.#pump();
@@ -178,7 +179,10 @@ export class JsLane {
       batch.abort.abort(new Error('aborted'));
     }
     // Otherwise the hook finishes within its own deadline; its answer is dropped.
-    this.#settle(entry, refusal('aborted', queuedMs, 'the dispatch was aborted; the hook was stopped', true));
+    this.#settle(
+      entry,
+      refusal({ code: 'aborted', message: 'the dispatch was aborted; the hook was stopped' }, queuedMs, true),
+    );
   }
 
   #pump(): void {
@@ -234,12 +238,12 @@ export class JsLane {
             const queuedMs = e.sentAt - e.queuedAt;
             if (batch.why === 'backstop') {
               const message = `no answer within the deadline + ${grace} ms grace (a hook did not yield to its interrupt); its worker thread was terminated and replaced`;
-              this.#settle(e, refusal('timeout', queuedMs, message, true));
+              this.#settle(e, refusal({ code: 'timeout', message }, queuedMs, true));
             } else if (batch.why === 'close') {
-              this.#settle(e, refusal('pool_closed', queuedMs, undefined, true));
+              this.#settle(e, refusal('pool_closed', queuedMs, true));
             } else {
               const message = `the QuickJS worker failed: ${(err as Error).message}; it was replaced`;
-              this.#settle(e, refusal('worker_crashed', queuedMs, message, true));
+              this.#settle(e, refusal({ code: 'worker_crashed', message }, queuedMs, true));
             }
           }
         },

@@ -32,14 +32,13 @@ const MESSAGES: Partial<Record<ErrorCode, string>> = {
   pool_closed: 'the executor is closed',
 };
 
-/** A refusal; the message defaults to the usual one for `aborted` and `pool_closed`. */
-export function refusal(
-  code: ErrorCode,
-  queuedMs: number,
-  message = MESSAGES[code] ?? code,
-  started = false,
-): LaneRefusal {
+/**
+ * A refusal: an error, or a code whose message defaults to the usual one for `aborted` and
+ * `pool_closed`. `started`: the run had started and failed underneath.
+ */
+export function refusal(error: HookError | ErrorCode, queuedMs: number, started = false): LaneRefusal {
+  const e = typeof error === 'string' ? { code: error, message: MESSAGES[error] ?? error } : error;
   return started
-    ? { ran: false, error: { code, message }, queuedMs, started: true }
-    : { ran: false, error: { code, message }, queuedMs };
+    ? { ran: false, error: e as HookError, queuedMs, started: true }
+    : { ran: false, error: e as HookError, queuedMs };
 }

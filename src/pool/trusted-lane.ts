@@ -43,7 +43,7 @@ export class TrustedLane {
           );
       });
       if (value.kind === 'aborted')
-        return refusal(this.#closing.aborted && !signal?.aborted ? 'pool_closed' : 'aborted', 0);
+        return refusal(this.#closing.aborted && !signal?.aborted ? 'pool_closed' : 'aborted', 0, true);
       return { ran: true, value, queuedMs: 0 };
     } finally {
       clearTimeout(timer);

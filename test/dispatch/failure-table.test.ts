@@ -202,3 +202,34 @@ describe('a hook that never started', () => {
     );
   });
 });
+
+describe('error details', () => {
+  it('carry the numbers a message states, typed per code', async () => {
+    const config = {
+      hooks: {
+        BeforeTool: [
+          {
+            hooks: [
+              { name: 'exit3', command: 'exit 3' },
+              { name: 'flood', command: 'head -c 5000 /dev/zero', maxOutputBytes: 1000 },
+              {
+                name: 'big-js',
+                type: 'js',
+                code: "export default () => ({ reason: 'x'.repeat(5000) })",
+                maxOutputBytes: 1000,
+              },
+            ],
+          },
+        ],
+      },
+    };
+    await withExecutor({ config }, async (hw) => {
+      const r = await hw.dispatch('BeforeTool', input({ toolName: 'Bash' }));
+      expect(r.hooks.map((h) => [h.id, h.error?.code, h.error?.details])).toEqual([
+        ['exit3', 'nonzero_exit', { exitCode: 3 }],
+        ['flood', 'output_limit', { limitBytes: 1000 }],
+        ['big-js', 'output_limit', { limitBytes: 1000, actualBytes: expect.any(Number) }],
+      ]);
+    });
+  });
+});
