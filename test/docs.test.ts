@@ -5,7 +5,12 @@ import { describe, expect, it } from 'vitest';
 import { runCli } from './helpers/cli.js';
 
 const ROOT = new URL('../', import.meta.url);
-const FILES = ['README.md', ...readdirSync(new URL('docs/', ROOT)).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+const FILES = [
+  'README.md',
+  ...readdirSync(new URL('docs/', ROOT))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => `docs/${f}`),
+];
 
 /** `hookwarden …` invocations in the fenced code blocks of a Markdown file (continuations joined). */
 function commands(markdown: string): string[] {
@@ -15,14 +20,19 @@ function commands(markdown: string): string[] {
     const text = block.replace(/\\\n\s*/g, ' ');
     for (const line of text.split('\n')) {
       // A shell command: at the start of the line (after an optional prompt) or after a pipe.
-      const m = /(?:^\s*(?:\$\s+)?|\|\s*)(?:npx\s+)?hookwarden\s+([a-z][\w-]*(?:\s+[a-z][\w-]*)?)([^#|;]*)/.exec(line);
+      const m =
+        /(?:^\s*(?:\$\s+)?|\|\s*)(?:npx\s+)?hookwarden\s+([a-z][\w-]*(?:\s+[a-z][\w-]*)?)([^#|;]*)/.exec(
+          line,
+        );
       if (m !== null) out.push(`${m[1]}${m[2]}`.trim());
     }
   }
   return out;
 }
 
-const shown = FILES.flatMap((f) => commands(readFileSync(new URL(f, ROOT), 'utf8')).map((c) => [f, c] as const));
+const shown = FILES.flatMap((f) =>
+  commands(readFileSync(new URL(f, ROOT), 'utf8')).map((c) => [f, c] as const),
+);
 const helps = new Map<string, Promise<string>>();
 
 async function helpOf(words: string[]): Promise<{ words: string[]; text: string } | undefined> {
@@ -31,7 +41,11 @@ async function helpOf(words: string[]): Promise<{ words: string[]; text: string 
     const cmd = words.slice(0, n);
     if (cmd.length < n) continue;
     const key = cmd.join(' ');
-    if (!helps.has(key)) helps.set(key, runCli([...cmd, '--help']).then((r) => (r.code === 0 ? r.stdout : '')));
+    if (!helps.has(key))
+      helps.set(
+        key,
+        runCli([...cmd, '--help']).then((r) => (r.code === 0 ? r.stdout : '')),
+      );
     const text = await helps.get(key)!;
     // Commander answers --help of an unknown command with the top-level help: check whose it is.
     if (new RegExp(`^Usage: hookwarden ${key}( |$)`, 'm').test(text)) return { words: cmd, text };
@@ -49,7 +63,9 @@ describe('the commands shown in README and docs/', () => {
     const help = await helpOf(words);
     expect(help, `no such command: hookwarden ${words.slice(0, 2).join(' ')}`).toBeDefined();
     for (const flag of command.match(/(?:^|\s)(--[a-z][\w-]*)/g) ?? []) {
-      expect(help!.text, `hookwarden ${help!.words.join(' ')} --help does not list ${flag.trim()}`).toContain(flag.trim());
+      expect(help!.text, `hookwarden ${help!.words.join(' ')} --help does not list ${flag.trim()}`).toContain(
+        flag.trim(),
+      );
     }
   });
 });
