@@ -21,6 +21,7 @@ import { UsageError } from '../usage-error.js';
 import { readKeyFlag } from './audit.js';
 
 export interface DispatchFlags {
+  strict?: boolean;
   config?: string[];
   userConfig?: string[];
   policy?: string[];
@@ -106,6 +107,7 @@ export async function runDispatch(event: string, flags: DispatchFlags): Promise<
       : {}),
     // One dispatch per process: start QuickJS workers only if a JS hook runs.
     prestartJsWorkers: false,
+    ...(flags.strict === true ? { strict: true } : {}),
   });
   executor = created;
   // Interrupted while the config loaded: the early answer is out and the process exits (after
