@@ -158,8 +158,10 @@ async function readSource(spec: SourceSpec, fatal: Diagnostic[]): Promise<ReadSo
   return { spec, sink, dir: dirname(file), value: read.value };
 }
 
+/** Custom events, and built-in events with their mode switched (first setting wins: policy first). */
 function collectEvents(sources: readonly ReadSource[]): EventDefinition[] {
   const custom = new Map<string, EventDefinition>();
+  const modes = new Map<string, 'serial' | 'parallel'>();
   const definedBy = new Map<string, string>();
   const builtIn = new Set([...DEFAULT_EVENTS.map((e) => e.name), ...Object.keys(EVENT_ALIASES)]);
   for (const src of sources) {
@@ -172,7 +174,26 @@ function collectEvents(sources: readonly ReadSource[]): EventDefinition[] {
     for (const name of Object.keys(events)) {
       const path = joinPath('events', name);
       if (builtIn.has(name)) {
-        src.sink.error(path, `"${name}" is a built-in event or alias and cannot be redefined`);
+        // A built-in event can switch its mode, and only that (Claude Code runs tool hooks in parallel).
+        const spec = events[name];
+        const canonical = EVENT_ALIASES[name]?.event ?? name;
+        if (
+          isObject(spec) &&
+          Object.keys(spec).length === 1 &&
+          (spec.mode === 'serial' || spec.mode === 'parallel')
+        ) {
+          if (!modes.has(canonical)) modes.set(canonical, spec.mode);
+          else if (modes.get(canonical) !== spec.mode)
+            src.sink.warn(
+              path,
+              `the mode of ${canonical} is already set to "${modes.get(canonical)}"; this one is ignored`,
+            );
+          continue;
+        }
+        src.sink.error(
+          path,
+          `"${name}" is a built-in event or alias: only its mode can be set, as {"mode": "serial"|"parallel"}, got ${renderValue(spec)}`,
+        );
         continue;
       }
       if (!/^[A-Za-z][A-Za-z0-9_.:-]{0,63}$/.test(name)) {
@@ -217,7 +238,11 @@ function collectEvents(sources: readonly ReadSource[]): EventDefinition[] {
       );
     }
   }
-  return [...custom.values()];
+  const builtIns = DEFAULT_EVENTS.map((e) => {
+    const mode = modes.get(e.name);
+    return mode === undefined || mode === e.mode ? e : Object.freeze({ ...e, mode });
+  });
+  return [...builtIns, ...custom.values()];
 }
 
 /** The file's declared dialect, or the one its shape shows. */
@@ -262,7 +287,7 @@ export async function loadConfig(options: LoadOptions): Promise<LoadedConfig> {
       readSource(s, fatal),
     ),
   );
-  const catalogue = new EventCatalogue([...DEFAULT_EVENTS, ...collectEvents(sources)]);
+  const catalogue = new EventCatalogue(collectEvents(sources));
   const { byScope: scopeLimits, executor: limits } = collectLimits(
     sources,
     options.limits,

@@ -50,7 +50,7 @@ function describeIssue(issue: z.core.$ZodIssue, candidate: unknown): string {
  */
 export function prepareInput(
   event: string,
-  aliasInput: { ok: false } | undefined,
+  aliasInput: { ok: boolean } | undefined,
   raw: unknown,
   root: string,
 ): HookInput {

@@ -9,7 +9,7 @@
 // (SIGTERM): its hooks did not all run.
 
 import { config as zodConfig } from 'zod';
-import { DEFAULT_EVENTS, EventCatalogue } from '../../contract/events.js';
+import { DEFAULT_EVENTS, defineEvent, EventCatalogue } from '../../contract/events.js';
 import { HookwardenError } from '../../contract/hookwarden-error.js';
 import type { DispatchResult } from '../../contract/result.js';
 import { interruptedResult } from '../../dispatch/dispatcher.js';
@@ -40,9 +40,7 @@ export interface DispatchFlags {
  */
 function interruptedEarly(event: string): DispatchResult {
   const known = new EventCatalogue(DEFAULT_EVENTS).get(event);
-  return interruptedResult(
-    known ?? { name: event, mode: 'serial', canDeny: true, honours: [], toolScoped: false, chain: {} },
-  );
+  return interruptedResult(known ?? defineEvent(event, { mode: 'serial', canDeny: true, honours: [] }));
 }
 
 const exitCodeOf = (result: DispatchResult, signal: InterruptSignal | undefined) =>
