@@ -12,6 +12,7 @@ import { capText } from '../contract/text-caps.js';
 import type { HookInput, HookOutput } from '../contract/types.js';
 import { fingerprintChanges } from '../packs/fingerprint.js';
 import type { CommandRequest, HookPool } from '../pool/pool.js';
+import { type HookTimingListener, reportCommandTiming } from './hook-timing.js';
 
 export interface CommandContext {
   readonly pool: HookPool;
@@ -22,6 +23,7 @@ export interface CommandContext {
   readonly tenant: string;
   /** Called when the hook actually starts (after its turn came). */
   readonly onStart: (() => void) | undefined;
+  readonly onTiming?: HookTimingListener | undefined;
 }
 
 /** Trimmed, and within `max` UTF-8 bytes (the deny reason from stderr gets the reason cap). */
@@ -159,6 +161,7 @@ export async function runCommandHook(
       };
     }
   }
+  const startedAt = performance.now();
   const lane = await ctx.pool.runCommand(
     commandRequest(def, input, commandStdin(def, input, inputJson), ctx.root),
     ctx.signal,
@@ -188,5 +191,7 @@ export async function runCommandHook(
     };
   }
   const answer = interpretCommand(lane.value, def.event);
+  if (ctx.onTiming !== undefined)
+    reportCommandTiming(ctx.onTiming, def.id, startedAt, lane.queuedMs, lane.value);
   return { ...answer, latencyMs: lane.value.durationMs, queuedMs: lane.queuedMs };
 }

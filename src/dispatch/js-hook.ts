@@ -9,6 +9,7 @@ import type { JsHookTask } from '../contract/js-task.js';
 import { toPlainJson } from '../contract/plain-json.js';
 import type { HookInput, HookOutput } from '../contract/types.js';
 import type { HookPool } from '../pool/pool.js';
+import { type HookTimingListener, reportJsTiming } from './hook-timing.js';
 
 export interface JsContext {
   readonly pool: HookPool;
@@ -19,6 +20,7 @@ export interface JsContext {
   readonly measureMemory: boolean;
   /** Called when the task actually starts. */
   readonly onStart: (() => void) | undefined;
+  readonly onTiming?: HookTimingListener | undefined;
 }
 
 export function jsHookTask(def: HookDefinition, rematchAfter = false): JsHookTask {
@@ -64,6 +66,7 @@ export async function runJsHooks(
   const started = performance.now();
   const r = await ctx.pool.runJs(task, budgetMs, ctx.signal, ctx.onStart);
   if (r.ran) {
+    if (ctx.onTiming !== undefined) reportJsTiming(ctx.onTiming, defs, r.value, r.queuedMs, started);
     return r.value.outcomes.map((o, i) => {
       let answer = o.answer;
       // Structured clone rebuilt the worker's null-prototype objects as plain ones: copy them again.
