@@ -10,7 +10,6 @@
 import { createRequire } from 'node:module';
 import type * as Packed from 'hdr-histogram-js/dist/PackedHistogram.js';
 
-
 // A CommonJS file: required, so that Node, vitest and the CLI bundle all see the same export.
 const PackedHistogram = (
   createRequire(import.meta.url)('hdr-histogram-js/dist/PackedHistogram.js') as {
