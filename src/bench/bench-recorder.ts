@@ -2,9 +2,12 @@
 // counts (verdicts, error codes), then turns them into the figures and ratios of a BenchResult.
 import type { DispatchResult } from '../contract/result.js';
 import type { HookType } from '../contract/types.js';
+import type { HookTiming } from '../dispatch/hook-timing.js';
 import { BASELINE_NAMES, type BaselineName } from './baselines.js';
 import type { BenchResult, HookRatios, HookSummary, LatencySummary, TenantSummary } from './bench-result.js';
+import { BlockRecorder } from './block-recorder.js';
 import { Histogram } from './histogram.js';
+import { StageRecorder } from './stage-recorder.js';
 
 /** Milliseconds to 0.1 µs; ratios to 3 decimals. */
 const ms = (v: number) => Math.round(v * 10_000) / 10_000;
@@ -27,6 +30,7 @@ interface HookSeries {
   readonly latency: Histogram;
   readonly queued: Histogram;
   notRun: number;
+  readonly errors: Record<string, number>;
 }
 
 export class BenchRecorder {
@@ -36,6 +40,9 @@ export class BenchRecorder {
   readonly #baselines = new Map<BaselineName, Histogram>(BASELINE_NAMES.map((n) => [n, new Histogram()]));
   readonly #decisions: Record<string, number> = Object.create(null);
   readonly #errors: Record<string, number> = Object.create(null);
+  /** Per-block medians (the caller starts and ends each block). */
+  readonly blocks = new BlockRecorder();
+  readonly #stages = new StageRecorder();
 
   /** `tenants`: the tenant ids the run uses, so that they are reported in this order. */
   constructor(tenants: readonly string[] = []) {
@@ -43,8 +50,15 @@ export class BenchRecorder {
   }
 
   /** One measured dispatch: its wall time around `dispatch()`, and its per-hook records. */
-  recordDispatch(result: DispatchResult, elapsedMs: number, tenant: string | undefined): void {
+  recordDispatch(
+    result: DispatchResult,
+    elapsedMs: number,
+    tenant: string | undefined,
+    timings: readonly HookTiming[] = [],
+  ): void {
     this.overall.record(elapsedMs);
+    this.blocks.dispatch(elapsedMs, tenant);
+    this.#stages.record(elapsedMs, timings);
     if (tenant !== undefined) {
       const h = this.#tenants.get(tenant) ?? new Histogram();
       this.#tenants.set(tenant, h);
@@ -54,12 +68,23 @@ export class BenchRecorder {
     for (const hook of result.hooks) {
       let s = this.#hooks.get(hook.id);
       if (s === undefined) {
-        s = { type: hook.type, latency: new Histogram(), queued: new Histogram(), notRun: 0 };
+        s = {
+          type: hook.type,
+          latency: new Histogram(),
+          queued: new Histogram(),
+          notRun: 0,
+          errors: Object.create(null) as Record<string, number>,
+        };
         this.#hooks.set(hook.id, s);
       }
-      if (hook.error !== undefined) this.#errors[hook.error.code] = (this.#errors[hook.error.code] ?? 0) + 1;
+      if (hook.error !== undefined) {
+        const code = hook.error.code;
+        this.#errors[code] = (this.#errors[code] ?? 0) + 1;
+        s.errors[code] = (s.errors[code] ?? 0) + 1;
+      }
       if (hook.outcome === 'not-run') s.notRun++;
       else {
+        this.blocks.hook(hook.id, hook.latencyMs);
         s.latency.record(hook.latencyMs);
         s.queued.record(hook.queuedMs);
       }
@@ -68,6 +93,7 @@ export class BenchRecorder {
 
   recordBaseline(name: BaselineName, elapsedMs: number): void {
     this.#baselines.get(name)!.record(elapsedMs);
+    this.blocks.baseline(name, elapsedMs);
   }
 
   /** The figures of a BenchResult (the caller adds what describes the run). */
@@ -75,7 +101,16 @@ export class BenchRecorder {
     durationMs: number,
   ): Pick<
     BenchResult,
-    'overall' | 'perHook' | 'perTenant' | 'baselines' | 'ratios' | 'decisions' | 'errors' | 'histogram'
+    | 'overall'
+    | 'perHook'
+    | 'perTenant'
+    | 'baselines'
+    | 'ratios'
+    | 'decisions'
+    | 'errors'
+    | 'histogram'
+    | 'blocks'
+    | 'stages'
   > & { throughputPerSec: number } {
     const baselines = Object.fromEntries(
       BASELINE_NAMES.map((n) => [n, summarizeLatency(this.#baselines.get(n)!)]),
@@ -96,6 +131,7 @@ export class BenchRecorder {
         queuedP50: ms(s.queued.valueAtQuantile(0.5)),
         queuedP99: ms(s.queued.valueAtQuantile(0.99)),
         notRun: s.notRun,
+        errors: { ...s.errors },
       };
       if (s.type === 'command') hookRatios[id] = { vsSpawnTrue: ratio(summary.p50, spawn) };
       else if (s.type === 'js')
@@ -136,6 +172,8 @@ export class BenchRecorder {
       histogram: this.overall
         .buckets(2)
         .map((b) => ({ fromMs: ms(b.fromMs), toMs: ms(b.toMs), count: b.count })),
+      blocks: this.blocks.blocks,
+      stages: this.#stages.summarize(),
     };
   }
 }
