@@ -7,7 +7,7 @@ const msCell = (v: number) => (v >= 100 ? v.toFixed(1) : v.toFixed(3));
 const ratioCell = (v: number | null | undefined) =>
   v === null || v === undefined ? '—' : `${v.toFixed(2)}×`;
 
-function grid(rows: string[][]): string {
+export function grid(rows: string[][]): string {
   const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => (r[c] ?? '').length)));
   return rows
     .map((r) =>
