@@ -126,7 +126,7 @@ export function overTimeSvg(r: BenchResult): string {
     const ly = M.top + 8 + li * 16;
     body.push(
       `<line x1="${M.left + pw + 12}" y1="${ly}" x2="${M.left + pw + 30}" y2="${ly}" class="${l.className}"/>`,
-      `<text x="${M.left + pw + 35}" y="${ly + 4}" class="legend">${escapeHtml(ellipsize(l.label, 20))}</text>`,
+      `<text x="${M.left + pw + 35}" y="${ly + 4}" class="legend"><title>${escapeHtml(l.label)}</title>${escapeHtml(ellipsize(l.label, 20))}</text>`,
     );
   });
   return svg(W, H, 'Latency per block over the run', body);

@@ -12,7 +12,7 @@ export interface ChartMarker {
 
 const W = 760;
 const H = 330;
-const M = { left: 64, right: 24, top: 70, bottom: 48 };
+const M = { left: 64, right: 24, top: 92, bottom: 48 };
 const PLOT_W = W - M.left - M.right;
 const PLOT_H = H - M.top - M.bottom;
 const BINS = 60;
@@ -95,7 +95,7 @@ function frame(title: string, xTicks: number[], x: (v: number) => number, yTicks
 }
 
 /** Approximate width of a label at the charts' 11px font. */
-const textWidth = (text: string) => text.length * 6.2 + 8;
+const textWidth = (text: string) => text.length * 6.2 + 14;
 const LABEL_ROWS = 4;
 
 /**
@@ -122,20 +122,22 @@ export function placeLabels(xs: readonly number[], texts: readonly string[]): { 
   return out;
 }
 
+/** Marker lines first, then their labels on top (haloed in white, so a line never crosses a label). */
 function markerLines(markers: ChartMarker[], x: (v: number) => number): string[] {
   const xs = markers.map((m) => r1(x(m.valueMs)));
   const texts = markers.map((m) => `${m.label} ${formatMs(m.valueMs)}`);
   const places = placeLabels(xs, texts);
-  return markers.map((m, i) => {
-    const px = xs[i]!;
-    const { row, x: tx } = places[i]!;
-    const ty = M.top - 8 - (LABEL_ROWS - 1 - row) * 13;
-    return [
-      `<g class="marker ${m.kind}"><title>${escapeHtml(texts[i]!)} ms</title>`,
-      `<line x1="${px}" y1="${ty + 3}" x2="${px}" y2="${M.top + PLOT_H}"/>`,
-      `<text x="${r1(tx)}" y="${ty}" text-anchor="middle">${escapeHtml(texts[i]!)}</text></g>`,
-    ].join('');
-  });
+  // Row 0 is the one just above the plot.
+  const rowY = (row: number) => M.top - 8 - row * 13;
+  const lines = markers.map(
+    (m, i) =>
+      `<g class="marker ${m.kind}"><title>${escapeHtml(texts[i]!)} ms</title><line x1="${xs[i]}" y1="${rowY(places[i]!.row) + 3}" x2="${xs[i]}" y2="${M.top + PLOT_H}"/></g>`,
+  );
+  const labels = markers.map(
+    (m, i) =>
+      `<g class="marker ${m.kind}"><title>${escapeHtml(texts[i]!)} ms</title><text x="${r1(places[i]!.x)}" y="${rowY(places[i]!.row)}" text-anchor="middle">${escapeHtml(texts[i]!)}</text></g>`,
+  );
+  return [...lines, ...labels];
 }
 
 const svg = (label: string, body: string[]) =>
@@ -220,8 +222,8 @@ export function cdfSvg(
     s.label === undefined
       ? []
       : [
-          `<g class="${s.className}"><line x1="${M.left + 12}" y1="${M.top + 14 + i * 16}" x2="${M.left + 36}" y2="${M.top + 14 + i * 16}"/>`,
-          `<text x="${M.left + 42}" y="${M.top + 18 + i * 16}" class="legend">${escapeHtml(s.label)}</text></g>`,
+          `<g class="${s.className}"><line x1="${M.left + 12}" y1="${M.top + 24 + i * 16}" x2="${M.left + 36}" y2="${M.top + 14 + i * 16}"/>`,
+          `<text x="${M.left + 42}" y="${M.top + 28 + i * 16}" class="legend">${escapeHtml(s.label)}</text></g>`,
         ],
   );
   const body = [

@@ -15,7 +15,9 @@ export function buildProgram(setExitCode: (code: number) => void): Command {
     )
     .version(VERSION, '-V, --version')
     .showHelpAfterError('(run with --help for usage)')
-    .configureHelp({ sortSubcommands: false });
+    .configureHelp({ sortSubcommands: false })
+    // `bench compare --json` is compare's flag, not bench's: options belong to the command before them.
+    .enablePositionalOptions();
 
   program
     .command('dispatch')
@@ -151,6 +153,7 @@ Example:
 
   const bench = program
     .command('bench')
+    .enablePositionalOptions()
     .description(
       'dispatch one event many times; report latency percentiles, throughput and ratios to baselines',
     )
