@@ -128,7 +128,9 @@ const resultSchema = z.object({
 /** Checks a parsed result; `label` names it in messages (a file path). */
 export function parseBenchResult(raw: unknown, label: string): BenchResult {
   const schema = (raw as { schema?: unknown } | null)?.schema;
-  if (typeof raw === 'object' && raw !== null && schema !== BENCH_SCHEMA) {
+  // An older result (schema 1 had no `schema` field) or a newer one: say so, rather than list fields.
+  const looksLikeResult = typeof raw === 'object' && raw !== null && !Array.isArray(raw) && 'overall' in raw;
+  if (looksLikeResult && schema !== BENCH_SCHEMA) {
     throw new HookwardenError(
       'invalid_input',
       `${label}: a bench result of schema ${renderValue(schema ?? 1)}; this hookwarden reads schema ${BENCH_SCHEMA}: run \`hookwarden bench … --json\` again with it`,

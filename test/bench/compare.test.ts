@@ -13,10 +13,15 @@ describe('compareResults', () => {
     const by = Object.fromEntries(c.series.map((s) => [`${s.kind}:${s.id}`, s]));
     expect(by['hook:noop']).toMatchObject({ verdict: 'slower', normalizedBy: 'spawnTrue' });
     expect(by['hook:noop']!.p!).toBeLessThan(0.001);
-    expect(by['overall:dispatch']).toMatchObject({ verdict: 'slower', normalizedBy: 'spawnTrue + piscinaEcho + quickJsEval' });
+    expect(by['overall:dispatch']).toMatchObject({
+      verdict: 'slower',
+      normalizedBy: 'spawnTrue + piscinaEcho + quickJsEval',
+    });
     expect(by['hook:guard']!.verdict).toBe('no significant change');
     expect(c.regression).toBe(true);
-    expect(formatCompareText(c, 'a.json', 'b.json')).toMatch(/REGRESSION: dispatch, overall, hook noop got slower/);
+    expect(formatCompareText(c, 'a.json', 'b.json')).toMatch(
+      /REGRESSION: dispatch, overall, hook noop got slower/,
+    );
   });
 
   it('calls a faster run "faster", which is no regression', () => {
@@ -53,7 +58,9 @@ describe('compareResults', () => {
       'no significant change',
     ]);
     expect(c.series.find((s) => s.id === 'spawnTrue')!.verdict).toBe('slower');
-    expect(c.notes.join('\n')).toMatch(/the baselines moved: "raw spawn\('\/bin\/true'\)" is slower in the new run/);
+    expect(c.notes.join('\n')).toMatch(
+      /the baselines moved: "raw spawn\('\/bin\/true'\)" is slower in the new run/,
+    );
     // Raw, the same runs are a regression.
     expect(compareResults(base, benchResult(shape), { normalize: false }).regression).toBe(true);
   });
@@ -64,7 +71,11 @@ describe('compareResults', () => {
     delete next.perHook.noop;
     for (const b of next.blocks) delete b.perHook.noop;
     const c = compareResults(benchResult(), next);
-    expect(c.series.find((s) => s.id === 'noop')).toMatchObject({ verdict: 'only in base', change: null, p: null });
+    expect(c.series.find((s) => s.id === 'noop')).toMatchObject({
+      verdict: 'only in base',
+      change: null,
+      p: null,
+    });
     expect(c.notes).toEqual(
       expect.arrayContaining([
         expect.stringMatching(/^hook "guard" changed \(digest 111111111111 → 999999999999\)$/),
@@ -77,8 +88,18 @@ describe('compareResults', () => {
   it('with too few blocks, never calls a change significant, and says so', () => {
     const short = (v: number) => steady(v, 2);
     const c = compareResults(
-      benchResult({ overall: short(2), guard: short(0.3), noop: short(1.5), baselines: { piscinaEcho: short(0.1), spawnTrue: short(1.2), quickJsEval: short(0.25) } }),
-      benchResult({ overall: short(9), guard: short(3), noop: short(9), baselines: { piscinaEcho: short(0.1), spawnTrue: short(1.2), quickJsEval: short(0.25) } }),
+      benchResult({
+        overall: short(2),
+        guard: short(0.3),
+        noop: short(1.5),
+        baselines: { piscinaEcho: short(0.1), spawnTrue: short(1.2), quickJsEval: short(0.25) },
+      }),
+      benchResult({
+        overall: short(9),
+        guard: short(3),
+        noop: short(9),
+        baselines: { piscinaEcho: short(0.1), spawnTrue: short(1.2), quickJsEval: short(0.25) },
+      }),
     );
     expect(c.regression).toBe(false);
     expect(c.notes.join('\n')).toMatch(/fewer than 5 blocks/);

@@ -94,9 +94,14 @@ describe('renderHtmlReport', () => {
     const texts = ['p50 7.98', 'p90 13.7', 'p99 17.3', 'p99.9 19.3', 'echo 0.32', 'eval 0.55', 'spawn 3.75'];
     const xs = [420, 452, 460, 463, 110, 150, 380];
     const places = placeLabels(xs, texts);
-    const boxes = places.map((p, i) => ({ row: p.row, from: p.x - (texts[i]!.length * 6.2) / 2, to: p.x + (texts[i]!.length * 6.2) / 2 }));
+    const boxes = places.map((p, i) => ({
+      row: p.row,
+      from: p.x - (texts[i]!.length * 6.2) / 2,
+      to: p.x + (texts[i]!.length * 6.2) / 2,
+    }));
     for (const [i, a] of boxes.entries())
-      for (const b of boxes.slice(i + 1)) if (a.row === b.row) expect(a.to <= b.from || b.to <= a.from).toBe(true);
+      for (const b of boxes.slice(i + 1))
+        if (a.row === b.row) expect(a.to <= b.from || b.to <= a.from).toBe(true);
     expect(Math.max(...places.map((p) => p.row))).toBeLessThan(4);
   });
 
@@ -109,7 +114,10 @@ describe('renderHtmlReport', () => {
 describe('renderCompareReport', () => {
   it('overlays both CDFs and shows each verdict', () => {
     const base = benchResult();
-    const next = benchResult({ noop: base.blocks.map((b) => b.perHook.noop! * 3), overall: base.blocks.map((b) => b.overall.p50 * 3) });
+    const next = benchResult({
+      noop: base.blocks.map((b) => b.perHook.noop! * 3),
+      overall: base.blocks.map((b) => b.overall.p50 * 3),
+    });
     const html = renderCompareReport(base, next, compareResults(base, next), 'base.json', 'new.json');
     expect(html).toContain('class="cdf base"');
     expect(html).toContain('class="cdf new"');
@@ -157,6 +165,11 @@ describe('createProgress', () => {
   });
 
   it('formats durations', () => {
-    expect([900, 42_000, 185_000, 3_725_000].map(formatDuration)).toEqual(['1 s', '42 s', '3 min 05 s', '1 h 02 min']);
+    expect([900, 42_000, 185_000, 3_725_000].map(formatDuration)).toEqual([
+      '1 s',
+      '42 s',
+      '3 min 05 s',
+      '1 h 02 min',
+    ]);
   });
 });

@@ -42,7 +42,11 @@ export function benchResult(shape: RunShape = {}, extra: Partial<BenchResult> = 
     dispatches: 10,
     overall: { p50, p90: p50 * 1.5, p99: p50 * 3 },
     perHook: { guard: guard[i]!, noop: noop[i]! },
-    baselines: { piscinaEcho: base.piscinaEcho[i]!, spawnTrue: base.spawnTrue[i]!, quickJsEval: base.quickJsEval[i]! },
+    baselines: {
+      piscinaEcho: base.piscinaEcho[i]!,
+      spawnTrue: base.spawnTrue[i]!,
+      quickJsEval: base.quickJsEval[i]!,
+    },
   }));
   const h = new Histogram();
   for (const v of overall) for (let k = 0; k < 10; k++) h.record(v * (0.9 + k / 50));
@@ -54,7 +58,13 @@ export function benchResult(shape: RunShape = {}, extra: Partial<BenchResult> = 
     event: 'BeforeTool',
     hooks: [
       { id: 'guard', type: 'js', scope: 'project', isolation: 'quickjs', digest: `sha256:${'1'.repeat(64)}` },
-      { id: 'noop', type: 'command', scope: 'project', isolation: 'process', digest: `sha256:${'2'.repeat(64)}` },
+      {
+        id: 'noop',
+        type: 'command',
+        scope: 'project',
+        isolation: 'process',
+        digest: `sha256:${'2'.repeat(64)}`,
+      },
     ],
     input: { digest: `sha256:${'3'.repeat(64)}`, value: { toolName: 'Bash' }, varied: false },
     iterations: n * 10,
@@ -65,8 +75,22 @@ export function benchResult(shape: RunShape = {}, extra: Partial<BenchResult> = 
     throughputPerSec: 111,
     overall: lat(median(overall), n * 10),
     perHook: {
-      guard: { type: 'js', ...lat(median(guard), n * 10), queuedP50: 0.01, queuedP99: 0.02, notRun: 0, errors: {} },
-      noop: { type: 'command', ...lat(median(noop), n * 10), queuedP50: 0.01, queuedP99: 0.02, notRun: 0, errors: {} },
+      guard: {
+        type: 'js',
+        ...lat(median(guard), n * 10),
+        queuedP50: 0.01,
+        queuedP99: 0.02,
+        notRun: 0,
+        errors: {},
+      },
+      noop: {
+        type: 'command',
+        ...lat(median(noop), n * 10),
+        queuedP50: 0.01,
+        queuedP99: 0.02,
+        notRun: 0,
+        errors: {},
+      },
     },
     baselines: {
       piscinaEcho: lat(median(base.piscinaEcho)),
