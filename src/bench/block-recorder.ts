@@ -10,18 +10,18 @@ const ms = (v: number) => Math.round(v * 10_000) / 10_000;
 const p50 = (h: Histogram) => ms(h.valueAtQuantile(0.5));
 
 class Block {
-  readonly overall = new Histogram({ significantDigits: 2 });
+  readonly overall = new Histogram();
   readonly hooks = new Map<string, Histogram>();
   readonly tenants = new Map<string, Histogram>();
   readonly baselines = new Map<BaselineName, Histogram>(
-    BASELINE_NAMES.map((n) => [n, new Histogram({ significantDigits: 2 })]),
+    BASELINE_NAMES.map((n) => [n, new Histogram()]),
   );
 }
 
 function add(map: Map<string, Histogram>, key: string, value: number): void {
   let h = map.get(key);
   if (h === undefined) {
-    h = new Histogram({ significantDigits: 2 });
+    h = new Histogram();
     map.set(key, h);
   }
   h.record(value);
@@ -48,7 +48,8 @@ export class BlockRecorder {
   }
 
   baseline(name: BaselineName, elapsedMs: number): void {
-    this.#current?.baselines.get(name)!.record(elapsedMs);
+    const h = this.#current?.baselines.get(name);
+    h?.record(elapsedMs);
   }
 
   /** Ends the block: `atMs` is when its dispatch block started, `durationMs` how long it took. */

@@ -53,7 +53,9 @@ export function formatBenchText(r: BenchResult): string {
   const stages = [
     ['stages (mean ms)', 'queue', 'transport', 'hook run', 'fold & result', 'total'],
     stageRow('dispatch, overall', o.queueMs, o.transportMs, o.runMs, o.foldMs),
-    ...Object.entries(r.stages.perHook).map(([id, s]) => stageRow(`hook ${id}`, s.queueMs, s.transportMs, s.runMs)),
+    ...Object.entries(r.stages.perHook).map(([id, s]) =>
+      stageRow(`hook ${id}`, s.queueMs, s.transportMs, s.runMs),
+    ),
   ];
   const m = r.machine;
   const h = r.hookwarden;

@@ -118,11 +118,10 @@ export function overTimeSvg(r: BenchResult): string {
   lines.forEach((l, li) => {
     const pts = blocks.map((b, i) => `${r1(x(b.atMs + b.durationMs / 2))},${r1(y(l.values[i]!))}`);
     body.push(`<polyline points="${pts.join(' ')}" class="${l.className}"/>`);
-    blocks.forEach((b, i) =>
+    for (const [i, b] of blocks.entries())
       body.push(
         `<circle cx="${r1(x(b.atMs + b.durationMs / 2))}" cy="${r1(y(l.values[i]!))}" r="2.5" class="${l.className}"><title>block ${i + 1}: ${escapeHtml(l.label)} ${formatMs(l.values[i]!)} ms</title></circle>`,
-      ),
-    );
+      );
     const ly = M.top + 8 + li * 16;
     body.push(
       `<line x1="${M.left + pw + 12}" y1="${ly}" x2="${M.left + pw + 30}" y2="${ly}" class="${l.className}"/>`,

@@ -104,7 +104,7 @@ const LABEL_ROWS = 4;
  * row whose last label ends furthest left, nudged right past it. Returns the row and x per marker.
  */
 export function placeLabels(xs: readonly number[], texts: readonly string[]): { row: number; x: number }[] {
-  const order = xs.map((x, i) => i).sort((a, b) => xs[a]! - xs[b]!);
+  const order = xs.map((_, i) => i).sort((a, b) => xs[a]! - xs[b]!);
   const ends = new Array<number>(LABEL_ROWS).fill(Number.NEGATIVE_INFINITY);
   const out = new Array<{ row: number; x: number }>(xs.length);
   for (const i of order) {

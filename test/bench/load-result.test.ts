@@ -17,7 +17,7 @@ describe('readBenchResult', () => {
     const text = JSON.stringify(benchResult()).replaceAll('"guard"', '"__proto__"');
     const r = parseBenchResult(JSON.parse(text), 'r.json');
     expect(Object.keys(r.perHook)).toEqual(['__proto__', 'noop']);
-    expect(r.perHook.__proto__?.type).toBe('js');
+    expect(Object.getOwnPropertyDescriptor(r.perHook, '__proto__')?.value.type).toBe('js');
     expect(Object.getPrototypeOf(r.perHook)).toBe(null);
   });
 

@@ -27,7 +27,10 @@ const benchJsonSchema = z.strictObject({
   schema: z.literal(2),
   hookwarden: z.strictObject({
     version: z.string(),
-    commit: z.string().regex(/^[0-9a-f]{40}$/).nullable(),
+    commit: z
+      .string()
+      .regex(/^[0-9a-f]{40}$/)
+      .nullable(),
     dirty: z.boolean().nullable(),
   }),
   config: z.array(z.string()),
