@@ -1,10 +1,10 @@
 // The report pages' stylesheet (inline: the pages reference nothing outside themselves).
 export const REPORT_STYLE = `
-body{font:14px/1.45 system-ui,sans-serif;margin:2em auto;max-width:62em;color:#1d1d1f;padding:0 1em}
+body{font:14px/1.45 system-ui,sans-serif;margin:2em auto;max-width:66em;color:#1d1d1f;padding:0 1em}
 h1{font-size:1.5em;margin-bottom:.2em}h2{font-size:1.15em;margin-top:1.8em}
-table{border-collapse:collapse;margin:.5em 0}th,td{padding:.25em .7em;text-align:right;border-bottom:1px solid #ddd}
+table{border-collapse:collapse;margin:.5em 0;font-size:13px}th,td{padding:.25em .55em;text-align:right;border-bottom:1px solid #ddd}
 th:first-child,td:first-child{text-align:left}th{background:#f4f4f6;font-weight:600}td{white-space:nowrap}
-td.name{max-width:16em;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
+th{vertical-align:bottom}td.name{max-width:14em;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
 .meta{color:#555}.note{color:#555;font-size:.92em;max-width:48em}code{background:#f4f4f6;padding:0 .25em}
 .side{display:flex;gap:1.5em;align-items:flex-start;flex-wrap:wrap}.side .note{flex:1;min-width:16em;margin-top:.6em}
 table.queued td:not(:first-child){color:#aaa}table.queued{background:repeating-linear-gradient(135deg,#fafafa 0 6px,#f3f3f3 6px 12px)}
