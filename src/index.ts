@@ -9,13 +9,26 @@ export type { BaselineName } from './bench/baselines.js';
 export { BENCH_DEFAULTS, type BenchOptions } from './bench/bench-options.js';
 export type {
   BenchResult,
+  BlockSummary,
+  BuildInfo,
+  ConfiguredHook,
+  DispatchStageSplit,
   HookRatios,
   HookSummary,
+  InputInfo,
   LatencySummary,
   OverallRatios,
+  StageSplit,
   TenantSummary,
 } from './bench/bench-result.js';
+export {
+  type CompareOptions,
+  type CompareResult,
+  compareResults,
+  type SeriesChange,
+} from './bench/compare.js';
 export { Histogram, type HistogramBucket, type HistogramOptions } from './bench/histogram.js';
+export { readBenchResult } from './bench/load-result.js';
 export type { MachineInfo } from './bench/machine.js';
 export { renderHtmlReport } from './bench/report-html.js';
 export { runBench } from './bench/run-bench.js';
@@ -42,6 +55,7 @@ export type {
   Verdict,
 } from './contract/types.js';
 export type { DispatchOptions } from './dispatch/dispatcher.js';
+export type { HookTiming, HookTimingListener } from './dispatch/hook-timing.js';
 export { createExecutor, type Executor, type TrustedHookSpec } from './executor/executor.js';
 export type { ConfigSource, ExecutorOptions } from './executor/options.js';
 export type { ReloadResult } from './executor/reload.js';

@@ -44,6 +44,10 @@ async function bench(config: string, file: string): Promise<void> {
   writeFileSync(file, r.stdout);
 }
 
+/** `bench compare` of two results made below, with the CI gate's settings. */
+const compare = (base: string, next: string, ...extra: string[]) =>
+  runCli(['bench', 'compare', out(base), out(next), ...GATE, ...extra]);
+
 const verdicts = (r: CliResult) =>
   Object.fromEntries(
     (JSON.parse(r.stdout) as { series: { kind: string; id: string; verdict: string }[] }).series.map((s) => [
@@ -59,7 +63,7 @@ describe('hookwarden bench compare, gating CI', () => {
   }, HANG_MS);
 
   it('two runs of the same config: no significant change, exit 0', async () => {
-    const r = await runCli(['bench', 'compare', out('a.json'), out('b.json'), ...GATE, '--json']);
+    const r = await compare('a.json', 'b.json', '--json');
     expect(r.code, r.stdout + r.stderr).toBe(0);
     const v = verdicts(r);
     expect([v['overall:dispatch'], v['hook:check']]).toEqual([
@@ -75,36 +79,20 @@ describe('hookwarden bench compare, gating CI', () => {
   });
 
   it('a hook slowed by `sleep 0.01`: reported slower, exit 1; the other way round it is faster, exit 0', async () => {
-    const r = await runCli([
-      'bench',
-      'compare',
-      out('base.json'),
-      out('slowed.json'),
-      ...GATE,
-      '--alpha',
-      '0.01',
-    ]);
+    const r = await compare('base.json', 'slowed.json');
     expect(r.code, r.stdout + r.stderr).toBe(1);
     expect(r.stdout).toMatch(/^hook check .* slower$/m);
     expect(r.stdout).toMatch(/^dispatch, overall .* slower$/m);
     expect(r.stdout).toMatch(/note: hook "check" changed \(digest /);
     expect(r.stdout).toMatch(/REGRESSION: dispatch, overall, hook check got slower\n$/);
-    const back = await runCli(['bench', 'compare', out('slowed.json'), out('base.json'), ...GATE, '--json']);
+    const back = await compare('slowed.json', 'base.json', '--json');
     expect(back.code, back.stderr).toBe(0);
     expect(verdicts(back)['hook:check']).toBe('faster');
   });
 
   it('--report writes a page with both CDFs overlaid', async () => {
     const page = out('compare.html');
-    const r = await runCli([
-      'bench',
-      'compare',
-      out('base.json'),
-      out('slowed.json'),
-      ...GATE,
-      '--report',
-      page,
-    ]);
+    const r = await compare('base.json', 'slowed.json', '--report', page);
     expect(r.code).toBe(1);
     const html = readFileSync(page, 'utf8');
     expect(html).toContain('class="cdf base"');
