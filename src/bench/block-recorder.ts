@@ -13,9 +13,7 @@ class Block {
   readonly overall = new Histogram();
   readonly hooks = new Map<string, Histogram>();
   readonly tenants = new Map<string, Histogram>();
-  readonly baselines = new Map<BaselineName, Histogram>(
-    BASELINE_NAMES.map((n) => [n, new Histogram()]),
-  );
+  readonly baselines = new Map<BaselineName, Histogram>(BASELINE_NAMES.map((n) => [n, new Histogram()]));
 }
 
 function add(map: Map<string, Histogram>, key: string, value: number): void {
