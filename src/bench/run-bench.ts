@@ -173,6 +173,7 @@ export async function runBench(options: BenchOptions): Promise<BenchResult> {
       await run.baselineBlock(share(o.baselineSamples, blocks, b), true);
       const atMs = performance.now() - runStart;
       const blockMs = await run.dispatchBlock(share(o.iterations, blocks, b), true);
+      run.recorder.flush();
       run.recorder.blocks.end(atMs, blockMs);
       durationMs += blockMs;
     }

@@ -182,6 +182,15 @@ describe('hookwarden bench', () => {
     expect(r.stdout).toContain(`report: ${out}`);
   });
 
+  it('runs without git: the result says commit null', async () => {
+    const { cfg, event } = setup();
+    // No git on PATH (command hooks get their own PATH; node is called by its absolute path).
+    const env = { ...process.env, PATH: '/nonexistent' };
+    const r = await runCli(['bench', '-c', cfg, '-e', 'BeforeTool', '-i', event, ...TINY, '--json'], { env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).hookwarden).toMatchObject({ commit: null, dirty: null });
+  });
+
   it('prints a table of the figures, ratios and stages without --json', async () => {
     const { cfg, event } = setup();
     const r = await runCli(['bench', '-c', cfg, '-e', 'BeforeTool', '-i', event, ...TINY, '--no-progress']);
