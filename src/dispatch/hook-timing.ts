@@ -29,6 +29,15 @@ export interface HookTiming {
 /** Receives the timing of every task of one dispatch (set through `DispatchOptions.onHookTiming`). */
 export type HookTimingListener = (timing: HookTiming) => void;
 
+/** Hands a timing to the caller's listener; a listener that throws does not fail the dispatch. */
+function deliver(onTiming: HookTimingListener, timing: HookTiming): void {
+  try {
+    onTiming(timing);
+  } catch {
+    // Diagnostic data only: the hook's answer matters more than the listener.
+  }
+}
+
 /** A command hook: its turn, the spawn around the process, and the process's own run. */
 export function reportCommandTiming(
   onTiming: HookTimingListener,
@@ -40,7 +49,7 @@ export function reportCommandTiming(
   const endedAt = performance.now();
   const spawnMs = outcome.kind === 'exited' ? (outcome.spawnMs ?? 0) : 0;
   const around = Math.max(0, endedAt - startedAt - queueMs - outcome.durationMs);
-  onTiming({
+  deliver(onTiming, {
     hookIds: [hookId],
     type: 'command',
     startedAt,
@@ -62,7 +71,7 @@ export function reportJsTiming(
   const endedAt = performance.now();
   const runMs = result.outcomes.flatMap((o) => (o.answer.kind === 'not-run' ? [] : [o.answer.latencyMs]));
   const ran = runMs.reduce((a, b) => a + b, 0);
-  onTiming({
+  deliver(onTiming, {
     hookIds: hooks.slice(0, runMs.length).map((h) => h.id),
     type: 'js',
     startedAt,
