@@ -42,8 +42,10 @@ export type {
   Scope,
   Verdict,
 } from './contract/types.js';
-/** Per-dispatch options: tenant and abort signal. */
+/** Per-dispatch options: tenant, abort signal, and a per-task timing listener. */
 export type { DispatchOptions } from './dispatch/context.js';
+/** Where one hook task's time went (queue, transport, run), for DispatchOptions.onHookTiming. */
+export type { HookTiming, HookTimingListener } from './dispatch/hook-timing.js';
 /** The executor: createExecutor() and what it returns. */
 export { createExecutor, type Executor, type TrustedHookSpec } from './executor/executor.js';
 /** createExecutor's options. */

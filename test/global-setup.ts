@@ -9,7 +9,7 @@ const LEAKS = new URL('../.vitest-leaks.json', import.meta.url);
 export default function setup() {
   rmSync(LEAKS, { force: true });
   return async () => {
-    const left = await settleHookProcesses(5000);
+    const left = await settleHookProcesses(5000, 'suite');
     if (left.length > 0) {
       for (const p of left) process.kill(p.pid, 'SIGKILL');
       writeFileSync(LEAKS, `${JSON.stringify(left, null, 2)}\n`);

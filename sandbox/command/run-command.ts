@@ -121,6 +121,7 @@ export function runCommand(
       resolve({ kind: 'spawn_failed', message, stderr: '', durationMs: 0 });
       return;
     }
+    const spawnMs = performance.now() - started;
     const side = fd3 === undefined ? undefined : (child.stdio[3] as Writable);
     const pgid = child.pid;
     if (pgid !== undefined) groups.track(pgid);
@@ -167,6 +168,7 @@ export function runCommand(
         stdout: stdout.text(),
         stderr: stderr.text(),
         durationMs: performance.now() - started,
+        spawnMs,
       });
     };
     const onAbort = () => stop('aborted', 'the dispatch was aborted; process group killed');

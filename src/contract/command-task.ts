@@ -46,6 +46,8 @@ export type CommandOutcome =
       readonly stdout: string;
       readonly stderr: string;
       readonly durationMs: number;
+      /** Of `durationMs`, the time `spawn()` took (fork/exec of the launcher), for bench's stage split. */
+      readonly spawnMs?: number;
     }
   | {
       readonly kind: 'timeout' | 'aborted' | 'spawn_failed' | 'isolation_unavailable';

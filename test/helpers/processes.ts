@@ -6,7 +6,47 @@ export interface HookProcess {
   cmdline: string;
 }
 
-export function hookProcesses(): HookProcess[] {
+/** The parent pid of `pid` (undefined when it is gone). */
+function parentOf(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+    // "pid (comm) state ppid …": comm may hold spaces and parentheses, so split after the last ')'.
+    const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    return Number.isInteger(ppid) ? ppid : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const commOf = (pid: number): string => {
+  try {
+    return readFileSync(`/proc/${pid}/comm`, 'latin1').trim();
+  } catch {
+    return '';
+  }
+};
+
+/**
+ * Whether `pid` is ours: below this process, or (with `orphans`) an orphan, whose ancestors hold no
+ * Node process (another suite's hooks, in another checkout, sit below that suite's Node).
+ */
+function isOurs(pid: number, orphans: boolean): boolean {
+  let sawNode = false;
+  for (let p: number | undefined = pid, hops = 0; p !== undefined && p > 1 && hops < 64; hops++) {
+    if (p === process.pid) return true;
+    if (p !== pid && commOf(p) === 'node') sawNode = true;
+    p = parentOf(p);
+  }
+  return orphans && !sawNode;
+}
+
+/**
+ * Hook processes: `'mine'` (default) those this test process started, still below it (a per-test
+ * check must not see another file's hooks, which run at the same time); `'suite'` those below this
+ * process plus orphans (the global teardown, in vitest's main process, once every file is done);
+ * `'all'` every one on the machine (for a marker the test set itself).
+ */
+export function hookProcesses(which: 'mine' | 'suite' | 'all' = 'mine'): HookProcess[] {
   const out: HookProcess[] = [];
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
@@ -15,6 +55,7 @@ export function hookProcesses(): HookProcess[] {
       if (!env.split('\0').some((kv) => kv.startsWith('HOOK_EVENT='))) continue;
       const stat = readFileSync(`/proc/${entry}/stat`, 'latin1');
       if (/^\d+ \(.*\) Z /.test(stat)) continue; // a zombie holds nothing
+      if (which !== 'all' && !isOurs(Number(entry), which === 'suite')) continue;
       const cmdline = readFileSync(`/proc/${entry}/cmdline`, 'latin1').split('\0').join(' ').trim();
       out.push({ pid: Number(entry), cmdline });
     } catch {
@@ -25,10 +66,13 @@ export function hookProcesses(): HookProcess[] {
 }
 
 /** Waits until no hook process is left (or the timeout passes) and returns what is left. */
-export async function settleHookProcesses(timeoutMs = 3000): Promise<HookProcess[]> {
+export async function settleHookProcesses(
+  timeoutMs = 3000,
+  which: 'mine' | 'suite' = 'mine',
+): Promise<HookProcess[]> {
   const until = Date.now() + timeoutMs;
   for (;;) {
-    const left = hookProcesses();
+    const left = hookProcesses(which);
     if (left.length === 0 || Date.now() > until) return left;
     await new Promise((r) => setTimeout(r, 50));
   }
@@ -36,7 +80,7 @@ export async function settleHookProcesses(timeoutMs = 3000): Promise<HookProcess
 
 /** Hook processes whose environment holds `name=value` (a marker set by the test). */
 export function processesWithEnv(name: string, value: string): HookProcess[] {
-  return hookProcesses().filter((p) => {
+  return hookProcesses('all').filter((p) => {
     try {
       return readFileSync(`/proc/${p.pid}/environ`, 'latin1').split('\0').includes(`${name}=${value}`);
     } catch {

@@ -27,6 +27,11 @@ export interface BenchFlags {
   root?: string;
   json?: boolean;
   report?: string;
+  blocks?: string;
+  varyInput?: boolean;
+  redactInput?: boolean;
+  /** Commander's `--no-progress`: false when given. */
+  progress?: boolean;
 }
 
 /** A whole number from a flag, or a UsageError naming the flag and the value. */
@@ -39,12 +44,22 @@ function parseCount(flag: string, value: string | undefined, min: number): numbe
   return n;
 }
 
-function checkReportPath(path: string): void {
+export function checkReportPath(path: string, flag = '--report'): void {
   const dir = dirname(resolve(path));
   if (!existsSync(dir) || !statSync(dir).isDirectory())
-    throw new UsageError(`--report ${path}: directory ${dir} does not exist`);
+    throw new UsageError(`${flag} ${path}: directory ${dir} does not exist`);
   if (existsSync(path) && statSync(path).isDirectory())
-    throw new UsageError(`--report ${path}: is a directory, expected an .html file path`);
+    throw new UsageError(`${flag} ${path}: is a directory, expected an .html file path`);
+}
+
+export function writeReport(path: string, html: string, flag = '--report'): void {
+  try {
+    writeFileSync(path, html);
+  } catch (err) {
+    throw new UsageError(
+      `${flag} ${path}: cannot write (${(err as NodeJS.ErrnoException).code ?? String(err)})`,
+    );
+  }
 }
 
 export async function runBenchCommand(flags: BenchFlags): Promise<number> {
@@ -71,10 +86,12 @@ export async function runBenchCommand(flags: BenchFlags): Promise<number> {
   const concurrency = parseCount('--concurrency', flags.concurrency, 1);
   const tenants = parseCount('--tenants', flags.tenants, 1);
   const warmup = parseCount('--warmup', flags.warmup, 0);
+  const blocks = parseCount('--blocks', flags.blocks, 1);
   if (flags.report !== undefined) checkReportPath(flags.report);
   const input = await readCliInput(flags.input, flags.event);
 
-  const progress = createProgress(process.stderr, 'bench');
+  const progress =
+    flags.progress === false ? { update() {}, finish() {} } : createProgress(process.stderr, 'bench');
   let result: BenchResult;
   running = true;
   try {
@@ -88,6 +105,9 @@ export async function runBenchCommand(flags: BenchFlags): Promise<number> {
       ...(concurrency !== undefined ? { concurrency } : {}),
       ...(tenants !== undefined ? { tenants } : {}),
       ...(warmup !== undefined ? { warmup } : {}),
+      ...(blocks !== undefined ? { blocks } : {}),
+      varyInput: flags.varyInput === true,
+      redactInput: flags.redactInput === true,
       onProgress: (done, total) => progress.update(done, total),
       signal: abort.signal,
     });
@@ -100,15 +120,7 @@ export async function runBenchCommand(flags: BenchFlags): Promise<number> {
     progress.finish();
   }
 
-  if (flags.report !== undefined) {
-    try {
-      writeFileSync(flags.report, renderHtmlReport(result));
-    } catch (err) {
-      throw new UsageError(
-        `--report ${flags.report}: cannot write (${(err as NodeJS.ErrnoException).code ?? String(err)})`,
-      );
-    }
-  }
+  if (flags.report !== undefined) writeReport(flags.report, renderHtmlReport(result));
   process.stdout.write(flags.json === true ? `${JSON.stringify(result)}\n` : `${formatBenchText(result)}\n`);
   if (flags.report !== undefined && flags.json !== true) process.stdout.write(`report: ${flags.report}\n`);
   return 0;
