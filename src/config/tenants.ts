@@ -5,6 +5,8 @@
 // validated before they are used anywhere (they name scratch directories and queues).
 import { z } from 'zod';
 import { loadPackPins } from '../packs/pins.js';
+import type { RemotePacks } from '../packs/remote/remote-packs.js';
+import type { RemotePinTarget } from '../packs/remote/url-pin-fields.js';
 import type { TenantLimits } from '../pool/fair-scheduler.js';
 import { type DiagnosticSink, joinPath, renderValue } from './diagnostics.js';
 import type { HookDefinition } from './hook-definition.js';
@@ -39,6 +41,8 @@ export interface TenantPart {
   readonly sink: DiagnosticSink;
   readonly limits: TenantLimits | undefined;
   readonly policyFailures: string[];
+  /** The tenant's url pins to poll. */
+  readonly remotePins: readonly RemotePinTarget[];
 }
 
 const TENANT_KEYS = new Set(Object.keys(tenantSchema.shape));
@@ -49,7 +53,11 @@ const isObject = (v: unknown): v is Record<string, unknown> =>
 /** Reads a source's `tenants` map; bad tenants are reported and skipped. */
 export async function readTenants(
   value: unknown,
-  ctx: EntriesContext & { readonly sink: DiagnosticSink; readonly scopeLimits: LimitsByScope },
+  ctx: EntriesContext & {
+    readonly sink: DiagnosticSink;
+    readonly scopeLimits: LimitsByScope;
+    readonly remote?: RemotePacks | undefined;
+  },
 ): Promise<Map<string, TenantPart>> {
   const out = new Map<string, TenantPart>();
   if (!isObject(value)) {
@@ -95,13 +103,15 @@ export async function readTenants(
       hooks.push(...(await normalizeHooksMap(t.hooks, joinPath(path, 'hooks'), userCtx)));
     const layers: Layer[] = [{ scope: 'user', sink: ctx.sink, hooks }];
     const policyFailures: string[] = [];
+    const remotePins: RemotePinTarget[] = [];
     if (t.packs !== undefined) {
       // A tenant section in a policy file is the operator's: it may pin policy packs for the tenant.
       const pinned = await loadPackPins(t.packs, { ...ctx, policySource: ctx.scope === 'policy' });
       layers.push(...pinned.layers);
       policyFailures.push(...pinned.policyFailures.map((f) => `tenant "${id}": ${f}`));
+      remotePins.push(...pinned.remote);
     }
-    out.set(id, { layers, sink: ctx.sink, limits: t.limits, policyFailures });
+    out.set(id, { layers, sink: ctx.sink, limits: t.limits, policyFailures, remotePins });
   }
   return out;
 }
