@@ -136,7 +136,7 @@ export class RemotePacks {
       timeoutMs: this.options.timeoutMs,
       signal: this.#closing.signal,
     });
-    if (res.kind === 'failed') return { ok: false, problem: `${url}: ${res.problem}` };
+    if (res.kind === 'failed') return { ok: false, problem: res.problem };
     if (res.kind === 'not-modified' && state !== undefined) {
       this.#state.set(url, { last: state.last, checkedAt: Date.now() });
       if ('problem' in state.last) return { ok: false, problem: state.last.problem };
@@ -147,8 +147,8 @@ export class RemotePacks {
       return this.#refresh(url, { ...request, force: true });
     }
     if (res.kind === 'not-modified')
-      return { ok: false, problem: `${url}: HTTP 304 to a request without If-None-Match` };
-    const stored = await this.#store(url, res.bytes, res.etag);
+      return { ok: false, problem: 'HTTP 304 to a request without If-None-Match' };
+    const stored = await this.#store(res.bytes, res.etag);
     this.#state.set(url, {
       last: 'problem' in stored ? { ...stored, etag: res.etag } : stored,
       checkedAt: Date.now(),
@@ -160,7 +160,6 @@ export class RemotePacks {
 
   /** Unpacks a downloaded bundle into the cache, under its pack digest. */
   async #store(
-    url: string,
     bytes: Buffer,
     etag: string | undefined,
   ): Promise<{ bundle: CachedBundle } | { problem: string }> {
@@ -169,7 +168,7 @@ export class RemotePacks {
       const { unpackBundle } = await import('./unpack.js'); // tar is loaded only to unpack
       await unpackBundle(bytes, staging, this.options);
       const walk = await walkPack(staging);
-      if (walk.problems.length > 0) return { problem: `${url}: ${walk.problems.join('; ')}` };
+      if (walk.problems.length > 0) return { problem: walk.problems.join('; ') };
       const digest = packDigest(walk.files);
       const dir = bundleDir(this.options.cacheDir, digest);
       if (!(await hasBundle(dir))) {
@@ -183,7 +182,7 @@ export class RemotePacks {
       }
       return { bundle: { digest, dir, etag } };
     } catch (err) {
-      return { problem: `${url}: ${(err as Error).message}` };
+      return { problem: (err as Error).message };
     } finally {
       await rm(staging, { recursive: true, force: true });
     }

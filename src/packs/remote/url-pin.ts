@@ -51,7 +51,7 @@ export async function loadUrlPin(
       await remote.accept(pin.url, out.bundle, out.source).catch(() => {}); // only a cache record
       return done(load);
     }
-    problem = `the bundle ${out.bundle.digest} from ${pin.url} is refused: ${load.refusal}`;
+    problem = `the bundle ${out.bundle.digest} is refused: ${load.refusal}`;
     tried = out.bundle.dir;
   } else problem = out.problem;
 
