@@ -191,7 +191,11 @@ describe('a pack pinned by url', () => {
     const { server, options, keys } = await setup({ pollSeconds: 1 });
     const reloads: ReloadResult[] = [];
     let reloaded: (r: ReloadResult) => void = () => {};
-    const opts = { ...options, onReload: (r: ReloadResult) => (reloads.push(r), reloaded(r)) };
+    const onReload = (r: ReloadResult) => {
+      reloads.push(r);
+      reloaded(r);
+    };
+    const opts = { ...options, onReload };
     await withExecutor(opts, async (hw) => {
       const poll = await server.nextRequest();
       expect(poll).toEqual({ path: '/guard.tar.gz', ifNoneMatch: '"v1"', status: 304 });

@@ -4,7 +4,7 @@
 // gzip header carries no time, so the same pack always makes the same bytes (and the same ETag). The
 // bundle is then unpacked again, as an executor would, to check it before it is written.
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, open, rename, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, open, rename, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { promisify } from 'node:util';
@@ -91,17 +91,7 @@ export async function bundlePack(dir: string, out: string): Promise<PackBundleRe
   const tar = Buffer.concat([...entries, Buffer.alloc(1024)]);
   const bundle = await gzipAsync(tar, { level: 9 });
   await checkBundle(bundle, report.digest);
-  const tmp = join(dirname(target), `.${basename(target)}.${randomBytes(6).toString('hex')}.tmp`);
-  const fh = await open(tmp, 'wx', 0o644);
-  try {
-    await fh.writeFile(bundle);
-  } finally {
-    await fh.close();
-  }
-  await rename(tmp, target).catch(async (err: unknown) => {
-    await rm(tmp, { force: true });
-    throw err;
-  });
+  await writeAtomically(target, bundle);
   return {
     dir: walk.root,
     out: target,
@@ -111,6 +101,25 @@ export async function bundlePack(dir: string, out: string): Promise<PackBundleRe
     sha256: `sha256:${sha256Hex(bundle)}`,
     signatureCount,
   };
+}
+
+/** Writes `bytes` to `target` through a temporary file renamed over it (missing folders are made). */
+async function writeAtomically(target: string, bytes: Buffer): Promise<void> {
+  const tmp = join(dirname(target), `.${basename(target)}.${randomBytes(6).toString('hex')}.tmp`);
+  try {
+    await mkdir(dirname(target), { recursive: true, mode: 0o755 });
+    const fh = await open(tmp, 'wx', 0o644);
+    try {
+      await fh.writeFile(bytes);
+    } finally {
+      await fh.close();
+    }
+    await rename(tmp, target);
+  } catch (err) {
+    await rm(tmp, { force: true });
+    const code = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
+    throw new HookwardenError('pack_error', `cannot write ${target} (${code})`, { cause: err });
+  }
 }
 
 function countSignatures(bytes: Buffer): number {

@@ -67,7 +67,10 @@ export class RemotePacks {
     }
     const running = this.#inflight.get(url);
     if (running !== undefined) return running;
-    const run = this.#refresh(url, request).finally(() => this.#inflight.delete(url));
+    // Any failure is an outcome (the cache full, a folder removed meanwhile), never an exception.
+    const run = this.#refresh(url, request)
+      .catch((err: unknown): BundleOutcome => ({ ok: false, problem: `the pack cache: ${(err as Error).message}` }))
+      .finally(() => this.#inflight.delete(url));
     this.#inflight.set(url, run);
     return run;
   }
