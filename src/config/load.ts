@@ -9,21 +9,21 @@
 //   policy-scope pack is a policy failure, a refused user-scope pack is skipped with a warning.
 import { basename, dirname, resolve } from 'node:path';
 import {
-  DEFAULT_CHAIN,
   DEFAULT_EVENTS,
+  defineEvent,
   EVENT_ALIASES,
   EventCatalogue,
   type EventDefinition,
 } from '../contract/events.js';
+import { isObject, issueMessages, joinPath, renderValue } from '../contract/messages.js';
 import type { Scope } from '../contract/types.js';
 import { loadPackPins, type PackStatus } from '../packs/pins.js';
 import type { RemotePacks } from '../packs/remote/remote-packs.js';
 import type { RemotePinTarget } from '../packs/remote/url-pin-fields.js';
-import type { TenantLimits } from '../pool/fair-scheduler.js';
+import type { HookDefinition } from '../registry/hook-definition.js';
 import type { Limits } from './defaults.js';
-import { type Diagnostic, DiagnosticSink, joinPath, renderValue } from './diagnostics.js';
+import { type Diagnostic, DiagnosticSink } from './diagnostics.js';
 import { DIALECTS, type Dialect, detectDialect } from './dialect.js';
-import type { HookDefinition } from './hook-definition.js';
 import { type Layer, mergeLayers } from './merge-layers.js';
 import { normalizeHooksMap } from './normalize-entries.js';
 import { readJsonFile } from './read-json.js';
@@ -36,6 +36,7 @@ import {
   type ScopeLimits,
 } from './scope-limits.js';
 import { didYouMean } from './suggest.js';
+import type { TenantLimits } from './tenant-limits.js';
 import { readTenants, type TenantPart } from './tenants.js';
 import type { WatchTarget } from './watch-target.js';
 
@@ -124,9 +125,6 @@ interface ReadSource {
   readonly value: Record<string, unknown> | undefined;
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
-
 async function readSource(spec: SourceSpec, fatal: Diagnostic[]): Promise<ReadSource> {
   if (spec.kind === 'object') {
     const sink = new DiagnosticSink(spec.label);
@@ -192,10 +190,8 @@ function collectEvents(sources: readonly ReadSource[]): EventDefinition[] {
       }
       const parsed = eventDefinitionSchema.safeParse(events[name]);
       if (!parsed.success) {
-        for (const issue of parsed.error.issues) {
-          const at = issue.path.reduce<string>((p, k) => joinPath(p, k as string | number), path);
-          src.sink.error(at, issue.message);
-        }
+        for (const m of issueMessages(parsed.error.issues, events[name], path))
+          src.sink.error(m.path, m.message);
         continue;
       }
       const d = parsed.data;
@@ -216,21 +212,13 @@ function collectEvents(sources: readonly ReadSource[]): EventDefinition[] {
         continue;
       }
       definedBy.set(name, src.sink.file);
-      const honours = d.honours ?? [];
-      const chain: EventDefinition['chain'] = Object.fromEntries(
-        honours.flatMap((h) =>
-          h in DEFAULT_CHAIN ? [[h, DEFAULT_CHAIN[h as keyof typeof DEFAULT_CHAIN]]] : [],
-        ),
-      );
       custom.set(
         name,
-        Object.freeze({
-          name,
+        defineEvent(name, {
           mode: d.mode,
           canDeny: d.canDeny,
-          honours: Object.freeze([...honours]),
+          honours: d.honours ?? [],
           toolScoped: d.toolScoped === true,
-          chain: Object.freeze(chain),
         }),
       );
     }
@@ -265,11 +253,7 @@ function collectLimits(
     if (limits === undefined) continue;
     const parsed = limitsSchema.safeParse(limits);
     if (!parsed.success) {
-      for (const issue of parsed.error.issues) {
-        const at = issue.path.reduce<string>((p, k) => joinPath(p, k as string | number), 'limits');
-        const value = isObject(limits) ? limits[String(issue.path[0])] : limits;
-        src.sink.error(at, `${issue.message}, got ${renderValue(value)}`);
-      }
+      for (const m of issueMessages(parsed.error.issues, limits, 'limits')) src.sink.error(m.path, m.message);
       continue;
     }
     parsedSources.push({ scope: src.spec.scope, limits: parsed.data as Partial<Limits>, sink: src.sink });

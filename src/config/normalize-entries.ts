@@ -2,11 +2,12 @@
 // either shape: Claude Code's nested groups `{matcher, hooks: [...]}` or FreeCode's flat hooks
 // `{name, matcher, command, timeout}`.
 import { EVENT_ALIASES, type EventCatalogue } from '../contract/events.js';
+import { isObject, joinPath, renderValue } from '../contract/messages.js';
 import type { Scope } from '../contract/types.js';
+import type { HookDefinition, PackOrigin } from '../registry/hook-definition.js';
 import { ToolMatcher } from '../registry/matcher.js';
-import { type DiagnosticSink, joinPath, renderValue } from './diagnostics.js';
+import type { DiagnosticSink } from './diagnostics.js';
 import type { Dialect } from './dialect.js';
-import type { HookDefinition, PackOrigin } from './hook-definition.js';
 import { type HookContext, normalizeHook } from './normalize-hook.js';
 import type { ScopeLimits } from './scope-limits.js';
 import { didYouMean } from './suggest.js';
@@ -24,9 +25,6 @@ export interface EntriesContext {
   /** The file's dialect; undefined for packs (their paths are resolved by the pack loader). */
   readonly dialect?: Dialect | undefined;
 }
-
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 export async function normalizeHooksMap(
   map: unknown,

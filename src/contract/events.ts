@@ -1,18 +1,9 @@
 // The event catalogue (DESIGN §2). Dependency-free: the sandbox worker imports it to fold serial
 // chains of JS hooks with the same rules as the host.
 
-/** Output fields a hook may set besides `decision`/`reason`. */
-export const MUTATION_FIELDS = [
-  'additionalContext',
-  'mutatedPrompt',
-  'modelOverride',
-  'mutatedToolInput',
-  'updatedToolOutput',
-  'mutatedRequest',
-  'mutatedText',
-  'continueWork',
-] as const;
-export type MutationField = (typeof MUTATION_FIELDS)[number];
+import { MUTATION_FIELDS, type MutationField } from './output-fields.js';
+
+export { MUTATION_FIELDS, type MutationField };
 
 /** What a hook's output may do at an event: decision kinds plus mutation fields. */
 export type Honoured = MutationField | 'allow' | 'ask';
@@ -41,44 +32,82 @@ export interface EventDefinition {
   readonly chain: Readonly<Partial<Record<MutationField, ChainableInputField>>>;
 }
 
-const entry = (
-  name: string,
-  mode: 'serial' | 'parallel',
-  canDeny: boolean,
-  honours: readonly Honoured[],
-  toolScoped: boolean,
-  chain: Partial<Record<MutationField, ChainableInputField>> = {},
-): EventDefinition =>
-  Object.freeze({ name, mode, canDeny, honours: Object.freeze(honours), toolScoped, chain });
+/** The input field each rewritable output replaces for the next hook of a serial chain. */
+export const DEFAULT_CHAIN: Readonly<Partial<Record<MutationField, ChainableInputField>>> = Object.freeze({
+  mutatedPrompt: 'prompt',
+  mutatedToolInput: 'toolInput',
+  updatedToolOutput: 'toolResult',
+  mutatedRequest: 'request',
+  mutatedText: 'response',
+});
 
-/** The built-in catalogue, in firing order. */
+/** How an event is declared: one row of the catalogue (the README's events table). */
+export interface EventSpec {
+  readonly mode: 'serial' | 'parallel';
+  readonly canDeny: boolean;
+  readonly honours: readonly Honoured[];
+  /** Matchers and `if` filters apply (tool events). Default false. */
+  readonly toolScoped?: boolean;
+  /** Serial chains: the input field each honoured mutation rewrites. Default: DEFAULT_CHAIN's. */
+  readonly chain?: Readonly<Partial<Record<MutationField, ChainableInputField>>>;
+}
+
+/** A catalogue entry from its spec; built-in and custom events alike. Frozen. */
+export function defineEvent(name: string, spec: EventSpec): EventDefinition {
+  const chain =
+    spec.chain ??
+    Object.fromEntries(
+      spec.honours.flatMap((h) => (h in DEFAULT_CHAIN ? [[h, DEFAULT_CHAIN[h as MutationField]]] : [])),
+    );
+  return Object.freeze({
+    name,
+    mode: spec.mode,
+    canDeny: spec.canDeny,
+    honours: Object.freeze([...spec.honours]),
+    toolScoped: spec.toolScoped === true,
+    chain: Object.freeze({ ...chain }),
+  });
+}
+
+/** The built-in catalogue, in firing order (README "Events" shows the same table). */
 export const DEFAULT_EVENTS: readonly EventDefinition[] = Object.freeze([
-  entry('SessionStart', 'parallel', false, ['additionalContext'], false),
-  entry(
-    'BeforeTurn',
-    'serial',
-    true,
-    ['allow', 'mutatedPrompt', 'modelOverride', 'additionalContext'],
-    false,
-    {
-      mutatedPrompt: 'prompt',
-    },
-  ),
-  entry('BeforeModel', 'serial', true, ['allow', 'mutatedRequest'], false, { mutatedRequest: 'request' }),
-  entry('BeforeTool', 'serial', true, ['allow', 'mutatedToolInput', 'ask', 'additionalContext'], true, {
-    mutatedToolInput: 'toolInput',
+  defineEvent('SessionStart', { mode: 'parallel', canDeny: false, honours: ['additionalContext'] }),
+  defineEvent('BeforeTurn', {
+    mode: 'serial',
+    canDeny: true,
+    honours: ['allow', 'mutatedPrompt', 'modelOverride', 'additionalContext'],
   }),
-  entry('ApprovalRequest', 'serial', true, ['allow', 'ask'], true),
-  entry('AfterTool', 'serial', false, ['updatedToolOutput', 'additionalContext'], true, {
-    updatedToolOutput: 'toolResult',
+  defineEvent('BeforeModel', { mode: 'serial', canDeny: true, honours: ['allow', 'mutatedRequest'] }),
+  defineEvent('BeforeTool', {
+    mode: 'serial',
+    canDeny: true,
+    honours: ['allow', 'mutatedToolInput', 'ask', 'additionalContext'],
+    toolScoped: true,
   }),
-  entry('AfterModel', 'serial', false, ['mutatedText'], false, { mutatedText: 'response' }),
-  entry('BeforeCompact', 'parallel', false, ['additionalContext'], false),
-  entry('AfterCompact', 'parallel', false, [], false),
-  entry('BeforeSubagent', 'serial', false, ['additionalContext'], false),
-  entry('AfterSubagent', 'serial', false, ['mutatedText'], false, { mutatedText: 'subagentResult' }),
-  entry('AfterTurn', 'serial', false, ['mutatedText', 'continueWork'], false, { mutatedText: 'response' }),
-  entry('SessionEnd', 'parallel', false, [], false),
+  defineEvent('ApprovalRequest', {
+    mode: 'serial',
+    canDeny: true,
+    honours: ['allow', 'ask'],
+    toolScoped: true,
+  }),
+  defineEvent('AfterTool', {
+    mode: 'serial',
+    canDeny: false,
+    honours: ['updatedToolOutput', 'additionalContext'],
+    toolScoped: true,
+  }),
+  defineEvent('AfterModel', { mode: 'serial', canDeny: false, honours: ['mutatedText'] }),
+  defineEvent('BeforeCompact', { mode: 'parallel', canDeny: false, honours: ['additionalContext'] }),
+  defineEvent('AfterCompact', { mode: 'parallel', canDeny: false, honours: [] }),
+  defineEvent('BeforeSubagent', { mode: 'serial', canDeny: false, honours: ['additionalContext'] }),
+  defineEvent('AfterSubagent', {
+    mode: 'serial',
+    canDeny: false,
+    honours: ['mutatedText'],
+    chain: { mutatedText: 'subagentResult' },
+  }),
+  defineEvent('AfterTurn', { mode: 'serial', canDeny: false, honours: ['mutatedText', 'continueWork'] }),
+  defineEvent('SessionEnd', { mode: 'parallel', canDeny: false, honours: [] }),
 ]);
 
 /** Claude Code / FreeCode names and what they resolve to. */
@@ -95,15 +124,6 @@ export const EVENT_ALIASES: Readonly<Record<string, { event: string; input?: { o
     PreCompact: { event: 'BeforeCompact' },
     PostCompact: { event: 'AfterCompact' },
   });
-
-/** Default chain targets for custom events that honour a rewritable field. */
-export const DEFAULT_CHAIN: Readonly<Partial<Record<MutationField, ChainableInputField>>> = Object.freeze({
-  mutatedPrompt: 'prompt',
-  mutatedToolInput: 'toolInput',
-  updatedToolOutput: 'toolResult',
-  mutatedRequest: 'request',
-  mutatedText: 'response',
-});
 
 /** A resolved catalogue: canonical names plus aliases. */
 export class EventCatalogue {

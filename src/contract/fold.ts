@@ -5,6 +5,7 @@ import type { HookError } from './error-codes.js';
 import { outcomeForError } from './error-codes.js';
 import { type EventDefinition, MUTATION_FIELDS, type MutationField } from './events.js';
 import { jsonEqual } from './json-equal.js';
+import { OUTPUT_FIELDS } from './output-fields.js';
 import type { DispatchResult, HookRecord } from './result.js';
 import type { Decision, HookInput, HookOutput, HookType, Scope, Verdict } from './types.js';
 
@@ -29,6 +30,14 @@ export type HookAnswer =
   | (Timing & { kind: 'failure'; error: HookError; notRun?: boolean })
   | { kind: 'not-run' };
 
+/**
+ * The answer of a hook that never ran: refused by its lane, aborted or closed before it started,
+ * past a limit, its pack changed on disk. Recorded `not-run` with the error; its `onError` applies.
+ */
+export function notRunAnswer(error: HookError, queuedMs = 0): HookAnswer {
+  return { kind: 'failure', error, latencyMs: 0, queuedMs, notRun: true };
+}
+
 /** The running state of a fold. Treated as immutable: every step returns a new one. */
 export interface FoldState {
   readonly decision: Verdict;
@@ -47,13 +56,6 @@ export interface FoldState {
 const round = (ms: number) => Math.round(ms * 1000) / 1000;
 
 const RANK: Record<Verdict, number> = { passthrough: 0, allow: 1, ask: 2, deny: 3 };
-
-/** The field order of HookOutput, so `ignoredFields` is deterministic. */
-const OUTPUT_FIELDS = [
-  'decision',
-  'reason',
-  ...MUTATION_FIELDS,
-] as const satisfies readonly (keyof HookOutput)[];
 
 export function startFold(input: HookInput): FoldState {
   return {
@@ -182,15 +184,12 @@ export function finishFold(def: EventDefinition, state: FoldState): DispatchResu
   if (state.reason !== undefined) result.reason = state.reason;
   if (state.decidedBy !== undefined) result.decidedBy = state.decidedBy;
   if (state.contexts.length > 0) result.additionalContext = state.contexts.join('\n');
-  const m = state.mutations;
-  if (m.mutatedPrompt !== undefined) result.mutatedPrompt = m.mutatedPrompt as string;
-  if (m.modelOverride !== undefined) result.modelOverride = m.modelOverride as string;
-  if (m.mutatedToolInput !== undefined)
-    result.mutatedToolInput = m.mutatedToolInput as Record<string, unknown>;
-  if (m.updatedToolOutput !== undefined) result.updatedToolOutput = m.updatedToolOutput;
-  if (m.mutatedRequest !== undefined) result.mutatedRequest = m.mutatedRequest;
-  if (m.mutatedText !== undefined) result.mutatedText = m.mutatedText as string;
-  if (m.continueWork !== undefined) result.continueWork = m.continueWork as { reason: string };
+  // The mutation fields in output order (additionalContext is the joined contexts above).
+  for (const field of MUTATION_FIELDS) {
+    const value = state.mutations[field];
+    if (field !== 'additionalContext' && value !== undefined)
+      (result as Record<string, unknown>)[field] = value;
+  }
   result.hooks = [...state.records];
   return result;
 }

@@ -3,42 +3,10 @@
 // budget) and the PostToolUseFailure `ok:false` rule, plus `once` bookkeeping. An event with no
 // hooks costs one map lookup.
 
-import type { HookDefinition } from '../config/hook-definition.js';
 import type { EventDefinition } from '../contract/events.js';
-import type { HookInput, HookOutput } from '../contract/types.js';
-import type { IfFilter } from './if-filter.js';
-import type { ToolMatcher } from './matcher.js';
+import type { HookInput } from '../contract/types.js';
+import type { HookDefinition, RegisteredHook, TrustedDefinition } from './hook-definition.js';
 import type { StepBudget } from './regex/linear-regex.js';
-
-/** Context given to a trusted callback. */
-export interface TrustedContext {
-  readonly hookId: string;
-  /** Aborts at the hook's deadline or when the dispatch is aborted. */
-  readonly signal: AbortSignal;
-}
-
-export type TrustedHandler = (
-  input: Readonly<HookInput>,
-  ctx: TrustedContext,
-) => HookOutput | undefined | Promise<HookOutput | undefined>;
-
-/** A trusted in-process callback as registered (never loaded from a file). */
-export interface TrustedDefinition {
-  readonly id: string;
-  readonly event: string;
-  readonly scope: 'trusted';
-  readonly type: 'trusted';
-  readonly matcher: ToolMatcher | undefined;
-  readonly ifFilters: readonly IfFilter[];
-  readonly requireOk: boolean | undefined;
-  readonly onError: 'skip' | 'deny';
-  readonly deadlineMs: number;
-  readonly once: false;
-  readonly dedupKey: string;
-  readonly handler: TrustedHandler;
-}
-
-export type RegisteredHook = HookDefinition | TrustedDefinition;
 
 const EMPTY: readonly RegisteredHook[] = Object.freeze([]);
 const onceKey = (h: RegisteredHook, sessionId: string) => `${h.event}\u0000${h.id}\u0000${sessionId}`;
@@ -61,6 +29,8 @@ export class OnceTracker {
     this.#seen.delete(onceKey(h, sessionId));
   }
 }
+
+export type { RegisteredHook, TrustedContext, TrustedDefinition, TrustedHandler } from './hook-definition.js';
 
 export class Registry {
   readonly #byEvent = new Map<string, RegisteredHook[]>();

@@ -214,7 +214,7 @@ describe('hookwarden validate', () => {
       'hooks.BeforeTool[0].hooks[0].timeoutMs: expected a positive integer, got "soon"',
     );
     expect(r.stdout).toContain('warning: ');
-    expect(r.stdout).toContain('error: ' + cfg + ': no hook loaded');
+    expect(r.stdout).toContain(`error: ${cfg}: no hook loaded`);
     expect(r.stdout).toMatch(/invalid: 0 hooks loaded; 2 errors, 1 warning\n$/);
   });
 

@@ -31,7 +31,8 @@ function pack(fixtures: unknown[]) {
   });
 }
 
-const good = () => pack([fixture('rm is denied', 'rm x', 'deny'), fixture('ls proceeds', 'ls', 'passthrough')]);
+const good = () =>
+  pack([fixture('rm is denied', 'rm x', 'deny'), fixture('ls proceeds', 'ls', 'passthrough')]);
 const bad = () => pack([fixture('rm is denied', 'rm x', 'deny'), fixture('ls is denied', 'ls', 'deny')]);
 
 describe('hookwarden pack test', () => {
@@ -55,14 +56,21 @@ describe('hookwarden pack test', () => {
     const r = await runCli(['pack', 'test', dir]);
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/^testing .* at sha256:[0-9a-f]{64}\n/); // locked: tested in place
-    expect(r.stdout).toMatch(/FAIL  ls is denied +expected deny, got passthrough/);
-    expect(r.stdout).toContain('        at tests/guard.json [1]\n        - decision: expected deny, got passthrough\n');
+    expect(r.stdout).toMatch(/FAIL {2}ls is denied +expected deny, got passthrough/);
+    expect(r.stdout).toContain(
+      '        at tests/guard.json [1]\n        - decision: expected deny, got passthrough\n',
+    );
     expect(r.stdout.trimEnd().split('\n').at(-1)).toBe('1 passed, 1 failed');
     const json = await runCli(['pack', 'test', dir, '--json']);
     expect(json.code).toBe(1);
     const report = JSON.parse(json.stdout);
     expect(report).toMatchObject({ ok: false, locked: true, passed: 1, failed: 1 });
-    expect(report.results[1]).toMatchObject({ name: 'ls is denied', status: 'fail', expected: 'deny', actual: 'passthrough' });
+    expect(report.results[1]).toMatchObject({
+      name: 'ls is denied',
+      status: 'fail',
+      expected: 'deny',
+      actual: 'passthrough',
+    });
     expect(report.coverage.unreached).toMatchObject([{ id: 'unreached' }]);
   });
 
@@ -73,10 +81,15 @@ describe('hookwarden pack test', () => {
     expect(r.stdout).toContain('no fixtures in');
     expect(r.stdout.trimEnd().split('\n').at(-1)).toBe('0 passed, 0 failed');
     const dir = good();
-    writeFile(join(dir, 'tests/broken.json'), '{"name": "x", "event": "BeforeTool", "input": {}, "expect": {}}');
+    writeFile(
+      join(dir, 'tests/broken.json'),
+      '{"name": "x", "event": "BeforeTool", "input": {}, "expect": {}}',
+    );
     const broken = await runCli(['pack', 'test', dir]);
     expect(broken.code).toBe(1);
-    expect(broken.stderr).toContain('tests/broken.json: expect.decision: expected "allow", "deny", "ask" or "passthrough"');
+    expect(broken.stderr).toContain(
+      'tests/broken.json: expect.decision: expected "allow", "deny", "ask" or "passthrough"',
+    );
   });
 
   it('--help teaches the fixture format, with examples and exit codes', async () => {
@@ -113,7 +126,11 @@ describe('fixtures elsewhere in the CLI', () => {
     const skipped = await runCli(['pack', 'verify', dir, '--digest', digest, '--no-tests']);
     expect(skipped.code).toBe(0);
     const json = JSON.parse((await runCli(['pack', 'verify', dir, '--digest', digest, '--json'])).stdout);
-    expect(json).toMatchObject({ ok: false, fixtureCount: 2, fixtures: { passed: 1, failed: 1, failing: ['ls is denied'] } });
+    expect(json).toMatchObject({
+      ok: false,
+      fixtureCount: 2,
+      fixtures: { passed: 1, failed: 1, failing: ['ls is denied'] },
+    });
   });
 
   it('validate runs the fixtures of every pack that verified; a failing one is an error', async () => {
@@ -135,7 +152,9 @@ describe('fixtures elsewhere in the CLI', () => {
   it('hookwarden test runs fixture files and directories against any config', async () => {
     const dir = tempDir();
     const cfg = writeConfig(dir, 'hooks.json', {
-      hooks: { BeforeTool: [{ matcher: 'Bash', hooks: [{ name: 'g', argv: ['/bin/echo', '{"decision":"ask"}'] }] }] },
+      hooks: {
+        BeforeTool: [{ matcher: 'Bash', hooks: [{ name: 'g', argv: ['/bin/echo', '{"decision":"ask"}'] }] }],
+      },
     });
     writeFile(join(dir, 'tests/a.json'), JSON.stringify([fixture('asks', 'ls', 'ask')]));
     writeFile(join(dir, 'tests/more/b.json'), JSON.stringify(fixture('asks too', 'pwd', 'ask')));
@@ -159,7 +178,9 @@ describe('hookwarden pack bundle', () => {
     const out = tempDir();
     const a = await runCli(['pack', 'bundle', dir, '--out', join(out, 'a.tar.gz')]);
     expect([a.code, a.stderr]).toEqual([0, '']);
-    expect(a.stdout).toMatch(/^bundled sha256:[0-9a-f]{64} \(5 files\) into .*a\.tar\.gz\n {2}\d+ bytes, file sha256:[0-9a-f]{64}, 1 signature\n$/);
+    expect(a.stdout).toMatch(
+      /^bundled sha256:[0-9a-f]{64} \(5 files\) into .*a\.tar\.gz\n {2}\d+ bytes, file sha256:[0-9a-f]{64}, 1 signature\n$/,
+    );
     await runCli(['pack', 'bundle', dir, '--out', join(out, 'b.tar.gz')]);
     expect(readFileSync(join(out, 'a.tar.gz')).equals(readFileSync(join(out, 'b.tar.gz')))).toBe(true);
 

@@ -2,7 +2,7 @@
 // (and on warnings with --strict). The fixtures of every pack that verified are run (unless
 // --no-tests): a pack whose fixtures fail does not do what its signature promises.
 import { formatDiagnostic } from '../../config/diagnostics.js';
-import { validateConfig } from '../../config/validate.js';
+import { validateConfig } from '../../executor/validate.js';
 import type { PackStatus } from '../../packs/pins.js';
 
 export interface ValidateFlags {

@@ -69,7 +69,12 @@ export class RemotePacks {
     if (running !== undefined) return running;
     // Any failure is an outcome (the cache full, a folder removed meanwhile), never an exception.
     const run = this.#refresh(url, request)
-      .catch((err: unknown): BundleOutcome => ({ ok: false, problem: `the pack cache: ${(err as Error).message}` }))
+      .catch(
+        (err: unknown): BundleOutcome => ({
+          ok: false,
+          problem: `the pack cache: ${(err as Error).message}`,
+        }),
+      )
       .finally(() => this.#inflight.delete(url));
     this.#inflight.set(url, run);
     return run;

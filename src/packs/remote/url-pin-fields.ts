@@ -1,7 +1,8 @@
 // The fields of a url pin, checked at load without loading any of the fetch or pack machinery: which
 // URLs may be fetched, and what a pin of a fetched pack must say. The loader is ./url-pin.ts.
 import { isIP } from 'node:net';
-import { type DiagnosticSink, joinPath, renderValue } from '../../config/diagnostics.js';
+import type { DiagnosticSink } from '../../config/diagnostics.js';
+import { joinPath, renderValue } from '../../contract/messages.js';
 
 /** A URL pin the executor polls: its URL, how often, and the digest in force. */
 export interface RemotePinTarget {
