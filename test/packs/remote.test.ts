@@ -1,7 +1,16 @@
 // Packs pinned by URL, fetched from a real HTTP server on 127.0.0.1: good, tampered, wrong-key,
 // truncated, oversized and path-traversal bundles; ETag and 304; the last known good kept through
 // every failure; a restart without the network; polling.
-import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load.js';
@@ -9,6 +18,7 @@ import type { ReloadResult } from '../../src/index.js';
 import { lockPack } from '../../src/packs/lock-pack.js';
 import { bundlePack } from '../../src/packs/remote/bundle-pack.js';
 import { resolveRemoteOptions } from '../../src/packs/remote/options.js';
+import { ensurePrivateDir } from '../../src/packs/remote/pack-cache.js';
 import { RemotePacks } from '../../src/packs/remote/remote-packs.js';
 import { signPack } from '../../src/packs/sign-pack.js';
 import { BundleServer, tgzOfDir } from '../helpers/bundle-server.js';
@@ -234,12 +244,33 @@ describe('a pack pinned by url', () => {
   it('refuses a cache directory that others can reach', async () => {
     const { options, cacheDir } = await setup();
     mkdirSync(cacheDir, { mode: 0o755 });
-    const { chmodSync } = await import('node:fs');
     chmodSync(cacheDir, 0o755);
     await withExecutor(options, async (hw, warnings) => {
       expect((await hw.dispatch('BeforeTool', bash)).decision).toBe('deny');
       expect(warnings.join('\n')).toContain(`run chmod 700 ${cacheDir}`);
     });
+  });
+});
+
+describe('the pack cache directory', () => {
+  it('is made 0700; 0711 is accepted; readable, writable, symlinked or foreign ones are refused', async () => {
+    const base = tempDir();
+    const made = join(base, 'a', 'b');
+    await ensurePrivateDir(made);
+    expect(statSync(made).mode & 0o777).toBe(0o700);
+    chmodSync(made, 0o711);
+    await expect(ensurePrivateDir(made)).resolves.toBeUndefined();
+    for (const mode of [0o750, 0o703, 0o755]) {
+      chmodSync(made, mode);
+      await expect(ensurePrivateDir(made)).rejects.toThrow(`run chmod 700 ${made}`);
+    }
+    chmodSync(made, 0o700);
+    symlinkSync(made, join(base, 'link'));
+    await expect(ensurePrivateDir(join(base, 'link'))).rejects.toThrow('is not a directory (a symlink?)');
+    if (process.getuid?.() === 0) {
+      chownSync(made, 65534, 65534);
+      await expect(ensurePrivateDir(made)).rejects.toThrow('belongs to uid 65534, not to this user');
+    }
   });
 });
 

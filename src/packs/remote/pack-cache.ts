@@ -32,7 +32,7 @@ const recordFile = (cacheDir: string, url: string) => join(cacheDir, `url-${sha2
 
 /**
  * Creates the cache directory (missing parents too, mode 0700) and checks it is private: a real
- * directory (no symlink), owned by this user, that no one else can read or write.
+ * directory (no symlink), owned by this user, that no one else can list or write.
  */
 export async function ensurePrivateDir(dir: string): Promise<void> {
   try {
@@ -57,10 +57,12 @@ export async function ensurePrivateDir(dir: string): Promise<void> {
       'pack_error',
       `the pack cache ${dir} belongs to uid ${st.uid}, not to this user (${uid}): use a directory of your own`,
     );
-  if ((st.mode & 0o077) !== 0)
+  // 0700 as made; 0711 is accepted too: others may then traverse into a bundle whose digest they know
+  // (what a hook running as "nobody" needs), but never list the cache or write to it.
+  if ((st.mode & 0o066) !== 0)
     throw new HookwardenError(
       'pack_error',
-      `the pack cache ${dir} can be reached by other users (mode ${(st.mode & 0o777).toString(8)}): run chmod 700 ${dir}`,
+      `the pack cache ${dir} can be read or written by other users (mode ${(st.mode & 0o777).toString(8)}): run chmod 700 ${dir} (or 711, for hooks that run as "nobody")`,
     );
 }
 
