@@ -31,6 +31,14 @@ function pack(fixtures: unknown[]) {
   });
 }
 
+/** Locks and signs `dir` with a fresh key; returns the key pair. */
+async function lockAndSign(dir: string) {
+  await lockPack(dir);
+  const keys = await keyPair();
+  await signPack(dir, readFileSync(keys.key));
+  return keys;
+}
+
 const good = () =>
   pack([fixture('rm is denied', 'rm x', 'deny'), fixture('ls proceeds', 'ls', 'passthrough')]);
 const bad = () => pack([fixture('rm is denied', 'rm x', 'deny'), fixture('ls is denied', 'ls', 'deny')]);
@@ -172,9 +180,7 @@ describe('fixtures elsewhere in the CLI', () => {
 describe('hookwarden pack bundle', () => {
   it('writes the same bytes for the same pack, and refuses a pack that does not match its lock', async () => {
     const dir = good();
-    await lockPack(dir);
-    const keys = await keyPair();
-    await signPack(dir, readFileSync(keys.key));
+    await lockAndSign(dir);
     const out = tempDir();
     const a = await runCli(['pack', 'bundle', dir, '--out', join(out, 'a.tar.gz')]);
     expect([a.code, a.stderr]).toEqual([0, '']);
@@ -204,9 +210,7 @@ describe('hookwarden pack bundle', () => {
 describe('a url pin from the command line', () => {
   it('dispatch fetches once, then uses the cache while it is fresher than pollSeconds', async () => {
     const dir = good();
-    await lockPack(dir);
-    const keys = await keyPair();
-    await signPack(dir, readFileSync(keys.key));
+    const keys = await lockAndSign(dir);
     const bundle = join(tempDir(), 'g.tar.gz');
     expect((await runCli(['pack', 'bundle', dir, '--out', bundle])).code).toBe(0);
     const server = new BundleServer();
