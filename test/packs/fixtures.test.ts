@@ -1,4 +1,5 @@
 // Fixtures: what a pack (or any config) promises to decide, checked by running it for real.
+import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -118,6 +119,9 @@ describe('fixture files', () => {
         `${join(dir, 'nested/b.json')}: [0].name: the name "same" is already used by ${join(dir, 'a.json')}; fixture names must be unique`,
       ],
     });
+    const fifo = join(dir, 'fifo.json');
+    execFileSync('mkfifo', [fifo]);
+    expect(await readFixturePaths([fifo])).toEqual({ ok: false, problems: [`${fifo}: not a regular file`] });
     expect(await readFixturePaths([join(dir, 'missing.json')])).toEqual({
       ok: false,
       problems: [`${join(dir, 'missing.json')}: not found`],

@@ -274,6 +274,21 @@ describe('the pack cache directory', () => {
   });
 });
 
+describe('the remotePacks option', () => {
+  it('is validated at the boundary, naming the field and the value', async () => {
+    const { createExecutor } = await import('../../src/index.js');
+    await expect(createExecutor({ remotePacks: { maxFiles: -1 } })).rejects.toThrow(
+      'remotePacks.maxFiles: expected a positive integer, got -1',
+    );
+    await expect(
+      createExecutor({ remotePacks: { revalidate: 'sometimes' } as unknown as { revalidate: 'always' } }),
+    ).rejects.toThrow('remotePacks.revalidate: expected "always" or "when-stale", got "sometimes"');
+    await expect(
+      createExecutor({ remotePacks: { cacheDir: '/tmp', extra: 1 } as unknown as { cacheDir: string } }),
+    ).rejects.toThrow(/remotePacks/);
+  });
+});
+
 describe('url pin fields', () => {
   const problems = async (pin: Record<string, unknown>, scope: 'policy' | 'project' = 'policy') => {
     const base = tempDir();
