@@ -104,7 +104,9 @@ export async function openBaselines(input: unknown): Promise<Baselines> {
         spawnTrue,
         quickJsEval: evalOnce,
       },
-      close: () => destroyWhenLoaded(pool, 1),
+      close: async () => {
+        await destroyWhenLoaded(pool, 1);
+      },
     };
   } catch (err) {
     await destroyWhenLoaded(pool, 1);

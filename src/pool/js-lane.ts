@@ -15,6 +15,9 @@ import { type LaneResult, type LaneRunOptions, refusal } from './lane.js';
 import { createQuickJsPool } from './piscina-pool.js';
 import { type BatchBudget, type TenantLimits, TenantQueues } from './tenant-queues.js';
 
+/** QuickJS runtimes/contexts found alive when a lane closed (read by the test suite's leak check). */
+export const LEAKS: Record<string, unknown>[] = [];
+
 /** Most tasks one message carries to a worker. */
 export const MAX_BATCH = 8;
 /**
@@ -272,6 +275,11 @@ export class JsLane {
     }
     const p = this.#piscina;
     this.#piscina = undefined;
-    if (p !== undefined) await destroyWhenLoaded(p, this.#options.threads, { name: 'stats' });
+    if (p === undefined) return;
+    const stats = await destroyWhenLoaded(p, this.#options.threads, { name: 'stats' });
+    // Every QuickJS runtime and context must have been disposed: the test suite fails otherwise.
+    for (const s of stats as { liveRuntimes?: number; liveContexts?: number; threadId?: number }[]) {
+      if ((s.liveRuntimes ?? 0) > 0 || (s.liveContexts ?? 0) > 0) LEAKS.push({ ...s, at: 'js-lane close' });
+    }
   }
 }

@@ -27,6 +27,9 @@ export interface PoolOptions {
   readonly scratchBase?: string | undefined;
 }
 
+/** Pools created and not yet closed (read by the test suite's leak check). */
+export const OPEN_POOLS = new Set<HookPool>();
+
 export class HookPool {
   readonly #closing = new AbortController();
   readonly command: CommandLane;
@@ -57,6 +60,7 @@ export class HookPool {
       closing,
     );
     this.trusted = new TrustedLane(closing);
+    OPEN_POOLS.add(this);
   }
 
   get closed(): boolean {
@@ -68,5 +72,6 @@ export class HookPool {
     if (!this.closed) this.#closing.abort(new Error('pool closed'));
     await this.command.close();
     await this.js.close();
+    OPEN_POOLS.delete(this);
   }
 }

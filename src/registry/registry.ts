@@ -9,24 +9,55 @@ import type { HookDefinition, RegisteredHook, TrustedDefinition } from './hook-d
 import type { StepBudget } from './regex/linear-regex.js';
 
 const EMPTY: readonly RegisteredHook[] = Object.freeze([]);
-const onceKey = (h: RegisteredHook, sessionId: string) => `${h.event}\u0000${h.id}\u0000${sessionId}`;
-const ONCE_LIMIT = 100_000;
 
-/** Remembers which `once` hooks already ran for a session. Outlives registry rebuilds. */
+/** Most sessions whose `once` hooks are remembered; past it the least recently active is forgotten. */
+export const ONCE_SESSIONS = 10_000;
+
+/**
+ * Remembers which `once` hooks already ran for each session. Outlives registry rebuilds. Bounded
+ * per session, least recently used first: when more than ONCE_SESSIONS sessions are remembered, the
+ * one whose hooks ran longest ago is forgotten (its `once` hooks would run again if it came back),
+ * never every session at once.
+ */
 export class OnceTracker {
-  readonly #seen = new Set<string>();
+  /** Session → the `event\0id` of each `once` hook that ran; Map order = least recently used first. */
+  readonly #sessions = new Map<string, Set<string>>();
+  readonly #limit: number;
+
+  constructor(limit = ONCE_SESSIONS) {
+    this.#limit = limit;
+  }
+
+  #touch(sessionId: string): Set<string> {
+    let seen = this.#sessions.get(sessionId);
+    if (seen !== undefined) this.#sessions.delete(sessionId);
+    else {
+      seen = new Set();
+      if (this.#sessions.size >= this.#limit) {
+        const oldest = this.#sessions.keys().next().value;
+        if (oldest !== undefined) this.#sessions.delete(oldest);
+      }
+    }
+    this.#sessions.set(sessionId, seen);
+    return seen;
+  }
 
   /** True the first time a hook is seen for a session. */
   firstTime(h: RegisteredHook, sessionId: string): boolean {
-    const key = onceKey(h, sessionId);
-    if (this.#seen.has(key)) return false;
-    if (this.#seen.size >= ONCE_LIMIT) this.#seen.clear();
-    this.#seen.add(key);
+    const seen = this.#touch(sessionId);
+    const key = `${h.event}\u0000${h.id}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
     return true;
   }
 
   forget(h: RegisteredHook, sessionId: string): void {
-    this.#seen.delete(onceKey(h, sessionId));
+    this.#sessions.get(sessionId)?.delete(`${h.event}\u0000${h.id}`);
+  }
+
+  /** Sessions remembered (tests). */
+  get sessions(): number {
+    return this.#sessions.size;
   }
 }
 

@@ -300,3 +300,19 @@ describe('hookwarden validate with JS hooks', () => {
     expect(r.stdout).toMatch(/3 hooks loaded; 2 errors/);
   });
 });
+
+describe('strict and policy-only', () => {
+  it('dispatch --strict turns a skipped entry into exit 1; validate --policy works without a config', async () => {
+    const cfg = config({ hooks: { BeforeTool: [{ hooks: [{ command: 'exit 2', onError: 'dny' }] }] } });
+    const lenient = await runCli(['dispatch', 'BeforeTool', '-c', cfg], { stdin: '{}' });
+    expect(lenient.code).toBe(0);
+    const strict = await runCli(['dispatch', 'BeforeTool', '-c', cfg, '--strict'], { stdin: '{}' });
+    expect([strict.code, strict.stdout]).toEqual([1, '']);
+    expect(strict.stderr).toMatch(/onError: expected "skip" or "deny", got "dny"/);
+    expect(strict.stderr).not.toContain('(skipped)');
+    const policy = config({ hooks: { BeforeTool: [{ hooks: [{ name: 'g', command: 'true' }] }] } });
+    const v = await runCli(['validate', '--policy', policy]);
+    expect([v.code, v.stdout]).toEqual([0, expect.stringMatching(/^ok: 1 hook loaded/m)]);
+    expect((await runCli(['validate'])).code).toBe(1);
+  });
+});

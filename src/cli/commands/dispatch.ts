@@ -21,6 +21,7 @@ import { UsageError } from '../usage-error.js';
 import { readKeyFlag } from './audit.js';
 
 export interface DispatchFlags {
+  strict?: boolean;
   config?: string[];
   userConfig?: string[];
   policy?: string[];
@@ -107,6 +108,7 @@ export async function runDispatch(event: string, flags: DispatchFlags): Promise<
       : {}),
     // One dispatch per process: start QuickJS workers only if a JS hook runs.
     prestartJsWorkers: false,
+    ...(flags.strict === true ? { strict: true } : {}),
     // A url pin's bundle checked less than pollSeconds ago is used as cached: no request per dispatch.
     remotePacks: {
       revalidate: 'when-stale',

@@ -4,6 +4,7 @@
 import { formatDiagnostic } from '../../config/diagnostics.js';
 import { validateConfig } from '../../executor/validate.js';
 import type { PackStatus } from '../../packs/pins.js';
+import { UsageError } from '../usage-error.js';
 
 export interface ValidateFlags {
   policy?: string[];
@@ -41,6 +42,8 @@ async function runPackFixtures(packs: readonly PackStatus[]): Promise<PackTests[
 }
 
 export async function runValidate(files: string[], flags: ValidateFlags): Promise<number> {
+  if (files.length === 0 && (flags.policy ?? []).length === 0)
+    throw new UsageError('validate needs a config file or --policy <file>; see `hookwarden validate --help`');
   const report = await validateConfig({
     config: files,
     policy: flags.policy ?? [],
