@@ -151,3 +151,17 @@ export function nodeHookProcess(input: object): Promise<{ decision?: string }> {
     c.stdin.end(JSON.stringify(input));
   });
 }
+
+/** Runs one process to its end; rejects on a non-zero exit so a broken setup cannot pass for a figure. */
+export function runProcess(argv: readonly string[]): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, argv, { stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      if (code === 0) resolve();
+      else reject(new Error(`${argv.join(' ')} exited ${code}: ${stderr.trim().split('\n')[0]}`));
+    });
+  });
+}

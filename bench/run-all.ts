@@ -15,6 +15,7 @@ const SCENARIOS: Record<string, () => Promise<{ run: (quick?: boolean) => Promis
   peers: () => import('./peers.js'),
   'cli-startup': () => import('./cli-startup.js'),
   regex: () => import('./regex.js'),
+  'url-pin': () => import('./url-pin.js'),
 };
 
 const args = process.argv.slice(2);

@@ -58,6 +58,8 @@ export type { TenantSpec } from './executor/set-tenant.js';
 export { type ValidationReport, validateConfig } from './executor/validate.js';
 /** A pinned pack and how it fared at load (in a ValidationReport). */
 export type { PackStatus } from './packs/pins.js';
+/** createExecutor's `remotePacks` option: packs pinned by URL (cache, limits, revalidation). */
+export type { RemotePackOptions } from './packs/remote/options.js';
 /** A tenant's scheduling limits. */
 export type { TenantLimits } from './pool/tenant-queues.js';
 /** What a trusted callback receives. */

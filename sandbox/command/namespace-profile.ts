@@ -153,6 +153,9 @@ export function bwrapArgs(bwrap: string, task: CommandTask): string[] {
     '/dev',
     '--tmpfs',
     '/tmp',
+    // A pack's scripts, read-only at their own path: after /tmp (a pack under /tmp shows too), before
+    // the root and scratch mounts (which stay as they are if they lie inside the pack).
+    ...(task.packDir === undefined ? [] : ['--ro-bind', task.packDir, task.packDir]),
     task.writable ? '--bind' : '--ro-bind',
     task.cwd,
     task.cwd,

@@ -53,6 +53,10 @@ export function buildProgram(setExitCode: (code: number) => void): Command {
       'key the --audit file: every record gets an HMAC-SHA-256 under this key (mode 0600 file, from `audit keygen`)',
     )
     .option('--root <dir>', 'sandbox root: the working directory of command hooks (default: cwd)')
+    .option(
+      '--pack-cache <dir>',
+      "cache of packs pinned by url (default ~/.cache/hookwarden/packs); a bundle checked less than its pin's pollSeconds ago is used without asking the server",
+    )
     .option('--pretty', 'indent the JSON result')
     .addHelpText(
       'after',
@@ -82,24 +86,62 @@ Examples:
 
   program
     .command('validate')
-    .description('check config files without running any hook; every problem is listed with its JSON path')
+    .description(
+      "check config files without running any hook but pinned packs' fixtures; every problem is listed with its JSON path",
+    )
     .argument('[config...]', 'hooks.json files (hookwarden, Claude Code settings.json or FreeCode form)')
     .option('-p, --policy <file>', 'a policy file to validate (alone or with configs); repeatable', collect)
     .option('--strict', 'exit 1 on warnings too')
     .option('--json', 'print the report as JSON')
+    .option('--no-tests', 'do not run the fixtures (tests/*.json) of the packs that verified')
+    .option('--pack-cache <dir>', 'cache of packs pinned by url (default ~/.cache/hookwarden/packs)')
     .addHelpText(
       'after',
       `
+Every pinned pack is verified (and fetched, for a url pin); the fixtures of each pack that verified
+are run, as \`hookwarden pack test\` runs them, and a failing fixture is an error.
 Exit status: 0 valid (warnings allowed unless --strict), 1 errors found (or no file given).
 
 Examples:
   $ hookwarden validate hooks.json
   $ hookwarden validate .claude/settings.json --strict
-  $ hookwarden validate --policy /etc/hookwarden/policy.json`,
+  $ hookwarden validate --policy /etc/hookwarden/policy.json --no-tests`,
     )
     .action(async (files: string[], flags) => {
       const { runValidate } = await import('./commands/validate.js');
       setExitCode(await runValidate(files, flags));
+    });
+
+  program
+    .command('test')
+    .description(
+      'run fixtures (the format of `pack test`) against any config: one line per fixture, then coverage',
+    )
+    .argument('<config>', 'hooks.json (project scope)')
+    .argument('<fixtures...>', 'fixture files, or directories of them (every .json file inside)')
+    .option('-p, --policy <file>', 'policy file loaded with the config; repeatable', collect)
+    .option('--root <dir>', 'sandbox root: the working directory of command hooks (default: cwd)')
+    .option('--pack-cache <dir>', 'cache of packs pinned by url (default ~/.cache/hookwarden/packs)')
+    .option('--json', 'print the results as JSON (for CI)')
+    .addHelpText(
+      'after',
+      `
+A fixture: {"name": "blocks rm -rf", "event": "BeforeTool", "input": {"toolName": "Bash",
+"toolInput": {"command": "rm -rf /"}}, "expect": {"decision": "deny", "reasonMatches": "rm"}}.
+A file holds one fixture or an array of them; names must be unique. "expect" may also name
+decidedBy, additionalContext (or additionalContextMatches), mutatedToolInput, mutatedPrompt,
+modelOverride, mutatedText, updatedToolOutput, mutatedRequest, continueWork (null: must be absent)
+and hooks: {"<hook id>": "<outcome>"}. Each fixture is its own session (sessionId "fixture-<n>").
+The config loads as \`hookwarden dispatch\` loads it, and must load without errors.
+Exit status: 0 when every fixture passes (and there is at least one), 1 otherwise.
+
+Examples:
+  $ hookwarden test hooks.json tests/
+  $ hookwarden test .claude/settings.json tests/bash.json tests/write.json --json`,
+    )
+    .action(async (config: string, fixtures: string[], flags) => {
+      const { runConfigTest } = await import('./commands/test.js');
+      setExitCode(await runConfigTest(config, fixtures, flags));
     });
 
   const audit = program
@@ -305,6 +347,7 @@ Exit status: 0 when every level works, 1 otherwise.`,
 Examples:
   $ hookwarden dispatch BeforeTool --config examples/hooks.json --input examples/events/bash-rm-rf.json
   $ hookwarden validate examples/hooks.json
+  $ hookwarden pack test examples/packs/guard
   $ hookwarden pack verify packs/guard --pubkey keys/reviewer.pub
 Run \`hookwarden <command> --help\` for each command's flags.`,
   );

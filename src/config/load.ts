@@ -18,6 +18,8 @@ import {
 import { isObject, issueMessages, joinPath, renderValue } from '../contract/messages.js';
 import type { Scope } from '../contract/types.js';
 import { loadPackPins, type PackStatus } from '../packs/pins.js';
+import type { RemotePacks } from '../packs/remote/remote-packs.js';
+import type { RemotePinTarget } from '../packs/remote/url-pin-fields.js';
 import type { HookDefinition } from '../registry/hook-definition.js';
 import type { Limits } from './defaults.js';
 import { type Diagnostic, DiagnosticSink } from './diagnostics.js';
@@ -66,6 +68,8 @@ export interface LoadOptions {
    * instead of one built here from defaults, policy sources and `limits`.
    */
   readonly baseLimits?: ScopeLimits | undefined;
+  /** Fetches the bundles of url pins (an executor's, which remembers ETags); default: a fresh one. */
+  readonly remote?: RemotePacks | undefined;
 }
 
 export interface LoadedConfig {
@@ -85,6 +89,8 @@ export interface LoadedConfig {
   readonly packs: readonly PackStatus[];
   /** What hot reload watches: the config files, the packs' directories and key files. */
   readonly watchTargets: readonly WatchTarget[];
+  /** Url pins (without a digest) that a running executor polls for new bundles. */
+  readonly remotePins: readonly RemotePinTarget[];
   /** Tenants declared under `tenants`: each with the policy hooks plus its own. */
   readonly tenants: ReadonlyMap<string, LoadedTenant>;
 }
@@ -299,6 +305,7 @@ export async function loadConfig(options: LoadOptions): Promise<LoadedConfig> {
   const packs: PackStatus[] = [];
   const policyFailures: string[] = [];
   const watchTargets: WatchTarget[] = [];
+  const remotePins: RemotePinTarget[] = [];
   const tenantParts = new Map<string, { scope: Scope; part: TenantPart }[]>();
   for (const src of sources) {
     if (src.spec.kind === 'file') {
@@ -323,6 +330,7 @@ export async function loadConfig(options: LoadOptions): Promise<LoadedConfig> {
       limits: scopeLimits[src.spec.scope],
       scopeLimits,
       catalogue,
+      remote: options.remote,
     };
     const hooks: HookDefinition[] = [];
     if (src.value.hooks !== undefined)
@@ -344,6 +352,7 @@ export async function loadConfig(options: LoadOptions): Promise<LoadedConfig> {
         const list = tenantParts.get(id) ?? [];
         list.push({ scope: src.spec.scope, part });
         tenantParts.set(id, list);
+        remotePins.push(...part.remotePins);
       }
     }
     if (src.value.packs !== undefined) {
@@ -358,6 +367,7 @@ export async function loadConfig(options: LoadOptions): Promise<LoadedConfig> {
       policyFailures.push(...pinned.policyFailures);
       packs.push(...pinned.statuses);
       watchTargets.push(...pinned.watch);
+      remotePins.push(...pinned.remote);
     }
   }
 
@@ -388,6 +398,7 @@ export async function loadConfig(options: LoadOptions): Promise<LoadedConfig> {
     fatal,
     packs,
     watchTargets,
+    remotePins,
     tenants,
   };
 }

@@ -35,6 +35,11 @@ export interface CommandTask {
   readonly runAs: 'nobody' | undefined;
   /** Namespace mode: the directory mounted as /etc (a snapshot of harmless entries). */
   readonly etcDir?: string;
+  /**
+   * The policy pack the hook belongs to (absolute, verified): namespace mode mounts it read-only at
+   * the same path, since its scripts usually live outside the sandbox root.
+   */
+  readonly packDir?: string;
 }
 
 /** How a command hook run ended, before the protocol (exit 2 = deny, …) is applied. */

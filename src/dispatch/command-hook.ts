@@ -76,6 +76,7 @@ export function commandRequest(
     isolation: c.isolation,
     writable: c.writable,
     runAs: c.runAs,
+    ...(def.pack === undefined ? {} : { packDir: def.pack.dir }),
   };
 }
 

@@ -30,6 +30,7 @@ export interface DispatchFlags {
   audit?: string;
   auditKey?: string;
   root?: string;
+  packCache?: string;
   pretty?: boolean;
 }
 
@@ -106,6 +107,11 @@ export async function runDispatch(event: string, flags: DispatchFlags): Promise<
     // One dispatch per process: start QuickJS workers only if a JS hook runs.
     prestartJsWorkers: false,
     ...(flags.strict === true ? { strict: true } : {}),
+    // A url pin's bundle checked less than pollSeconds ago is used as cached: no request per dispatch.
+    remotePacks: {
+      revalidate: 'when-stale',
+      ...(flags.packCache === undefined ? {} : { cacheDir: flags.packCache }),
+    },
   });
   executor = created;
   // Interrupted while the config loaded: the early answer is out and the process exits (after
