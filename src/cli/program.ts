@@ -3,6 +3,7 @@
 // `dispatch` load nothing they do not use (start-up time is the latency of a one-shot CLI call).
 import { Command } from 'commander';
 import { addPackCommands } from './commands/pack.js';
+import { addServeCommand } from './commands/serve-command.js';
 import { VERSION } from './version.js';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
@@ -219,6 +220,7 @@ Exit status: 0 when every level works, 1 otherwise.`,
       setExitCode(await runDoctor(flags));
     });
   addPackCommands(program, setExitCode);
+  addServeCommand(program, setExitCode);
 
   program
     .command('schema')

@@ -41,6 +41,13 @@ export type JsLaneResult =
       readonly queuedMs: number;
     };
 
+/** A lane's load at one moment: its slots, the slots in use, and each tenant's work ('' = no tenant). */
+export interface LaneLoad {
+  readonly capacity: number;
+  readonly busy: number;
+  readonly tenants: readonly { tenant: string; queued: number; running: number }[];
+}
+
 type LoadBalancer = NonNullable<NonNullable<ConstructorParameters<typeof Piscina>[0]>['loadBalancer']>;
 
 /**
@@ -177,6 +184,11 @@ export class JsLane {
   /** Workers currently alive (for leak checks). */
   get threads(): number {
     return this.#piscina?.threads.length ?? 0;
+  }
+
+  /** Load of the lane (metrics): threads, batches in flight, and each tenant's tasks waiting and running. */
+  load(): LaneLoad {
+    return { capacity: this.#options.threads, busy: this.#running.size, tenants: this.#queue.counts() };
   }
 
   run(task: JsTask, budgetMs: number, signal?: AbortSignal, onStart?: () => void): Promise<JsLaneResult> {

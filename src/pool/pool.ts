@@ -9,7 +9,7 @@ import { runCommand } from '../../sandbox/command/run-command.js';
 import type { CommandOutcome, CommandTask } from '../contract/command-task.js';
 import type { JsTask } from '../contract/js-task.js';
 import type { TenantLimits } from './fair-scheduler.js';
-import { JsLane, type JsLaneResult } from './js-lane.js';
+import { JsLane, type JsLaneResult, type LaneLoad } from './js-lane.js';
 import { LinkedAbort } from './linked-abort.js';
 import { ScratchDirs } from './scratch.js';
 import { Turns } from './turns.js';
@@ -136,6 +136,12 @@ export class HookPool {
   /** QuickJS worker threads alive (leak checks). */
   get jsThreads(): number {
     return this.#js.threads;
+  }
+
+  /** Each lane's load now (metrics: queue depth and work in flight per tenant, slots in use). */
+  load(): { command: LaneLoad; js: LaneLoad } {
+    const t = this.#commandTurns;
+    return { command: { capacity: t.capacity, busy: t.running, tenants: t.counts() }, js: this.#js.load() };
   }
 
   /** A QuickJS worker's stats (tests and leak checks). */

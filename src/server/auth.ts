@@ -1,0 +1,39 @@
+// Authentication of a request: `Authorization: Bearer <token>` against the auth file's digests.
+// The tenant of a request is its token's tenant, and nothing else: a tenant named in the body, the
+// query or a header is never read. Without --auth (loopback only) every caller is the operator.
+import type { Access } from './context.js';
+import { ApiError } from './errors.js';
+import type { Principal, TokenTable } from './tokens.js';
+
+const OPERATOR: Principal = Object.freeze({ kind: 'admin' });
+const CHALLENGE = { 'www-authenticate': 'Bearer realm="hookwarden"' };
+const BEARER = /^Bearer +(\S+) *$/i;
+
+/** The caller of a request to a route of `access`; throws a 401 or 403 ApiError. */
+export function authenticate(
+  tokens: TokenTable | undefined,
+  access: Access,
+  authorization: string | undefined,
+): Principal | undefined {
+  if (access === 'public') return undefined;
+  if (tokens === undefined) return OPERATOR;
+  if (authorization === undefined)
+    throw new ApiError(401, 'unauthorized', 'missing "Authorization: Bearer <token>" header', CHALLENGE);
+  const m = BEARER.exec(authorization);
+  if (m === null)
+    throw new ApiError(401, 'unauthorized', 'expected "Authorization: Bearer <token>"', CHALLENGE);
+  const principal = tokens.verify(m[1]!);
+  if (principal === undefined)
+    throw new ApiError(401, 'unauthorized', 'the token is not in the auth file', CHALLENGE);
+  if (access === 'admin' && principal.kind !== 'admin')
+    throw new ApiError(
+      403,
+      'forbidden',
+      'this route needs an admin token (`hookwarden serve token --admin`)',
+    );
+  return principal;
+}
+
+/** The tenant a principal dispatches for: a tenant token's tenant; none for the operator. */
+export const tenantOf = (p: Principal | undefined): string | undefined =>
+  p?.kind === 'tenant' ? p.tenant : undefined;
