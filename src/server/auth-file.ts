@@ -74,9 +74,12 @@ function checkEntry(file: string, i: number, v: unknown): TokenEntry | string[] 
   if (!('admin' in v) && !('tenant' in v)) return [`${at}: expected "tenant": "<id>" or "admin": true`];
   const parsed = ('admin' in v ? adminEntry : tenantEntry).safeParse(v);
   if (parsed.success) return parsed.data as TokenEntry;
-  return describeIssues(`${file}: tokens[${i}]`, parsed.error, v).map((m) =>
-    m.replace(`tokens[${i}]: `, `tokens[${i}].`),
-  );
+  return parsed.error.issues.map((issue) => {
+    if (issue.code === 'unrecognized_keys')
+      return `${at}: unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => JSON.stringify(k)).join(', ')}; an entry holds "sha256", "tenant" or "admin", and "note"`;
+    const key = String(issue.path[0]);
+    return `${at}.${key}: ${issue.message}, got ${renderValue(v[key])}`;
+  });
 }
 
 function readOwnedFile(path: string): Buffer {
@@ -128,7 +131,14 @@ export function readAuthFile(path: string): TokenEntry[] {
       json.duplicates.map((d) => duplicateProblem(path, d)),
     );
   const shape = fileShape.safeParse(json.value);
-  if (!shape.success) throw new AuthFileError(path, describeIssues(path, shape.error, json.value));
+  if (!shape.success) {
+    const problems = shape.error.issues.map((issue) =>
+      issue.code === 'unrecognized_keys'
+        ? `${path}: unknown field ${issue.keys.map((k) => JSON.stringify(k)).join(', ')}; an auth file is {"tokens": [entry…]}`
+        : describeIssues(path, new z.ZodError([issue]), json.value)[0]!,
+    );
+    throw new AuthFileError(path, problems);
+  }
   const entries: TokenEntry[] = [];
   const problems: string[] = [];
   const seen = new Map<string, number>();

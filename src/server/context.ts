@@ -42,6 +42,15 @@ export type Access = 'public' | 'tenant' | 'admin';
 /** Per-request state: who is calling, and what goes into the request's log line. */
 export interface RequestState {
   principal: Principal | undefined;
+  readonly startedAt: number;
+  /** The log line is written (once per request). */
+  logged: boolean;
+  /** The client went away before the answer. */
+  aborted: boolean;
+  /** A dispatch is running for this request (it writes the line of an aborted request itself). */
+  dispatching: boolean;
+  /** Called when the client goes away before the answer. */
+  onAbort?: () => void;
   event?: string;
   decision?: string;
   errorCode?: string;

@@ -2,9 +2,9 @@
 // timeouts and header limit that stop slow or oversized clients, authentication before anything
 // else, the `{"error": {code, message}}` envelope for every failure, one log line and one metric
 // per request. No CORS headers are ever sent: browsers cannot call the service from other origins.
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { authenticate } from './auth.js';
-import type { ServerContext } from './context.js';
+import type { RequestState, ServerContext } from './context.js';
 import { ApiError, errorBody, toApiError } from './errors.js';
 import { logRequest } from './logging.js';
 
@@ -18,6 +18,14 @@ function parseJsonBody(_request: unknown, body: string, done: (err: Error | null
     done(new ApiError(400, 'invalid_input', `the body is not JSON: ${what}`));
   }
 }
+
+const newRequestState = (): RequestState => ({
+  principal: undefined,
+  startedAt: performance.now(),
+  logged: false,
+  aborted: false,
+  dispatching: false,
+});
 
 export function createHttpApp(ctx: ServerContext): FastifyInstance {
   const o = ctx.options;
@@ -41,26 +49,36 @@ export function createHttpApp(ctx: ServerContext): FastifyInstance {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', { parseAs: 'string' }, parseJsonBody);
 
-  app.addHook('onRequest', async (request) => {
-    request.hw = { principal: undefined };
+  app.addHook('onRequest', async (request, reply) => {
+    request.hw = newRequestState();
+    ctx.drain.requestStarted();
+    // A client that goes away before its answer: its dispatch is aborted, and as fastify then runs
+    // no onResponse, the log line is written here (or by the dispatch route once it has answered).
+    reply.raw.once('close', () => {
+      if (reply.raw.writableFinished) return;
+      request.hw.aborted = true;
+      request.hw.onAbort?.();
+      if (!request.hw.dispatching) finishRequest(ctx, request, CLIENT_CLOSED);
+    });
     const access = request.routeOptions.config.access ?? 'public';
     request.hw.principal = authenticate(ctx.tokens(), access, request.headers.authorization);
   });
 
   app.setErrorHandler((err, request, reply) => {
     const e = toApiError(err, request.id, ctx.maxBodyBytes);
-    request.hw ??= { principal: undefined };
+    request.hw ??= newRequestState();
     request.hw.errorCode = e.code;
     if (e.statusCode >= 500) {
       // The stack without its first line: a message may quote a value from the request.
       const stack = (err as Error).stack?.split('\n').slice(1).join('\n');
       ctx.logger.error({ reqId: request.id, errorName: (err as Error).name, stack }, 'request failed');
     }
+    if (request.hw.aborted) finishRequest(ctx, request, CLIENT_CLOSED);
     return reply.code(e.statusCode).headers(e.headers).send(errorBody(e));
   });
 
   app.setNotFoundHandler((request, reply) => {
-    request.hw ??= { principal: undefined };
+    request.hw ??= newRequestState();
     const e = new ApiError(
       404,
       'not_found',
@@ -70,23 +88,36 @@ export function createHttpApp(ctx: ServerContext): FastifyInstance {
     return reply.code(404).send(errorBody(e));
   });
 
-  app.addHook('onResponse', async (request, reply) => {
-    const route = request.routeOptions.url ?? 'unmatched';
-    const hw = request.hw ?? { principal: undefined };
-    const tenant =
-      hw.principal === undefined ? undefined : hw.principal.kind === 'tenant' ? hw.principal.tenant : null;
-    ctx.metrics.countRequest(route, request.method, reply.statusCode);
-    logRequest(ctx.logger, {
-      reqId: request.id,
-      method: request.method,
-      route,
-      status: reply.statusCode,
-      durationMs: reply.elapsedTime,
-      ...(tenant !== undefined ? { tenant } : {}),
-      ...(hw.event !== undefined ? { event: hw.event } : {}),
-      ...(hw.decision !== undefined ? { decision: hw.decision } : {}),
-      ...(hw.errorCode !== undefined ? { errorCode: hw.errorCode } : {}),
-    });
-  });
+  app.addHook('onResponse', async (request, reply) => finishRequest(ctx, request, reply.statusCode, reply.elapsedTime));
   return app;
+}
+
+/** The status logged for a request whose client went away before the answer (nginx's 499). */
+export const CLIENT_CLOSED = 499;
+
+/** The request's log line and metric, once. */
+export function finishRequest(
+  ctx: ServerContext,
+  request: FastifyRequest,
+  status: number,
+  durationMs = performance.now() - request.hw.startedAt,
+): void {
+  const hw = request.hw;
+  if (hw === null || hw.logged) return;
+  hw.logged = true;
+  ctx.drain.requestFinished();
+  const route = request.routeOptions.url ?? 'unmatched';
+  const tenant = hw.principal === undefined ? undefined : hw.principal.kind === 'tenant' ? hw.principal.tenant : null;
+  ctx.metrics.countRequest(route, request.method, status);
+  logRequest(ctx.logger, {
+    reqId: request.id,
+    method: request.method,
+    route,
+    status,
+    durationMs,
+    ...(tenant !== undefined ? { tenant } : {}),
+    ...(hw.event !== undefined ? { event: hw.event } : {}),
+    ...(hw.decision !== undefined ? { decision: hw.decision } : {}),
+    ...(hw.errorCode !== undefined ? { errorCode: hw.errorCode } : {}),
+  });
 }

@@ -42,7 +42,7 @@ export interface RunningServer {
 const internalsOf = (e: Executor): ExecutorInternals =>
   (e as unknown as { [INTERNALS](): ExecutorInternals })[INTERNALS]();
 
-/** Bound on closing the listeners once no dispatch runs (a client mid-request, e.g. a slow one). */
+/** Bound on the other requests still running once no dispatch runs (a slow client mid-request). */
 const CLOSE_GRACE_MS = 5_000;
 
 function loadTokens(path: string | undefined): TokenTable | undefined {
@@ -212,14 +212,12 @@ class Server implements RunningServer {
     this.#logger.info('stopped');
   }
 
+  /** Stops listening, lets the requests still running (probes, scrapes) answer, then closes every connection. */
   async #closeApps(): Promise<void> {
-    let timer: NodeJS.Timeout | undefined;
-    const grace = new Promise<void>((resolve) => {
-      timer = setTimeout(resolve, CLOSE_GRACE_MS);
-    });
-    await Promise.race([Promise.all(this.#apps.map((a) => a.close())), grace]);
-    clearTimeout(timer);
+    const closed = Promise.all(this.#apps.map((a) => a.close()));
+    await this.#drain.whenIdle(CLOSE_GRACE_MS, 'requests');
     for (const a of this.#apps) a.server.closeAllConnections();
+    await closed;
   }
 
   async kill(): Promise<void> {

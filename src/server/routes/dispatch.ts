@@ -8,6 +8,7 @@ import type { DispatchInput } from '../../contract/types.js';
 import { tenantOf } from '../auth.js';
 import type { ServerContext } from '../context.js';
 import { ApiError } from '../errors.js';
+import { CLIENT_CLOSED, finishRequest } from '../http-app.js';
 
 export function dispatchRoutes(app: FastifyInstance, ctx: ServerContext): void {
   app.post<{ Params: { event: string } }>(
@@ -25,23 +26,23 @@ export function dispatchRoutes(app: FastifyInstance, ctx: ServerContext): void {
           },
         );
       const tenant = tenantOf(request.hw.principal);
-      const onClose = () => {
-        if (!reply.raw.writableFinished) controller.abort(new Error('the client went away'));
-      };
-      reply.raw.once('close', onClose);
+      request.hw.onAbort = () => controller.abort(new Error('the client went away'));
       const started = performance.now();
       let result: Awaited<ReturnType<typeof ctx.executor.dispatch>>;
+      request.hw.dispatching = true;
       try {
         result = await ctx.executor.dispatch(request.params.event, (request.body ?? {}) as DispatchInput, {
           tenant,
           signal: controller.signal,
         });
       } finally {
+        request.hw.dispatching = false;
         ctx.drain.done(controller);
       }
       ctx.metrics.observeDispatch(result, tenant, (performance.now() - started) / 1000);
       request.hw.event = result.event;
       request.hw.decision = result.decision;
+      if (request.hw.aborted) finishRequest(ctx, request, CLIENT_CLOSED);
       if (result.hooks.some((h) => h.error?.code === 'queue_full')) {
         request.hw.errorCode = 'queue_full';
         reply.code(429).header('retry-after', String(ctx.options.retryAfterSeconds));
