@@ -9,7 +9,7 @@ const OPERATOR: Principal = Object.freeze({ kind: 'admin' });
 const CHALLENGE = { 'www-authenticate': 'Bearer realm="hookwarden"' };
 const BEARER = /^Bearer +(\S+) *$/i;
 
-/** The caller of a request to a route of `access`; throws a 401 or 403 ApiError. */
+/** The caller of a request to a route of `access` (undefined for public routes); throws a 401 ApiError. */
 export function authenticate(
   tokens: TokenTable | undefined,
   access: Access,
@@ -25,13 +25,17 @@ export function authenticate(
   const principal = tokens.verify(m[1]!);
   if (principal === undefined)
     throw new ApiError(401, 'unauthorized', 'the token is not in the auth file', CHALLENGE);
-  if (access === 'admin' && principal.kind !== 'admin')
+  return principal;
+}
+
+/** Throws a 403 ApiError when `principal` may not use a route of `access`. */
+export function authorize(principal: Principal | undefined, access: Access): void {
+  if (access === 'admin' && principal?.kind !== 'admin')
     throw new ApiError(
       403,
       'forbidden',
       'this route needs an admin token (`hookwarden serve token --admin`)',
     );
-  return principal;
 }
 
 /** The tenant a principal dispatches for: a tenant token's tenant; none for the operator. */

@@ -85,6 +85,13 @@ export function toApiError(err: unknown, requestId: string, maxBodyBytes: number
     }
   }
   const code = (err as { code?: unknown } | null)?.code;
+  // The client closed the connection while sending its body: nobody will read the answer.
+  if (code === 'ECONNRESET' || code === 'ERR_STREAM_PREMATURE_CLOSE')
+    return new ApiError(
+      400,
+      'invalid_input',
+      'the client closed the connection before the whole body arrived',
+    );
   const known = typeof code === 'string' ? FASTIFY_ERRORS[code] : undefined;
   if (known !== undefined) {
     const [status, apiCode, message] = known;

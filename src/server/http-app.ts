@@ -3,7 +3,7 @@
 // else, the `{"error": {code, message}}` envelope for every failure, one log line and one metric
 // per request. No CORS headers are ever sent: browsers cannot call the service from other origins.
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
-import { authenticate } from './auth.js';
+import { authenticate, authorize } from './auth.js';
 import type { RequestState, ServerContext } from './context.js';
 import { ApiError, errorBody, toApiError } from './errors.js';
 import { logRequest } from './logging.js';
@@ -62,6 +62,7 @@ export function createHttpApp(ctx: ServerContext): FastifyInstance {
     });
     const access = request.routeOptions.config.access ?? 'public';
     request.hw.principal = authenticate(ctx.tokens(), access, request.headers.authorization);
+    authorize(request.hw.principal, access);
   });
 
   app.setErrorHandler((err, request, reply) => {
@@ -88,7 +89,9 @@ export function createHttpApp(ctx: ServerContext): FastifyInstance {
     return reply.code(404).send(errorBody(e));
   });
 
-  app.addHook('onResponse', async (request, reply) => finishRequest(ctx, request, reply.statusCode, reply.elapsedTime));
+  app.addHook('onResponse', async (request, reply) =>
+    finishRequest(ctx, request, reply.statusCode, reply.elapsedTime),
+  );
   return app;
 }
 
@@ -107,7 +110,8 @@ export function finishRequest(
   hw.logged = true;
   ctx.drain.requestFinished();
   const route = request.routeOptions.url ?? 'unmatched';
-  const tenant = hw.principal === undefined ? undefined : hw.principal.kind === 'tenant' ? hw.principal.tenant : null;
+  const tenant =
+    hw.principal === undefined ? undefined : hw.principal.kind === 'tenant' ? hw.principal.tenant : null;
   ctx.metrics.countRequest(route, request.method, status);
   logRequest(ctx.logger, {
     reqId: request.id,

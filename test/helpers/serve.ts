@@ -25,7 +25,9 @@ export interface LiveServer {
   /** Parsed JSON log lines so far (stderr). */
   readonly logs: () => Record<string, unknown>[];
   /** Resolves with the first log line (now or later) that `match` accepts. */
-  readonly waitForLog: (match: (line: Record<string, unknown>) => boolean) => Promise<Record<string, unknown>>;
+  readonly waitForLog: (
+    match: (line: Record<string, unknown>) => boolean,
+  ) => Promise<Record<string, unknown>>;
   readonly done: Promise<Exit>;
   /** Sends `signal` (default SIGTERM) and waits for the process to end. */
   readonly stop: (signal?: NodeJS.Signals) => Promise<Exit>;
@@ -48,7 +50,10 @@ function parseLines(text: string): Record<string, unknown>[] {
 }
 
 /** Starts `hookwarden serve <args>` and resolves once it prints its listening line. */
-export function startServe(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<LiveServer> {
+export function startServe(
+  args: string[],
+  options: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
+): Promise<LiveServer> {
   const child = spawn(process.execPath, [BIN, 'serve', ...args], {
     cwd: options.cwd ?? process.cwd(),
     env: options.env ?? process.env,
@@ -56,8 +61,10 @@ export function startServe(args: string[], options: { cwd?: string; env?: NodeJS
   });
   let stdout = '';
   let stderr = '';
-  const logWaiters: { match: (l: Record<string, unknown>) => boolean; resolve: (l: Record<string, unknown>) => void }[] =
-    [];
+  const logWaiters: {
+    match: (l: Record<string, unknown>) => boolean;
+    resolve: (l: Record<string, unknown>) => void;
+  }[] = [];
   const checkLogs = () => {
     if (logWaiters.length === 0) return;
     const lines = parseLines(stderr);
@@ -80,7 +87,10 @@ export function startServe(args: string[], options: { cwd?: string; env?: NodeJS
       const before = stdout;
       stdout += d;
       if (before.includes('\n') || !stdout.includes('\n')) return;
-      const line = JSON.parse(stdout.slice(0, stdout.indexOf('\n'))) as { listening: string; metrics?: string };
+      const line = JSON.parse(stdout.slice(0, stdout.indexOf('\n'))) as {
+        listening: string;
+        metrics?: string;
+      };
       const server: LiveServer = {
         url: line.listening,
         metricsUrl: line.metrics,
@@ -109,7 +119,11 @@ export function startServe(args: string[], options: { cwd?: string; env?: NodeJS
 }
 
 /** Writes an auth file for `who` (tenant ids, or 'admin') and returns each one's token. */
-export function writeAuthFile(dir: string, who: string[], name = 'auth.json'): { path: string; tokens: Record<string, string> } {
+export function writeAuthFile(
+  dir: string,
+  who: string[],
+  name = 'auth.json',
+): { path: string; tokens: Record<string, string> } {
   const tokens: Record<string, string> = {};
   const entries: TokenEntry[] = [];
   for (const w of who) {
@@ -122,13 +136,17 @@ export function writeAuthFile(dir: string, who: string[], name = 'auth.json'): {
   return { path, tokens };
 }
 
+/** A parsed answer: its shape is what the tests assert. */
+// biome-ignore lint/suspicious/noExplicitAny: each test checks the fields it reads
+type Answer = any;
+
 /** POSTs a JSON body (a string is sent as is) with a bearer token; returns status, headers and parsed body. */
 export async function post(
   url: string,
   token: string | undefined,
   body: unknown,
   headers: Record<string, string> = {},
-): Promise<{ status: number; headers: Headers; body: any }> {
+): Promise<{ status: number; headers: Headers; body: Answer }> {
   const res = await fetch(url, {
     method: 'POST',
     headers: {
@@ -146,7 +164,7 @@ export async function get(
   url: string,
   token?: string,
   headers: Record<string, string> = {},
-): Promise<{ status: number; headers: Headers; text: string; body: any }> {
+): Promise<{ status: number; headers: Headers; text: string; body: Answer }> {
   const res = await fetch(url, {
     headers: { ...(token === undefined ? {} : { authorization: `Bearer ${token}` }), ...headers },
   });
@@ -159,7 +177,11 @@ export async function get(
 }
 
 /** The value of one Prometheus sample (`name{labels}`), or undefined when the series does not exist. */
-export function metricValue(text: string, name: string, labels: Record<string, string> = {}): number | undefined {
+export function metricValue(
+  text: string,
+  name: string,
+  labels: Record<string, string> = {},
+): number | undefined {
   for (const line of text.split('\n')) {
     if (!line.startsWith(`${name}{`) && !line.startsWith(`${name} `)) continue;
     const m = /^[^{ ]+(?:\{(.*)\})? (\S+)$/.exec(line);

@@ -61,11 +61,21 @@ afterAll(async () => {
 describe('examples/clients/python/hookwarden_client.py', () => {
   it('prints the DispatchResult and exits 0 on proceed, 2 on deny (snake_case input on stdin)', async () => {
     const args = ['--url', server.url, '--token', auth.tokens.acme!, '--event', 'PreToolUse'];
-    const allow = await python(args, JSON.stringify({ session_id: 's', tool_name: 'Bash', tool_input: { command: 'ls' } }));
+    const allow = await python(
+      args,
+      JSON.stringify({ session_id: 's', tool_name: 'Bash', tool_input: { command: 'ls' } }),
+    );
     expect(allow.stderr).toBe('');
     expect(allow.code).toBe(0);
-    expect(JSON.parse(allow.stdout)).toMatchObject({ event: 'BeforeTool', decision: 'allow', decidedBy: 'guard' });
-    const deny = await python(args, JSON.stringify({ tool_name: 'Bash', tool_input: { command: 'rm -rf /' } }));
+    expect(JSON.parse(allow.stdout)).toMatchObject({
+      event: 'BeforeTool',
+      decision: 'allow',
+      decidedBy: 'guard',
+    });
+    const deny = await python(
+      args,
+      JSON.stringify({ tool_name: 'Bash', tool_input: { command: 'rm -rf /' } }),
+    );
     expect(deny.code).toBe(2);
     expect(JSON.parse(deny.stdout)).toMatchObject({ decision: 'deny', reason: 'destructive' });
     const passthrough = await python(['--url', server.url, '--event', 'SessionStart'], '', {
@@ -75,15 +85,21 @@ describe('examples/clients/python/hookwarden_client.py', () => {
     expect(JSON.parse(passthrough.stdout).decision).toBe('passthrough');
   });
 
-  it('exits 1 with the server\'s error for a wrong token or an unknown event, and for input that is not JSON', async () => {
+  it("exits 1 with the server's error for a wrong token or an unknown event, and for input that is not JSON", async () => {
     const wrong = await python(['--url', server.url, '--token', 'hw_wrong', '--event', 'PreToolUse'], '{}');
     expect(wrong.code).toBe(1);
     expect(wrong.stdout).toBe('');
     expect(wrong.stderr).toContain('HTTP 401 unauthorized');
-    const unknown = await python(['--url', server.url, '--token', auth.tokens.acme!, '--event', 'Nope'], '{}');
+    const unknown = await python(
+      ['--url', server.url, '--token', auth.tokens.acme!, '--event', 'Nope'],
+      '{}',
+    );
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain('HTTP 404 unknown_event');
-    const notJson = await python(['--url', server.url, '--token', auth.tokens.acme!, '--event', 'PreToolUse'], '{oops');
+    const notJson = await python(
+      ['--url', server.url, '--token', auth.tokens.acme!, '--event', 'PreToolUse'],
+      '{oops',
+    );
     expect(notJson.code).toBe(1);
     expect(notJson.stderr).toContain('stdin is not JSON');
     const noToken = await python(['--url', server.url, '--event', 'PreToolUse'], '{}');

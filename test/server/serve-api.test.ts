@@ -2,7 +2,6 @@
 // tenant taken from the token (never from the body or the query), every status of a dispatch, the
 // other routes, the OpenAPI document and the metrics.
 import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   dispatchResultSchema,
@@ -35,11 +34,21 @@ const config = writeConfig(dir, 'hooks.json', {
     ],
   },
   tenants: {
-    acme: { hooks: { BeforeTool: [{ hooks: [js("export default () => ({ decision: 'ask', reason: 'acme asks' })", 'acme-ask')] }] } },
+    acme: {
+      hooks: {
+        BeforeTool: [
+          { hooks: [js("export default () => ({ decision: 'ask', reason: 'acme asks' })", 'acme-ask')] },
+        ],
+      },
+    },
     globex: {
       hooks: {
         BeforeTool: [
-          { hooks: [{ name: 'globex-allow', argv: ['/bin/echo', '{"decision":"allow","reason":"globex allows"}'] }] },
+          {
+            hooks: [
+              { name: 'globex-allow', argv: ['/bin/echo', '{"decision":"allow","reason":"globex allows"}'] },
+            ],
+          },
         ],
       },
     },
@@ -79,7 +88,11 @@ afterAll(async () => {
 
 describe('authentication', () => {
   it('answers 401 with a Bearer challenge without a token, with a wrong one, or with another scheme', async () => {
-    for (const headers of [{}, { authorization: 'Bearer hw_not-a-token' }, { authorization: `Basic ${t.acme}` }]) {
+    for (const headers of [
+      {},
+      { authorization: 'Bearer hw_not-a-token' },
+      { authorization: `Basic ${t.acme}` },
+    ]) {
       const res = await fetch(dispatchUrl('BeforeTool'), {
         method: 'POST',
         headers: { 'content-type': 'application/json', ...headers },
@@ -96,10 +109,16 @@ describe('authentication', () => {
       ['POST', '/v1/reload'],
       ['GET', '/metrics'],
     ] as const) {
-      const res = await fetch(`${server.url}${path}`, { method, headers: { authorization: `Bearer ${t.acme}` } });
+      const res = await fetch(`${server.url}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${t.acme}` },
+      });
       expect(res.status).toBe(403);
       expect((await res.json()).error.code).toBe('forbidden');
-      const ok = await fetch(`${server.url}${path}`, { method, headers: { authorization: `Bearer ${t.admin}` } });
+      const ok = await fetch(`${server.url}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${t.admin}` },
+      });
       expect(ok.status).toBe(200);
     }
   });
@@ -109,7 +128,10 @@ describe('POST /v1/dispatch/{event}', () => {
   it("runs the token's tenant's hooks, whatever tenant the body or the query names", async () => {
     const acme = await post(dispatchUrl('BeforeTool'), t.acme, bash('ls'));
     expect(acme.status).toBe(200);
-    expect(dispatchResultSchema.strict().parse(acme.body)).toMatchObject({ decision: 'ask', decidedBy: 'acme-ask' });
+    expect(dispatchResultSchema.strict().parse(acme.body)).toMatchObject({
+      decision: 'ask',
+      decidedBy: 'acme-ask',
+    });
     const globex = await post(dispatchUrl('BeforeTool'), t.globex, bash('ls'));
     expect(globex.body).toMatchObject({ decision: 'allow', decidedBy: 'globex-allow' });
     // acme's token, globex named in the body, the query and a header: acme's hooks run.
@@ -150,7 +172,10 @@ describe('POST /v1/dispatch/{event}', () => {
   });
 
   it('treats an empty body as {}', async () => {
-    const res = await fetch(dispatchUrl('SessionStart'), { method: 'POST', headers: { authorization: `Bearer ${t.admin}` } });
+    const res = await fetch(dispatchUrl('SessionStart'), {
+      method: 'POST',
+      headers: { authorization: `Bearer ${t.admin}` },
+    });
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ event: 'SessionStart', decision: 'passthrough', hooks: [] });
   });
@@ -208,7 +233,11 @@ describe('POST /v1/dispatch/{event}', () => {
       expect(third.headers.get('retry-after')).toBe('1');
       const body = queueFullBodySchema.parse(third.body);
       expect(body.error.code).toBe('queue_full');
-      expect(body.result.hooks[0]).toMatchObject({ id: 'waits', outcome: 'error', error: { code: 'queue_full' } });
+      expect(body.result.hooks[0]).toMatchObject({
+        id: 'waits',
+        outcome: 'error',
+        error: { code: 'queue_full' },
+      });
       // Another tenant is not affected.
       expect((await post(dispatchUrl('BeforeTool'), t.globex, bash('ls'))).status).toBe(200);
       release.send();
@@ -228,12 +257,18 @@ describe('other routes', () => {
     const r = await get(`${server.url}/v1/events`, t.acme);
     expect(r.status).toBe(200);
     const catalogue = eventCatalogueSchema.strict().parse(r.body);
-    expect(catalogue.events.find((e) => e.name === 'BeforeTool')).toMatchObject({ mode: 'serial', canDeny: true, toolScoped: true });
+    expect(catalogue.events.find((e) => e.name === 'BeforeTool')).toMatchObject({
+      mode: 'serial',
+      canDeny: true,
+      toolScoped: true,
+    });
     expect(catalogue.aliases.PreToolUse).toBe('BeforeTool');
     const stream = await get(`${server.url}/v1/events`, t.acme, { accept: 'text/event-stream' });
     expect(stream.status).toBe(406);
     expect(stream.body.error.code).toBe('not_acceptable');
-    const both = await get(`${server.url}/v1/events`, t.acme, { accept: 'text/event-stream, application/json;q=0.5' });
+    const both = await get(`${server.url}/v1/events`, t.acme, {
+      accept: 'text/event-stream, application/json;q=0.5',
+    });
     expect(both.status).toBe(200);
     expect((await get(`${server.url}/v1/events`)).status).toBe(401);
   });
@@ -241,7 +276,10 @@ describe('other routes', () => {
   it('POST /v1/reload reloads the configuration and the auth file, keeping the tokens in force when the file is broken', async () => {
     const r = await post(`${server.url}/v1/reload`, t.admin, '');
     expect(r.status).toBe(200);
-    expect(reloadResultSchema.strict().parse(r.body)).toMatchObject({ ok: true, auth: { ok: true, tokens: 5 } });
+    expect(reloadResultSchema.strict().parse(r.body)).toMatchObject({
+      ok: true,
+      auth: { ok: true, tokens: 5 },
+    });
     // A token added to the file works after a reload.
     const original = JSON.parse(await (await import('node:fs/promises')).readFile(auth.path, 'utf8'));
     const fresh = newToken({ tenant: 'acme' });
@@ -269,7 +307,7 @@ describe('other routes', () => {
       ['GET', '/v1/dispatch/BeforeTool'],
       ['GET', '/nothing/here'],
       ['OPTIONS', '/v1/dispatch/BeforeTool'],
-    ]) {
+    ] as const) {
       const res = await fetch(`${server.url}${path}`, {
         method,
         headers: { origin: 'https://evil.example', authorization: `Bearer ${t.admin}` },
@@ -288,12 +326,25 @@ describe('GET /openapi.json', () => {
     const doc = r.body;
     expect(doc.openapi).toBe('3.1.0');
     expect(Object.keys(doc.paths).sort()).toEqual(
-      ['/healthz', '/metrics', '/openapi.json', '/readyz', '/v1/dispatch/{event}', '/v1/events', '/v1/reload'].sort(),
+      [
+        '/healthz',
+        '/metrics',
+        '/openapi.json',
+        '/readyz',
+        '/v1/dispatch/{event}',
+        '/v1/events',
+        '/v1/reload',
+      ].sort(),
     );
     // Every $ref points at a component.
     const refs = JSON.stringify(doc).match(/#\/components\/schemas\/\w+/g) ?? [];
     for (const ref of refs) expect(doc.components.schemas[ref.split('/').pop()!], ref).toBeDefined();
-    expect(doc.components.schemas.DispatchResult.properties.decision.enum).toEqual(['allow', 'deny', 'ask', 'passthrough']);
+    expect(doc.components.schemas.DispatchResult.properties.decision.enum).toEqual([
+      'allow',
+      'deny',
+      'ask',
+      'passthrough',
+    ]);
     expect(doc.components.schemas.DispatchBody.required ?? []).toEqual([]);
     expect(Object.keys(doc.paths['/v1/dispatch/{event}'].post.responses).sort()).toEqual(
       ['200', '400', '401', '404', '413', '415', '429', '503'].sort(),
@@ -305,18 +356,34 @@ describe('metrics', () => {
   it('counts a dispatch by event, tenant and decision, and its hooks by type, outcome and error code', async () => {
     const before = await get(`${server.url}/metrics`, t.admin);
     const count = (text: string) =>
-      metricValue(text, 'hookwarden_dispatch_duration_seconds_count', { event: 'BeforeTool', tenant: 'acme', decision: 'ask' }) ?? 0;
+      metricValue(text, 'hookwarden_dispatch_duration_seconds_count', {
+        event: 'BeforeTool',
+        tenant: 'acme',
+        decision: 'ask',
+      }) ?? 0;
     const hooks = (text: string) =>
-      metricValue(text, 'hookwarden_hook_outcomes_total', { type: 'js', outcome: 'ask', error_code: 'none' }) ?? 0;
+      metricValue(text, 'hookwarden_hook_outcomes_total', {
+        type: 'js',
+        outcome: 'ask',
+        error_code: 'none',
+      }) ?? 0;
     await post(dispatchUrl('PreToolUse'), t.acme, bash('ls'));
     const after = await get(`${server.url}/metrics`, t.admin);
     expect(after.headers.get('content-type')).toContain('text/plain');
     expect(count(after.text)).toBe(count(before.text) + 1);
     expect(hooks(after.text)).toBe(hooks(before.text) + 1);
     expect(metricValue(after.text, 'hookwarden_pool_slots', { lane: 'js' })).toBeGreaterThan(0);
-    expect(metricValue(after.text, 'hookwarden_reloads_total', { what: 'config', result: 'ok' })).toBeGreaterThan(0);
+    expect(
+      metricValue(after.text, 'hookwarden_reloads_total', { what: 'config', result: 'ok' }),
+    ).toBeGreaterThan(0);
     expect(metricValue(after.text, 'process_cpu_user_seconds_total')).toBeGreaterThan(0);
-    expect(metricValue(after.text, 'hookwarden_http_requests_total', { route: '/v1/dispatch/:event', method: 'POST', status: '200' })).toBeGreaterThan(0);
+    expect(
+      metricValue(after.text, 'hookwarden_http_requests_total', {
+        route: '/v1/dispatch/:event',
+        method: 'POST',
+        status: '200',
+      }),
+    ).toBeGreaterThan(0);
   });
 
   it('never makes a series for an unknown event or tenant', async () => {
@@ -326,7 +393,11 @@ describe('metrics', () => {
     expect(m).not.toContain('MadeUpEvent');
     expect(m).not.toContain('stranger');
     expect(
-      metricValue(m, 'hookwarden_dispatch_duration_seconds_count', { event: 'BeforeTool', tenant: 'other', decision: 'passthrough' }),
+      metricValue(m, 'hookwarden_dispatch_duration_seconds_count', {
+        event: 'BeforeTool',
+        tenant: 'other',
+        decision: 'passthrough',
+      }),
     ).toBeGreaterThan(0);
     const tenants = new Set([...m.matchAll(/tenant="([^"]*)"/g)].map((x) => x[1]));
     for (const tenant of tenants) expect(['acme', 'globex', 'tight', 'other', 'none']).toContain(tenant);
@@ -342,8 +413,10 @@ describe('metrics', () => {
 
 describe('the listening line', () => {
   it('is the only line on stdout', () => {
-    expect(server.stdout()).toBe(`${JSON.stringify({ listening: server.url, metrics: server.metricsUrl })}\n`);
+    expect(server.stdout()).toBe(
+      `${JSON.stringify({ listening: server.url, metrics: server.metricsUrl })}\n`,
+    );
     expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    expect(join(server.url)).not.toMatch(/:0$/);
+    expect(server.url).not.toMatch(/:0$/);
   });
 });

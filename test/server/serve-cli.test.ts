@@ -13,7 +13,9 @@ const dir = tempDir('hw-serve-cli-');
 const config = writeConfig(
   dir,
   'hooks.json',
-  hooksOn('BeforeTool', [{ name: 'deny-all', argv: ['/bin/echo', '{"decision":"deny","reason":"top level"}'] }]),
+  hooksOn('BeforeTool', [
+    { name: 'deny-all', argv: ['/bin/echo', '{"decision":"deny","reason":"top level"}'] },
+  ]),
 );
 
 /** The fatal log line of a start-up that failed. */
@@ -34,7 +36,12 @@ describe('hookwarden serve: start', () => {
     expect(s.stdout()).toBe(`{"listening":"${s.url}"}\n`);
     const exit = await s.stop('SIGTERM');
     expect(exit).toMatchObject({ code: 0, stdout: `{"listening":"${s.url}"}\n` });
-    expect(exit.stderr.split('\n').filter(Boolean).every((l) => l.startsWith('{'))).toBe(true);
+    expect(
+      exit.stderr
+        .split('\n')
+        .filter(Boolean)
+        .every((l) => l.startsWith('{')),
+    ).toBe(true);
   });
 
   it('without --auth, answers every caller on loopback as the operator: no tenant, a tenant in the body is ignored', async () => {
@@ -75,14 +82,25 @@ describe('hookwarden serve: start', () => {
   it('exits 1 naming the file and the JSON path of a bad auth entry', async () => {
     const good = 'a'.repeat(64);
     const cases: [unknown, string][] = [
-      [{ tokens: [{ sha256: 'abc', tenant: 'acme' }] }, 'tokens[0].sha256: expected 64 lowercase hex characters'],
+      [
+        { tokens: [{ sha256: 'abc', tenant: 'acme' }] },
+        'tokens[0].sha256: expected 64 lowercase hex characters',
+      ],
       [{ tokens: [{ sha256: good, tenant: '../etc' }] }, 'tokens[0].tenant: expected a tenant id'],
-      [{ tokens: [{ sha256: good, tenant: 'a', admin: true }] }, "tokens[0]: an entry is a tenant's or admin, not both"],
+      [
+        { tokens: [{ sha256: good, tenant: 'a', admin: true }] },
+        "tokens[0]: an entry is a tenant's or admin, not both",
+      ],
       [{ tokens: [{ sha256: good }] }, 'tokens[0]: expected "tenant": "<id>" or "admin": true'],
       [{ tokens: [{ sha256: good, admin: false }] }, 'tokens[0].admin: expected true'],
-      [{ tokens: [{ sha256: good, tenant: "a", tenat: "b" }] }, "tokens[0]: unknown field \"tenat\""],
+      [{ tokens: [{ sha256: good, tenant: 'a', tenat: 'b' }] }, 'tokens[0]: unknown field "tenat"'],
       [
-        { tokens: [{ sha256: good, tenant: 'a' }, { sha256: good, admin: true }] },
+        {
+          tokens: [
+            { sha256: good, tenant: 'a' },
+            { sha256: good, admin: true },
+          ],
+        },
         'tokens[1].sha256: the same token as tokens[0]',
       ],
       [{ tokens: [] }, 'tokens: expected at least one entry'],
@@ -107,8 +125,18 @@ describe('hookwarden serve: start', () => {
     chmodSync(path, 0o620);
     const r = await runCli(['serve', '--config', config, '--listen', '127.0.0.1:0', '--auth', path]);
     expect(r.code).toBe(1);
-    expect(fatal(r.stderr)).toContain(`its group or others may write it (mode 0620), so they could add a token; fix: chmod go-w ${path}`);
-    const missing = await runCli(['serve', '--config', config, '--listen', '127.0.0.1:0', '--auth', join(dir, 'nope.json')]);
+    expect(fatal(r.stderr)).toContain(
+      `its group or others may write it (mode 0620), so they could add a token; fix: chmod go-w ${path}`,
+    );
+    const missing = await runCli([
+      'serve',
+      '--config',
+      config,
+      '--listen',
+      '127.0.0.1:0',
+      '--auth',
+      join(dir, 'nope.json'),
+    ]);
     expect(missing.code).toBe(1);
     expect(fatal(missing.stderr)).toContain('nope.json: does not exist');
   });
@@ -119,16 +147,40 @@ describe('hookwarden serve: start', () => {
     expect(fatal(noListen.stderr)).toContain('serve needs --listen <host:port>');
     const noConfig = await runCli(['serve', '--listen', '127.0.0.1:0']);
     expect(fatal(noConfig.stderr)).toContain('serve needs at least one --config');
-    const badDuration = await runCli(['serve', '-c', config, '--listen', '127.0.0.1:0', '--drain-timeout', 'soon']);
+    const badDuration = await runCli([
+      'serve',
+      '-c',
+      config,
+      '--listen',
+      '127.0.0.1:0',
+      '--drain-timeout',
+      'soon',
+    ]);
     expect(fatal(badDuration.stderr)).toContain('--drain-timeout: expected a number of seconds above 0');
-    const inverted = await runCli(['serve', '-c', config, '--listen', '127.0.0.1:0', '--headers-timeout', '20', '--request-timeout', '5']);
+    const inverted = await runCli([
+      'serve',
+      '-c',
+      config,
+      '--listen',
+      '127.0.0.1:0',
+      '--headers-timeout',
+      '20',
+      '--request-timeout',
+      '5',
+    ]);
     expect(fatal(inverted.stderr)).toContain('must not exceed requestTimeoutMs');
   });
 
   it('--help teaches the routes, the signals and the exit status', async () => {
     const r = await runCli(['serve', '--help']);
     expect(r.code).toBe(0);
-    for (const text of ['POST /v1/dispatch/{event}', 'SIGTERM', 'SIGHUP', 'Exit status', 'serve token --tenant'])
+    for (const text of [
+      'POST /v1/dispatch/{event}',
+      'SIGTERM',
+      'SIGHUP',
+      'Exit status',
+      'serve token --tenant',
+    ])
       expect(r.stdout).toContain(text);
   });
 });
@@ -145,7 +197,11 @@ describe('hookwarden serve token', () => {
     expect(one.token).not.toBe(two.token);
     expect(one.entry).toEqual({ sha256: tokenDigest(one.token).toString('hex'), tenant: 'acme' });
     const admin = JSON.parse((await runCli(['serve', 'token', '--admin', '--note', 'ops'])).stdout);
-    expect(admin.entry).toEqual({ sha256: tokenDigest(admin.token).toString('hex'), admin: true, note: 'ops' });
+    expect(admin.entry).toEqual({
+      sha256: tokenDigest(admin.token).toString('hex'),
+      admin: true,
+      note: 'ops',
+    });
   });
 
   it('refuses a bad tenant id, both or neither of --tenant and --admin', async () => {

@@ -13,7 +13,9 @@ function setup(name: string) {
   const started = mkfifo(dir, 'started');
   const release = mkfifo(dir, 'release');
   const config = writeConfig(dir, 'hooks.json', {
-    ...hooksOn('BeforeTool', [{ name: 'waits', ...waitingHook(started, release), env: { DRAIN_TEST: name } }]),
+    ...hooksOn('BeforeTool', [
+      { name: 'waits', ...waitingHook(started, release), env: { DRAIN_TEST: name } },
+    ]),
   });
   const auth = writeAuthFile(dir, ['admin']);
   return { dir, started, release, config, auth, audit: join(dir, 'audit.jsonl') };
@@ -68,7 +70,10 @@ describe('drain on SIGTERM or SIGINT', () => {
         expect(answer.body).toMatchObject({ decision: 'allow', decidedBy: 'waits' });
         const exit = await s.done;
         expect(exit.code).toBe(0);
-        const records = readFileSync(f.audit, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+        const records = readFileSync(f.audit, 'utf8')
+          .trim()
+          .split('\n')
+          .map((l) => JSON.parse(l));
         expect(records).toHaveLength(1);
         expect(records[0]).toMatchObject({ event: 'BeforeTool', hookId: 'waits', outcome: 'allow' });
         expect(s.logs().map((l) => l.msg)).toEqual(expect.arrayContaining(['draining', 'stopped']));
@@ -103,7 +108,9 @@ describe('drain on SIGTERM or SIGINT', () => {
     const s = await startServe(['-c', f.config, '--listen', '127.0.0.1:0']);
     const started = new FifoLines(f.started);
     try {
-      const inFlight = post(`${s.url}/v1/dispatch/BeforeTool`, undefined, { toolName: 'Bash' }).catch((e: Error) => e);
+      const inFlight = post(`${s.url}/v1/dispatch/BeforeTool`, undefined, { toolName: 'Bash' }).catch(
+        (e: Error) => e,
+      );
       expect(await started.next()).toBe('started');
       expect(processesWithEnv('DRAIN_TEST', 'twice')).toHaveLength(1);
       s.child.kill('SIGTERM');
