@@ -59,6 +59,8 @@ export interface HookRatios {
 }
 
 export interface BenchResult {
+  /** The server the dispatches went to (`bench --url`); absent for an executor in the bench's process. */
+  url?: string;
   /** The config sources: file paths as given, `<inline>` for objects. */
   config: string[];
   /** Policy sources, same form (empty when none). */

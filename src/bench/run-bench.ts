@@ -16,6 +16,7 @@ import {
 import { BenchRecorder } from './bench-recorder.js';
 import type { BenchResult } from './bench-result.js';
 import { describeMachine } from './machine.js';
+import { checkRemoteOptions, type DispatchTarget, remoteTarget } from './remote-target.js';
 
 /** Unmeasured calls of each baseline before the first sample (pool start, wasm compile). */
 const BASELINE_WARMUP = 3;
@@ -45,14 +46,19 @@ function executorOptions(options: BenchOptions): ExecutorOptions {
 
 class BenchRun {
   readonly #o: ResolvedBenchOptions;
-  readonly #executor: Executor;
+  readonly #executor: Pick<Executor, 'dispatch'>;
   readonly #baselines: Baselines;
   readonly #signal: AbortSignal;
   readonly recorder: BenchRecorder;
   #seq = 0;
   #done = 0;
 
-  constructor(o: ResolvedBenchOptions, executor: Executor, baselines: Baselines, signal: AbortSignal) {
+  constructor(
+    o: ResolvedBenchOptions,
+    executor: Pick<Executor, 'dispatch'>,
+    baselines: Baselines,
+    signal: AbortSignal,
+  ) {
     this.#o = o;
     this.#executor = executor;
     this.#baselines = baselines;
@@ -136,12 +142,14 @@ export async function runBench(options: BenchOptions): Promise<BenchResult> {
   const onAbort = () => stop.abort(o.signal?.reason);
   if (o.signal?.aborted) onAbort();
   o.signal?.addEventListener('abort', onAbort, { once: true });
-  let executor: Executor | undefined;
+  checkRemoteOptions(options);
+  let executor: DispatchTarget | Executor | undefined;
   let baselines: Baselines | undefined;
   try {
-    executor = await createExecutor(executorOptions(options));
+    if (options.url !== undefined) executor = remoteTarget(options.url, options.token!, o.concurrency);
+    else executor = await createExecutor(executorOptions(options));
     // --tenants T: every tenant t1…tT runs the configured hooks as its own hook set.
-    if (o.tenants > 1 && options.config !== undefined) {
+    if (o.tenants > 1 && options.config !== undefined && 'setTenant' in executor) {
       for (let i = 1; i <= o.tenants; i++) await executor.setTenant(`t${i}`, { config: options.config });
     }
     baselines = await openBaselines({ ...o.input, event: o.event });
@@ -158,6 +166,7 @@ export async function runBench(options: BenchOptions): Promise<BenchResult> {
       durationMs += await run.dispatchBlock(share(o.iterations, blocks, b), true);
     }
     return {
+      ...(options.url !== undefined ? { url: options.url } : {}),
       config: labels(options.config),
       policy: labels(options.policy),
       event: o.event,

@@ -169,6 +169,11 @@ Example:
     .option('--root <dir>', 'sandbox root: the working directory of command hooks (default: cwd)')
     .option('--json', 'print one JSON object on stdout (schema in README, "hookwarden bench")')
     .option('--report <file.html>', 'also write a self-contained HTML report (tables, histogram, CDF)')
+    .option(
+      '--url <url>',
+      'dispatch to a running `hookwarden serve` instead (its config and the token apply)',
+    )
+    .option('--token <token>', 'bearer token for --url (default: $HOOKWARDEN_TOKEN)')
     .addHelpText(
       'after',
       `
@@ -197,7 +202,8 @@ Examples:
   $ hookwarden bench -c examples/hooks.json -e BeforeTool -i examples/events/bash-rm-rf.json
   $ hookwarden bench -c hooks.json -e PreToolUse -n 20000 --concurrency 32 --tenants 4
   $ hookwarden bench -c hooks.json -e SessionStart --json > bench.json
-  $ hookwarden bench -c hooks.json -e BeforeTool -i event.json --report bench.html`,
+  $ hookwarden bench -c hooks.json -e BeforeTool -i event.json --report bench.html
+  $ HOOKWARDEN_TOKEN=hw_… hookwarden bench --url http://127.0.0.1:8080 -e PreToolUse -i event.json --concurrency 32`,
     )
     .action(async (flags) => {
       const { runBenchCommand } = await import('./commands/bench.js');
