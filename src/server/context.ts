@@ -4,6 +4,7 @@ import type { Generation } from '../dispatch/generation.js';
 import type { Executor } from '../executor/executor.js';
 import type { ReloadResult } from '../executor/reload.js';
 import type { HookPool } from '../pool/pool.js';
+import type { Connections } from './connections.js';
 import type { Drain } from './drain.js';
 import type { ApiError } from './errors.js';
 import type { Logger } from './logging.js';
@@ -24,6 +25,7 @@ export interface ServerContext {
   /** The configuration generation in force (catalogue, limits). */
   readonly generation: () => Generation;
   readonly drain: Drain;
+  readonly connections: Connections;
   readonly metrics: ServerMetrics;
   readonly logger: Logger;
   readonly options: ResolvedServeOptions;
@@ -49,8 +51,6 @@ export interface RequestState {
   aborted: boolean;
   /** A dispatch is running for this request (it writes the line of an aborted request itself). */
   dispatching: boolean;
-  /** Called when the client goes away before the answer. */
-  onAbort?: () => void;
   event?: string;
   decision?: string;
   errorCode?: string;

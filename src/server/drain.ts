@@ -1,13 +1,15 @@
 // Draining: after SIGTERM or SIGINT the server answers every new dispatch 503 (and /readyz 503)
-// while the dispatches already running finish. Each running dispatch holds an AbortController:
-// aborting it (the drain timeout, or the client going away) ends the dispatch at once with the
-// interrupted verdict (deny on events that can deny) and kills its hooks. Requests of every route
-// are counted too: once none is left, the listeners close every connection at once (an idle or
-// pre-opened keep-alive connection would otherwise hold the close until the client drops it).
-import { setMaxListeners } from 'node:events';
+// while the dispatches already running finish. Running dispatches are counted by the abort
+// controller they run under (their connection's, see connections.ts): aborting those (the drain
+// timeout) ends each dispatch at once with the interrupted verdict (deny on events that can deny)
+// and kills its hooks. Requests of every route are counted too: once none is left, the listeners
+// close every connection at once (an idle or pre-opened keep-alive connection would otherwise hold
+// the close until the client drops it).
 
 export class Drain {
-  readonly #dispatches = new Set<AbortController>();
+  /** Running dispatches, by the controller they run under. */
+  readonly #dispatches = new Map<AbortController, number>();
+  #inFlight = 0;
   #requests = 0;
   #draining = false;
   #waiters: { readonly idle: () => boolean; readonly wake: () => void }[] = [];
@@ -18,21 +20,23 @@ export class Drain {
 
   /** Dispatches running now. */
   get inFlight(): number {
-    return this.#dispatches.size;
+    return this.#inFlight;
   }
 
-  /** Admits a dispatch: its abort controller, or undefined when draining (the caller answers 503). */
-  admit(): AbortController | undefined {
-    if (this.#draining) return undefined;
-    const c = new AbortController();
-    setMaxListeners(0, c.signal);
-    this.#dispatches.add(c);
-    return c;
+  /** Admits a dispatch running under `c`; false when draining (the caller answers 503). */
+  admit(c: AbortController): boolean {
+    if (this.#draining) return false;
+    this.#dispatches.set(c, (this.#dispatches.get(c) ?? 0) + 1);
+    this.#inFlight++;
+    return true;
   }
 
-  /** The dispatch of `c` has answered. */
+  /** A dispatch admitted under `c` has answered. */
   done(c: AbortController): void {
-    this.#dispatches.delete(c);
+    const n = (this.#dispatches.get(c) ?? 1) - 1;
+    if (n === 0) this.#dispatches.delete(c);
+    else this.#dispatches.set(c, n);
+    this.#inFlight--;
     this.#check();
   }
 
@@ -56,7 +60,7 @@ export class Drain {
 
   /** Resolves `idle` once no dispatch (or no request at all) runs, or `timeout` after `timeoutMs`. */
   whenIdle(timeoutMs: number, what: 'dispatches' | 'requests' = 'dispatches'): Promise<'idle' | 'timeout'> {
-    const idle = () => (what === 'dispatches' ? this.#dispatches.size === 0 : this.#requests <= 0);
+    const idle = () => (what === 'dispatches' ? this.#inFlight === 0 : this.#requests <= 0);
     if (idle()) return Promise.resolve('idle');
     return new Promise((resolve) => {
       const waiter = {
@@ -77,6 +81,6 @@ export class Drain {
 
   /** Aborts every running dispatch (they answer at once, interrupted). */
   abortAll(reason: string): void {
-    for (const c of this.#dispatches) c.abort(new Error(reason));
+    for (const c of this.#dispatches.keys()) c.abort(new Error(reason));
   }
 }

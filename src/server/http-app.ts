@@ -49,20 +49,18 @@ export function createHttpApp(ctx: ServerContext): FastifyInstance {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', { parseAs: 'string' }, parseJsonBody);
 
-  app.addHook('onRequest', async (request, reply) => {
+  app.addHook('onRequest', (request, _reply, done) => {
     request.hw = newRequestState();
     ctx.drain.requestStarted();
-    // A client that goes away before its answer: its dispatch is aborted, and as fastify then runs
-    // no onResponse, the log line is written here (or by the dispatch route once it has answered).
-    reply.raw.once('close', () => {
-      if (reply.raw.writableFinished) return;
-      request.hw.aborted = true;
-      request.hw.onAbort?.();
-      if (!request.hw.dispatching) finishRequest(ctx, request, CLIENT_CLOSED);
-    });
+    ctx.connections.opened(request);
     const access = request.routeOptions.config.access ?? 'public';
-    request.hw.principal = authenticate(ctx.tokens(), access, request.headers.authorization);
-    authorize(request.hw.principal, access);
+    try {
+      request.hw.principal = authenticate(ctx.tokens(), access, request.headers.authorization);
+      authorize(request.hw.principal, access);
+    } catch (err) {
+      return done(err as Error);
+    }
+    done();
   });
 
   app.setErrorHandler((err, request, reply) => {
@@ -89,9 +87,10 @@ export function createHttpApp(ctx: ServerContext): FastifyInstance {
     return reply.code(404).send(errorBody(e));
   });
 
-  app.addHook('onResponse', async (request, reply) =>
-    finishRequest(ctx, request, reply.statusCode, reply.elapsedTime),
-  );
+  app.addHook('onResponse', (request, reply, done) => {
+    finishRequest(ctx, request, reply.statusCode, reply.elapsedTime);
+    done();
+  });
   return app;
 }
 
@@ -109,6 +108,7 @@ export function finishRequest(
   if (hw === null || hw.logged) return;
   hw.logged = true;
   ctx.drain.requestFinished();
+  ctx.connections.closed(request);
   const route = request.routeOptions.url ?? 'unmatched';
   const tenant =
     hw.principal === undefined ? undefined : hw.principal.kind === 'tenant' ? hw.principal.tenant : null;
@@ -124,4 +124,12 @@ export function finishRequest(
     ...(hw.decision !== undefined ? { decision: hw.decision } : {}),
     ...(hw.errorCode !== undefined ? { errorCode: hw.errorCode } : {}),
   });
+}
+
+/** A request whose connection closed before its answer: logged now, or by its dispatch once it answers. */
+export function requestGone(ctx: ServerContext, request: FastifyRequest): void {
+  const hw = request.hw;
+  if (hw === null || hw.logged) return;
+  hw.aborted = true;
+  if (!hw.dispatching) finishRequest(ctx, request, CLIENT_CLOSED);
 }

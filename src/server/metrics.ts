@@ -34,6 +34,9 @@ export class ServerMetrics {
   readonly #hooks: Counter<'type' | 'outcome' | 'error_code'>;
   readonly #requests: Counter<'route' | 'method' | 'status'>;
   readonly #reloads: Counter<'what' | 'result'>;
+  /** Labelled children, by their label values (prom-client hashes a label object on every call). */
+  readonly #dispatchChildren = new Map<string, { observe(v: number): void }>();
+  readonly #requestChildren = new Map<string, { inc(): void }>();
 
   constructor(source: MetricsSource) {
     this.#source = source;
@@ -140,16 +143,26 @@ export class ServerMetrics {
   }
 
   observeDispatch(result: DispatchResult, tenant: string | undefined, seconds: number): void {
-    this.#dispatchSeconds.observe(
-      { event: result.event, tenant: this.tenantLabel(tenant), decision: result.decision },
-      seconds,
-    );
+    const t = this.tenantLabel(tenant);
+    const key = `${result.event}\0${t}\0${result.decision}`;
+    let child = this.#dispatchChildren.get(key);
+    if (child === undefined) {
+      child = this.#dispatchSeconds.labels(result.event, t, result.decision);
+      this.#dispatchChildren.set(key, child);
+    }
+    child.observe(seconds);
     for (const h of result.hooks)
       this.#hooks.inc({ type: h.type, outcome: h.outcome, error_code: h.error?.code ?? 'none' });
   }
 
   countRequest(route: string, method: string, status: number): void {
-    this.#requests.inc({ route, method, status: String(status) });
+    const key = `${route}\0${method}\0${status}`;
+    let child = this.#requestChildren.get(key);
+    if (child === undefined) {
+      child = this.#requests.labels(route, method, String(status));
+      this.#requestChildren.set(key, child);
+    }
+    child.inc();
   }
 
   countReload(what: 'config' | 'auth', ok: boolean): void {

@@ -7,10 +7,11 @@ import type { FastifyInstance } from 'fastify';
 import { createExecutor, type Executor, type ExecutorInternals, INTERNALS } from '../executor/executor.js';
 import type { ReloadResult } from '../executor/reload.js';
 import { AuthFileError, readAuthFile } from './auth-file.js';
+import { Connections } from './connections.js';
 import type { ServeReloadResult, ServerContext } from './context.js';
 import { Drain } from './drain.js';
 import { ApiError } from './errors.js';
-import { createHttpApp } from './http-app.js';
+import { createHttpApp, requestGone } from './http-app.js';
 import { addressUrl } from './listen-address.js';
 import { type Logger, logDiagnostic } from './logging.js';
 import { ServerMetrics } from './metrics.js';
@@ -91,6 +92,7 @@ class Server implements RunningServer {
       draining: () => this.#drain.draining,
     });
     const ctx: ServerContext = {
+      connections: new Connections((request) => requestGone(ctx, request)),
       executor: this.#executor,
       pool: internals.pool,
       generation: internals.generation,

@@ -3,7 +3,7 @@
 // is hashed and looked up by its digest, then compared with timingSafeEqual: the lookup's timing
 // depends only on the digest of what the caller sent, which reveals nothing about stored tokens
 // (finding a token with a chosen digest prefix is a preimage attack on SHA-256).
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { tenantIdProblem } from '../config/tenants.js';
 
 /** Random bytes in a token (256 bits). */
@@ -18,7 +18,7 @@ export type TokenEntry =
   | { readonly sha256: string; readonly tenant: string; readonly note?: string }
   | { readonly sha256: string; readonly admin: true; readonly note?: string };
 
-export const tokenDigest = (token: string): Buffer => createHash('sha256').update(token, 'utf8').digest();
+export const tokenDigest = (token: string): Buffer => hash('sha256', token, 'buffer') as unknown as Buffer;
 
 /** A new token and its auth-file entry (only the entry goes into the file). */
 export function newToken(who: { tenant: string } | { admin: true }): { token: string; entry: TokenEntry } {

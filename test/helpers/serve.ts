@@ -28,6 +28,11 @@ export interface LiveServer {
   readonly waitForLog: (
     match: (line: Record<string, unknown>) => boolean,
   ) => Promise<Record<string, unknown>>;
+  /** Resolves once `count` log lines match (lines are batched: they come up to 250 ms late). */
+  readonly waitForLogs: (
+    match: (line: Record<string, unknown>) => boolean,
+    count: number,
+  ) => Promise<Record<string, unknown>[]>;
   readonly done: Promise<Exit>;
   /** Sends `signal` (default SIGTERM) and waits for the process to end. */
   readonly stop: (signal?: NodeJS.Signals) => Promise<Exit>;
@@ -63,17 +68,23 @@ export function startServe(
   let stderr = '';
   const logWaiters: {
     match: (l: Record<string, unknown>) => boolean;
-    resolve: (l: Record<string, unknown>) => void;
+    count: number;
+    resolve: (l: Record<string, unknown>[]) => void;
   }[] = [];
   const checkLogs = () => {
     if (logWaiters.length === 0) return;
     const lines = parseLines(stderr);
     for (const w of logWaiters.splice(0)) {
-      const hit = lines.find(w.match);
-      if (hit !== undefined) w.resolve(hit);
+      const hits = lines.filter(w.match);
+      if (hits.length >= w.count) w.resolve(hits);
       else logWaiters.push(w);
     }
   };
+  const waitForLogs = (match: (l: Record<string, unknown>) => boolean, count: number) =>
+    new Promise<Record<string, unknown>[]>((res) => {
+      logWaiters.push({ match, count, resolve: res });
+      checkLogs();
+    });
   child.stderr!.on('data', (d) => {
     stderr += d;
     checkLogs();
@@ -98,11 +109,8 @@ export function startServe(
         stdout: () => stdout,
         stderr: () => stderr,
         logs: () => parseLines(stderr),
-        waitForLog: (match) =>
-          new Promise((res) => {
-            logWaiters.push({ match, resolve: res });
-            checkLogs();
-          }),
+        waitForLog: async (match) => (await waitForLogs(match, 1))[0]!,
+        waitForLogs,
         done,
         stop: async (signal = 'SIGTERM') => {
           if (child.exitCode === null && child.signalCode === null) child.kill(signal);

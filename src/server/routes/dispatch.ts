@@ -2,7 +2,7 @@
 // DispatchResult (200, whatever the verdict). A dispatch in which any hook was refused `queue_full`
 // answers 429 with Retry-After, the partial result included: some hooks did not run, so its verdict
 // does not cover the input (a guard that never ran cannot have allowed it). While draining: 503.
-// A client that goes away aborts its dispatch (its hooks are killed: nobody waits for the verdict).
+// A client that goes away aborts its dispatch (connections.ts: its hooks are killed, nobody waits).
 import type { FastifyInstance } from 'fastify';
 import type { DispatchInput } from '../../contract/types.js';
 import { tenantOf } from '../auth.js';
@@ -15,8 +15,8 @@ export function dispatchRoutes(app: FastifyInstance, ctx: ServerContext): void {
     '/v1/dispatch/:event',
     { config: { access: 'tenant' } },
     async (request, reply) => {
-      const controller = ctx.drain.admit();
-      if (controller === undefined)
+      const controller = ctx.connections.controllerOf(request);
+      if (!ctx.drain.admit(controller))
         throw new ApiError(
           503,
           'draining',
@@ -26,7 +26,6 @@ export function dispatchRoutes(app: FastifyInstance, ctx: ServerContext): void {
           },
         );
       const tenant = tenantOf(request.hw.principal);
-      request.hw.onAbort = () => controller.abort(new Error('the client went away'));
       const started = performance.now();
       let result: Awaited<ReturnType<typeof ctx.executor.dispatch>>;
       request.hw.dispatching = true;
