@@ -111,6 +111,20 @@ export async function runServe(flags: ServeFlags): Promise<number> {
       },
     );
   });
+  // A bug must not end the service with a stack trace in the middle of the JSON logs: one fatal line
+  // (without the error's message, which may quote a request, unless HOOKWARDEN_DEBUG=1), then exit 1.
+  const crash = (err: unknown) => {
+    const e = err instanceof Error ? err : new Error(String(err));
+    const message = process.env.HOOKWARDEN_DEBUG === '1' ? `: ${e.message}` : '';
+    logger.fatal(
+      { errorName: e.name, stack: e.stack?.split('\n').slice(1).join('\n') },
+      `internal error${message}; exiting`,
+    );
+    flush();
+    process.exit(1);
+  };
+  process.on('uncaughtException', crash);
+  process.on('unhandledRejection', crash);
   // SIGHUP reloads (systemd's ExecReload); before the server runs there is nothing to reload.
   const onHangup = () => {
     server?.reload().catch((err: unknown) => logger.error(`reload failed: ${(err as Error).message}`));
