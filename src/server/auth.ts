@@ -28,6 +28,35 @@ export function authenticate(
   return principal;
 }
 
+/** An Authorization header a connection presented, and what the token table in force made of it. */
+export interface VerifiedHeader {
+  readonly header: string;
+  readonly table: TokenTable;
+  readonly principal: Principal;
+}
+
+/**
+ * authenticate(), remembering the last header verified on a connection: a keep-alive client sends
+ * the same token with every request, and hashing it again costs more than the fast-path dispatch.
+ * Comparing the header with the remembered one is not constant-time, which is safe: only a client
+ * that has itself presented a valid token on this TCP connection has anything remembered to compare
+ * with, and a reload (a new table) forgets it.
+ */
+export function authenticateOn(
+  conn: { verified: VerifiedHeader | undefined },
+  tokens: TokenTable | undefined,
+  access: Access,
+  authorization: string | undefined,
+): Principal | undefined {
+  const v = conn.verified;
+  if (access !== 'public' && v !== undefined && v.table === tokens && v.header === authorization)
+    return v.principal;
+  const principal = authenticate(tokens, access, authorization);
+  if (principal !== undefined && tokens !== undefined && authorization !== undefined)
+    conn.verified = { header: authorization, table: tokens, principal };
+  return principal;
+}
+
 /** Throws a 403 ApiError when `principal` may not use a route of `access`. */
 export function authorize(principal: Principal | undefined, access: Access): void {
   if (access === 'admin' && principal?.kind !== 'admin')

@@ -3,15 +3,19 @@
 // (the client went away), those dispatches are aborted (their hooks killed: nobody waits for the
 // verdict) and their requests are logged. One controller and one `close` listener per connection,
 // not per request: with keep-alive clients their cost is paid once (an AbortSignal whose listener
-// limit is lifted costs microseconds, about as much as a fast-path dispatch).
+// limit is lifted costs microseconds, about as much as a fast-path dispatch). The last token
+// verified on a connection is remembered too (auth.ts).
 import { setMaxListeners } from 'node:events';
 import type { Socket } from 'node:net';
 import type { FastifyRequest } from 'fastify';
+import type { VerifiedHeader } from './auth.js';
 
-interface Connection {
+export interface Connection {
   /** Requests received and not answered yet (HTTP/1.1 pipelining allows several). */
   readonly requests: Set<FastifyRequest>;
   controller: AbortController | undefined;
+  /** The last Authorization header verified on this connection (auth.ts). */
+  verified: VerifiedHeader | undefined;
 }
 
 export class Connections {
@@ -26,7 +30,7 @@ export class Connections {
   #of(socket: Socket): Connection {
     let c = this.#bySocket.get(socket);
     if (c === undefined) {
-      const conn: Connection = { requests: new Set(), controller: undefined };
+      const conn: Connection = { requests: new Set(), controller: undefined, verified: undefined };
       c = conn;
       this.#bySocket.set(socket, conn);
       socket.once('close', () => {
@@ -38,9 +42,11 @@ export class Connections {
     return c;
   }
 
-  /** A request arrived. */
-  opened(request: FastifyRequest): void {
-    this.#of(request.raw.socket).requests.add(request);
+  /** A request arrived; its connection's state. */
+  opened(request: FastifyRequest): Connection {
+    const c = this.#of(request.raw.socket);
+    c.requests.add(request);
+    return c;
   }
 
   /** A request was answered (or logged as abandoned). */

@@ -3,7 +3,7 @@
 // else, the `{"error": {code, message}}` envelope for every failure, one log line and one metric
 // per request. No CORS headers are ever sent: browsers cannot call the service from other origins.
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
-import { authenticate, authorize } from './auth.js';
+import { authenticateOn, authorize } from './auth.js';
 import type { RequestState, ServerContext } from './context.js';
 import { ApiError, errorBody, toApiError } from './errors.js';
 import { logRequest } from './logging.js';
@@ -52,10 +52,10 @@ export function createHttpApp(ctx: ServerContext): FastifyInstance {
   app.addHook('onRequest', (request, _reply, done) => {
     request.hw = newRequestState();
     ctx.drain.requestStarted();
-    ctx.connections.opened(request);
+    const conn = ctx.connections.opened(request);
     const access = request.routeOptions.config.access ?? 'public';
     try {
-      request.hw.principal = authenticate(ctx.tokens(), access, request.headers.authorization);
+      request.hw.principal = authenticateOn(conn, ctx.tokens(), access, request.headers.authorization);
       authorize(request.hw.principal, access);
     } catch (err) {
       return done(err as Error);

@@ -24,7 +24,8 @@ describe('reload of a running server', () => {
     s.child.kill('SIGHUP');
     await s.waitForLog((l) => l.msg === 'auth file reloaded');
     expect((await dispatch(added.token)).body.reason).toBe('second');
-    // The old token is gone with its entry.
+    // The old token is gone with its entry, also on the keep-alive connection that presented it
+    // before (the connection's remembered verification belongs to the old token table).
     expect((await dispatch(auth.tokens.admin!)).status).toBe(401);
 
     writeConfig(dir, 'hooks.json', '{ "hooks": ');
