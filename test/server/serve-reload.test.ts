@@ -1,6 +1,7 @@
 // Reloading a running `hookwarden serve`: SIGHUP (systemd's ExecReload) reads the configuration
 // (last-known-good) and the auth file again; --watch reloads when a config file changes.
 import { writeFileSync } from 'node:fs';
+import { Pool } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { newToken } from '../../src/server/tokens.js';
 import { hooksOn, printing, tempDir, writeConfig } from '../helpers/fixture.js';
@@ -15,7 +16,18 @@ describe('reload of a running server', () => {
     const config = writeConfig(dir, 'hooks.json', answering('first'));
     const auth = writeAuthFile(dir, ['admin']);
     const s = await startServe(['-c', config, '--listen', '127.0.0.1:0', '--auth', auth.path]);
-    const dispatch = (token: string) => post(`${s.url}/v1/dispatch/BeforeTool`, token, { toolName: 'Bash' });
+    // One keep-alive connection for every request: a token verified on it is remembered.
+    const one = new Pool(s.url, { connections: 1 });
+    const dispatch = async (token: string) => {
+      const res = await one.request({
+        path: '/v1/dispatch/BeforeTool',
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: '{"toolName":"Bash"}',
+      });
+      return { status: res.statusCode, body: (await res.body.json()) as { reason?: string } };
+    };
+    expect((await dispatch(auth.tokens.admin!)).body.reason).toBe('first');
     expect((await dispatch(auth.tokens.admin!)).body.reason).toBe('first');
 
     writeConfig(dir, 'hooks.json', answering('second'));
@@ -36,6 +48,7 @@ describe('reload of a running server', () => {
     expect(kept.status).toBe(200);
     expect(kept.body.reason).toBe('second');
     expect(s.logs().some((l) => l.level === 'warn' && String(l.msg).startsWith('reload refused'))).toBe(true);
+    await one.close();
     expect((await s.stop()).code).toBe(0);
   });
 
