@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { ERROR_CODES } from '../contract/error-codes.js';
 import { hookInputSchema } from '../contract/hook-input.js';
+import { hookOutputSchema } from '../contract/hook-output.js';
 import { API_ERROR_CODES } from './errors.js';
 
 /** The body of POST /v1/dispatch/{event}: a HookInput, camelCase or Claude Code's snake_case. */
@@ -35,14 +36,8 @@ export const dispatchResultSchema = z
     reason: z.string().optional(),
     decidedBy: z.string().optional(),
     interrupted: z.literal(true).optional(),
-    additionalContext: z.string().optional(),
-    mutatedPrompt: z.string().optional(),
-    modelOverride: z.string().optional(),
-    mutatedToolInput: z.record(z.string(), z.unknown()).optional(),
-    updatedToolOutput: z.unknown().optional(),
-    mutatedRequest: z.unknown().optional(),
-    mutatedText: z.string().optional(),
-    continueWork: z.object({ reason: z.string() }).optional(),
+    // The folded mutations: the fields of a hook's answer besides its decision and reason.
+    ...hookOutputSchema.omit({ decision: true, reason: true }).shape,
     hooks: z.array(hookRecordSchema),
   })
   .meta({ description: 'The folded verdict. The verdict is in `decision`, never in the HTTP status.' });

@@ -4,7 +4,7 @@
 // write the file can grant themselves a token, so, like sshd's StrictModes, a file that its group
 // or others may write, or that belongs to another user than root or the one running the server,
 // is refused. Symlinks are followed (Kubernetes mounts secrets and config maps through them).
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { renderValue } from '../config/diagnostics.js';
 import { duplicateProblem, parseConfigText } from '../config/read-json.js';
@@ -108,14 +108,8 @@ function readOwnedFile(path: string): Buffer {
       ]);
     if (st.size > MAX_AUTH_FILE_BYTES)
       throw new AuthFileError(path, [`${path}: ${st.size} bytes, more than an auth file can be`]);
-    const bytes = Buffer.alloc(st.size);
-    let read = 0;
-    while (read < bytes.length) {
-      const n = readSync(fd, bytes, read, bytes.length - read, read);
-      if (n === 0) break;
-      read += n;
-    }
-    return bytes.subarray(0, read);
+    // The file that was checked (the descriptor), not whatever the path names by now.
+    return readFileSync(fd);
   } finally {
     closeSync(fd);
   }

@@ -63,49 +63,20 @@ describe('hookwarden bench --url', () => {
   });
 
   it("stops with exit 1 and the server's answer for a wrong token, and refuses flags that do not apply", async () => {
-    const wrong = await runCli([
-      'bench',
-      '--url',
-      server.url,
-      '--token',
-      'hw_nope',
-      '-e',
-      'BeforeTool',
-      '-n',
-      '5',
-    ]);
-    expect(wrong.code).toBe(1);
-    expect(wrong.stderr).toContain('HTTP 401 unauthorized');
-    const tenants = await runCli([
-      'bench',
-      '--url',
-      server.url,
-      '--token',
-      'x',
-      '-e',
-      'BeforeTool',
-      '--tenants',
-      '2',
-    ]);
-    expect(tenants.code).toBe(1);
-    expect(tenants.stderr).toContain("tenants: against a server the token's tenant runs every dispatch");
-    const noToken = await runCli(['bench', '--url', server.url, '-e', 'BeforeTool'], {
-      env: { PATH: process.env.PATH },
-    });
-    expect(noToken.code).toBe(1);
-    expect(noToken.stderr).toContain('--url needs a token');
-    const unknown = await runCli([
-      'bench',
-      '--url',
-      server.url,
-      '--token',
-      auth.tokens.acme!,
-      '-e',
-      'Nope',
-      '-n',
-      '3',
-    ]);
-    expect(unknown.code).toBe(1);
-    expect(unknown.stderr).toContain('HTTP 404 unknown_event');
+    const noToken = { PATH: process.env.PATH };
+    const cases: [string[], string, NodeJS.ProcessEnv?][] = [
+      [['--token', 'hw_nope', '-e', 'BeforeTool', '-n', '5'], 'HTTP 401 unauthorized'],
+      [
+        ['--token', 'x', '-e', 'BeforeTool', '--tenants', '2'],
+        "tenants: against a server the token's tenant runs every dispatch",
+      ],
+      [['-e', 'BeforeTool'], '--url needs a token', noToken],
+      [['--token', auth.tokens.acme!, '-e', 'Nope', '-n', '3'], 'HTTP 404 unknown_event'],
+    ];
+    for (const [args, message, env] of cases) {
+      const r = await runCli(['bench', '--url', server.url, ...args], env === undefined ? {} : { env });
+      expect(r.code, message).toBe(1);
+      expect(r.stderr).toContain(message);
+    }
   });
 });

@@ -1,26 +1,16 @@
 // The Python client (examples/clients/python/hookwarden_client.py, standard library only) against a
 // live server: the result on stdout, exit 0 on proceed, 2 on deny, 1 on any error.
-import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runProgram } from '../helpers/cli.js';
 import { FifoFeed, FifoLines, mkfifo, waitingHook } from '../helpers/fifo.js';
 import { tempDir, writeConfig } from '../helpers/fixture.js';
 import { get, type LiveServer, metricValue, startServe, writeAuthFile } from '../helpers/serve.js';
 
 const CLIENT = fileURLToPath(new URL('../../examples/clients/python/hookwarden_client.py', import.meta.url));
 
-function python(args: string[], stdin: string, env: NodeJS.ProcessEnv = {}) {
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-    const child = spawn('python3', [CLIENT, ...args], { env: { PATH: process.env.PATH, ...env } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(stdin);
-  });
-}
+const python = (args: string[], stdin: string, env: NodeJS.ProcessEnv = {}) =>
+  runProgram('python3', [CLIENT, ...args], { stdin, env: { PATH: process.env.PATH, ...env } });
 
 const dir = tempDir('hw-python-');
 const startedPath = mkfifo(dir, 'started');

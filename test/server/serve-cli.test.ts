@@ -142,33 +142,24 @@ describe('hookwarden serve: start', () => {
   });
 
   it('needs --listen and a config, and reads durations in seconds', async () => {
-    const noListen = await runCli(['serve', '--config', config]);
-    expect(noListen.code).toBe(1);
-    expect(fatal(noListen.stderr)).toContain('serve needs --listen <host:port>');
-    const noConfig = await runCli(['serve', '--listen', '127.0.0.1:0']);
-    expect(fatal(noConfig.stderr)).toContain('serve needs at least one --config');
-    const badDuration = await runCli([
-      'serve',
-      '-c',
-      config,
-      '--listen',
-      '127.0.0.1:0',
-      '--drain-timeout',
-      'soon',
-    ]);
-    expect(fatal(badDuration.stderr)).toContain('--drain-timeout: expected a number of seconds above 0');
-    const inverted = await runCli([
-      'serve',
-      '-c',
-      config,
-      '--listen',
-      '127.0.0.1:0',
-      '--headers-timeout',
-      '20',
-      '--request-timeout',
-      '5',
-    ]);
-    expect(fatal(inverted.stderr)).toContain('must not exceed requestTimeoutMs');
+    const listen = ['--listen', '127.0.0.1:0'];
+    const cases: [string[], string][] = [
+      [['--config', config], 'serve needs --listen <host:port>'],
+      [listen, 'serve needs at least one --config'],
+      [
+        ['-c', config, ...listen, '--drain-timeout', 'soon'],
+        '--drain-timeout: expected a number of seconds above 0',
+      ],
+      [
+        ['-c', config, ...listen, '--headers-timeout', '20', '--request-timeout', '5'],
+        'must not exceed requestTimeoutMs',
+      ],
+    ];
+    for (const [args, message] of cases) {
+      const r = await runCli(['serve', ...args]);
+      expect(r.code, message).toBe(1);
+      expect(fatal(r.stderr)).toContain(message);
+    }
   });
 
   it('--help teaches the routes, the signals and the exit status', async () => {
