@@ -5,7 +5,7 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tokenDigest } from '../../src/server/tokens.js';
-import { runCli } from '../helpers/cli.js';
+import { runCli, startCli } from '../helpers/cli.js';
 import { hooksOn, tempDir, writeConfig } from '../helpers/fixture.js';
 import { get, post, startServe, writeAuthFile } from '../helpers/serve.js';
 
@@ -160,6 +160,20 @@ describe('hookwarden serve: start', () => {
       expect(r.code, message).toBe(1);
       expect(fatal(r.stderr)).toContain(message);
     }
+  });
+
+  it('a signal while it starts stops it cleanly: exit 0, at most the listening line', async () => {
+    const env = { ...process.env, HOOKWARDEN_TEST_STAGE_MARKERS: '1' };
+    const cli = startCli(['serve', '--config', config, '--listen', '127.0.0.1:0'], { env });
+    await cli.stderrIncludes('hookwarden: test-stage: interrupts-installed');
+    cli.child.kill('SIGTERM');
+    const exit = await cli.done;
+    expect(exit.code).toBe(0);
+    // Stopped before it listened, or drained right after: at most the one listening line.
+    expect(exit.stdout).toMatch(/^(\{"listening":"http:\/\/127\.0\.0\.1:\d+"\}\n)?$/);
+    const lines = exit.stderr.split('\n').filter((l) => l !== '' && !l.startsWith('hookwarden: test-stage:'));
+    for (const line of lines) expect(() => JSON.parse(line), line).not.toThrow();
+    expect(lines.some((l) => l.includes('signal received'))).toBe(true);
   });
 
   it('--help teaches the routes, the signals and the exit status', async () => {

@@ -100,6 +100,7 @@ export async function runServe(flags: ServeFlags): Promise<number> {
     }
     if (server === undefined) {
       early = signal; // starting: stop as soon as it has started
+      logger.info({ signal }, 'signal received while starting: stopping once started');
       return;
     }
     logger.info({ signal }, 'signal received: draining');
@@ -157,7 +158,6 @@ export async function runServe(flags: ServeFlags): Promise<number> {
     return 1;
   }
   if (early !== undefined) {
-    logger.info({ signal: early }, 'signal received while starting: stopping');
     await server.shutdown();
   } else {
     const line = {
