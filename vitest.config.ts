@@ -8,6 +8,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     globalSetup: ['test/global-setup.ts'],
+    // Per file: every executor closed, no QuickJS runtime or context left alive.
+    setupFiles: ['test/setup-leaks.ts'],
     reporters: ['default', 'json'],
     outputFile: { json: '.vitest-report.json' },
   },

@@ -14,6 +14,7 @@ const SCENARIOS: Record<string, () => Promise<{ run: (quick?: boolean) => Promis
   'tenants-mixed': () => import('./tenants-mixed.js'),
   peers: () => import('./peers.js'),
   'cli-startup': () => import('./cli-startup.js'),
+  regex: () => import('./regex.js'),
   serve: () => import('./serve.js'),
 };
 

@@ -1,36 +1,37 @@
-// hookwarden's public API: the only importable entry (package.json `exports`).
+// hookwarden's public API for embedders (package.json `exports` "."): create an executor, dispatch
+// events to it, and the types, schemas and errors that come with that. Policy pack tooling, audit
+// verification and the benchmark engine have entries of their own: `hookwarden/packs`,
+// `hookwarden/audit` and `hookwarden/bench`.
 
-export { type AuditKey, writeAuditKeyFile } from './audit/audit-key.js';
+/** An audit record (metadata only) and the `audit` option of createExecutor. */
 export type { AuditOption, AuditRecord } from './audit/audit-log.js';
-export type { ChainMode } from './audit/hash-chain.js';
+/** The executor's events: `hook.started` and `hook.completed`. */
 export type { HookEventMap, HookEventName, HookStartedEvent } from './audit/hook-events.js';
-export { type ChainReport, type VerifyOptions, verifyChain } from './audit/verify-chain.js';
-export type { BaselineName } from './bench/baselines.js';
-export { BENCH_DEFAULTS, type BenchOptions } from './bench/bench-options.js';
-export type {
-  BenchResult,
-  HookRatios,
-  HookSummary,
-  LatencySummary,
-  OverallRatios,
-  TenantSummary,
-} from './bench/bench-result.js';
-export { Histogram, type HistogramBucket, type HistogramOptions } from './bench/histogram.js';
-export type { MachineInfo } from './bench/machine.js';
-export { renderHtmlReport } from './bench/report-html.js';
-export { runBench } from './bench/run-bench.js';
+/** Every default, in one frozen constant; the executor's limits. */
 export { DEFAULTS, type Limits } from './config/defaults.js';
+/** A config problem: file, JSON path, message, severity (what `onWarning` receives). */
 export type { Diagnostic } from './config/diagnostics.js';
+/** The JSON Schema of hooks.json (for editors), generated from the zod schemas. */
 export { hooksJsonSchema } from './config/json-schema.js';
+/** zod schemas of a config file and of one hook spec. */
 export { configFileSchema, hookSpecSchema } from './config/schema.js';
-export { type ValidationReport, validateConfig } from './config/validate.js';
-export { ERROR_CODES, type ErrorCode, type HookError } from './contract/error-codes.js';
+/** A hook's failure as data (`code`, `message`, typed `details`), and the closed list of codes. */
+export { ERROR_CODES, type ErrorCode, type ErrorDetails, type HookError } from './contract/error-codes.js';
+/** The built-in event catalogue and the Claude Code / FreeCode names that resolve to it. */
 export { DEFAULT_EVENTS, EVENT_ALIASES, type EventDefinition } from './contract/events.js';
-export { type FoldHook, foldAnswers, type HookAnswer } from './contract/fold.js';
+/** zod schema of a hook's input. */
 export { hookInputSchema } from './contract/hook-input.js';
+/** zod schema of a hook's answer. */
 export { hookOutputSchema } from './contract/hook-output.js';
-export { HookwardenError, type HookwardenErrorCode } from './contract/hookwarden-error.js';
+/** The error thrown on misuse, and a check that works across copies of the package. */
+export {
+  HookwardenError,
+  type HookwardenErrorCode,
+  isHookwardenError,
+} from './contract/hookwarden-error.js';
+/** A dispatch's folded verdict, and each hook's record in it. */
 export type { DispatchResult, HookRecord } from './contract/result.js';
+/** The value types of the contract. */
 export type {
   Decision,
   DispatchInput,
@@ -41,20 +42,21 @@ export type {
   Scope,
   Verdict,
 } from './contract/types.js';
-export type { DispatchOptions } from './dispatch/dispatcher.js';
+/** Per-dispatch options: tenant and abort signal. */
+export type { DispatchOptions } from './dispatch/context.js';
+/** The executor: createExecutor() and what it returns. */
 export { createExecutor, type Executor, type TrustedHookSpec } from './executor/executor.js';
+/** createExecutor's options. */
 export type { ConfigSource, ExecutorOptions } from './executor/options.js';
+/** What reload() (and onReload) reports. */
 export type { ReloadResult } from './executor/reload.js';
+/** setTenant()'s spec. */
 export type { TenantSpec } from './executor/set-tenant.js';
-export { generatePackKeyPair, type PackKeyPair, packKeyId, writePackKeyPair } from './packs/keys.js';
-export { lockPack, type PackLockResult } from './packs/lock-pack.js';
+/** Validates configuration without running a hook (what `hookwarden validate` reports). */
+export { type ValidationReport, validateConfig } from './executor/validate.js';
+/** A pinned pack and how it fared at load (in a ValidationReport). */
 export type { PackStatus } from './packs/pins.js';
-export { type PackSignResult, signPack } from './packs/sign-pack.js';
-export {
-  type PackSignatureCheck,
-  type PackVerification,
-  type PackVerifyOptions,
-  verifyPack,
-} from './packs/verify.js';
-export type { TenantLimits } from './pool/fair-scheduler.js';
-export type { TrustedContext, TrustedHandler } from './registry/registry.js';
+/** A tenant's scheduling limits. */
+export type { TenantLimits } from './pool/tenant-queues.js';
+/** What a trusted callback receives. */
+export type { TrustedContext, TrustedHandler } from './registry/hook-definition.js';

@@ -147,7 +147,10 @@ export function runCommand(
     const stop = (kind: Stop, message: string) => {
       if (settled) return;
       if (pgid !== undefined) groups.kill(pgid, task.killGraceMs);
-      finish({ kind, message, stderr: stderr.text(), durationMs: performance.now() - started });
+      const base = { message, stderr: stderr.text(), durationMs: performance.now() - started };
+      finish(
+        kind === 'output_limit' ? { kind, ...base, limitBytes: task.maxOutputBytes } : { kind, ...base },
+      );
     };
     const settle = () => {
       if (exit === undefined || (openPipes > 0 && !drained)) return;

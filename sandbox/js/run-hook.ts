@@ -5,7 +5,12 @@
 // (off the critical path), and a sandbox that cannot be disposed taints the module.
 import { createHash } from 'node:crypto';
 import type { QuickJSHandle } from 'quickjs-emscripten-core';
-import type { HookError } from '../../src/contract/error-codes.js';
+import {
+  type ErrorCode,
+  type ErrorDetails,
+  type HookError,
+  hookError,
+} from '../../src/contract/error-codes.js';
 import type { HookAnswer } from '../../src/contract/fold.js';
 import type { JsHookTask } from '../../src/contract/js-task.js';
 import { parseHookOutput } from '../../src/contract/parse-output.js';
@@ -61,9 +66,9 @@ function runHook(sb: Sandbox, hook: JsHookTask, run: RunContext): RunResult {
   };
   let memoryUsedBytes: number | undefined;
 
-  const fail = (code: HookError['code'], message: string): Failure => ({
+  const fail = <C extends ErrorCode>(code: C, message: string, details?: ErrorDetails[C]): Failure => ({
     kind: 'failure',
-    error: { code, message },
+    error: hookError(code, message, details),
   });
   const interruptedFailure = (): Failure | undefined =>
     interrupted === 'deadline'
@@ -158,6 +163,7 @@ function runHook(sb: Sandbox, hook: JsHookTask, run: RunContext): RunResult {
         return fail(
           'output_limit',
           `output is ${length} characters, above maxOutputBytes (${hook.maxOutputBytes})`,
+          { limitBytes: hook.maxOutputBytes, actualBytes: length },
         );
       }
       return { kind: 'output', raw: c.getString(t) };
@@ -190,10 +196,11 @@ function runHook(sb: Sandbox, hook: JsHookTask, run: RunContext): RunResult {
     return { answer: { kind: 'output', output: undefined, unknownFields: [], ...timing }, memoryUsedBytes };
   const bytes = Buffer.byteLength(outcome.raw);
   if (bytes > hook.maxOutputBytes) {
-    const error = {
-      code: 'output_limit' as const,
-      message: `output is ${bytes} bytes, above maxOutputBytes (${hook.maxOutputBytes})`,
-    };
+    const error = hookError(
+      'output_limit',
+      `output is ${bytes} bytes, above maxOutputBytes (${hook.maxOutputBytes})`,
+      { limitBytes: hook.maxOutputBytes, actualBytes: bytes },
+    );
     return { answer: { kind: 'failure', error, ...timing }, memoryUsedBytes };
   }
   const parsed = parseHookOutput(JSON.parse(outcome.raw), run.event);

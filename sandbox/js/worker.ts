@@ -8,6 +8,7 @@
 // WebAssembly.Memory and a fresh one is built (the heap never shrinks otherwise). A hook that does not
 // yield to its interrupt is the host's to stop: the task is aborted and Piscina terminates the thread.
 import { threadId, workerData } from 'node:worker_threads';
+import { hookError } from '../../src/contract/error-codes.js';
 import { foldStep, startFold } from '../../src/contract/fold.js';
 import type { JsHookOutcome, JsTask, JsTaskResult } from '../../src/contract/js-task.js';
 import { capText } from '../../src/contract/text-caps.js';
@@ -103,7 +104,7 @@ async function runTask(task: JsTask): Promise<JsTaskResult> {
       const message = `input is ${bytes} bytes, above limits.maxInputBytes (${task.maxInputBytes})`;
       const answer = {
         kind: 'failure' as const,
-        error: { code: 'input_too_large' as const, message },
+        error: hookError('input_too_large', message, { limitBytes: task.maxInputBytes, actualBytes: bytes }),
         latencyMs: 0,
         queuedMs: 0,
       };

@@ -4,11 +4,10 @@
 // evaluation of a trivial hook (what a fresh isolate per call pays, without any pool).
 
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
 import { createQuickJsModule } from '../../sandbox/js/quickjs-module.js';
 import { destroyWhenLoaded } from '../pool/destroy-piscina.js';
+import { findWorkerFile } from '../pool/piscina-pool.js';
 
 /** The hook every baseline and peer comparison runs: deny `rm`, allow anything else. */
 export const TRIVIAL_HOOK =
@@ -36,15 +35,7 @@ export function spawnTrue(): Promise<void> {
 
 /** The built echo worker (dist/ when running from sources, as under vitest, or from the CLI bundle). */
 export function echoWorkerFile(): string {
-  const candidates = [
-    new URL('./echo-worker.js', import.meta.url),
-    new URL('../../dist/src/bench/echo-worker.js', import.meta.url),
-    // From the CLI bundle, dist/cli/bundle/.
-    new URL('../../src/bench/echo-worker.js', import.meta.url),
-  ];
-  const found = candidates.find((u) => existsSync(fileURLToPath(u)));
-  if (found === undefined) throw new Error('the bench echo worker is not built: run `npm run build`');
-  return found.href;
+  return findWorkerFile('src/bench', 'echo-worker.js', 'the bench echo worker');
 }
 
 /** A Piscina pool of `threads` echo workers; the caller destroys it. */
@@ -113,7 +104,9 @@ export async function openBaselines(input: unknown): Promise<Baselines> {
         spawnTrue,
         quickJsEval: evalOnce,
       },
-      close: () => destroyWhenLoaded(pool, 1),
+      close: async () => {
+        await destroyWhenLoaded(pool, 1);
+      },
     };
   } catch (err) {
     await destroyWhenLoaded(pool, 1);

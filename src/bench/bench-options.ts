@@ -1,7 +1,7 @@
 // runBench options: validated once, at the boundary, into a frozen, fully-defaulted form.
 import { z } from 'zod';
-import { renderValue } from '../config/diagnostics.js';
 import { HookwardenError } from '../contract/hookwarden-error.js';
+import { renderValue } from '../contract/messages.js';
 import type { DispatchInput } from '../contract/types.js';
 import type { ExecutorOptions } from '../executor/options.js';
 

@@ -44,6 +44,7 @@ export function buildProgram(setExitCode: (code: number) => void): Command {
       '--tenant <id>',
       'tenant the dispatch runs for: policy hooks plus the tenant\'s own (config "tenants"), never the others',
     )
+    .option('--strict', 'a config entry that would be skipped (invalid, unknown event…) is an error: exit 1')
     .option('--audit <file.jsonl>', 'append one JSON line per executed hook (metadata only, never content)')
     .option(
       '--audit-key <file>',
@@ -80,18 +81,19 @@ Examples:
   program
     .command('validate')
     .description('check config files without running any hook; every problem is listed with its JSON path')
-    .argument('<config...>', 'hooks.json files (hookwarden, Claude Code settings.json or FreeCode form)')
-    .option('-p, --policy <file>', 'also validate a policy file; repeatable', collect)
+    .argument('[config...]', 'hooks.json files (hookwarden, Claude Code settings.json or FreeCode form)')
+    .option('-p, --policy <file>', 'a policy file to validate (alone or with configs); repeatable', collect)
     .option('--strict', 'exit 1 on warnings too')
     .option('--json', 'print the report as JSON')
     .addHelpText(
       'after',
       `
-Exit status: 0 valid (warnings allowed unless --strict), 1 errors found.
+Exit status: 0 valid (warnings allowed unless --strict), 1 errors found (or no file given).
 
 Examples:
   $ hookwarden validate hooks.json
-  $ hookwarden validate .claude/settings.json --strict`,
+  $ hookwarden validate .claude/settings.json --strict
+  $ hookwarden validate --policy /etc/hookwarden/policy.json`,
     )
     .action(async (files: string[], flags) => {
       const { runValidate } = await import('./commands/validate.js');

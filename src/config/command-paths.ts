@@ -5,7 +5,7 @@
 // hook still runs with cwd = the sandbox root. Claude Code and FreeCode files keep their systems'
 // rule: relative to the project root, the hook's working directory.
 import { isAbsolute, resolve } from 'node:path';
-import type { CommandHookSpec } from './hook-definition.js';
+import type { CommandHookSpec } from '../registry/hook-definition.js';
 
 const shellQuote = (s: string) => `'${s.replaceAll("'", `'\\''`)}'`;
 const isRelativePath = (w: string) => !isAbsolute(w) && w.includes('/') && !w.startsWith('$');

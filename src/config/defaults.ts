@@ -45,6 +45,15 @@ export const DEFAULTS = Object.freeze({
     /** A JS task that overruns its deadlines by this much has its worker thread terminated. */
     jsBackstopGraceMs: 1_000,
   }),
+  /** The QuickJS lane's Piscina pool. */
+  piscina: Object.freeze({
+    /** Idle workers stay warm this long (a new one costs ~50 ms to load QuickJS). */
+    idleTimeoutMs: 60_000,
+    /** V8 heap of a worker (QuickJS's own heap is a WebAssembly.Memory outside it). */
+    maxOldGenerationSizeMb: 256,
+    /** A worker's V8 stack; QuickJS's maximum stack is set at a quarter of it (field notes, trap 2). */
+    stackSizeMb: 4,
+  }),
   /** Claude Code `timeout` (seconds) above this probably was meant as milliseconds. */
   suspiciousTimeoutSeconds: 600,
   /**

@@ -12,25 +12,7 @@ export interface Diagnostic {
   readonly skipped: boolean;
 }
 
-/** Renders a received value for a message: JSON, truncated. */
-export function renderValue(value: unknown): string {
-  if (value === undefined) return 'nothing';
-  let text: string;
-  try {
-    text = JSON.stringify(value) ?? String(value);
-  } catch {
-    text = String(value);
-  }
-  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
-}
-
-/** Appends a key to a JSON path: `a.b`, or `a["odd key"]` when the key is not an identifier. */
-export function joinPath(base: string, key: string | number): string {
-  if (typeof key === 'number') return `${base}[${key}]`;
-  const part = /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(key) ? key : JSON.stringify(key);
-  if (base === '') return part.startsWith('"') ? `[${part}]` : part;
-  return part.startsWith('"') ? `${base}[${part}]` : `${base}.${part}`;
-}
+export { joinPath, renderValue } from '../contract/messages.js';
 
 export function formatDiagnostic(d: Diagnostic): string {
   const where = d.path === '' ? d.file : `${d.file}: ${d.path}`;

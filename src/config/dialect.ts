@@ -6,6 +6,8 @@
 // - claude-code: Claude Code's nested form under its event names (settings.json, plugin hooks.json).
 // The dialect decides how relative command paths resolve (README "Paths").
 
+import { isObject } from '../contract/messages.js';
+
 export const DIALECTS = ['hookwarden', 'claude-code', 'freecode'] as const;
 export type Dialect = (typeof DIALECTS)[number];
 
@@ -28,9 +30,6 @@ const HOOKWARDEN_FIELDS = [
 
 /** Event names Claude Code (and FreeCode) share with hookwarden's catalogue. */
 const SHARED_EVENTS = new Set(['SessionStart', 'SessionEnd']);
-
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Whether a hook spec uses a field only hookwarden has. */
 const hookwardenHook = (h: unknown) =>

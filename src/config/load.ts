@@ -9,19 +9,19 @@
 //   policy-scope pack is a policy failure, a refused user-scope pack is skipped with a warning.
 import { basename, dirname, resolve } from 'node:path';
 import {
-  DEFAULT_CHAIN,
   DEFAULT_EVENTS,
+  defineEvent,
   EVENT_ALIASES,
   EventCatalogue,
   type EventDefinition,
 } from '../contract/events.js';
+import { isObject, issueMessages, joinPath, renderValue } from '../contract/messages.js';
 import type { Scope } from '../contract/types.js';
 import { loadPackPins, type PackStatus } from '../packs/pins.js';
-import type { TenantLimits } from '../pool/fair-scheduler.js';
+import type { HookDefinition } from '../registry/hook-definition.js';
 import type { Limits } from './defaults.js';
-import { type Diagnostic, DiagnosticSink, joinPath, renderValue } from './diagnostics.js';
+import { type Diagnostic, DiagnosticSink } from './diagnostics.js';
 import { DIALECTS, type Dialect, detectDialect } from './dialect.js';
-import type { HookDefinition } from './hook-definition.js';
 import { type Layer, mergeLayers } from './merge-layers.js';
 import { normalizeHooksMap } from './normalize-entries.js';
 import { readJsonFile } from './read-json.js';
@@ -34,6 +34,7 @@ import {
   type ScopeLimits,
 } from './scope-limits.js';
 import { didYouMean } from './suggest.js';
+import type { TenantLimits } from './tenant-limits.js';
 import { readTenants, type TenantPart } from './tenants.js';
 import type { WatchTarget } from './watch-target.js';
 
@@ -118,9 +119,6 @@ interface ReadSource {
   readonly value: Record<string, unknown> | undefined;
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
-
 async function readSource(spec: SourceSpec, fatal: Diagnostic[]): Promise<ReadSource> {
   if (spec.kind === 'object') {
     const sink = new DiagnosticSink(spec.label);
@@ -160,8 +158,10 @@ async function readSource(spec: SourceSpec, fatal: Diagnostic[]): Promise<ReadSo
   return { spec, sink, dir: dirname(file), value: read.value };
 }
 
+/** Custom events, and built-in events with their mode switched (first setting wins: policy first). */
 function collectEvents(sources: readonly ReadSource[]): EventDefinition[] {
   const custom = new Map<string, EventDefinition>();
+  const modes = new Map<string, 'serial' | 'parallel'>();
   const definedBy = new Map<string, string>();
   const builtIn = new Set([...DEFAULT_EVENTS.map((e) => e.name), ...Object.keys(EVENT_ALIASES)]);
   for (const src of sources) {
@@ -174,7 +174,26 @@ function collectEvents(sources: readonly ReadSource[]): EventDefinition[] {
     for (const name of Object.keys(events)) {
       const path = joinPath('events', name);
       if (builtIn.has(name)) {
-        src.sink.error(path, `"${name}" is a built-in event or alias and cannot be redefined`);
+        // A built-in event can switch its mode, and only that (Claude Code runs tool hooks in parallel).
+        const spec = events[name];
+        const canonical = EVENT_ALIASES[name]?.event ?? name;
+        if (
+          isObject(spec) &&
+          Object.keys(spec).length === 1 &&
+          (spec.mode === 'serial' || spec.mode === 'parallel')
+        ) {
+          if (!modes.has(canonical)) modes.set(canonical, spec.mode);
+          else if (modes.get(canonical) !== spec.mode)
+            src.sink.warn(
+              path,
+              `the mode of ${canonical} is already set to "${modes.get(canonical)}"; this one is ignored`,
+            );
+          continue;
+        }
+        src.sink.error(
+          path,
+          `"${name}" is a built-in event or alias: only its mode can be set, as {"mode": "serial"|"parallel"}, got ${renderValue(spec)}`,
+        );
         continue;
       }
       if (!/^[A-Za-z][A-Za-z0-9_.:-]{0,63}$/.test(name)) {
@@ -186,10 +205,8 @@ function collectEvents(sources: readonly ReadSource[]): EventDefinition[] {
       }
       const parsed = eventDefinitionSchema.safeParse(events[name]);
       if (!parsed.success) {
-        for (const issue of parsed.error.issues) {
-          const at = issue.path.reduce<string>((p, k) => joinPath(p, k as string | number), path);
-          src.sink.error(at, issue.message);
-        }
+        for (const m of issueMessages(parsed.error.issues, events[name], path))
+          src.sink.error(m.path, m.message);
         continue;
       }
       const d = parsed.data;
@@ -210,26 +227,22 @@ function collectEvents(sources: readonly ReadSource[]): EventDefinition[] {
         continue;
       }
       definedBy.set(name, src.sink.file);
-      const honours = d.honours ?? [];
-      const chain: EventDefinition['chain'] = Object.fromEntries(
-        honours.flatMap((h) =>
-          h in DEFAULT_CHAIN ? [[h, DEFAULT_CHAIN[h as keyof typeof DEFAULT_CHAIN]]] : [],
-        ),
-      );
       custom.set(
         name,
-        Object.freeze({
-          name,
+        defineEvent(name, {
           mode: d.mode,
           canDeny: d.canDeny,
-          honours: Object.freeze([...honours]),
+          honours: d.honours ?? [],
           toolScoped: d.toolScoped === true,
-          chain: Object.freeze(chain),
         }),
       );
     }
   }
-  return [...custom.values()];
+  const builtIns = DEFAULT_EVENTS.map((e) => {
+    const mode = modes.get(e.name);
+    return mode === undefined || mode === e.mode ? e : Object.freeze({ ...e, mode });
+  });
+  return [...builtIns, ...custom.values()];
 }
 
 /** The file's declared dialect, or the one its shape shows. */
@@ -259,11 +272,7 @@ function collectLimits(
     if (limits === undefined) continue;
     const parsed = limitsSchema.safeParse(limits);
     if (!parsed.success) {
-      for (const issue of parsed.error.issues) {
-        const at = issue.path.reduce<string>((p, k) => joinPath(p, k as string | number), 'limits');
-        const value = isObject(limits) ? limits[String(issue.path[0])] : limits;
-        src.sink.error(at, `${issue.message}, got ${renderValue(value)}`);
-      }
+      for (const m of issueMessages(parsed.error.issues, limits, 'limits')) src.sink.error(m.path, m.message);
       continue;
     }
     parsedSources.push({ scope: src.spec.scope, limits: parsed.data as Partial<Limits>, sink: src.sink });
@@ -278,7 +287,7 @@ export async function loadConfig(options: LoadOptions): Promise<LoadedConfig> {
       readSource(s, fatal),
     ),
   );
-  const catalogue = new EventCatalogue([...DEFAULT_EVENTS, ...collectEvents(sources)]);
+  const catalogue = new EventCatalogue(collectEvents(sources));
   const { byScope: scopeLimits, executor: limits } = collectLimits(
     sources,
     options.limits,

@@ -2,8 +2,8 @@
 // order; a later layer replaces an earlier one's hook with the same event+name, project replaces user,
 // and nothing replaces a policy hook (a clash drops the other hook with a warning).
 import type { Scope } from '../contract/types.js';
+import type { HookDefinition } from '../registry/hook-definition.js';
 import type { DiagnosticSink } from './diagnostics.js';
-import type { HookDefinition } from './hook-definition.js';
 
 const SCOPE_ORDER: Record<Scope, number> = { trusted: 0, policy: 1, project: 2, user: 3 };
 

@@ -1,12 +1,13 @@
 // Walks a `hooks` / `policyHooks` map: event names (canonical, alias or custom), then the entries in
 // either shape: Claude Code's nested groups `{matcher, hooks: [...]}` or FreeCode's flat hooks
 // `{name, matcher, command, timeout}`.
-import { EVENT_ALIASES, type EventCatalogue } from '../contract/events.js';
+import { EVENT_ALIASES, type EventCatalogue, type EventDefinition } from '../contract/events.js';
+import { isObject, joinPath, renderValue } from '../contract/messages.js';
 import type { Scope } from '../contract/types.js';
+import type { HookDefinition, PackOrigin } from '../registry/hook-definition.js';
 import { ToolMatcher } from '../registry/matcher.js';
-import { type DiagnosticSink, joinPath, renderValue } from './diagnostics.js';
+import type { DiagnosticSink } from './diagnostics.js';
 import type { Dialect } from './dialect.js';
-import type { HookDefinition, PackOrigin } from './hook-definition.js';
 import { type HookContext, normalizeHook } from './normalize-hook.js';
 import type { ScopeLimits } from './scope-limits.js';
 import { didYouMean } from './suggest.js';
@@ -24,9 +25,6 @@ export interface EntriesContext {
   /** The file's dialect; undefined for packs (their paths are resolved by the pack loader). */
   readonly dialect?: Dialect | undefined;
 }
-
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 export async function normalizeHooksMap(
   map: unknown,
@@ -80,7 +78,7 @@ async function normalizeEntry(
     );
     return [];
   }
-  const matcher = buildMatcher(entry.matcher, joinPath(path, 'matcher'), event.name, event.toolScoped, sink);
+  const matcher = buildMatcher(entry.matcher, joinPath(path, 'matcher'), event, sink);
   if (matcher === null) return [];
   const isGroup = Object.hasOwn(entry, 'hooks');
   const hookCtx = (groupIf: string | undefined): HookContext => ({
@@ -134,8 +132,7 @@ async function normalizeEntry(
 function buildMatcher(
   raw: unknown,
   path: string,
-  event: string,
-  toolScoped: boolean,
+  event: EventDefinition,
   sink: DiagnosticSink,
 ): ToolMatcher | undefined | null {
   if (raw === undefined || raw === null) return undefined;
@@ -151,10 +148,10 @@ function buildMatcher(
   }
   const m = new ToolMatcher(raw);
   if (m.kind === 'all') return undefined;
-  if (!toolScoped) {
+  if (!event.toolScoped && event.matchOn.length === 0) {
     sink.warn(
       path,
-      `matcher ignored: ${event} is not a tool event, so every hook of it runs, got ${renderValue(raw)}`,
+      `matcher ignored: ${event.name} has no matcher field, so every hook of it runs, got ${renderValue(raw)}`,
     );
     return undefined;
   }

@@ -3,15 +3,16 @@
 import { basename, posix, sep } from 'node:path';
 import { computeDeadline } from '../contract/budget.js';
 import type { EventDefinition } from '../contract/events.js';
+import { isObject, issueMessages, joinPath, renderValue } from '../contract/messages.js';
 import type { Scope } from '../contract/types.js';
+import type { CommandHookSpec, HookDefinition, JsHookSpec, PackOrigin } from '../registry/hook-definition.js';
 import { canonicalJson, deriveHookId } from '../registry/hook-id.js';
 import { IfFilter, IfFilterError } from '../registry/if-filter.js';
 import type { ToolMatcher } from '../registry/matcher.js';
 import { resolveCommandPaths } from './command-paths.js';
 import { DEFAULTS, type IsolationLevel } from './defaults.js';
-import { type DiagnosticSink, joinPath, renderValue } from './diagnostics.js';
+import type { DiagnosticSink } from './diagnostics.js';
 import type { Dialect } from './dialect.js';
-import type { CommandHookSpec, HookDefinition, JsHookSpec, PackOrigin } from './hook-definition.js';
 import { commandEnv, commandInheritEnv } from './hook-env.js';
 import { hookSpecSchema, type RawHookSpec } from './schema.js';
 import type { ScopeLimits } from './scope-limits.js';
@@ -39,9 +40,6 @@ export interface HookContext {
   /** The config file's dialect (undefined for packs). */
   readonly dialect?: Dialect | undefined;
 }
-
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Normalizes one hook; returns undefined (after reporting why) when it must be skipped. */
 export async function normalizeHook(
@@ -72,14 +70,7 @@ export async function normalizeHook(
   }
   const parsed = hookSpecSchema.safeParse(raw);
   if (!parsed.success) {
-    for (const issue of parsed.error.issues) {
-      const at = issue.path.reduce<string>((p, k) => joinPath(p, k as string | number), path);
-      const value = issue.path.reduce<unknown>(
-        (v, k) => (isObject(v) || Array.isArray(v) ? (v as never)[k] : undefined),
-        raw,
-      );
-      sink.error(at, `${issue.message}, got ${renderValue(value)}`);
-    }
+    for (const m of issueMessages(parsed.error.issues, raw, path)) sink.error(m.path, m.message);
     return undefined;
   }
   const spec = parsed.data;
@@ -128,12 +119,11 @@ export async function normalizeHook(
     pack: type === 'command' ? ctx.pack?.dir : undefined,
   });
   const label = type === 'command' ? commandLabel(body as CommandHookSpec) : 'js';
-  const def: HookDefinition = {
+  const common = {
     id: spec.name ?? deriveHookId(label, dedupKey),
     named: spec.name !== undefined,
     event: ctx.event.name,
     scope: ctx.scope,
-    type,
     matcher: ctx.matcher,
     ifFilters,
     requireOk: ctx.requireOk,
@@ -145,10 +135,12 @@ export async function normalizeHook(
     dedupKey,
     origin: `${sink.file}: ${path}`,
     location: { file: sink.file, path },
-    command: type === 'command' ? (body as CommandHookSpec) : undefined,
-    js: type === 'js' ? (body as JsHookSpec) : undefined,
     ...(ctx.pack !== undefined ? { pack: ctx.pack } : {}),
   };
+  const def: HookDefinition =
+    type === 'command'
+      ? { ...common, type, command: body as CommandHookSpec }
+      : { ...common, type, js: body as JsHookSpec };
   return Object.freeze(def);
 }
 

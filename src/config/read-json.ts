@@ -4,7 +4,7 @@
 // errors are reported with line and column. `__proto__` is an ordinary key: it never sets a prototype.
 import { readFile } from 'node:fs/promises';
 import { type Node, type ParseError, parseTree, printParseErrorCode } from 'jsonc-parser';
-import { joinPath } from './diagnostics.js';
+import { joinPath } from '../contract/messages.js';
 import { jsonErrorOffset } from './json-error-offset.js';
 
 /** A key written twice in one object. */

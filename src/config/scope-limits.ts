@@ -11,9 +11,9 @@
 // loosen what a higher level set is ignored with a warning.
 import { availableParallelism } from 'node:os';
 import type { Scope } from '../contract/types.js';
-import type { TenantLimits } from '../pool/fair-scheduler.js';
 import { DEFAULTS, type IsolationLevel, type Limits } from './defaults.js';
 import type { DiagnosticSink } from './diagnostics.js';
+import type { TenantLimits } from './tenant-limits.js';
 
 export interface LimitRule {
   readonly direction: 'cap' | 'floor';

@@ -25,3 +25,6 @@ export const tenantLimitsSchema = z.strictObject({
     .optional()
     .meta({ description: 'Window of cpuMsPerWindow (default 1000).' }),
 });
+
+/** A tenant's scheduling limits, as applied (src/pool/tenant-queues.ts); unset = unbounded. */
+export type TenantLimits = Readonly<z.output<typeof tenantLimitsSchema>>;

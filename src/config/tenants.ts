@@ -4,14 +4,15 @@
 // scheduler. Tenant ids are
 // validated before they are used anywhere (they name scratch directories and queues).
 import { z } from 'zod';
+import { isObject, issueMessages, joinPath, renderValue } from '../contract/messages.js';
 import { loadPackPins } from '../packs/pins.js';
-import type { TenantLimits } from '../pool/fair-scheduler.js';
-import { type DiagnosticSink, joinPath, renderValue } from './diagnostics.js';
-import type { HookDefinition } from './hook-definition.js';
+import type { HookDefinition } from '../registry/hook-definition.js';
+import type { DiagnosticSink } from './diagnostics.js';
 import type { Layer } from './merge-layers.js';
 import { type EntriesContext, normalizeHooksMap } from './normalize-entries.js';
 import type { LimitsByScope } from './scope-limits.js';
 import { didYouMean } from './suggest.js';
+import type { TenantLimits } from './tenant-limits.js';
 import { tenantLimitsSchema } from './tenant-limits.js';
 
 const TENANT_ID = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
@@ -42,9 +43,6 @@ export interface TenantPart {
 }
 
 const TENANT_KEYS = new Set(Object.keys(tenantSchema.shape));
-
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Reads a source's `tenants` map; bad tenants are reported and skipped. */
 export async function readTenants(
@@ -79,12 +77,7 @@ export async function readTenants(
     }
     const parsed = tenantSchema.safeParse(raw);
     if (!parsed.success) {
-      for (const issue of parsed.error.issues) {
-        ctx.sink.error(
-          issue.path.reduce<string>((p, k) => joinPath(p, k as string | number), path),
-          issue.message,
-        );
-      }
+      for (const m of issueMessages(parsed.error.issues, raw, path)) ctx.sink.error(m.path, m.message);
       continue;
     }
     const t = parsed.data;

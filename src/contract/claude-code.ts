@@ -12,6 +12,8 @@
 //   hookSpecificOutput.updatedMCPToolOutput                          → updatedToolOutput
 //   suppressOutput, systemMessage, anything else                     → ignored (listed)
 
+import { isObject } from './messages.js';
+
 const CC_ONLY_KEYS = [
   'continue',
   'stopReason',
@@ -22,8 +24,6 @@ const CC_ONLY_KEYS = [
 ];
 
 type Obj = Record<string, unknown>;
-
-const isObject = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Whether an output object uses Claude Code's shape rather than hookwarden's. */
 export function isClaudeCodeOutput(raw: Obj): boolean {

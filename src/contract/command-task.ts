@@ -48,8 +48,16 @@ export type CommandOutcome =
       readonly durationMs: number;
     }
   | {
-      readonly kind: 'timeout' | 'aborted' | 'output_limit' | 'spawn_failed' | 'isolation_unavailable';
+      readonly kind: 'timeout' | 'aborted' | 'spawn_failed' | 'isolation_unavailable';
       readonly message: string;
       readonly stderr: string;
       readonly durationMs: number;
+    }
+  | {
+      readonly kind: 'output_limit';
+      readonly message: string;
+      readonly stderr: string;
+      readonly durationMs: number;
+      /** The cap each stream had. */
+      readonly limitBytes: number;
     };

@@ -23,10 +23,42 @@ export const ERROR_CODES = [
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
+/**
+ * What each code's `details` carry (zod's issues carry theirs the same way): the numbers a
+ * message states, as data. Every field is optional: a failure reported by a lane may not know them.
+ */
+export interface ErrorDetails {
+  timeout: { deadlineMs?: number };
+  memory_limit: { limitBytes?: number };
+  stack_overflow: Record<string, never>;
+  output_limit: { limitBytes?: number; actualBytes?: number; stream?: 'stdout' | 'stderr' };
+  input_too_large: { limitBytes?: number; actualBytes?: number; limitDepth?: number; actualDepth?: number };
+  syntax_error: Record<string, never>;
+  runtime_error: Record<string, never>;
+  invalid_output: Record<string, never>;
+  nonzero_exit: { exitCode?: number; signal?: string };
+  spawn_failed: { exitCode?: number };
+  isolation_unavailable: Record<string, never>;
+  queue_full: { tenant?: string };
+  aborted: Record<string, never>;
+  pool_closed: Record<string, never>;
+  worker_crashed: Record<string, never>;
+  max_hook_calls: { limit?: number };
+  pack_tampered: { changed?: readonly string[] };
+}
+
 /** A hook failure as data: it crosses the worker boundary by structured clone. */
-export interface HookError {
-  code: ErrorCode;
-  message: string;
+export type HookError = {
+  [C in ErrorCode]: { code: C; message: string; details?: ErrorDetails[C] };
+}[ErrorCode];
+
+/** A HookError from its parts (typed details per code). */
+export function hookError<C extends ErrorCode>(
+  code: C,
+  message: string,
+  details?: ErrorDetails[C],
+): HookError {
+  return (details === undefined ? { code, message } : { code, message, details }) as HookError;
 }
 
 const LIMIT_CODES: ReadonlySet<ErrorCode> = new Set([

@@ -1,21 +1,12 @@
 // The event catalogue (DESIGN §2). Dependency-free: the sandbox worker imports it to fold serial
 // chains of JS hooks with the same rules as the host.
 
-/** Output fields a hook may set besides `decision`/`reason`. */
-export const MUTATION_FIELDS = [
-  'additionalContext',
-  'mutatedPrompt',
-  'modelOverride',
-  'mutatedToolInput',
-  'updatedToolOutput',
-  'mutatedRequest',
-  'mutatedText',
-  'continueWork',
-] as const;
-export type MutationField = (typeof MUTATION_FIELDS)[number];
+import { MUTATION_FIELDS, type MutationField } from './output-fields.js';
+
+export { MUTATION_FIELDS, type MutationField };
 
 /** What a hook's output may do at an event: decision kinds plus mutation fields. */
-export type Honoured = MutationField | 'allow' | 'ask';
+export type Honoured = MutationField | 'allow' | 'ask' | 'defer';
 
 /** HookInput fields a serial chain can rewrite for the next hook. */
 export type ChainableInputField =
@@ -39,53 +30,142 @@ export interface EventDefinition {
   readonly toolScoped: boolean;
   /** Serial chains: which input field a mutation replaces for the next hook. */
   readonly chain: Readonly<Partial<Record<MutationField, ChainableInputField>>>;
+  /**
+   * Events that are not tool-scoped but have a matcher (Claude Code's): the input fields it is
+   * tested against, first present one wins (dotted paths). Empty: a matcher is ignored.
+   */
+  readonly matchOn: readonly string[];
 }
 
-const entry = (
-  name: string,
-  mode: 'serial' | 'parallel',
-  canDeny: boolean,
-  honours: readonly Honoured[],
-  toolScoped: boolean,
-  chain: Partial<Record<MutationField, ChainableInputField>> = {},
-): EventDefinition =>
-  Object.freeze({ name, mode, canDeny, honours: Object.freeze(honours), toolScoped, chain });
+/** The input field each rewritable output replaces for the next hook of a serial chain. */
+export const DEFAULT_CHAIN: Readonly<Partial<Record<MutationField, ChainableInputField>>> = Object.freeze({
+  mutatedPrompt: 'prompt',
+  mutatedToolInput: 'toolInput',
+  updatedToolOutput: 'toolResult',
+  mutatedRequest: 'request',
+  mutatedText: 'response',
+});
 
-/** The built-in catalogue, in firing order. */
+/** How an event is declared: one row of the catalogue (the README's events table). */
+export interface EventSpec {
+  readonly mode: 'serial' | 'parallel';
+  readonly canDeny: boolean;
+  readonly honours: readonly Honoured[];
+  /** Matchers and `if` filters apply (tool events). Default false. */
+  readonly toolScoped?: boolean;
+  /** Serial chains: the input field each honoured mutation rewrites. Default: DEFAULT_CHAIN's. */
+  readonly chain?: Readonly<Partial<Record<MutationField, ChainableInputField>>>;
+  /** Non-tool events with a matcher: the input fields it tests (see EventDefinition). */
+  readonly matchOn?: readonly string[];
+}
+
+/** A catalogue entry from its spec; built-in and custom events alike. Frozen. */
+export function defineEvent(name: string, spec: EventSpec): EventDefinition {
+  const chain =
+    spec.chain ??
+    Object.fromEntries(
+      spec.honours.flatMap((h) => (h in DEFAULT_CHAIN ? [[h, DEFAULT_CHAIN[h as MutationField]]] : [])),
+    );
+  return Object.freeze({
+    name,
+    mode: spec.mode,
+    canDeny: spec.canDeny,
+    honours: Object.freeze([...spec.honours]),
+    toolScoped: spec.toolScoped === true,
+    chain: Object.freeze({ ...chain }),
+    matchOn: Object.freeze([...(spec.matchOn ?? [])]),
+  });
+}
+
+const observer = (honours: readonly Honoured[] = [], matchOn?: readonly string[]): EventSpec => ({
+  mode: 'parallel',
+  canDeny: false,
+  honours,
+  ...(matchOn === undefined ? {} : { matchOn }),
+});
+const gate = (honours: readonly Honoured[] = [], matchOn?: readonly string[]): EventSpec => ({
+  mode: 'serial',
+  canDeny: true,
+  honours,
+  ...(matchOn === undefined ? {} : { matchOn }),
+});
+
+/**
+ * The built-in catalogue (docs/semantics.md shows the same table): hookwarden's own events in firing
+ * order, then the events of Claude Code's reference that have no hookwarden name (their own names
+ * are canonical; most are observers).
+ */
 export const DEFAULT_EVENTS: readonly EventDefinition[] = Object.freeze([
-  entry('SessionStart', 'parallel', false, ['additionalContext'], false),
-  entry(
-    'BeforeTurn',
-    'serial',
-    true,
-    ['allow', 'mutatedPrompt', 'modelOverride', 'additionalContext'],
-    false,
-    {
-      mutatedPrompt: 'prompt',
-    },
-  ),
-  entry('BeforeModel', 'serial', true, ['allow', 'mutatedRequest'], false, { mutatedRequest: 'request' }),
-  entry('BeforeTool', 'serial', true, ['allow', 'mutatedToolInput', 'ask', 'additionalContext'], true, {
-    mutatedToolInput: 'toolInput',
+  defineEvent('SessionStart', observer(['additionalContext', 'sessionEnv'], ['source'])),
+  defineEvent('BeforeTurn', gate(['allow', 'mutatedPrompt', 'modelOverride', 'additionalContext'])),
+  defineEvent('BeforeModel', gate(['allow', 'mutatedRequest'])),
+  defineEvent('BeforeTool', {
+    ...gate(['allow', 'mutatedToolInput', 'ask', 'defer', 'additionalContext']),
+    toolScoped: true,
   }),
-  entry('ApprovalRequest', 'serial', true, ['allow', 'ask'], true),
-  entry('AfterTool', 'serial', false, ['updatedToolOutput', 'additionalContext'], true, {
-    updatedToolOutput: 'toolResult',
+  defineEvent('ApprovalRequest', {
+    ...gate(['allow', 'ask', 'mutatedToolInput', 'additionalContext', 'updatedPermissions', 'interrupt']),
+    toolScoped: true,
   }),
-  entry('AfterModel', 'serial', false, ['mutatedText'], false, { mutatedText: 'response' }),
-  entry('BeforeCompact', 'parallel', false, ['additionalContext'], false),
-  entry('AfterCompact', 'parallel', false, [], false),
-  entry('BeforeSubagent', 'serial', false, ['additionalContext'], false),
-  entry('AfterSubagent', 'serial', false, ['mutatedText'], false, { mutatedText: 'subagentResult' }),
-  entry('AfterTurn', 'serial', false, ['mutatedText', 'continueWork'], false, { mutatedText: 'response' }),
-  entry('SessionEnd', 'parallel', false, [], false),
+  defineEvent('AfterTool', {
+    mode: 'serial',
+    canDeny: false,
+    honours: ['updatedToolOutput', 'additionalContext'],
+    toolScoped: true,
+  }),
+  defineEvent('AfterModel', { mode: 'serial', canDeny: false, honours: ['mutatedText'] }),
+  // Claude Code and FreeCode let a hook block a compaction (the history is left intact).
+  defineEvent('BeforeCompact', {
+    ...gate(['additionalContext'], ['compaction.trigger', 'trigger']),
+    mode: 'parallel',
+  }),
+  defineEvent('AfterCompact', observer([], ['compaction.trigger', 'trigger'])),
+  defineEvent('BeforeSubagent', {
+    mode: 'serial',
+    canDeny: false,
+    honours: ['additionalContext'],
+    matchOn: ['agentType', 'subagentName'],
+  }),
+  defineEvent('AfterSubagent', {
+    mode: 'serial',
+    canDeny: false,
+    honours: ['mutatedText', 'continueWork'],
+    chain: { mutatedText: 'subagentResult' },
+    matchOn: ['agentType', 'subagentName'],
+  }),
+  defineEvent('AfterTurn', { mode: 'serial', canDeny: false, honours: ['mutatedText', 'continueWork'] }),
+  defineEvent('SessionEnd', observer([], ['reason'])),
+  // Claude Code's other events.
+  defineEvent('Setup', observer(['sessionEnv'], ['trigger'])),
+  defineEvent('Notification', observer([], ['notificationType'])),
+  defineEvent('UserPromptExpansion', gate(['additionalContext'], ['commandName'])),
+  defineEvent('PostToolBatch', gate(['additionalContext'])),
+  defineEvent('PermissionDenied', { ...observer(['additionalContext']), toolScoped: true }),
+  defineEvent('StopFailure', observer([], ['error'])),
+  defineEvent('TeammateIdle', { mode: 'serial', canDeny: false, honours: ['continueWork'] }),
+  defineEvent('TaskCreated', gate()),
+  defineEvent('TaskCompleted', gate()),
+  defineEvent('ConfigChange', gate([], ['source'])),
+  defineEvent('InstructionsLoaded', observer([], ['loadReason'])),
+  defineEvent('CwdChanged', observer(['sessionEnv'])),
+  defineEvent('DirectoryAdded', observer([], ['source'])),
+  defineEvent('FileChanged', observer(['sessionEnv'], ['filePath'])),
+  defineEvent('WorktreeCreate', gate()),
+  defineEvent('WorktreeRemove', gate()),
+  defineEvent('Elicitation', gate([], ['mcpServerName'])),
+  defineEvent('ElicitationResult', gate([], ['mcpServerName'])),
+  defineEvent('PreModelSwitch', gate(['allow', 'ask'], ['toModel'])),
+  defineEvent('PostModelSwitch', observer(['additionalContext'], ['toModel'])),
+  defineEvent('MessageDisplay', observer()),
 ]);
 
 /** Claude Code / FreeCode names and what they resolve to. */
-export const EVENT_ALIASES: Readonly<Record<string, { event: string; input?: { ok: false } }>> =
+export const EVENT_ALIASES: Readonly<Record<string, { event: string; input?: { ok: boolean } }>> =
   Object.freeze({
     PreToolUse: { event: 'BeforeTool' },
-    PostToolUse: { event: 'AfterTool' },
+    // A hook registered as PostToolUse runs after successful calls only, as PostToolUseFailure after
+    // failed ones; one registered as AfterTool sees both.
+    PostToolUse: { event: 'AfterTool', input: { ok: true } },
     PostToolUseFailure: { event: 'AfterTool', input: { ok: false } },
     PermissionRequest: { event: 'ApprovalRequest' },
     UserPromptSubmit: { event: 'BeforeTurn' },
@@ -96,15 +176,6 @@ export const EVENT_ALIASES: Readonly<Record<string, { event: string; input?: { o
     PostCompact: { event: 'AfterCompact' },
   });
 
-/** Default chain targets for custom events that honour a rewritable field. */
-export const DEFAULT_CHAIN: Readonly<Partial<Record<MutationField, ChainableInputField>>> = Object.freeze({
-  mutatedPrompt: 'prompt',
-  mutatedToolInput: 'toolInput',
-  updatedToolOutput: 'toolResult',
-  mutatedRequest: 'request',
-  mutatedText: 'response',
-});
-
 /** A resolved catalogue: canonical names plus aliases. */
 export class EventCatalogue {
   readonly #events = new Map<string, EventDefinition>();
@@ -114,7 +185,7 @@ export class EventCatalogue {
   }
 
   /** Resolves a canonical name or an alias; `undefined` when unknown. */
-  resolve(name: string): { definition: EventDefinition; aliasInput?: { ok: false } } | undefined {
+  resolve(name: string): { definition: EventDefinition; aliasInput?: { ok: boolean } } | undefined {
     const direct = this.#events.get(name);
     if (direct !== undefined) return { definition: direct };
     const alias = Object.hasOwn(EVENT_ALIASES, name) ? EVENT_ALIASES[name] : undefined;

@@ -3,8 +3,9 @@
 // rules as the host (one round trip per chain).
 import type { HookError } from './error-codes.js';
 import { outcomeForError } from './error-codes.js';
-import { type EventDefinition, MUTATION_FIELDS, type MutationField } from './events.js';
+import { type EventDefinition, type Honoured, MUTATION_FIELDS, type MutationField } from './events.js';
 import { jsonEqual } from './json-equal.js';
+import { MERGE, OUTPUT_FIELDS, UNIVERSAL_FIELDS } from './output-fields.js';
 import type { DispatchResult, HookRecord } from './result.js';
 import type { Decision, HookInput, HookOutput, HookType, Scope, Verdict } from './types.js';
 
@@ -29,6 +30,14 @@ export type HookAnswer =
   | (Timing & { kind: 'failure'; error: HookError; notRun?: boolean })
   | { kind: 'not-run' };
 
+/**
+ * The answer of a hook that never ran: refused by its lane, aborted or closed before it started,
+ * past a limit, its pack changed on disk. Recorded `not-run` with the error; its `onError` applies.
+ */
+export function notRunAnswer(error: HookError, queuedMs = 0): HookAnswer {
+  return { kind: 'failure', error, latencyMs: 0, queuedMs, notRun: true };
+}
+
 /** The running state of a fold. Treated as immutable: every step returns a new one. */
 export interface FoldState {
   readonly decision: Verdict;
@@ -36,7 +45,8 @@ export interface FoldState {
   readonly decidedBy: string | undefined;
   /** Set once a deny decided the dispatch: later hooks of a serial chain are not run. */
   readonly stopped: boolean;
-  readonly contexts: readonly string[];
+  /** Values of the `join` fields (additionalContext, systemMessage), in order. */
+  readonly joined: Readonly<Record<string, readonly string[]>>;
   readonly mutations: Readonly<Partial<Record<MutationField, unknown>>>;
   /** The input the next hook of a serial chain sees (earlier rewrites applied). */
   readonly input: HookInput;
@@ -46,14 +56,8 @@ export interface FoldState {
 /** Milliseconds to microsecond precision. */
 const round = (ms: number) => Math.round(ms * 1000) / 1000;
 
-const RANK: Record<Verdict, number> = { passthrough: 0, allow: 1, ask: 2, deny: 3 };
-
-/** The field order of HookOutput, so `ignoredFields` is deterministic. */
-const OUTPUT_FIELDS = [
-  'decision',
-  'reason',
-  ...MUTATION_FIELDS,
-] as const satisfies readonly (keyof HookOutput)[];
+/** Precedence: deny > defer > ask > allow (Claude Code's, for PreToolUse). */
+const RANK: Record<Verdict, number> = { passthrough: 0, allow: 1, ask: 2, defer: 3, deny: 4 };
 
 export function startFold(input: HookInput): FoldState {
   return {
@@ -61,7 +65,7 @@ export function startFold(input: HookInput): FoldState {
     reason: undefined,
     decidedBy: undefined,
     stopped: false,
-    contexts: [],
+    joined: {},
     mutations: {},
     input,
     records: [],
@@ -114,17 +118,23 @@ function applyOutput(
       if (!decisionOk) ignored.push(field);
       continue;
     }
-    if (!def.honours.includes(field)) {
+    if (!def.honours.includes(field as Honoured) && !UNIVERSAL_FIELDS.has(field)) {
       ignored.push(field);
       continue;
     }
-    if (field === 'additionalContext') {
-      next = { ...next, contexts: [...next.contexts, value as string] };
+    if (MERGE[field] === 'join') {
+      next = {
+        ...next,
+        joined: { ...next.joined, [field]: [...(next.joined[field] ?? []), value as string] },
+      };
       continue;
     }
     mutations ??= { ...next.mutations };
-    mutations[field] = value;
-    const target = def.chain[field];
+    mutations[field as MutationField] =
+      MERGE[field] === 'keys'
+        ? { ...(mutations[field as MutationField] as object), ...(value as object) }
+        : value;
+    const target = def.chain[field as MutationField];
     // A rewrite: the next hooks of a serial chain see it. Writing back the same value is no rewrite.
     if (target !== undefined && def.mode === 'serial' && !jsonEqual(next.input[target], value)) {
       input ??= { ...next.input };
@@ -142,6 +152,19 @@ function applyOutput(
   if (decisionOk && output.decision !== undefined) {
     outcome = output.decision;
     next = raise(next, output.decision, output.reason, hook.id);
+  }
+  if (output.continue === false) {
+    // Stop processing: no later hook runs; where the event can deny, what was to happen does not.
+    if (def.canDeny) {
+      outcome = 'deny';
+      next = raise(
+        next,
+        'deny',
+        output.stopReason ?? output.reason ?? 'stopped by a hook (continue: false)',
+        hook.id,
+      );
+    }
+    next = { ...next, stopped: true };
   }
   ignored.push(...unknownFields);
   return { state: next, outcome, ignored };
@@ -181,16 +204,17 @@ export function finishFold(def: EventDefinition, state: FoldState): DispatchResu
   const result = { event: def.name, decision: state.decision } as DispatchResult;
   if (state.reason !== undefined) result.reason = state.reason;
   if (state.decidedBy !== undefined) result.decidedBy = state.decidedBy;
-  if (state.contexts.length > 0) result.additionalContext = state.contexts.join('\n');
-  const m = state.mutations;
-  if (m.mutatedPrompt !== undefined) result.mutatedPrompt = m.mutatedPrompt as string;
-  if (m.modelOverride !== undefined) result.modelOverride = m.modelOverride as string;
-  if (m.mutatedToolInput !== undefined)
-    result.mutatedToolInput = m.mutatedToolInput as Record<string, unknown>;
-  if (m.updatedToolOutput !== undefined) result.updatedToolOutput = m.updatedToolOutput;
-  if (m.mutatedRequest !== undefined) result.mutatedRequest = m.mutatedRequest;
-  if (m.mutatedText !== undefined) result.mutatedText = m.mutatedText as string;
-  if (m.continueWork !== undefined) result.continueWork = m.continueWork as { reason: string };
+  // The mutation fields in output order; `join` fields are every hook's values joined.
+  for (const field of MUTATION_FIELDS) {
+    const joined = state.joined[field];
+    const value =
+      MERGE[field] === 'join'
+        ? joined === undefined
+          ? undefined
+          : joined.join('\n')
+        : state.mutations[field];
+    if (value !== undefined) (result as Record<string, unknown>)[field] = value;
+  }
   result.hooks = [...state.records];
   return result;
 }

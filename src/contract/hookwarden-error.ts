@@ -10,8 +10,17 @@ export type HookwardenErrorCode =
   /** A pack could not be locked or signed (pack_tampered is the verification failure code). */
   | 'pack_error';
 
+/** The brand every HookwardenError carries: a registered symbol, the same in every copy of the package. */
+const BRAND = Symbol.for('hookwarden.error');
+
+/**
+ * The error hookwarden throws (rejects with) when it is misused: bad options, a config that cannot
+ * be used, an unknown event, invalid input, a closed executor, a pack that cannot be locked. `code`
+ * says which; `problems` lists each problem of a config or input on its own.
+ */
 export class HookwardenError extends Error {
   override readonly name = 'HookwardenError';
+  readonly [BRAND] = true;
   readonly code: HookwardenErrorCode;
   /** Individual problems, each naming a path and the value received (config errors). */
   readonly problems: readonly string[];
@@ -25,4 +34,12 @@ export class HookwardenError extends Error {
     this.code = code;
     this.problems = options.problems ?? [];
   }
+}
+
+/**
+ * Whether `err` is a HookwardenError, also one from another copy of the package (two installs in
+ * one process make `instanceof` fail; the brand is a registered symbol).
+ */
+export function isHookwardenError(err: unknown): err is HookwardenError {
+  return typeof err === 'object' && err !== null && (err as Record<symbol, unknown>)[BRAND] === true;
 }

@@ -2,6 +2,8 @@
 // chains of JS hooks with exactly the host's parser. The zod `hookOutputSchema` (hook-output.ts)
 // documents the same shape for users; test/contract/parse-output.test.ts keeps the two in step.
 import { isClaudeCodeOutput, mapClaudeCodeOutput } from './claude-code.js';
+import { isObject } from './messages.js';
+import { type FieldKinds, OUTPUT_FIELD_SPECS } from './output-fields.js';
 import { PlainJsonError, toPlainJson } from './plain-json.js';
 import type { HookOutput } from './types.js';
 
@@ -14,30 +16,32 @@ type Check = (v: unknown) => string | undefined;
 const describe = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v);
 const str: Check = (v) => (typeof v === 'string' ? undefined : `expected string, received ${describe(v)}`);
 const any: Check = () => undefined;
-const isRecord = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
 
-const FIELDS: Record<keyof HookOutput, Check> = {
+/** One check per value kind of output-fields.ts. */
+const CHECKS: Record<keyof FieldKinds, Check> = {
   decision: (v) =>
-    v === 'allow' || v === 'deny' || v === 'ask' ? undefined : 'expected one of "allow"|"deny"|"ask"',
-  reason: str,
-  additionalContext: str,
-  mutatedPrompt: str,
-  modelOverride: str,
-  mutatedToolInput: (v) => (isRecord(v) ? undefined : `expected record, received ${describe(v)}`),
-  updatedToolOutput: any,
-  mutatedRequest: any,
-  mutatedText: str,
-  continueWork: (v) => {
-    if (!isRecord(v)) return `expected object, received ${describe(v)}`;
+    v === 'allow' || v === 'deny' || v === 'ask' || v === 'defer'
+      ? undefined
+      : 'expected one of "allow"|"deny"|"ask"|"defer"',
+  string: str,
+  boolean: (v) => (typeof v === 'boolean' ? undefined : `expected boolean, received ${describe(v)}`),
+  stringRecord: (v) =>
+    isObject(v) && Object.values(v).every((x) => typeof x === 'string')
+      ? undefined
+      : `expected an object of strings, received ${describe(v)}`,
+  record: (v) => (isObject(v) ? undefined : `expected record, received ${describe(v)}`),
+  any,
+  reasonObject: (v) => {
+    if (!isObject(v)) return `expected object, received ${describe(v)}`;
     return typeof v.reason === 'string'
       ? undefined
       : `reason: expected string, received ${describe(v.reason)}`;
   },
 };
 
-/** The HookOutput field names, in output order. */
-export const OUTPUT_FIELD_NAMES = Object.keys(FIELDS) as (keyof HookOutput)[];
+const FIELDS: Record<string, Check> = Object.fromEntries(
+  OUTPUT_FIELD_SPECS.map((f) => [f.name, CHECKS[f.kind]]),
+);
 
 /**
  * Validates a hook's raw answer for `event` (canonical name). Accepts hookwarden's shape and Claude
@@ -54,7 +58,7 @@ export function parseHookOutput(raw: unknown, event: string): ParsedOutput {
       return { ok: false, message: err.message };
     throw err;
   }
-  if (!isRecord(plain))
+  if (!isObject(plain))
     return {
       ok: false,
       message: `expected a JSON object, got ${describe(plain) === 'array' ? 'an array' : describe(plain)}`,
@@ -74,7 +78,7 @@ export function parseHookOutput(raw: unknown, event: string): ParsedOutput {
       continue;
     }
     if (value === undefined) continue;
-    const problem = FIELDS[key as keyof HookOutput](value);
+    const problem = FIELDS[key]!(value);
     if (problem !== undefined) return { ok: false, message: `${key}: ${problem}` };
     (output as Record<string, unknown>)[key] = value;
   }

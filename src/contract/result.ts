@@ -1,5 +1,6 @@
 // DispatchResult and the per-hook record (DESIGN §7). Dependency-free.
 import type { HookError } from './error-codes.js';
+import type { Mutations } from './output-fields.js';
 import type { HookType, Outcome, Scope, Verdict } from './types.js';
 
 /** One hook's line in a DispatchResult. Never contains the hook's input; `reason` is the hook's own. */
@@ -31,8 +32,11 @@ export interface HookRecord {
   recheck?: true;
 }
 
-/** The folded verdict of one dispatch. Keys appear in this order in JSON. */
-export interface DispatchResult {
+/**
+ * The folded verdict of one dispatch. Keys appear in this order in JSON: event, decision, reason,
+ * decidedBy, interrupted, the folded mutation fields (output-fields.ts order), hooks.
+ */
+export type DispatchResult = {
   event: string;
   decision: Verdict;
   reason?: string;
@@ -40,13 +44,6 @@ export interface DispatchResult {
   decidedBy?: string;
   /** True when the caller aborted the dispatch before a verdict. */
   interrupted?: boolean;
-  additionalContext?: string;
-  mutatedPrompt?: string;
-  modelOverride?: string;
-  mutatedToolInput?: Record<string, unknown>;
-  updatedToolOutput?: unknown;
-  mutatedRequest?: unknown;
-  mutatedText?: string;
-  continueWork?: { reason: string };
-  hooks: HookRecord[];
-}
+} & Mutations & {
+    hooks: HookRecord[];
+  };

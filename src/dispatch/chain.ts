@@ -10,7 +10,7 @@
 // `limits.maxHookCalls`; a guard that cannot be re-run because of it denies.
 import { TEXT_CAPS } from '../config/defaults.js';
 import type { EventDefinition } from '../contract/events.js';
-import { type FoldHook, type FoldState, foldStep, type HookAnswer } from '../contract/fold.js';
+import { type FoldState, foldStep, type HookAnswer } from '../contract/fold.js';
 import { jsonEqual } from '../contract/json-equal.js';
 import type { HookRecord } from '../contract/result.js';
 import { capAnswer } from '../contract/text-caps.js';
@@ -33,7 +33,7 @@ interface Pass {
 /** Folds one answer, its hook-controlled text (messages, reason, logs) capped first: every hook type. */
 function fold(run: DispatchRun, state: FoldState, hook: RegisteredHook, answer: HookAnswer): FoldState {
   run.folded.push(hook);
-  return foldStep(run.def, state, hook as FoldHook, capAnswer(answer, TEXT_CAPS));
+  return foldStep(run.def, state, hook, capAnswer(answer, TEXT_CAPS));
 }
 
 /** Records the hooks left in `list` from `from` on that accept the input: `not-run`. */

@@ -3,15 +3,17 @@
 // HookOutput (schema-validated, Claude Code's shape accepted); anything else = failure.
 
 import { DEFAULTS } from '../config/defaults.js';
-import type { HookDefinition } from '../config/hook-definition.js';
+import { mapClaudeCodeOutput } from '../contract/claude-code.js';
 import type { CommandOutcome } from '../contract/command-task.js';
-import type { HookError } from '../contract/error-codes.js';
-import type { HookAnswer } from '../contract/fold.js';
+import { type ErrorCode, type ErrorDetails, type HookError, hookError } from '../contract/error-codes.js';
+import { type HookAnswer, notRunAnswer } from '../contract/fold.js';
 import { parseHookOutput } from '../contract/parse-output.js';
 import { capText } from '../contract/text-caps.js';
 import type { HookInput, HookOutput } from '../contract/types.js';
 import { fingerprintChanges } from '../packs/fingerprint.js';
 import type { CommandRequest, HookPool } from '../pool/pool.js';
+import type { CommandHookDefinition } from '../registry/hook-definition.js';
+import { refusedAnswer } from './refused.js';
 
 export interface CommandContext {
   readonly pool: HookPool;
@@ -30,8 +32,8 @@ function excerpt(text: string, max: number = DEFAULTS.maxReasonBytes): string {
 }
 
 /** stdin for the hook: the HookInput, plus Claude Code's snake_case fields for hooks registered under its names. */
-export function commandStdin(def: HookDefinition, input: HookInput, inputJson: string): string {
-  const claudeEvent = def.command?.claudeEvent;
+export function commandStdin(def: CommandHookDefinition, input: HookInput, inputJson: string): string {
+  const claudeEvent = def.command.claudeEvent;
   if (claudeEvent === undefined) return inputJson;
   const mirror: Record<string, unknown> = {
     session_id: input.sessionId,
@@ -45,12 +47,12 @@ export function commandStdin(def: HookDefinition, input: HookInput, inputJson: s
 }
 
 export function commandRequest(
-  def: HookDefinition,
+  def: CommandHookDefinition,
   input: HookInput,
   stdin: string,
   root: string,
 ): CommandRequest {
-  const c = def.command!;
+  const c = def.command;
   const env: Record<string, string> = { ...c.env };
   env.HOOK_EVENT = def.event;
   if (input.toolName !== undefined) env.HOOK_TOOL_NAME = input.toolName;
@@ -81,9 +83,9 @@ type Answer =
 
 /** Applies the command protocol to how the process ended. */
 export function interpretCommand(outcome: CommandOutcome, event: string): Answer {
-  const fail = (code: HookError['code'], message: string): Answer => ({
+  const fail = <C extends ErrorCode>(code: C, message: string, details?: ErrorDetails[C]): Answer => ({
     kind: 'failure',
-    error: { code, message },
+    error: hookError(code, message, details),
   });
   switch (outcome.kind) {
     case 'timeout':
@@ -91,7 +93,7 @@ export function interpretCommand(outcome: CommandOutcome, event: string): Answer
     case 'aborted':
       return fail('aborted', outcome.message);
     case 'output_limit':
-      return fail('output_limit', outcome.message);
+      return fail('output_limit', outcome.message, { limitBytes: outcome.limitBytes });
     case 'spawn_failed':
       return fail('spawn_failed', outcome.message);
     case 'isolation_unavailable':
@@ -103,28 +105,29 @@ export function interpretCommand(outcome: CommandOutcome, event: string): Answer
   if (exitCode === 2) {
     // Exit 2 is a deny whatever stdout says; on Stop-like events Claude Code reads it as "keep working".
     const reason = excerpt(stderr) || 'hook exited with code 2';
-    const mapped = parseHookOutput({ decision: 'block', reason }, event);
-    return mapped.ok
-      ? { kind: 'output', output: mapped.output, unknownFields: [] }
-      : fail('invalid_output', mapped.message);
+    const { mapped } = mapClaudeCodeOutput({ decision: 'block', reason }, event);
+    return { kind: 'output', output: mapped as HookOutput, unknownFields: [] };
   }
   if (exitCode === null) {
     if (signal === 'SIGXCPU') return fail('timeout', 'CPU time limit (rlimits.cpuSeconds) exceeded');
     return fail(
       'nonzero_exit',
       `killed by ${signal ?? 'a signal'}${stderr.trim() ? `: ${excerpt(stderr, 500)}` : ''}`,
+      signal === null ? {} : { signal },
     );
   }
   if (exitCode === 126 || exitCode === 127) {
     return fail(
       'spawn_failed',
       `could not execute the hook (exit ${exitCode}): ${excerpt(stderr, 500) || 'command not found'}`,
+      { exitCode },
     );
   }
   if (exitCode !== 0)
     return fail(
       'nonzero_exit',
       `exited with code ${exitCode}${stderr.trim() ? `: ${excerpt(stderr, 500)}` : ''}`,
+      { exitCode },
     );
   const text = stdout.trim();
   if (text === '') return { kind: 'output', output: undefined, unknownFields: [] };
@@ -140,7 +143,7 @@ export function interpretCommand(outcome: CommandOutcome, event: string): Answer
 }
 
 export async function runCommandHook(
-  def: HookDefinition,
+  def: CommandHookDefinition,
   input: HookInput,
   inputJson: string,
   ctx: CommandContext,
@@ -150,43 +153,14 @@ export async function runCommandHook(
     const changed = await fingerprintChanges(def.pack.fingerprint);
     if (changed.length > 0) {
       const message = `pack "${def.pack.name}" changed on disk since it was verified (${changed.join(', ')}); the hook was not run`;
-      return {
-        kind: 'failure',
-        error: { code: 'pack_tampered', message },
-        latencyMs: 0,
-        queuedMs: 0,
-        notRun: true,
-      };
+      return notRunAnswer(hookError('pack_tampered', message, { changed }));
     }
   }
-  const lane = await ctx.pool.runCommand(
+  const lane = await ctx.pool.command.run(
     commandRequest(def, input, commandStdin(def, input, inputJson), ctx.root),
-    ctx.signal,
-    ctx.tenant,
-    ctx.onStart,
+    { signal: ctx.signal, tenant: ctx.tenant, onStart: ctx.onStart },
   );
-  if (!lane.ran) {
-    if (lane.reason === 'queue_full') {
-      const message = `tenant "${ctx.tenant}" has its maximum of hooks queued (maxQueued); the hook was not run`;
-      return {
-        kind: 'failure',
-        error: { code: 'queue_full', message },
-        latencyMs: 0,
-        queuedMs: lane.queuedMs,
-      };
-    }
-    const message =
-      lane.reason === 'aborted'
-        ? 'the dispatch was aborted before the hook started'
-        : 'the executor is closed';
-    return {
-      kind: 'failure',
-      error: { code: lane.reason, message },
-      latencyMs: 0,
-      queuedMs: lane.queuedMs,
-      notRun: true,
-    };
-  }
+  if (!lane.ran) return refusedAnswer(lane);
   const answer = interpretCommand(lane.value, def.event);
   return { ...answer, latencyMs: lane.value.durationMs, queuedMs: lane.queuedMs };
 }

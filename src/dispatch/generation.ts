@@ -2,8 +2,8 @@
 
 import type { Limits } from '../config/defaults.js';
 import type { LimitsByScope } from '../config/scope-limits.js';
+import type { TenantLimits } from '../config/tenant-limits.js';
 import type { EventCatalogue } from '../contract/events.js';
-import type { TenantLimits } from '../pool/fair-scheduler.js';
 import type { Registry } from '../registry/registry.js';
 
 /** The hooks one tenant's dispatches run: the policy scope's and the tenant's own. */

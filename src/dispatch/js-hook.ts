@@ -2,13 +2,14 @@
 // on the QuickJS lane (one round trip; the worker folds the run with the same pure fold).
 
 import { TEXT_CAPS } from '../config/defaults.js';
-import type { HookDefinition } from '../config/hook-definition.js';
 import type { EventDefinition } from '../contract/events.js';
 import type { HookAnswer } from '../contract/fold.js';
 import type { JsHookTask } from '../contract/js-task.js';
 import { toPlainJson } from '../contract/plain-json.js';
 import type { HookInput, HookOutput } from '../contract/types.js';
 import type { HookPool } from '../pool/pool.js';
+import type { JsHookDefinition } from '../registry/hook-definition.js';
+import { refusedAnswer } from './refused.js';
 
 export interface JsContext {
   readonly pool: HookPool;
@@ -21,8 +22,8 @@ export interface JsContext {
   readonly onStart: (() => void) | undefined;
 }
 
-export function jsHookTask(def: HookDefinition, rematchAfter = false): JsHookTask {
-  const js = def.js!;
+export function jsHookTask(def: JsHookDefinition, rematchAfter = false): JsHookTask {
+  const { js } = def;
   return {
     ...(rematchAfter ? { rematchAfter: true as const } : {}),
     id: def.id,
@@ -43,7 +44,7 @@ export function jsHookTask(def: HookDefinition, rematchAfter = false): JsHookTas
  */
 export async function runJsHooks(
   event: EventDefinition,
-  defs: readonly HookDefinition[],
+  defs: readonly JsHookDefinition[],
   input: HookInput,
   inputJson: string,
   ctx: JsContext,
@@ -60,9 +61,8 @@ export async function runJsHooks(
     measureMemory: ctx.measureMemory,
     submittedAt: 0,
   };
-  const budgetMs = defs.reduce((sum, d) => sum + d.deadlineMs, 0);
   const started = performance.now();
-  const r = await ctx.pool.runJs(task, budgetMs, ctx.signal, ctx.onStart);
+  const r = await ctx.pool.js.run(task, { signal: ctx.signal, tenant: ctx.tenant, onStart: ctx.onStart });
   if (r.ran) {
     return r.value.outcomes.map((o, i) => {
       let answer = o.answer;
@@ -76,13 +76,6 @@ export async function runJsHooks(
       return answer;
     });
   }
-  const latencyMs = performance.now() - started - r.queuedMs;
-  return defs.map(
-    (): HookAnswer => ({
-      kind: 'failure',
-      error: { code: r.reason, message: r.message },
-      latencyMs,
-      queuedMs: r.queuedMs,
-    }),
-  );
+  const answer = refusedAnswer(r, performance.now() - started - r.queuedMs);
+  return defs.map(() => answer);
 }

@@ -3,9 +3,9 @@
 // ok: false), and names the field and the value in every problem.
 
 import type { z } from 'zod';
-import { renderValue } from '../config/diagnostics.js';
 import { hookInputSchema } from '../contract/hook-input.js';
 import { HookwardenError } from '../contract/hookwarden-error.js';
+import { renderValue } from '../contract/messages.js';
 import type { HookInput } from '../contract/types.js';
 
 /** `sessionId` of a dispatch whose input has none (the library's; the CLI passes `cli`). */
@@ -50,7 +50,7 @@ function describeIssue(issue: z.core.$ZodIssue, candidate: unknown): string {
  */
 export function prepareInput(
   event: string,
-  aliasInput: { ok: false } | undefined,
+  aliasInput: { ok: boolean } | undefined,
   raw: unknown,
   root: string,
 ): HookInput {

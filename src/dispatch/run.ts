@@ -4,10 +4,11 @@
 // count of hook calls against `limits.maxHookCalls`, the matching step budget, and the order in
 // which hooks were folded (for the record stage).
 
-import type { HookDefinition } from '../config/hook-definition.js';
+import { type ErrorDetails, hookError } from '../contract/error-codes.js';
 import type { EventDefinition } from '../contract/events.js';
-import type { HookAnswer } from '../contract/fold.js';
+import { type HookAnswer, notRunAnswer } from '../contract/fold.js';
 import type { HookInput } from '../contract/types.js';
+import type { JsHookDefinition } from '../registry/hook-definition.js';
 import { StepBudget } from '../registry/regex/linear-regex.js';
 import type { RegisteredHook, Registry } from '../registry/registry.js';
 import { runCommandHook } from './command-hook.js';
@@ -23,16 +24,11 @@ export const MATCH_STEPS_PER_DISPATCH = 250_000;
 /** Steps one search may take (about 2 ms). */
 export const MATCH_STEPS_PER_SEARCH = 100_000;
 
-const failure = (
-  code: 'input_too_large' | 'max_hook_calls',
-  message: string,
-  notRun = false,
-): HookAnswer => ({
+const tooLarge = (message: string, details: ErrorDetails['input_too_large']): HookAnswer => ({
   kind: 'failure',
-  error: { code, message },
+  error: hookError('input_too_large', message, details),
   latencyMs: 0,
   queuedMs: 0,
-  ...(notRun ? { notRun: true } : {}),
 });
 
 /** The matching step budget of one dispatch: the fast path and every later match share it. */
@@ -69,7 +65,8 @@ export class DispatchRun {
   overLimit(h: RegisteredHook, extra = 0): HookAnswer | undefined {
     const max = this.gen.scopeLimits[h.scope].maxHookCalls;
     if (this.#calls + extra < max) return undefined;
-    return failure('max_hook_calls', `limits.maxHookCalls (${max}) reached: this hook was not run`, true);
+    const message = `limits.maxHookCalls (${max}) reached: this hook was not run`;
+    return notRunAnswer(hookError('max_hook_calls', message, { limit: max }));
   }
 
   /** The input as JSON (serialized once per input object). */
@@ -90,17 +87,17 @@ export class DispatchRun {
       this.#depths.set(input, depth);
     }
     if (depth > limits.maxInputDepth) {
-      return failure(
-        'input_too_large',
+      return tooLarge(
         `input is nested ${depth > this.gen.limits.maxInputDepth ? 'more than ' : ''}${depth} levels deep, above limits.maxInputDepth (${limits.maxInputDepth})`,
+        { limitDepth: limits.maxInputDepth, actualDepth: depth },
       );
     }
     const bytes = Buffer.byteLength(this.serialize(input));
     if (bytes <= limits.maxInputBytes) return undefined;
-    return failure(
-      'input_too_large',
-      `input is ${bytes} bytes, above limits.maxInputBytes (${limits.maxInputBytes})`,
-    );
+    return tooLarge(`input is ${bytes} bytes, above limits.maxInputBytes (${limits.maxInputBytes})`, {
+      limitBytes: limits.maxInputBytes,
+      actualBytes: bytes,
+    });
   }
 
   /** Runs one command or trusted hook (JS hooks go through runJs); never throws for a hook's failure. */
@@ -111,8 +108,11 @@ export class DispatchRun {
     if (big !== undefined) return big;
     const { ctx, options } = this;
     if (hook.type === 'trusted') {
-      notifyStarted(ctx, options, [hook]);
-      return runTrustedHook(hook, input, ctx.pool, options.signal);
+      return runTrustedHook(hook, input, ctx.pool, {
+        signal: options.signal,
+        tenant: options.tenant,
+        onStart: () => notifyStarted(ctx, options, [hook]),
+      });
     }
     return runCommandHook(hook, input, this.serialize(input), {
       pool: ctx.pool,
@@ -128,7 +128,7 @@ export class DispatchRun {
    * lane. Returns one answer per hook run: fewer than `hooks` when one of them rewrote the input.
    */
   async runJs(
-    hooks: readonly HookDefinition[],
+    hooks: readonly JsHookDefinition[],
     input: HookInput,
     rematchAfter: readonly boolean[] = [],
   ): Promise<HookAnswer[]> {

@@ -1,34 +1,32 @@
 // Execute stage for trusted in-process callbacks: run under the hook's deadline through the pool;
 // the answer is validated like any other hook's.
+import { hookError } from '../contract/error-codes.js';
 import type { HookAnswer } from '../contract/fold.js';
 import { parseHookOutput } from '../contract/parse-output.js';
 import type { HookInput } from '../contract/types.js';
-import type { HookPool } from '../pool/pool.js';
+import type { HookPool, LaneRunOptions } from '../pool/pool.js';
 import type { TrustedDefinition } from '../registry/registry.js';
+import { refusedAnswer } from './refused.js';
 
 export async function runTrustedHook(
   def: TrustedDefinition,
   input: HookInput,
   pool: HookPool,
-  signal: AbortSignal | undefined,
+  options: LaneRunOptions,
 ): Promise<HookAnswer> {
   const frozen = Object.freeze(structuredClone(input));
   const started = performance.now();
-  const lane = await pool.runTrusted(
-    (s) => def.handler(frozen, { hookId: def.id, signal: s }),
-    def.deadlineMs,
-    signal,
+  const lane = await pool.trusted.run(
+    { fn: (s) => def.handler(frozen, { hookId: def.id, signal: s }), deadlineMs: def.deadlineMs },
+    options,
   );
-  if (!lane.ran) {
-    const message = lane.reason === 'aborted' ? 'the dispatch was aborted' : 'the executor is closed';
-    return { kind: 'failure', error: { code: lane.reason, message }, latencyMs: 0, queuedMs: 0 };
-  }
+  if (!lane.ran) return refusedAnswer(lane, performance.now() - started);
   const { value } = lane;
   const timing = { latencyMs: performance.now() - started, queuedMs: 0 };
   if (value.kind === 'timeout') {
     return {
       kind: 'failure',
-      error: { code: 'timeout', message: `no answer within ${def.deadlineMs} ms` },
+      error: hookError('timeout', `no answer within ${def.deadlineMs} ms`, { deadlineMs: def.deadlineMs }),
       ...timing,
     };
   }

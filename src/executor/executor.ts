@@ -6,10 +6,11 @@ import { availableParallelism } from 'node:os';
 import { AuditLog } from '../audit/audit-log.js';
 import { type HookEventMap, type HookEventName, HookEvents } from '../audit/hook-events.js';
 import { DEFAULTS, type Limits } from '../config/defaults.js';
-import { type Diagnostic, formatDiagnostic, renderValue } from '../config/diagnostics.js';
+import { type Diagnostic, formatDiagnostic } from '../config/diagnostics.js';
 import { type LoadedConfig, loadConfig } from '../config/load.js';
 import { HookwardenError } from '../contract/hookwarden-error.js';
 import { jsonEqual } from '../contract/json-equal.js';
+import { issueMessages } from '../contract/messages.js';
 import type { DispatchResult } from '../contract/result.js';
 import type { DispatchInput } from '../contract/types.js';
 import { type DispatchOptions, dispatch } from '../dispatch/dispatcher.js';
@@ -124,6 +125,8 @@ class HookExecutor implements Executor {
     this.#loaded = loaded;
     this.#warn = options.onWarning ?? defaultWarning;
     this.#poolLimits = loaded.limits;
+    // The audit sink first: if it cannot be opened, no pool (threads, scratch root) is left behind.
+    this.#audit = options.audit === undefined ? undefined : openAudit(options.audit);
     this.#pool = new HookPool({
       maxConcurrentCommands: loaded.limits.maxConcurrentCommands,
       killGraceMs: loaded.limits.killGraceMs,
@@ -134,10 +137,9 @@ class HookExecutor implements Executor {
       // Read live: a reload or setTenant() changes a tenant's limits for its next hooks.
       tenantLimits: (tenant) => this.#generation.tenants.get(tenant)?.limits ?? {},
     });
-    this.#audit = options.audit === undefined ? undefined : openAudit(options.audit);
     // Idle QuickJS workers are kept warm: start them now when JS hooks are configured (unless the
     // caller dispatches once and would rather not load QuickJS for a dispatch that runs none).
-    if (options.prestartJsWorkers && loaded.hooks.some((h) => h.type === 'js')) this.#pool.warmJs();
+    if (options.prestartJsWorkers && loaded.hooks.some((h) => h.type === 'js')) this.#pool.js.warm();
     this.#generation = this.#buildGeneration();
     if (options.watch) {
       this.#watcher = new ConfigWatcher(() => {
@@ -180,7 +182,7 @@ class HookExecutor implements Executor {
     if (this.#closed !== undefined)
       throw new HookwardenError('closed', 'the executor was closed during setTenant()');
     this.#tenants.set(id, tenant);
-    if (this.#options.prestartJsWorkers && tenant.hooks.some((h) => h.type === 'js')) this.#pool.warmJs();
+    if (this.#options.prestartJsWorkers && tenant.hooks.some((h) => h.type === 'js')) this.#pool.js.warm();
     this.#generation = this.#buildGeneration();
   }
 
@@ -213,9 +215,8 @@ class HookExecutor implements Executor {
   register(spec: TrustedHookSpec): () => void {
     const parsed = trustedSpecSchema.safeParse(spec);
     if (!parsed.success) {
-      const problems = parsed.error.issues.map(
-        (i) =>
-          `register: ${i.path.join('.')}: ${i.message}, got ${renderValue((spec as unknown as Record<string, unknown>)?.[String(i.path[0])])}`,
+      const problems = issueMessages(parsed.error.issues, spec).map(
+        (m) => `register: ${m.path}: ${m.message}`,
       );
       throw new HookwardenError('invalid_options', problems.join('; '), { problems });
     }
@@ -240,7 +241,11 @@ class HookExecutor implements Executor {
       event: resolved.definition.name,
       scope: 'trusted',
       type: 'trusted',
-      matcher: matcher.kind === 'all' || !resolved.definition.toolScoped ? undefined : matcher,
+      matcher:
+        matcher.kind === 'all' ||
+        (!resolved.definition.toolScoped && resolved.definition.matchOn.length === 0)
+          ? undefined
+          : matcher,
       ifFilters: resolved.definition.toolScoped ? ifFilters : [],
       requireOk: resolved.aliasInput?.ok,
       onError: spec.onError ?? 'skip',
@@ -301,7 +306,7 @@ class HookExecutor implements Executor {
       this.#generation = this.#buildGeneration();
       this.#generationNumber++;
       this.#watcher?.update(next.watchTargets);
-      if (o.prestartJsWorkers && next.hooks.some((h) => h.type === 'js')) this.#pool.warmJs();
+      if (o.prestartJsWorkers && next.hooks.some((h) => h.type === 'js')) this.#pool.js.warm();
       const fresh = newDiagnostics(previous, next);
       for (const d of [...fresh, ...poolLimitWarnings(this.#poolLimits, previous.limits, next.limits)])
         this.#warn(d);

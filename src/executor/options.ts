@@ -5,10 +5,10 @@ import { z } from 'zod';
 import type { AuditOption } from '../audit/audit-log.js';
 import type { Limits } from '../config/defaults.js';
 import type { Diagnostic } from '../config/diagnostics.js';
-import { renderValue } from '../config/diagnostics.js';
 import type { SourceSpec } from '../config/load.js';
 import { limitsSchema } from '../config/schema.js';
 import { HookwardenError } from '../contract/hookwarden-error.js';
+import { issueMessages, renderValue } from '../contract/messages.js';
 import type { Scope } from '../contract/types.js';
 import type { ReloadResult } from './reload.js';
 
@@ -139,9 +139,8 @@ export function resolveOptions(options: ExecutorOptions): ResolvedOptions {
     );
   const limits = limitsSchema.safeParse(options.limits ?? {});
   if (!limits.success) {
-    const problems = limits.error.issues.map(
-      (i) =>
-        `limits.${i.path.join('.')}: ${i.message}, got ${renderValue((options.limits as Record<string, unknown>)[String(i.path[0])])}`,
+    const problems = issueMessages(limits.error.issues, options.limits, 'limits').map(
+      (m) => `${m.path}: ${m.message}`,
     );
     throw new HookwardenError('invalid_options', problems.join('; '), { problems });
   }

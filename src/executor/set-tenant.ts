@@ -1,12 +1,13 @@
 // `Executor.setTenant(id, { config, limits })`: loads a tenant's hook set at run time.
 import type { Diagnostic } from '../config/diagnostics.js';
-import { formatDiagnostic, renderValue } from '../config/diagnostics.js';
+import { formatDiagnostic } from '../config/diagnostics.js';
 import { loadConfig } from '../config/load.js';
 import type { ScopeLimits } from '../config/scope-limits.js';
+import type { TenantLimits } from '../config/tenant-limits.js';
 import { tenantLimitsSchema } from '../config/tenant-limits.js';
 import { tenantIdProblem } from '../config/tenants.js';
 import { HookwardenError } from '../contract/hookwarden-error.js';
-import type { TenantLimits } from '../pool/fair-scheduler.js';
+import { issueMessages } from '../contract/messages.js';
 import { type ConfigSource, type ResolvedOptions, toSources } from './options.js';
 import type { RuntimeTenant } from './tenants.js';
 
@@ -33,9 +34,8 @@ export async function loadRuntimeTenant(
   if (problem !== undefined) throw new HookwardenError('invalid_options', `setTenant: id: ${problem}`);
   const limits = tenantLimitsSchema.safeParse(spec.limits ?? {});
   if (!limits.success) {
-    const problems = limits.error.issues.map(
-      (i) =>
-        `setTenant: limits.${i.path.join('.')}: ${i.message}, got ${renderValue((spec.limits as Record<string, unknown> | undefined)?.[String(i.path[0])])}`,
+    const problems = issueMessages(limits.error.issues, spec.limits, 'limits').map(
+      (m) => `setTenant: ${m.path}: ${m.message}`,
     );
     throw new HookwardenError('invalid_options', problems.join('; '), { problems });
   }

@@ -1,9 +1,10 @@
 // Tenants added or replaced at run time (`Executor.setTenant`), and the per-tenant registries of a
 // generation. A tenant's hooks run with the trusted and policy hooks and nobody else's.
-import type { HookDefinition } from '../config/hook-definition.js';
+
 import type { LoadedConfig } from '../config/load.js';
+import type { TenantLimits } from '../config/tenant-limits.js';
 import type { TenantGeneration } from '../dispatch/generation.js';
-import type { TenantLimits } from '../pool/fair-scheduler.js';
+import type { HookDefinition } from '../registry/hook-definition.js';
 import { type OnceTracker, Registry, type TrustedDefinition } from '../registry/registry.js';
 import type { TenantSpec } from './set-tenant.js';
 

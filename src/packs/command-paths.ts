@@ -10,7 +10,8 @@
 // - absolute paths into the pack's parent directory (a sibling pack, the operator's config) are refused.
 // The check is lexical: it keeps the files a pack refers to inside what its digest covers.
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
-import { type DiagnosticSink, joinPath, renderValue } from '../config/diagnostics.js';
+import type { DiagnosticSink } from '../config/diagnostics.js';
+import { isObject, joinPath, renderValue } from '../contract/messages.js';
 
 export interface PackPathContext {
   /** Real absolute path of the pack directory. */
@@ -19,9 +20,6 @@ export interface PackPathContext {
   readonly files: ReadonlyMap<string, string>;
   readonly sink: DiagnosticSink;
 }
-
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 const within = (root: string, abs: string) => {
   const rel = relative(root, abs);

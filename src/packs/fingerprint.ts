@@ -4,16 +4,11 @@
 // (`pack_tampered`) instead of run. Writing a file always moves its ctime, which no user can set back.
 import { lstat, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { PackFingerprint } from '../registry/hook-definition.js';
 import { NOT_CONTENT } from './names.js';
 import { statKey } from './walk.js';
 
-export interface PackFingerprint {
-  readonly root: string;
-  /** Relative directory path ('' = the root) → its content entry names, sorted, joined by NUL. */
-  readonly dirs: ReadonlyMap<string, string>;
-  /** Relative file path → `ino:size:mtimeNs:ctimeNs`. */
-  readonly files: ReadonlyMap<string, string>;
-}
+export type { PackFingerprint };
 
 /** The paths that differ from the fingerprint (empty when the pack is as verified). */
 export async function fingerprintChanges(fp: PackFingerprint): Promise<string[]> {

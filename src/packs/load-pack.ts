@@ -6,10 +6,10 @@ import type { KeyObject } from 'node:crypto';
 import { realpath } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { DiagnosticSink, formatDiagnostic } from '../config/diagnostics.js';
-import type { HookDefinition, PackOrigin } from '../config/hook-definition.js';
 import { normalizeHooksMap } from '../config/normalize-entries.js';
 import type { ScopeLimits } from '../config/scope-limits.js';
 import type { EventCatalogue } from '../contract/events.js';
+import type { HookDefinition, PackOrigin } from '../registry/hook-definition.js';
 import { resolvePackCommands } from './command-paths.js';
 import { packDigest, sha256Hex } from './digest.js';
 import { type PackManifest, parseManifest } from './manifest.js';
@@ -81,7 +81,7 @@ export async function normalizePackHooks(
   // A JS source is read again by the loader: it must still be the byte-exact file that was hashed.
   for (const h of hooks) {
     // Inline `code` was in hookpack.json's bytes; a `source` file was read from disk.
-    if (h.js?.sourcePath === undefined) continue;
+    if (h.type !== 'js' || h.js.sourcePath === undefined) continue;
     const rel = relative(root, h.js.sourcePath).split(sep).join('/');
     if (walk.files.get(rel) !== sha256Hex(h.js.code))
       sink.error(`${h.location.path}.source`, `${rel} changed while the pack was being loaded`);

@@ -5,12 +5,13 @@
 import type { KeyObject } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { basename, dirname, resolve } from 'node:path';
-import { type DiagnosticSink, joinPath, renderValue } from '../config/diagnostics.js';
-import type { HookDefinition } from '../config/hook-definition.js';
+import type { DiagnosticSink } from '../config/diagnostics.js';
 import { packPinSchema } from '../config/schema.js';
 import type { LimitsByScope } from '../config/scope-limits.js';
 import type { WatchTarget } from '../config/watch-target.js';
 import type { EventCatalogue } from '../contract/events.js';
+import { isObject, issueMessages, joinPath, renderValue } from '../contract/messages.js';
+import type { HookDefinition } from '../registry/hook-definition.js';
 import { parsePublicKey } from './keys.js';
 import type { PackLoad } from './load-pack.js';
 
@@ -56,9 +57,6 @@ export interface PinsResult {
   readonly watch: readonly WatchTarget[];
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
-
 const PIN_FIELDS = new Set(Object.keys(packPinSchema.shape));
 
 interface ParsedPin {
@@ -103,15 +101,9 @@ async function parsePin(raw: unknown, at: string, ctx: PinsContext): Promise<Par
   }
   const parsed = packPinSchema.safeParse(raw);
   if (!parsed.success) {
-    for (const issue of parsed.error.issues) {
-      if (issue.code === 'unrecognized_keys') continue; // reported above, field by field
-      const path = issue.path.reduce<string>((p, k) => joinPath(p, k as string | number), at);
-      const value = issue.path.reduce<unknown>(
-        (v, k) => (isObject(v) || Array.isArray(v) ? (v as never)[k] : undefined),
-        raw,
-      );
-      fail(path, `${issue.message}, got ${renderValue(value)}`);
-    }
+    // Unknown fields were reported above, field by field.
+    const issues = parsed.error.issues.filter((i) => i.code !== 'unrecognized_keys');
+    for (const m of issueMessages(issues, raw, at)) fail(m.path, m.message);
   }
   const pin = parsed.success ? parsed.data : undefined;
   if (!ctx.policySource && raw.scope !== undefined && raw.scope !== 'user')

@@ -5,8 +5,8 @@
 import type { BigIntStats } from 'node:fs';
 import { lstat, readdir } from 'node:fs/promises';
 import { join, relative, resolve, sep } from 'node:path';
+import type { PackFingerprint } from '../registry/hook-definition.js';
 import { sha256Hex, sortPaths } from './digest.js';
-import type { PackFingerprint } from './fingerprint.js';
 import { MANIFEST_FILE, NOT_CONTENT } from './names.js';
 import { readPlainFile } from './plain-file.js';
 

@@ -7,13 +7,16 @@
 // sends each task alone. The QuickJS interrupt handler enforces each hook's deadline; the backstop
 // for a hook that does not yield to it (QuickJS's parser, for one, never checks it) is aborting the
 // Piscina task at the batch's summed deadlines + grace, which terminates that worker thread.
-import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
 import type { Piscina } from 'piscina';
+import { hookError } from '../contract/error-codes.js';
 import type { JsTask, JsTaskResult } from '../contract/js-task.js';
 import { destroyWhenLoaded } from './destroy-piscina.js';
-import { type BatchBudget, type TenantLimits, TenantQueues } from './fair-scheduler.js';
+import { type LaneLoad, type LaneResult, type LaneRunOptions, refusal } from './lane.js';
+import { createQuickJsPool } from './piscina-pool.js';
+import { type BatchBudget, type TenantLimits, TenantQueues } from './tenant-queues.js';
+
+/** QuickJS runtimes/contexts found alive when a lane closed (read by the test suite's leak check). */
+export const LEAKS: Record<string, unknown>[] = [];
 
 /** Most tasks one message carries to a worker. */
 export const MAX_BATCH = 8;
@@ -32,65 +35,10 @@ export interface JsLaneOptions {
   readonly tenantLimits?: ((tenant: string) => TenantLimits) | undefined;
 }
 
-export type JsLaneResult =
-  | { readonly ran: true; readonly value: JsTaskResult; readonly queuedMs: number }
-  | {
-      readonly ran: false;
-      readonly reason: 'aborted' | 'pool_closed' | 'timeout' | 'worker_crashed' | 'queue_full';
-      readonly message: string;
-      readonly queuedMs: number;
-    };
-
-/** A lane's load at one moment: its slots, the slots in use, and each tenant's work ('' = no tenant). */
-export interface LaneLoad {
-  readonly capacity: number;
-  readonly busy: number;
-  readonly tenants: readonly { tenant: string; queued: number; running: number }[];
-}
-
-type LoadBalancer = NonNullable<NonNullable<ConstructorParameters<typeof Piscina>[0]>['loadBalancer']>;
-
-/**
- * Round-robin over idle workers: after answering, a worker prepares its next sandbox, so the worker
- * that has been idle longest is the one most likely to have it ready.
- */
-function roundRobin(): LoadBalancer {
-  let last = -1;
-  return (_task, workers) => {
-    let first: (typeof workers)[number] | null = null;
-    let next: (typeof workers)[number] | null = null;
-    for (const w of workers) {
-      if (w.currentUsage !== 0 || w.terminating || w.destroyed) continue;
-      if (first === null || w.id < first.id) first = w;
-      if (w.id > last && (next === null || w.id < next.id)) next = w;
-    }
-    const chosen = next ?? first;
-    if (chosen !== null) last = chosen.id;
-    return chosen;
-  };
-}
-
-/**
- * Piscina, loaded when the first pool is made: a process that never runs a JS hook (a one-shot CLI
- * dispatch of command hooks) does not pay for loading it. Piscina is CommonJS, so a synchronous
- * require keeps `warm()` and `#pool()` synchronous.
- */
-const loadPiscina = (): typeof Piscina =>
-  (createRequire(import.meta.url)('piscina') as { Piscina: typeof Piscina }).Piscina;
+export type JsLaneResult = LaneResult<JsTaskResult>;
 
 /** A task's shape for run-time estimates: its hooks, in order. */
 const shape = (task: JsTask) => task.hooks.map((h) => h.id).join('\u0000');
-
-function workerFile(): string {
-  // dist/src/pool → dist/sandbox/js; src/pool (sources under vitest) → dist/sandbox/js.
-  const candidates = [
-    new URL('../../sandbox/js/worker.js', import.meta.url),
-    new URL('../../dist/sandbox/js/worker.js', import.meta.url),
-  ];
-  const found = candidates.find((u) => existsSync(fileURLToPath(u)));
-  if (found === undefined) throw new Error('the QuickJS worker is not built: run `npm run build`');
-  return found.href;
-}
 
 /**
  * The abort signal Piscina gets for a batch: Piscina accepts any object with `aborted`, `reason`
@@ -161,17 +109,9 @@ export class JsLane {
   }
 
   #pool(): Piscina {
-    this.#piscina ??= new (loadPiscina())({
-      filename: workerFile(),
-      minThreads: this.#options.threads,
-      maxThreads: this.#options.threads,
-      idleTimeout: 60_000,
-      concurrentTasksPerWorker: 1,
-      loadBalancer: roundRobin(),
-      // The worker's event loop must run between tasks: it prepares the next sandbox while idle.
-      atomics: 'disabled',
-      workerData: { heapCeilingBytes: this.#options.heapCeilingBytes },
-      resourceLimits: { maxOldGenerationSizeMb: 256, stackSizeMb: 4 },
+    this.#piscina ??= createQuickJsPool({
+      threads: this.#options.threads,
+      heapCeilingBytes: this.#options.heapCeilingBytes,
     });
     return this.#piscina;
   }
@@ -186,27 +126,17 @@ export class JsLane {
     return this.#piscina?.threads.length ?? 0;
   }
 
-  /** Load of the lane (metrics): threads, batches in flight, and each tenant's tasks waiting and running. */
+  /** Runs a task (one JS hook, or a serial run of them); its budget is the sum of their deadlines. */
+  /** Threads, batches in flight, and each tenant's tasks waiting and running (metrics). */
   load(): LaneLoad {
     return { capacity: this.#options.threads, busy: this.#running.size, tenants: this.#queue.counts() };
   }
 
-  run(task: JsTask, budgetMs: number, signal?: AbortSignal, onStart?: () => void): Promise<JsLaneResult> {
-    if (this.#closing.aborted)
-      return Promise.resolve({
-        ran: false,
-        reason: 'pool_closed',
-        message: 'the executor is closed',
-        queuedMs: 0,
-      });
-    if (signal?.aborted) {
-      return Promise.resolve({
-        ran: false,
-        reason: 'aborted',
-        message: 'the dispatch was aborted before the hook started',
-        queuedMs: 0,
-      });
-    }
+  run(task: JsTask, options: LaneRunOptions = {}): Promise<JsLaneResult> {
+    const { signal, onStart } = options;
+    if (this.#closing.aborted) return Promise.resolve(refusal('pool_closed', 0));
+    if (signal?.aborted) return Promise.resolve(refusal('aborted', 0));
+    const budgetMs = task.hooks.reduce((sum, h) => sum + h.deadlineMs, 0);
     return new Promise<JsLaneResult>((resolve) => {
       const entry: Entry = {
         task,
@@ -226,12 +156,8 @@ export class JsLane {
         signal.addEventListener('abort', entry.onAbort, { once: true });
       }
       if (!this.#queue.push(task.tenant ?? '', entry)) {
-        this.#settle(entry, {
-          ran: false,
-          reason: 'queue_full',
-          message: `tenant "${task.tenant ?? ''}" has its maximum of hooks queued (maxQueued)`,
-          queuedMs: 0,
-        });
+        const message = `tenant "${task.tenant ?? ''}" has its maximum of hooks queued (maxQueued); the hook was not run`;
+        this.#settle(entry, refusal(hookError('queue_full', message, { tenant: task.tenant ?? '' }), 0));
         return;
       }
       this.#pump();
@@ -251,12 +177,7 @@ export class JsLane {
     if (batch === undefined) {
       this.#queue.remove(entry.task.tenant ?? '', entry);
       const queuedMs = performance.now() - entry.queuedAt;
-      this.#settle(entry, {
-        ran: false,
-        reason: 'aborted',
-        message: 'the dispatch was aborted before the hook started',
-        queuedMs,
-      });
+      this.#settle(entry, refusal('aborted', queuedMs));
       return;
     }
     const queuedMs = entry.sentAt - entry.queuedAt;
@@ -266,12 +187,10 @@ export class JsLane {
       batch.abort.abort(new Error('aborted'));
     }
     // Otherwise the hook finishes within its own deadline; its answer is dropped.
-    this.#settle(entry, {
-      ran: false,
-      reason: 'aborted',
-      message: 'the dispatch was aborted; the hook was stopped',
-      queuedMs,
-    });
+    this.#settle(
+      entry,
+      refusal({ code: 'aborted', message: 'the dispatch was aborted; the hook was stopped' }, queuedMs, true),
+    );
   }
 
   #pump(): void {
@@ -327,17 +246,12 @@ export class JsLane {
             const queuedMs = e.sentAt - e.queuedAt;
             if (batch.why === 'backstop') {
               const message = `no answer within the deadline + ${grace} ms grace (a hook did not yield to its interrupt); its worker thread was terminated and replaced`;
-              this.#settle(e, { ran: false, reason: 'timeout', message, queuedMs });
+              this.#settle(e, refusal({ code: 'timeout', message }, queuedMs, true));
             } else if (batch.why === 'close') {
-              this.#settle(e, {
-                ran: false,
-                reason: 'pool_closed',
-                message: 'the executor is closed',
-                queuedMs,
-              });
+              this.#settle(e, refusal('pool_closed', queuedMs, true));
             } else {
               const message = `the QuickJS worker failed: ${(err as Error).message}; it was replaced`;
-              this.#settle(e, { ran: false, reason: 'worker_crashed', message, queuedMs });
+              this.#settle(e, refusal({ code: 'worker_crashed', message }, queuedMs, true));
             }
           }
         },
@@ -352,24 +266,25 @@ export class JsLane {
 
   /** Stats of a worker thread (tests, leak checks); with one thread, of the only one. */
   stats(): Promise<unknown> {
+    // After close() there is no pool, and none may be made: it would never be destroyed.
+    if (this.#closing.aborted) return Promise.reject(new Error('the QuickJS lane is closed'));
     return this.#pool().run(null, { name: 'stats' });
   }
 
   async close(): Promise<void> {
-    for (const e of this.#queue.drain()) {
-      this.#settle(e, {
-        ran: false,
-        reason: 'pool_closed',
-        message: 'the executor is closed',
-        queuedMs: performance.now() - e.queuedAt,
-      });
-    }
+    for (const e of this.#queue.drain())
+      this.#settle(e, refusal('pool_closed', performance.now() - e.queuedAt));
     for (const b of this.#running) {
       b.why ??= 'close';
       b.abort.abort(new Error('closed'));
     }
     const p = this.#piscina;
     this.#piscina = undefined;
-    if (p !== undefined) await destroyWhenLoaded(p, this.#options.threads, { name: 'stats' });
+    if (p === undefined) return;
+    const stats = await destroyWhenLoaded(p, this.#options.threads, { name: 'stats' });
+    // Every QuickJS runtime and context must have been disposed: the test suite fails otherwise.
+    for (const s of stats as { liveRuntimes?: number; liveContexts?: number; threadId?: number }[]) {
+      if ((s.liveRuntimes ?? 0) > 0 || (s.liveContexts ?? 0) > 0) LEAKS.push({ ...s, at: 'js-lane close' });
+    }
   }
 }

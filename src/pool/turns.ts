@@ -1,6 +1,6 @@
 // A lane's slots handed out fairly: at most `capacity` at once, the next free one to the next tenant
 // in rotation (see fair-scheduler.ts), waits abortable, queue_full past a tenant's maxQueued.
-import { type TenantLimits, TenantQueues } from './fair-scheduler.js';
+import { type TenantLimits, TenantQueues } from './tenant-queues.js';
 
 export type TurnResult = 'granted' | 'queue_full' | 'aborted' | 'closed';
 

@@ -3,63 +3,75 @@
 // budget) and the PostToolUseFailure `ok:false` rule, plus `once` bookkeeping. An event with no
 // hooks costs one map lookup.
 
-import type { HookDefinition } from '../config/hook-definition.js';
 import type { EventDefinition } from '../contract/events.js';
-import type { HookInput, HookOutput } from '../contract/types.js';
-import type { IfFilter } from './if-filter.js';
-import type { ToolMatcher } from './matcher.js';
+import type { HookInput } from '../contract/types.js';
+import type { HookDefinition, RegisteredHook, TrustedDefinition } from './hook-definition.js';
 import type { StepBudget } from './regex/linear-regex.js';
 
-/** Context given to a trusted callback. */
-export interface TrustedContext {
-  readonly hookId: string;
-  /** Aborts at the hook's deadline or when the dispatch is aborted. */
-  readonly signal: AbortSignal;
-}
-
-export type TrustedHandler = (
-  input: Readonly<HookInput>,
-  ctx: TrustedContext,
-) => HookOutput | undefined | Promise<HookOutput | undefined>;
-
-/** A trusted in-process callback as registered (never loaded from a file). */
-export interface TrustedDefinition {
-  readonly id: string;
-  readonly event: string;
-  readonly scope: 'trusted';
-  readonly type: 'trusted';
-  readonly matcher: ToolMatcher | undefined;
-  readonly ifFilters: readonly IfFilter[];
-  readonly requireOk: boolean | undefined;
-  readonly onError: 'skip' | 'deny';
-  readonly deadlineMs: number;
-  readonly once: false;
-  readonly dedupKey: string;
-  readonly handler: TrustedHandler;
-}
-
-export type RegisteredHook = HookDefinition | TrustedDefinition;
-
 const EMPTY: readonly RegisteredHook[] = Object.freeze([]);
-const onceKey = (h: RegisteredHook, sessionId: string) => `${h.event}\u0000${h.id}\u0000${sessionId}`;
-const ONCE_LIMIT = 100_000;
 
-/** Remembers which `once` hooks already ran for a session. Outlives registry rebuilds. */
+/** Most sessions whose `once` hooks are remembered; past it the least recently active is forgotten. */
+export const ONCE_SESSIONS = 10_000;
+
+/**
+ * Remembers which `once` hooks already ran for each session. Outlives registry rebuilds. Bounded
+ * per session, least recently used first: when more than ONCE_SESSIONS sessions are remembered, the
+ * one whose hooks ran longest ago is forgotten (its `once` hooks would run again if it came back),
+ * never every session at once.
+ */
 export class OnceTracker {
-  readonly #seen = new Set<string>();
+  /** Session → the `event\0id` of each `once` hook that ran; Map order = least recently used first. */
+  readonly #sessions = new Map<string, Set<string>>();
+  readonly #limit: number;
+
+  constructor(limit = ONCE_SESSIONS) {
+    this.#limit = limit;
+  }
+
+  #touch(sessionId: string): Set<string> {
+    let seen = this.#sessions.get(sessionId);
+    if (seen !== undefined) this.#sessions.delete(sessionId);
+    else {
+      seen = new Set();
+      if (this.#sessions.size >= this.#limit) {
+        const oldest = this.#sessions.keys().next().value;
+        if (oldest !== undefined) this.#sessions.delete(oldest);
+      }
+    }
+    this.#sessions.set(sessionId, seen);
+    return seen;
+  }
 
   /** True the first time a hook is seen for a session. */
   firstTime(h: RegisteredHook, sessionId: string): boolean {
-    const key = onceKey(h, sessionId);
-    if (this.#seen.has(key)) return false;
-    if (this.#seen.size >= ONCE_LIMIT) this.#seen.clear();
-    this.#seen.add(key);
+    const seen = this.#touch(sessionId);
+    const key = `${h.event}\u0000${h.id}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
     return true;
   }
 
   forget(h: RegisteredHook, sessionId: string): void {
-    this.#seen.delete(onceKey(h, sessionId));
+    this.#sessions.get(sessionId)?.delete(`${h.event}\u0000${h.id}`);
   }
+
+  /** Sessions remembered (tests). */
+  get sessions(): number {
+    return this.#sessions.size;
+  }
+}
+
+export type { RegisteredHook, TrustedContext, TrustedDefinition, TrustedHandler } from './hook-definition.js';
+
+/** The first of `paths` (dotted) that holds a string in the input: what a non-tool matcher tests. */
+function matchValue(input: Readonly<Partial<HookInput>>, paths: readonly string[]): string | undefined {
+  for (const path of paths) {
+    let v: unknown = input;
+    for (const k of path.split('.'))
+      v = typeof v === 'object' && v !== null ? (v as Record<string, unknown>)[k] : undefined;
+    if (typeof v === 'string') return v;
+  }
+  return undefined;
 }
 
 export class Registry {
@@ -94,22 +106,22 @@ export class Registry {
   accepts(
     h: RegisteredHook,
     def: EventDefinition,
-    probe: Readonly<Pick<HookInput, 'toolName' | 'toolInput' | 'ok'>>,
+    probe: Readonly<Partial<HookInput>>,
     budget?: StepBudget,
   ): boolean {
     if (def.toolScoped) {
       if (h.matcher !== undefined && !h.matcher.matches(probe.toolName, budget)) return false;
       for (const f of h.ifFilters) if (!f.matches(probe.toolName, probe.toolInput, budget)) return false;
+    } else if (h.matcher !== undefined && def.matchOn.length > 0) {
+      if (!h.matcher.matches(matchValue(probe, def.matchOn), budget)) return false;
     }
-    return h.requireOk === undefined || probe.ok === h.requireOk;
+    // PostToolUse hooks run unless the call failed; PostToolUseFailure hooks only when it did.
+    if (h.requireOk === undefined) return true;
+    return h.requireOk ? probe.ok !== false : probe.ok === false;
   }
 
   /** Whether any hook of the event accepts this input (the dispatch's fast path). */
-  anyAccepts(
-    def: EventDefinition,
-    probe: Readonly<Pick<HookInput, 'toolName' | 'toolInput' | 'ok'>>,
-    budget?: StepBudget,
-  ): boolean {
+  anyAccepts(def: EventDefinition, probe: Readonly<Partial<HookInput>>, budget?: StepBudget): boolean {
     const list = this.#byEvent.get(def.name);
     if (list === undefined) return false;
     for (const h of list) if (this.accepts(h, def, probe, budget)) return true;
@@ -119,7 +131,7 @@ export class Registry {
   /** The hooks that accept this input, in order, identical specs once. */
   match(
     def: EventDefinition,
-    probe: Readonly<Pick<HookInput, 'toolName' | 'toolInput' | 'ok'>>,
+    probe: Readonly<Partial<HookInput>>,
     budget?: StepBudget,
   ): readonly RegisteredHook[] {
     const list = this.#byEvent.get(def.name);

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { ERROR_CODES } from '../contract/error-codes.js';
 import { hookInputSchema } from '../contract/hook-input.js';
 import { hookOutputSchema } from '../contract/hook-output.js';
+import type { HookType, Outcome, Scope, Verdict } from '../contract/types.js';
 import { API_ERROR_CODES } from './errors.js';
 
 /** The body of POST /v1/dispatch/{event}: a HookInput, camelCase or Claude Code's snake_case. */
@@ -15,11 +16,30 @@ export const dispatchBodySchema = hookInputSchema
       'A HookInput (camelCase, or Claude Code\'s snake_case names such as session_id, tool_name, tool_input). `event` is ignored (the path names it); `sessionId`, `cwd` and `timestamp` default to "default", the sandbox root and now. Extra fields reach the hooks unchanged. A `tenant` field is data for the hooks: the token decides the tenant.',
   });
 
+/** Every value of a union, checked both ways at compile time (a new verdict or outcome must be added). */
+const every =
+  <T extends string>() =>
+  <const L extends readonly T[]>(values: L & ([T] extends [L[number]] ? unknown : never)) =>
+    values;
+
+const VERDICTS = every<Verdict>()(['allow', 'deny', 'ask', 'defer', 'passthrough']);
+const OUTCOMES = every<Outcome>()([
+  'allow',
+  'deny',
+  'ask',
+  'defer',
+  'proceed',
+  'error',
+  'timeout',
+  'limit',
+  'not-run',
+]);
+
 export const hookRecordSchema = z.object({
   id: z.string(),
-  type: z.enum(['command', 'js', 'trusted']),
-  scope: z.enum(['trusted', 'policy', 'project', 'user']),
-  outcome: z.enum(['allow', 'deny', 'ask', 'proceed', 'error', 'timeout', 'limit', 'not-run']),
+  type: z.enum(every<HookType>()(['command', 'js', 'trusted'])),
+  scope: z.enum(every<Scope>()(['trusted', 'policy', 'project', 'user'])),
+  outcome: z.enum(OUTCOMES),
   latencyMs: z.number(),
   queuedMs: z.number(),
   error: z.object({ code: z.enum(ERROR_CODES), message: z.string() }).optional(),
@@ -32,7 +52,7 @@ export const hookRecordSchema = z.object({
 export const dispatchResultSchema = z
   .object({
     event: z.string().meta({ description: 'The canonical event name (aliases resolved).' }),
-    decision: z.enum(['allow', 'deny', 'ask', 'passthrough']),
+    decision: z.enum(VERDICTS),
     reason: z.string().optional(),
     decidedBy: z.string().optional(),
     interrupted: z.literal(true).optional(),

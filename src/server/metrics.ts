@@ -7,7 +7,7 @@
 // when scraped, not kept up to date on every hook.
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { DispatchResult } from '../contract/result.js';
-import type { LaneLoad } from '../pool/js-lane.js';
+import type { LaneLoad } from '../pool/lane.js';
 
 export const NO_TENANT = 'none';
 export const OTHER_TENANT = 'other';

@@ -52,8 +52,8 @@ function loadTokens(path: string | undefined): TokenTable | undefined {
 
 /** Waits until every QuickJS worker thread has answered once (when the configuration has JS hooks). */
 async function warmPools(internals: ExecutorInternals): Promise<void> {
-  const threads = internals.pool.jsThreads;
-  await Promise.all(Array.from({ length: threads }, () => internals.pool.jsStats()));
+  const js = internals.pool.js;
+  await Promise.all(Array.from({ length: js.threads }, () => js.stats()));
 }
 
 class Server implements RunningServer {
@@ -86,7 +86,7 @@ class Server implements RunningServer {
     this.#tenants = new Set(this.#executor.tenants);
     this.#warnUnknownTenants();
     this.#metrics = new ServerMetrics({
-      load: () => internals.pool.load(),
+      load: () => ({ command: internals.pool.command.load(), js: internals.pool.js.load() }),
       tenants: () => this.#tenants,
       inFlight: () => this.#drain.inFlight,
       draining: () => this.#drain.draining,

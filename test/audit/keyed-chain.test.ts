@@ -5,7 +5,7 @@ import { chmodSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'n
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { GENESIS } from '../../src/audit/hash-chain.js';
-import { verifyChain } from '../../src/index.js';
+import { verifyChain } from '../../src/audit/index.js';
 import { runCli } from '../helpers/cli.js';
 import { hooksOn, input, printing, tempDir, withExecutor, writeConfig } from '../helpers/fixture.js';
 

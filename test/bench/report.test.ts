@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { type BenchResult, Histogram, type LatencySummary, renderHtmlReport } from '../../src/bench/index.js';
 import { createProgress } from '../../src/bench/progress.js';
 import { formatMs } from '../../src/bench/report-svg.js';
-import { type BenchResult, Histogram, type LatencySummary, renderHtmlReport } from '../../src/index.js';
 
 const lat = (p50: number, count = 10): LatencySummary => ({
   count,

@@ -127,14 +127,14 @@ describe('hookwarden dispatch', () => {
   it('prints config warnings on stderr and keeps going', async () => {
     const cfg = config({
       hooks: {
-        Notification: [{ hooks: [{ command: 'x' }] }],
+        PlatformAlert: [{ hooks: [{ command: 'x' }] }],
         SessionStart: [{ hooks: [printing({ additionalContext: 'ok' })] }],
       },
     });
     const r = await runCli(['dispatch', 'SessionStart', '-c', cfg]);
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(
-      /^hookwarden: warning: .*hooks.json: hooks.Notification: unknown event "Notification"/,
+      /^hookwarden: warning: .*hooks.json: hooks.PlatformAlert: unknown event "PlatformAlert"/,
     );
     expect(JSON.parse(r.stdout).additionalContext).toBe('ok');
   });
@@ -214,7 +214,7 @@ describe('hookwarden validate', () => {
       'hooks.BeforeTool[0].hooks[0].timeoutMs: expected a positive integer, got "soon"',
     );
     expect(r.stdout).toContain('warning: ');
-    expect(r.stdout).toContain('error: ' + cfg + ': no hook loaded');
+    expect(r.stdout).toContain(`error: ${cfg}: no hook loaded`);
     expect(r.stdout).toMatch(/invalid: 0 hooks loaded; 2 errors, 1 warning\n$/);
   });
 
@@ -298,5 +298,21 @@ describe('hookwarden validate with JS hooks', () => {
     );
     expect(r.stdout).toMatch(/hooks.BeforeTool\[0\].hooks\[2\]: SyntaxError/);
     expect(r.stdout).toMatch(/3 hooks loaded; 2 errors/);
+  });
+});
+
+describe('strict and policy-only', () => {
+  it('dispatch --strict turns a skipped entry into exit 1; validate --policy works without a config', async () => {
+    const cfg = config({ hooks: { BeforeTool: [{ hooks: [{ command: 'exit 2', onError: 'dny' }] }] } });
+    const lenient = await runCli(['dispatch', 'BeforeTool', '-c', cfg], { stdin: '{}' });
+    expect(lenient.code).toBe(0);
+    const strict = await runCli(['dispatch', 'BeforeTool', '-c', cfg, '--strict'], { stdin: '{}' });
+    expect([strict.code, strict.stdout]).toEqual([1, '']);
+    expect(strict.stderr).toMatch(/onError: expected "skip" or "deny", got "dny"/);
+    expect(strict.stderr).not.toContain('(skipped)');
+    const policy = config({ hooks: { BeforeTool: [{ hooks: [{ name: 'g', command: 'true' }] }] } });
+    const v = await runCli(['validate', '--policy', policy]);
+    expect([v.code, v.stdout]).toEqual([0, expect.stringMatching(/^ok: 1 hook loaded/m)]);
+    expect((await runCli(['validate'])).code).toBe(1);
   });
 });

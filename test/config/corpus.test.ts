@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load.js';
 import { DEFAULT_EVENTS, EventCatalogue } from '../../src/contract/events.js';
+import { commandOf } from '../helpers/fixture.js';
 
 const DIR = join(import.meta.dirname, '../fixtures/claude-code-corpus');
 const files = readdirSync(DIR).filter((f) => f.endsWith('.json'));
@@ -33,7 +34,10 @@ function expectedHooks(raw: Record<string, unknown>): { hooks: Expected[]; unsup
         return;
       }
       const m = g.matcher as string | undefined;
-      const matcher = def.toolScoped && m !== undefined && m !== '' && m !== '*' ? m : undefined;
+      const matcher =
+        (def.toolScoped || def.matchOn.length > 0) && m !== undefined && m !== '' && m !== '*'
+          ? m
+          : undefined;
       (g.hooks as Record<string, unknown>[]).forEach((h, j) => {
         if (h.type !== 'command') {
           unsupported.push(`hooks.${event}[${i}].hooks[${j}]`);
@@ -70,7 +74,7 @@ describe('the Claude Code corpus', () => {
       event: h.event,
       matcher: h.matcher?.source,
       deadlineMs: h.deadlineMs,
-      program: h.command?.program,
+      program: commandOf(h)?.program,
     }));
     expect(got).toEqual(hooks);
     const skippedPaths = r.diagnostics.filter((d) => d.skipped).map((d) => d.path);

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadConfig, type SourceSpec } from '../../src/config/load.js';
 import { LOADER_VARIABLES } from '../../src/contract/refused-env.js';
-import { hooksOn, input, tempDir, withExecutor, writeConfig } from '../helpers/fixture.js';
+import { commandOf, hooksOn, input, tempDir, withExecutor, writeConfig } from '../helpers/fixture.js';
 
 const load = async (hook: Record<string, unknown>, scope: SourceSpec['scope'] = 'project') => {
   const path = writeConfig(tempDir(), 'hooks.json', hooksOn('BeforeTool', [hook]));
@@ -86,7 +86,7 @@ describe('other env rules at load', () => {
     };
     const r = await load({ command: 'true', env });
     expect(r.messages).toEqual([]);
-    expect({ ...r.hooks[0]!.command!.env }).toEqual(env);
+    expect({ ...commandOf(r.hooks[0]!)!.env }).toEqual(env);
   });
 
   it('ignores, with a warning, env and inheritEnv entries naming a variable hookwarden sets', async () => {
@@ -95,8 +95,8 @@ describe('other env rules at load', () => {
       env: { HOME: '/root', TMPDIR: '/var/tmp', HOOK_EVENT: 'Spoofed', HOOK_TOOL_NAME: 'x', KEEP: '1' },
       inheritEnv: ['HOME', 'EDITOR'],
     });
-    expect({ ...r.hooks[0]!.command!.env }).toEqual({ KEEP: '1' });
-    expect(r.hooks[0]!.command!.inheritEnv).toEqual(['EDITOR']);
+    expect({ ...commandOf(r.hooks[0]!)!.env }).toEqual({ KEEP: '1' });
+    expect(commandOf(r.hooks[0]!)!.inheritEnv).toEqual(['EDITOR']);
     expect(r.messages).toEqual([
       'warning hooks.BeforeTool[0].hooks[0].env.HOME: "HOME" is set by hookwarden for every command hook; this value is ignored',
       'warning hooks.BeforeTool[0].hooks[0].env.TMPDIR: "TMPDIR" is set by hookwarden for every command hook; this value is ignored',

@@ -35,11 +35,13 @@ const CASES = readdirSync(DIR)
   .sort()
   .map((f) => [f.replace(/\.json$/, ''), JSON.parse(readFileSync(join(DIR, f), 'utf8')) as Case] as const);
 
-/** `$REPEAT:<text>:<n>` and `$NEST:<depth>:<text>` strings become long or deeply nested values. */
+/** `$REPEAT(<text>,<n>)` inside a string repeats the text; a `$NEST:<depth>:<text>` string nests it. */
 function expand(value: unknown): unknown {
   if (typeof value === 'string') {
-    const repeat = /^\$REPEAT:(.*):(\d+)$/s.exec(value);
-    if (repeat !== null) return repeat[1]!.repeat(Number(repeat[2]));
+    if (value.includes('$REPEAT('))
+      return value.replace(/\$REPEAT\(([^,]*),(\d+)\)/g, (_, text: string, n: string) =>
+        text.repeat(Number(n)),
+      );
     const nest = /^\$NEST:(\d+):(.*)$/s.exec(value);
     if (nest !== null) {
       let v: unknown = nest[2];

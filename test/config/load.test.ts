@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig, type SourceSpec } from '../../src/config/load.js';
 import { createExecutor, HookwardenError } from '../../src/index.js';
-import { tempDir, writeConfig, writeFile } from '../helpers/fixture.js';
+import { commandOf, jsOf, tempDir, writeConfig, writeFile } from '../helpers/fixture.js';
 
 const file = (path: string, scope: SourceSpec['scope'] = 'project'): SourceSpec => ({
   kind: 'file',
@@ -43,7 +43,7 @@ describe('config shapes', () => {
       const r = await load([file(path)]);
       expect(r.hooks, path).toHaveLength(1);
       const h = r.hooks[0]!;
-      expect([h.event, h.type, h.deadlineMs, h.matcher?.source, h.command?.program]).toEqual([
+      expect([h.event, h.type, h.deadlineMs, h.matcher?.source, commandOf(h)?.program]).toEqual([
         'BeforeTool',
         'command',
         5000,
@@ -61,7 +61,7 @@ describe('config shapes', () => {
       hooks: { Stop: [{ hooks: [{ type: 'command', command: 'python3', args: ['a.py', '--x'] }] }] },
     });
     const r = await load([file(p)]);
-    expect(r.hooks[0]!.command!.program).toEqual({ kind: 'argv', argv: ['python3', 'a.py', '--x'] });
+    expect(commandOf(r.hooks[0]!)!.program).toEqual({ kind: 'argv', argv: ['python3', 'a.py', '--x'] });
     expect(r.hooks[0]!.event).toBe('AfterTurn');
   });
 });
@@ -81,17 +81,17 @@ describe('config problems', () => {
             ],
           },
         ],
-        Notification: [{ hooks: [{ command: 'n.sh' }] }],
+        Notifcation: [{ hooks: [{ command: 'n.sh' }] }],
         SessionStart: 'nope',
       },
     });
     const r = await load([file(p)]);
-    expect(r.hooks.map((h) => h.command!.program)).toEqual([{ kind: 'shell', command: 'ok.sh' }]);
+    expect(r.hooks.map((h) => commandOf(h)!.program)).toEqual([{ kind: 'shell', command: 'ok.sh' }]);
     expect(messages(r)).toEqual([
       'error hooks.BeforeTool[0].hooks[1].timeoutMs: expected a positive integer, got -1',
       'error hooks.BeforeTool[0].hooks[2].onError: expected "skip" or "deny", got "explode"',
       expect.stringMatching(
-        /^warning hooks.Notification: unknown event "Notification"; valid events are SessionStart, BeforeTurn, .*PreToolUse/,
+        /^warning hooks.Notifcation: unknown event "Notifcation" \(did you mean "Notification"\?\); valid events are SessionStart, BeforeTurn, .*PreToolUse/,
       ),
       'error hooks.SessionStart: expected an array of hook groups, got "nope"',
     ]);
@@ -151,7 +151,7 @@ describe('config problems', () => {
       },
     });
     const r = await load([file(p)]);
-    expect(r.hooks[0]!.command!.inheritEnv).toEqual(['EDITOR']);
+    expect(commandOf(r.hooks[0]!)!.inheritEnv).toEqual(['EDITOR']);
     expect(messages(r)).toHaveLength(2);
     expect(messages(r)[0]).toMatch(/inheritEnv\[0\]: "GITHUB_TOKEN" looks like a secret/);
   });
@@ -195,7 +195,7 @@ describe('scopes and merging', () => {
       hooks: { BeforeTool: [{ hooks: [{ name: 'fmt', command: 'b' }] }] },
     });
     const r = await load([file(a), file(b)]);
-    expect(r.hooks.map((h) => [h.id, (h.command!.program as { command: string }).command])).toEqual([
+    expect(r.hooks.map((h) => [h.id, (commandOf(h)!.program as { command: string }).command])).toEqual([
       ['other', 'o'],
       ['fmt', 'b'],
     ]);
@@ -220,7 +220,7 @@ describe('scopes and merging', () => {
     });
     const r = await load([file(project), file(user, 'user')]);
     expect(r.hooks.map((h) => `${h.scope}:${h.id}`)).toEqual(['project:fmt', 'user:u2']);
-    expect((r.hooks[0]!.command!.program as { command: string }).command).toBe('project');
+    expect((commandOf(r.hooks[0]!)!.program as { command: string }).command).toBe('project');
   });
 
   it('never replaces a policy hook: a clash drops the user hook with a warning', async () => {
@@ -232,9 +232,9 @@ describe('scopes and merging', () => {
       hooks: { BeforeTool: [{ hooks: [{ name: 'guard', command: 'mine' }] }] },
     });
     const r = await load([file(cfg)], [file(pol)]);
-    expect(r.hooks.map((h) => `${h.scope}:${(h.command!.program as { command: string }).command}`)).toEqual([
-      'policy:policy',
-    ]);
+    expect(
+      r.hooks.map((h) => `${h.scope}:${(commandOf(h)!.program as { command: string }).command}`),
+    ).toEqual(['policy:policy']);
     expect(messages(r)).toEqual([
       expect.stringMatching(/hooks.BeforeTool\[0\].hooks\[0\]: hook "guard" clashes with a policy hook/),
     ]);
@@ -355,12 +355,23 @@ describe('custom events', () => {
     expect(r.hooks.map((h) => h.event)).toEqual(['Notification']);
   });
 
-  it('cannot redefine built-in events or aliases', async () => {
+  it('cannot redefine built-in events or aliases, but can switch their mode (first setting wins)', async () => {
     const dir = tempDir();
     const p = writeConfig(dir, 'h.json', { events: { PreToolUse: { mode: 'parallel', canDeny: false } } });
     const r = await load([file(p)]);
     expect(messages(r)).toEqual([
-      'error events.PreToolUse: "PreToolUse" is a built-in event or alias and cannot be redefined',
+      'error events.PreToolUse: "PreToolUse" is a built-in event or alias: only its mode can be set, as {"mode": "serial"|"parallel"}, got {"mode":"parallel","canDeny":false}',
+    ]);
+    const policy = writeConfig(dir, 'p.json', { events: { BeforeTool: { mode: 'parallel' } } });
+    const project = writeConfig(dir, 'q.json', { events: { PreToolUse: { mode: 'serial' } } });
+    const m = await load([file(project)], [file(policy, 'policy')]);
+    expect(m.catalogue.get('BeforeTool')).toMatchObject({
+      mode: 'parallel',
+      canDeny: true,
+      toolScoped: true,
+    });
+    expect(messages(m)).toEqual([
+      'warning events.PreToolUse: the mode of BeforeTool is already set to "parallel"; this one is ignored',
     ]);
   });
 });
@@ -387,7 +398,7 @@ describe('JS hook sources', () => {
       },
     });
     const r = await load([file(p)]);
-    expect(r.hooks.map((h) => h.js!.code)).toEqual(['export default () => ({})']);
+    expect(r.hooks.map((h) => jsOf(h)!.code)).toEqual(['export default () => ({})']);
     expect(messages(r)).toEqual([
       expect.stringMatching(/hooks\[1\].source: source paths may not contain "\.\."/),
       expect.stringMatching(/hooks\[2\].source: absolute source paths are refused/),
@@ -449,7 +460,7 @@ describe('trust boundary at load', () => {
       hooks: { SessionStart: [{ hooks: [{ name: 'p', command: 'true' }] }] },
     });
     const r = await load([file(user, 'user'), file(project)]);
-    expect(r.hooks.map((h) => [h.id, h.command?.isolation])).toEqual([
+    expect(r.hooks.map((h) => [h.id, commandOf(h)?.isolation])).toEqual([
       ['p', 'process'],
       ['u', 'namespace'],
     ]);

@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import type { z } from 'zod';
+import { hookInputSchema } from '../../src/contract/hook-input.js';
 import { hookOutputSchema } from '../../src/contract/hook-output.js';
-import { OUTPUT_FIELD_NAMES, parseHookOutput } from '../../src/contract/parse-output.js';
+import { OUTPUT_FIELDS } from '../../src/contract/output-fields.js';
+import { parseHookOutput } from '../../src/contract/parse-output.js';
+import type { HookInput } from '../../src/contract/types.js';
 
 const SAMPLES: unknown[] = [
   {},
@@ -33,6 +37,29 @@ describe('the dependency-free output parser', () => {
   });
 
   it('knows the same fields as the zod schema', () => {
-    expect(OUTPUT_FIELD_NAMES).toEqual(Object.keys(hookOutputSchema.shape));
+    expect(OUTPUT_FIELDS).toEqual(Object.keys(hookOutputSchema.shape));
+  });
+});
+
+// HookInput and its schema describe the same fields: a type-level check (tsc, run by CI, fails
+// when they drift apart: a field in one and not the other, or of another type). Named fields only,
+// optionality aside (zod adds `| undefined`).
+type Known<T> = { [K in keyof T as string extends K ? never : K]-?: NonNullable<T[K]> };
+type FromSchema = Known<z.output<typeof hookInputSchema>>;
+type FromType = Known<HookInput>;
+type Same<X, Y> = (<T>() => T extends X ? 1 : 2) extends <T>() => T extends Y ? 1 : 2 ? true : false;
+type Drift = {
+  [K in keyof FromSchema | keyof FromType]: K extends keyof FromSchema
+    ? K extends keyof FromType
+      ? Same<FromSchema[K], FromType[K]>
+      : 'only in the schema'
+    : 'only in the type';
+};
+const drift: { [K in keyof Drift as Drift[K] extends true ? never : K]: Drift[K] } = {};
+
+describe('HookInput and its schema', () => {
+  it('describe the same fields', () => {
+    expect(drift).toEqual({});
+    expect(Object.keys(hookInputSchema.shape)).toContain('toolInput');
   });
 });

@@ -152,3 +152,84 @@ describe('failure semantics', () => {
     );
   });
 });
+
+describe('a hook that never started', () => {
+  it('is recorded not-run in every lane (aborted while queued), and its onError still applies', async () => {
+    const busy = {
+      name: 'busy',
+      type: 'js',
+      code: 'export default () => { for (;;) {} }',
+      timeoutMs: 20_000,
+    };
+    const queued = { name: 'queued', type: 'js', code: 'export default () => ({})', onError: 'deny' };
+    const slow = { name: 'slow', command: 'exec sleep 30' };
+    const waiting = { name: 'waiting', command: 'true', onError: 'deny' };
+    await withExecutor(
+      {
+        config: {
+          hooks: {
+            BeforeTool: [{ hooks: [busy] }],
+            BeforeTurn: [{ hooks: [queued] }],
+            SessionStart: [{ hooks: [slow] }],
+            AfterTool: [{ hooks: [waiting] }],
+          },
+        },
+        limits: { jsThreads: 1, maxConcurrentCommands: 1 },
+      },
+      async (hw) => {
+        const started = new Set<string>();
+        const seen = new Promise<void>((resolve) =>
+          hw.on('hook.started', (e) => {
+            started.add(e.hookId);
+            if (started.has('busy') && started.has('slow')) resolve();
+          }),
+        );
+        const stop = new AbortController();
+        const holdJs = hw.dispatch('BeforeTool', input({ toolName: 'Bash' }), { signal: stop.signal });
+        const holdCommand = hw.dispatch('SessionStart', input(), { signal: stop.signal });
+        await seen;
+        const abort = new AbortController();
+        const js = hw.dispatch('BeforeTurn', input({ prompt: 'x' }), { signal: abort.signal });
+        const command = hw.dispatch('AfterTool', input({ toolName: 'Bash' }), { signal: abort.signal });
+        abort.abort();
+        const [j, c] = await Promise.all([js, command]);
+        expect(j.hooks).toMatchObject([{ id: 'queued', outcome: 'not-run', error: { code: 'aborted' } }]);
+        expect(c.hooks).toMatchObject([{ id: 'waiting', outcome: 'not-run', error: { code: 'aborted' } }]);
+        expect([j.decision, c.decision]).toEqual(['deny', 'deny']);
+        stop.abort();
+        await Promise.all([holdJs, holdCommand]);
+      },
+    );
+  });
+});
+
+describe('error details', () => {
+  it('carry the numbers a message states, typed per code', async () => {
+    const config = {
+      hooks: {
+        BeforeTool: [
+          {
+            hooks: [
+              { name: 'exit3', command: 'exit 3' },
+              { name: 'flood', command: 'head -c 5000 /dev/zero', maxOutputBytes: 1000 },
+              {
+                name: 'big-js',
+                type: 'js',
+                code: "export default () => ({ reason: 'x'.repeat(5000) })",
+                maxOutputBytes: 1000,
+              },
+            ],
+          },
+        ],
+      },
+    };
+    await withExecutor({ config }, async (hw) => {
+      const r = await hw.dispatch('BeforeTool', input({ toolName: 'Bash' }));
+      expect(r.hooks.map((h) => [h.id, h.error?.code, h.error?.details])).toEqual([
+        ['exit3', 'nonzero_exit', { exitCode: 3 }],
+        ['flood', 'output_limit', { limitBytes: 1000 }],
+        ['big-js', 'output_limit', { limitBytes: 1000, actualBytes: expect.any(Number) }],
+      ]);
+    });
+  });
+});

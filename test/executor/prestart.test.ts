@@ -7,7 +7,7 @@ import { createExecutor } from '../../src/index.js';
 import { hooksOn, withExecutor } from '../helpers/fixture.js';
 
 const jsThreads = (hw: Executor) =>
-  (hw as unknown as { [INTERNALS](): { pool: { jsThreads: number } } })[INTERNALS]().pool.jsThreads;
+  (hw as unknown as { [INTERNALS](): { pool: { js: { threads: number } } } })[INTERNALS]().pool.js.threads;
 
 const config = hooksOn('BeforeTool', [{ type: 'js', code: 'export default () => ({ decision: "allow" })' }], {
   matcher: 'Bash',

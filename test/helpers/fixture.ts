@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll } from 'vitest';
 import { createExecutor, type Executor, type ExecutorOptions } from '../../src/index.js';
+import type { HookDefinition } from '../../src/registry/hook-definition.js';
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -62,3 +63,9 @@ export function hooksOn(
 ): Record<string, unknown> {
   return { hooks: { [event]: [{ ...group, hooks }] } };
 }
+
+/** A loaded hook's command spec (undefined for other hook types). */
+export const commandOf = (h: HookDefinition) => (h.type === 'command' ? h.command : undefined);
+
+/** A loaded hook's JS spec (undefined for other hook types). */
+export const jsOf = (h: HookDefinition) => (h.type === 'js' ? h.js : undefined);

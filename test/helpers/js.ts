@@ -39,7 +39,7 @@ export interface WorkerStats {
 }
 
 export function workerStats(executor: Executor): Promise<WorkerStats> {
-  return (executor as unknown as { [INTERNALS](): { pool: { jsStats(): Promise<WorkerStats> } } })
+  return (executor as unknown as { [INTERNALS](): { pool: { js: { stats(): Promise<WorkerStats> } } } })
     [INTERNALS]()
-    .pool.jsStats();
+    .pool.js.stats();
 }

@@ -9,6 +9,7 @@ import { lockPack } from '../../src/packs/lock-pack.js';
 import { signPack } from '../../src/packs/sign-pack.js';
 import { walkPack } from '../../src/packs/walk.js';
 import {
+  commandOf,
   hooksOn,
   input,
   printing,
@@ -298,7 +299,7 @@ describe('paths in a pack never reach outside it', () => {
     const cfg = writeConfig(base, 'hooks.json', { packs: [{ path: 'packs/guard', digest }] });
     const r = await loadConfig({ config: [{ kind: 'file', path: cfg, scope: 'project' }], policy: [] });
     const real = realpathSync(dir);
-    expect(r.hooks.map((h) => h.command!.program)).toEqual([
+    expect(r.hooks.map((h) => commandOf(h)!.program)).toEqual([
       { kind: 'argv', argv: [`${real}/bin/run.sh`, `${real}/data.json`, `--conf=${real}/c.json`, 'plain'] },
       { kind: 'shell', command: `LANG=C '${real}/bin/run.sh' "$HOOK_PACK_DIR/data.json" 2>/dev/null` },
       { kind: 'argv', argv: ['jq', '-f', `${real}/filter.jq`] },

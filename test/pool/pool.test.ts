@@ -24,29 +24,70 @@ const request = (command: string) => ({
   runAs: undefined,
 });
 
+/** Resolves after `n` calls of the returned callback. */
+function counter(n: number) {
+  let count = 0;
+  let reached!: () => void;
+  const done = new Promise<void>((r) => {
+    reached = r;
+  });
+  return {
+    done,
+    get count() {
+      return count;
+    },
+    tick: () => {
+      count++;
+      if (count === n) reached();
+    },
+  };
+}
+
 describe('the pool', () => {
-  it('bounds concurrent processes and reports queue time', async () => {
+  it('runs at most maxConcurrentCommands processes at once; the rest wait for a turn', async () => {
     const pool = new HookPool({ ...OPTS, maxConcurrentCommands: 2 });
+    const started = counter(2);
+    const runs = [0, 1, 2, 3].map(() => pool.command.run(request('sleep 30'), { onStart: started.tick }));
     try {
-      const runs = await Promise.all([0, 1, 2, 3].map(() => pool.runCommand(request('sleep 0.2'))));
-      const queued = runs.map((r) => r.queuedMs).sort((x, y) => x - y);
-      expect(queued[1]!).toBeLessThan(100);
-      expect(queued[2]!).toBeGreaterThan(150);
+      await started.done;
+      // The two running never end by themselves: no third run can have a turn, however long we look.
+      for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
+      expect(started.count).toBe(2);
     } finally {
       await pool.close();
     }
+    const results = await Promise.all(runs);
+    expect(results.map((r) => r.ran)).toEqual([false, false, false, false]);
+    expect(results.map((r) => !r.ran && r.error.code)).toEqual([
+      'pool_closed',
+      'pool_closed',
+      'pool_closed',
+      'pool_closed',
+    ]);
   });
 
-  it('on close, ends queued runs as pool_closed and kills running ones, leaving no process or group', async () => {
+  it('on close, refuses queued runs (not started) and stops running ones, leaving no process or group', async () => {
     const pool = new HookPool({ ...OPTS, maxConcurrentCommands: 1 });
-    const running = pool.runCommand(request('sleep 30'));
-    const queued = pool.runCommand(request('sleep 30'));
-    await new Promise((r) => setTimeout(r, 100));
+    const started = counter(1);
+    const running = pool.command.run(request('sleep 30'), { onStart: started.tick });
+    const queued = pool.command.run(request('sleep 30'));
+    await started.done;
     await pool.close();
-    expect(await queued).toMatchObject({ ran: false, reason: 'pool_closed' });
-    expect(await running).toMatchObject({ ran: false, reason: 'pool_closed' });
-    expect(pool.liveProcessGroups()).toEqual([]);
+    expect(await queued).toMatchObject({ ran: false, error: { code: 'pool_closed' } });
+    expect(await queued).not.toHaveProperty('started');
+    expect(await running).toMatchObject({ ran: false, error: { code: 'pool_closed' } });
+    expect(pool.command.liveProcessGroups()).toEqual([]);
     expect(await settleHookProcesses()).toEqual([]);
-    expect(await pool.runCommand(request('true'))).toMatchObject({ ran: false, reason: 'pool_closed' });
+    expect(await pool.command.run(request('true'))).toMatchObject({
+      ran: false,
+      error: { code: 'pool_closed' },
+    });
+  });
+
+  it('after close, a QuickJS worker cannot be started again (no pool that is never destroyed)', async () => {
+    const pool = new HookPool(OPTS);
+    await pool.close();
+    await expect(pool.js.stats()).rejects.toThrow(/closed/);
+    expect(pool.js.threads).toBe(0);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LinearRegex, RegexSyntaxError } from '../../src/registry/regex/linear-regex.js';
+import { LinearRegex, RegexSyntaxError, StepBudget } from '../../src/registry/regex/linear-regex.js';
 
 const PATTERNS = [
   'Bash',
@@ -112,5 +112,34 @@ describe('linear-time regex engine', () => {
     for (const p of ['(a', 'a)', '[a', '*a', 'a{3,1}', 'a{5000}', '[z-a]'])
       expect(() => new LinearRegex(p), p).toThrow(RegexSyntaxError);
     expect(() => new LinearRegex('(a{1000}){1000}')).toThrow(/too large/);
+  });
+});
+
+describe('the required-literal check', () => {
+  it('answers no at once when the input lacks a literal every match needs, and never changes an answer', () => {
+    // (V8's own RegExp is the reference: inputs stay small enough for its backtracking.)
+    const cases: [string, boolean, string[]][] = [
+      ['^[\\s\\S]*\\.env$', false, ['a/.env', 'x.env.bak', '.env', 'env']],
+      ['(a|aa){3}b', false, ['aaab', 'aaaaaab', 'aaaa', 'b', 'ab']],
+      ['rm\\s+-rf', false, ['rm -rf /', 'rm  -rf', 'rmrf', 'echo rm -r']],
+      ['DROP TABLE', true, ['drop table users', 'DROP table', 'dropt able']],
+    ];
+    for (const [pattern, ignoreCase, inputs] of cases) {
+      const re = new LinearRegex(pattern, { ignoreCase });
+      const flags = ignoreCase ? 'i' : '';
+      for (const input of inputs)
+        expect([pattern, input, re.test(input)]).toEqual([
+          pattern,
+          input,
+          new RegExp(pattern, flags).test(input),
+        ]);
+    }
+    // A non-ASCII literal under ignoreCase is not pre-checked: the engine folds ſ to S, lowercasing
+    // the input would not (V8's RegExp disagrees with both; the engine's own answer must stand).
+    expect(new LinearRegex('ſ', { ignoreCase: true }).test('S')).toBe(true);
+    // The pathological pattern answers without walking the NFA over a long input.
+    const budget = new StepBudget(10, 10);
+    expect(new LinearRegex('(a|aa){700}b').test('a'.repeat(300_000), budget)).toBe(false);
+    expect(budget.remaining).toBe(10);
   });
 });

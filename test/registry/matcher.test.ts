@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { flattenToolInput, IfFilter, IfFilterError } from '../../src/registry/if-filter.js';
 import { ToolMatcher } from '../../src/registry/matcher.js';
+import { OnceTracker, type RegisteredHook } from '../../src/registry/registry.js';
 
 describe('tool matchers', () => {
   it('match everything when "*", empty or missing', () => {
@@ -32,7 +33,7 @@ describe('tool matchers', () => {
   it('fall back to exact alternatives when the pattern is not a valid regex', () => {
     const m = new ToolMatcher('Foo(|Bar');
     expect(m.kind).toBe('alternatives');
-    expect(m.regexError).toBeDefined();
+    expect(m.regexError).toBe('missing ")"');
     expect(m.matches('Bar')).toBe(true);
   });
 });
@@ -77,5 +78,19 @@ describe('if filters', () => {
       values: ['x', '1', 'true'],
       complete: true,
     });
+  });
+});
+
+describe('once', () => {
+  const hook = (id: string) => ({ id, event: 'SessionStart' }) as unknown as RegisteredHook;
+  it('remembers per session, and forgets only the least recently active session past the bound', () => {
+    const once = new OnceTracker(3);
+    for (const s of ['a', 'b', 'c']) expect(once.firstTime(hook('h'), s)).toBe(true);
+    expect(once.firstTime(hook('h'), 'a')).toBe(false); // a is now the most recent
+    expect(once.firstTime(hook('h'), 'd')).toBe(true); // b, the least recent, is forgotten
+    expect(once.sessions).toBe(3);
+    expect(once.firstTime(hook('h'), 'a')).toBe(false);
+    expect(once.firstTime(hook('h'), 'c')).toBe(false);
+    expect(once.firstTime(hook('h'), 'b')).toBe(true);
   });
 });

@@ -235,7 +235,7 @@ describe('POST /v1/dispatch/{event}', () => {
       expect(body.error.code).toBe('queue_full');
       expect(body.result.hooks[0]).toMatchObject({
         id: 'waits',
-        outcome: 'error',
+        outcome: 'not-run',
         error: { code: 'queue_full' },
       });
       // Another tenant is not affected.
@@ -246,6 +246,9 @@ describe('POST /v1/dispatch/{event}', () => {
       expect(await started.next()).toBe('started');
       expect((await second).status).toBe(200);
     } finally {
+      // Whatever failed above, no hook stays blocked (the server could not drain).
+      release.send();
+      release.send();
       started.close();
       release.close();
     }
@@ -343,6 +346,7 @@ describe('GET /openapi.json', () => {
       'allow',
       'deny',
       'ask',
+      'defer',
       'passthrough',
     ]);
     expect(doc.components.schemas.DispatchBody.required ?? []).toEqual([]);

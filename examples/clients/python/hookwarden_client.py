@@ -5,8 +5,8 @@ As a command (one dispatch; the HookInput JSON on stdin, camelCase or Claude Cod
 
     python3 hookwarden_client.py --url http://127.0.0.1:8080 --token "$TOKEN" --event PreToolUse < input.json
 
-prints the DispatchResult JSON on stdout and exits 0 when the agent may proceed (allow, ask,
-passthrough), 2 on deny, 1 on any error (message on stderr). The token may also come from the
+prints the DispatchResult JSON on stdout and exits 2 on deny, 1 on any error (message on stderr),
+0 on every other verdict, as `hookwarden dispatch` does. The token may also come from the
 HOOKWARDEN_TOKEN environment variable (a command line is visible to other users of the machine).
 A 429 (the tenant's queue is full) is retried after its Retry-After, --retries times.
 
@@ -111,7 +111,7 @@ def exit_code(result):
 def main(argv=None):
     parser = argparse.ArgumentParser(
         description="Dispatch one event to a hookwarden server (HookInput JSON on stdin).",
-        epilog="Exit status: 0 proceed (allow, ask, passthrough), 2 deny, 1 error.",
+        epilog="Exit status: 2 deny, 1 error, 0 any other verdict (allow, ask, defer, passthrough).",
     )
     parser.add_argument("--url", required=True, help="the server, e.g. http://127.0.0.1:8080")
     parser.add_argument("--token", default=os.environ.get("HOOKWARDEN_TOKEN"), help="bearer token (default: $HOOKWARDEN_TOKEN)")

@@ -9,7 +9,7 @@
 // (SIGTERM): its hooks did not all run.
 
 import { config as zodConfig } from 'zod';
-import { DEFAULT_EVENTS, EventCatalogue } from '../../contract/events.js';
+import { DEFAULT_EVENTS, defineEvent, EventCatalogue } from '../../contract/events.js';
 import { HookwardenError } from '../../contract/hookwarden-error.js';
 import type { DispatchResult } from '../../contract/result.js';
 import { interruptedResult } from '../../dispatch/dispatcher.js';
@@ -21,6 +21,7 @@ import { UsageError } from '../usage-error.js';
 import { readKeyFlag } from './audit.js';
 
 export interface DispatchFlags {
+  strict?: boolean;
   config?: string[];
   userConfig?: string[];
   policy?: string[];
@@ -39,9 +40,7 @@ export interface DispatchFlags {
  */
 function interruptedEarly(event: string): DispatchResult {
   const known = new EventCatalogue(DEFAULT_EVENTS).get(event);
-  return interruptedResult(
-    known ?? { name: event, mode: 'serial', canDeny: true, honours: [], toolScoped: false, chain: {} },
-  );
+  return interruptedResult(known ?? defineEvent(event, { mode: 'serial', canDeny: true, honours: [] }));
 }
 
 const exitCodeOf = (result: DispatchResult, signal: InterruptSignal | undefined) =>
@@ -106,6 +105,7 @@ export async function runDispatch(event: string, flags: DispatchFlags): Promise<
       : {}),
     // One dispatch per process: start QuickJS workers only if a JS hook runs.
     prestartJsWorkers: false,
+    ...(flags.strict === true ? { strict: true } : {}),
   });
   executor = created;
   // Interrupted while the config loaded: the early answer is out and the process exits (after

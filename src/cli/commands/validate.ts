@@ -1,7 +1,8 @@
 // `hookwarden validate <config>…`: every problem with its file and JSON path; exit 1 on errors
 // (and on warnings with --strict).
 import { formatDiagnostic } from '../../config/diagnostics.js';
-import { validateConfig } from '../../config/validate.js';
+import { validateConfig } from '../../executor/validate.js';
+import { UsageError } from '../usage-error.js';
 
 export interface ValidateFlags {
   policy?: string[];
@@ -10,6 +11,8 @@ export interface ValidateFlags {
 }
 
 export async function runValidate(files: string[], flags: ValidateFlags): Promise<number> {
+  if (files.length === 0 && (flags.policy ?? []).length === 0)
+    throw new UsageError('validate needs a config file or --policy <file>; see `hookwarden validate --help`');
   const report = await validateConfig({ config: files, policy: flags.policy ?? [] });
   const failed =
     report.errorCount > 0 ||

@@ -159,6 +159,28 @@ class Emitter {
   }
 }
 
+/**
+ * The longest run of plain characters in the pattern's top-level sequence (`^[\s\S]*\.env$` →
+ * ".env", `(a|aa){700}b` → "b"): every match contains it. Undefined when there is none.
+ */
+function requiredLiteral(node: Node): string | undefined {
+  const items = node.t === 'cat' ? node.items : [node];
+  let best = '';
+  let run = '';
+  for (const item of items) {
+    const single =
+      item.t === 'set' &&
+      !item.negate &&
+      item.ranges.length === 1 &&
+      item.ranges[0]![0] === item.ranges[0]![1];
+    if (single) {
+      run += String.fromCharCode(item.ranges[0]![0]);
+      if (run.length > best.length) best = run;
+    } else if (item.t !== 'assert') run = '';
+  }
+  return best === '' ? undefined : best;
+}
+
 const isWordChar = (c: number): boolean =>
   (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || c === 95 || (c >= 97 && c <= 122);
 
@@ -173,11 +195,25 @@ export class LinearRegex {
   #clist: Int32Array;
   #nlist: Int32Array;
   readonly #stack: Int32Array;
+  /** A literal every match contains: an input without it cannot match (checked first, fast). */
+  readonly #required: string | undefined;
+  readonly #ignoreCase: boolean;
 
   constructor(source: string, flags: { ignoreCase?: boolean } = {}) {
     this.source = source;
     const e = new Emitter(flags.ignoreCase === true);
-    e.emit(parseRegex(source));
+    const ast = parseRegex(source);
+    this.#ignoreCase = flags.ignoreCase === true;
+    const required = requiredLiteral(ast);
+    // Case-insensitive, only ASCII literals: lowercasing the input then keeps every character the
+    // engine could match (its case folding of non-ASCII letters differs from toLowerCase's).
+    this.#required =
+      !this.#ignoreCase || required === undefined
+        ? required
+        : /^[\x00-\x7f]+$/.test(required)
+          ? required.toLowerCase()
+          : undefined;
+    e.emit(ast);
     e.finish();
     this.#op = Uint8Array.from(e.op);
     this.#a = Int32Array.from(e.a);
@@ -201,6 +237,9 @@ export class LinearRegex {
    * the guard"); the steps taken are charged to the budget either way.
    */
   test(input: string, budget?: StepBudget): boolean | undefined {
+    const required = this.#required;
+    if (required !== undefined && !(this.#ignoreCase ? input.toLowerCase() : input).includes(required))
+      return false;
     const len = input.length;
     const mark = this.#mark;
     mark.fill(0);

@@ -222,31 +222,6 @@ describe.each(MODES)('hostile hooks (%s isolation)', (mode) => {
     },
   );
 
-  it('`writable: true` lets a namespace hook write its root, and only then', async () => {
-    if (mode === 'process') return;
-    const root = tempDir('hw-writable-');
-    mkdirSync(join(root, 'sub'));
-    const { result } = await withExecutor(
-      {
-        config: {
-          hooks: {
-            BeforeTool: [
-              {
-                hooks: [
-                  { isolation: 'namespace', writable: true, command: "echo ok > sub/out && echo '{}'" },
-                ],
-              },
-            ],
-          },
-        },
-        root,
-      },
-      async (hw) => ({ result: await hw.dispatch('BeforeTool', input({ toolName: 'Bash' })) }),
-    );
-    expect(result.hooks[0]!.outcome).toBe('proceed');
-    expect(readFileSync(join(root, 'sub/out'), 'utf8')).toBe('ok\n');
-  });
-
   it(
     mode === 'namespace'
       ? 'leaves no daemon behind, even a setsid one'
@@ -307,5 +282,31 @@ describe.each(MODES)('hostile hooks (%s isolation)', (mode) => {
     const { result, marker } = await run(mode, 'tiocsti.sh');
     expect(result.additionalContext).toMatch(/^refused: /);
     expect(await survivors(marker)).toEqual([]);
+  });
+});
+
+describe.each(MODES.filter((m) => m === 'namespace'))('namespace sandboxes (%s)', () => {
+  it('`writable: true` lets a namespace hook write its root', async () => {
+    const root = tempDir('hw-writable-');
+    mkdirSync(join(root, 'sub'));
+    const { result } = await withExecutor(
+      {
+        config: {
+          hooks: {
+            BeforeTool: [
+              {
+                hooks: [
+                  { isolation: 'namespace', writable: true, command: "echo ok > sub/out && echo '{}'" },
+                ],
+              },
+            ],
+          },
+        },
+        root,
+      },
+      async (hw) => ({ result: await hw.dispatch('BeforeTool', input({ toolName: 'Bash' })) }),
+    );
+    expect(result.hooks[0]!.outcome).toBe('proceed');
+    expect(readFileSync(join(root, 'sub/out'), 'utf8')).toBe('ok\n');
   });
 });

@@ -1,6 +1,6 @@
 // Fair scheduling across tenants, tested by the order in which turns are granted (no timings).
 import { describe, expect, it } from 'vitest';
-import { TenantQueues } from '../../src/pool/fair-scheduler.js';
+import { TenantQueues } from '../../src/pool/tenant-queues.js';
 import { Turns } from '../../src/pool/turns.js';
 
 /** Grants turns one at a time and returns the tenant order in which they were granted. */

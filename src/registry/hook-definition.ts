@@ -1,9 +1,10 @@
-// The internal, fully-defaulted form of one configured hook. Built once at load, frozen.
+// The hook model: the internal, fully-defaulted form of every hook the registry holds, one member
+// of a discriminated union per hook type (`type`). Configured hooks are built once at load and
+// frozen; trusted callbacks are registered through the library. A new hook type adds a member.
 import type { CommandRlimits } from '../contract/command-task.js';
-import type { Scope } from '../contract/types.js';
-import type { PackFingerprint } from '../packs/fingerprint.js';
-import type { IfFilter } from '../registry/if-filter.js';
-import type { ToolMatcher } from '../registry/matcher.js';
+import type { HookInput, HookOutput, Scope } from '../contract/types.js';
+import type { IfFilter } from './if-filter.js';
+import type { ToolMatcher } from './matcher.js';
 
 /** rlimits of a command hook (0 CPU seconds: derived from the deadline). */
 export type Rlimits = CommandRlimits;
@@ -41,6 +42,15 @@ export interface JsHookSpec {
   readonly maxOutputBytes: number;
 }
 
+/** What a verified pack looked like on disk (see src/packs/fingerprint.ts). */
+export interface PackFingerprint {
+  readonly root: string;
+  /** Relative directory path ('' = the root) → its content entry names, sorted, joined by NUL. */
+  readonly dirs: ReadonlyMap<string, string>;
+  /** Relative file path → `ino:size:mtimeNs:ctimeNs`. */
+  readonly files: ReadonlyMap<string, string>;
+}
+
 /** The verified policy pack a hook comes from. */
 export interface PackOrigin {
   readonly name: string;
@@ -53,14 +63,14 @@ export interface PackOrigin {
   readonly fingerprint: PackFingerprint;
 }
 
-export interface HookDefinition {
+/** What every configured hook has, whatever its type. */
+interface ConfiguredHook {
   readonly id: string;
   /** True when `id` is a configured `name` (only named hooks replace each other across files). */
   readonly named: boolean;
   /** Canonical event name. */
   readonly event: string;
   readonly scope: Scope;
-  readonly type: 'command' | 'js';
   /** Undefined when the event is not tool-scoped or the matcher matches everything. */
   readonly matcher: ToolMatcher | undefined;
   readonly ifFilters: readonly IfFilter[];
@@ -78,8 +88,51 @@ export interface HookDefinition {
   readonly origin: string;
   /** Where the hook was declared. */
   readonly location: { readonly file: string; readonly path: string };
-  readonly command: CommandHookSpec | undefined;
-  readonly js: JsHookSpec | undefined;
   /** Set for hooks loaded from a pack. */
   readonly pack?: PackOrigin;
 }
+
+/** A command hook: a restricted subprocess. */
+export interface CommandHookDefinition extends ConfiguredHook {
+  readonly type: 'command';
+  readonly command: CommandHookSpec;
+}
+
+/** A JS hook: a module run in a fresh QuickJS isolate. */
+export interface JsHookDefinition extends ConfiguredHook {
+  readonly type: 'js';
+  readonly js: JsHookSpec;
+}
+
+/** A hook loaded from configuration (a file, an object, a pack). */
+export type HookDefinition = CommandHookDefinition | JsHookDefinition;
+
+/** Context given to a trusted callback. */
+export interface TrustedContext {
+  readonly hookId: string;
+  /** Aborts at the hook's deadline or when the dispatch is aborted. */
+  readonly signal: AbortSignal;
+}
+
+export type TrustedHandler = (
+  input: Readonly<HookInput>,
+  ctx: TrustedContext,
+) => HookOutput | undefined | Promise<HookOutput | undefined>;
+
+/** A trusted in-process callback as registered (never loaded from a file). */
+export interface TrustedDefinition {
+  readonly id: string;
+  readonly event: string;
+  readonly scope: 'trusted';
+  readonly type: 'trusted';
+  readonly matcher: ToolMatcher | undefined;
+  readonly ifFilters: readonly IfFilter[];
+  readonly requireOk: boolean | undefined;
+  readonly onError: 'skip' | 'deny';
+  readonly deadlineMs: number;
+  readonly once: false;
+  readonly dedupKey: string;
+  readonly handler: TrustedHandler;
+}
+
+export type RegisteredHook = HookDefinition | TrustedDefinition;

@@ -3,14 +3,14 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { compileModule } from '../../sandbox/js/compile.js';
-import type { ExecutorOptions } from '../executor/options.js';
-import { resolveOptions } from '../executor/options.js';
+import { programPath } from '../config/command-paths.js';
+import { DEFAULTS } from '../config/defaults.js';
+import type { Diagnostic } from '../config/diagnostics.js';
+import { loadConfig } from '../config/load.js';
 import type { PackStatus } from '../packs/pins.js';
-import { programPath } from './command-paths.js';
-import { DEFAULTS } from './defaults.js';
-import type { Diagnostic } from './diagnostics.js';
-import type { HookDefinition } from './hook-definition.js';
-import { loadConfig } from './load.js';
+import type { HookDefinition } from '../registry/hook-definition.js';
+import type { ExecutorOptions } from './options.js';
+import { resolveOptions } from './options.js';
 
 export interface ValidationReport {
   /** Every problem, with file, JSON path and the value received. */
@@ -30,7 +30,7 @@ function commandProblem(
   hook: HookDefinition,
   root: string,
 ): Pick<Diagnostic, 'severity' | 'message' | 'skipped'> | undefined {
-  if (hook.command === undefined) return undefined;
+  if (hook.type !== 'command') return undefined;
   const program = programPath(hook.command.program);
   if (program === undefined || program.includes('$')) return undefined;
   if (program.includes('/')) {
@@ -93,7 +93,7 @@ export async function validateConfig(
   }
   // JS hooks are compiled (never run) so syntax errors show with their file and line.
   for (const hook of unique) {
-    if (hook.js === undefined) continue;
+    if (hook.type !== 'js') continue;
     // The operator's report names the full path (records given to hooks and results never do).
     const problem = await compileModule(hook.js.code, hook.js.sourcePath ?? hook.js.filename);
     if (problem !== undefined) {

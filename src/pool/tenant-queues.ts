@@ -4,18 +4,9 @@
 // current window waits for the next). A tenant that floods a lane with slow hooks gets its turn like
 // everyone else, not everyone's turns: the next free slot goes to the next tenant in rotation.
 
-export interface TenantLimits {
-  /** Hooks of this tenant running at once, per lane. Default: no limit beyond the lane's. */
-  readonly maxConcurrent?: number | undefined;
-  /** Hooks of this tenant waiting, per lane; past it a hook fails with queue_full. Default: no limit. */
-  readonly maxQueued?: number | undefined;
-  /** Share of the rotation: weight 2 gets two turns per round when it has work. Default 1. */
-  readonly weight?: number | undefined;
-  /** Run time (ms) this tenant may use per window; then its hooks wait for the next window. */
-  readonly cpuMsPerWindow?: number | undefined;
-  /** Window of cpuMsPerWindow, ms. Default 1000. */
-  readonly windowMs?: number | undefined;
-}
+import type { TenantLimits } from '../config/tenant-limits.js';
+
+export type { TenantLimits };
 
 /** How much work one `next()` may hand out: items are added while their summed cost fits. */
 export interface BatchBudget<T> {

@@ -1,0 +1,104 @@
+// The command lane: every command hook's run. It waits for its tenant's turn (at most
+// `maxConcurrentCommands` processes at once), prepares a per-invocation scratch directory (HOME and
+// TMPDIR; an /etc snapshot for namespace hooks), starts the process through the subprocess runner,
+// tracks its process group, and cleans up. close() kills every group and removes the scratch root.
+import { ProcessGroups } from '../../sandbox/command/kill-group.js';
+import { runCommand } from '../../sandbox/command/run-command.js';
+import type { CommandOutcome, CommandTask } from '../contract/command-task.js';
+import { hookError } from '../contract/error-codes.js';
+import { type LaneLoad, type LaneResult, type LaneRunOptions, refusal } from './lane.js';
+import { LinkedAbort } from './linked-abort.js';
+import { ScratchDirs } from './scratch.js';
+import type { TenantLimits } from './tenant-queues.js';
+import { Turns } from './turns.js';
+
+/** What a dispatch hands the command lane: the task without the lane's own parts. */
+export type CommandRequest = Omit<CommandTask, 'scratchDir' | 'killGraceMs'>;
+
+export interface CommandLaneOptions {
+  readonly maxConcurrent: number;
+  readonly killGraceMs: number;
+  readonly tenantLimits?: ((tenant: string) => TenantLimits) | undefined;
+  /** Directory under which per-invocation scratch dirs are made (default: a tmpfs if available). */
+  readonly scratchBase?: string | undefined;
+}
+
+export class CommandLane {
+  readonly #options: CommandLaneOptions;
+  readonly #closing: AbortSignal;
+  readonly #turns: Turns;
+  readonly #scratch: ScratchDirs;
+  readonly #groups = new ProcessGroups();
+  readonly #running = new Set<Promise<unknown>>();
+
+  constructor(options: CommandLaneOptions, closing: AbortSignal) {
+    this.#options = options;
+    this.#closing = closing;
+    this.#turns = new Turns(options.maxConcurrent, options.tenantLimits);
+    this.#scratch = new ScratchDirs(options.scratchBase);
+  }
+
+  /** Process groups that may still have members (leak checks). */
+  liveProcessGroups(): number[] {
+    return this.#groups.live();
+  }
+
+  /** Process slots, slots in use, and each tenant's hooks waiting and running (metrics). */
+  load(): LaneLoad {
+    return { capacity: this.#turns.capacity, busy: this.#turns.running, tenants: this.#turns.counts() };
+  }
+
+  async run(request: CommandRequest, options: LaneRunOptions = {}): Promise<LaneResult<CommandOutcome>> {
+    const { signal, onStart } = options;
+    const tenant = options.tenant ?? '';
+    const queuedAt = performance.now();
+    const turn = this.#closing.aborted ? 'closed' : await this.#turns.acquire(tenant, signal);
+    const queuedMs = performance.now() - queuedAt;
+    if (turn === 'closed') return refusal('pool_closed', queuedMs);
+    if (turn === 'aborted') return refusal('aborted', queuedMs);
+    if (turn === 'queue_full') {
+      const message = `tenant "${tenant}" has its maximum of hooks queued (maxQueued); the hook was not run`;
+      return refusal(hookError('queue_full', message, { tenant }), queuedMs);
+    }
+
+    onStart?.();
+    let ranMs = 0;
+    const link = new LinkedAbort(signal, this.#closing);
+    let scratchDir: string | undefined;
+    const run = (async () => {
+      scratchDir = this.#scratch.create(tenant);
+      const etcDir = request.isolation === 'namespace' ? this.#scratch.etcSnapshot() : undefined;
+      return runCommand(
+        {
+          ...request,
+          scratchDir,
+          killGraceMs: this.#options.killGraceMs,
+          ...(etcDir === undefined ? {} : { etcDir }),
+        },
+        this.#groups,
+        link.signal,
+      );
+    })();
+    this.#running.add(run);
+    try {
+      const value = await run;
+      ranMs = value.durationMs;
+      if (value.kind === 'aborted' && this.#closing.aborted && !signal?.aborted)
+        return refusal('pool_closed', queuedMs);
+      return { ran: true, value, queuedMs };
+    } finally {
+      this.#running.delete(run);
+      link.dispose();
+      this.#turns.release(tenant, ranMs);
+      if (scratchDir !== undefined) this.#scratch.remove(scratchDir);
+    }
+  }
+
+  /** Refuses queued runs, waits for running ones (killed by the closing signal), cleans up. */
+  async close(): Promise<void> {
+    this.#turns.close();
+    await Promise.allSettled([...this.#running]);
+    this.#groups.dispose();
+    await this.#scratch.close();
+  }
+}

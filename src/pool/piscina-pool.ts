@@ -1,0 +1,68 @@
+// The Piscina side of the QuickJS lane: where the built worker file is, how idle workers are picked,
+// and the pool's options. Piscina is loaded when the first pool is made: a process that never runs a
+// JS hook (a one-shot CLI dispatch of command hooks) does not pay for loading it.
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import type { Piscina } from 'piscina';
+import { DEFAULTS } from '../config/defaults.js';
+
+type LoadBalancer = NonNullable<NonNullable<ConstructorParameters<typeof Piscina>[0]>['loadBalancer']>;
+
+/** Piscina is CommonJS: a synchronous require keeps pool creation synchronous. */
+export const loadPiscina = (): typeof Piscina =>
+  (createRequire(import.meta.url)('piscina') as { Piscina: typeof Piscina }).Piscina;
+
+/**
+ * A built worker module (`dist/<dir>/<name>.js`), from wherever this code runs: dist/src/<stage>/,
+ * the sources under vitest (src/<stage>/), or the CLI bundle (dist/cli/bundle/).
+ */
+export function findWorkerFile(dir: string, name: string, what: string): string {
+  const candidates = [
+    new URL(`../../${dir}/${name}`, import.meta.url),
+    new URL(`../../dist/${dir}/${name}`, import.meta.url),
+  ];
+  const found = candidates.find((u) => existsSync(fileURLToPath(u)));
+  if (found === undefined) throw new Error(`${what} is not built: run \`npm run build\``);
+  return found.href;
+}
+
+/**
+ * Round-robin over idle workers: after answering, a worker prepares its next sandbox, so the worker
+ * that has been idle longest is the one most likely to have it ready.
+ */
+function roundRobin(): LoadBalancer {
+  let last = -1;
+  return (_task, workers) => {
+    let first: (typeof workers)[number] | null = null;
+    let next: (typeof workers)[number] | null = null;
+    for (const w of workers) {
+      if (w.currentUsage !== 0 || w.terminating || w.destroyed) continue;
+      if (first === null || w.id < first.id) first = w;
+      if (w.id > last && (next === null || w.id < next.id)) next = w;
+    }
+    const chosen = next ?? first;
+    if (chosen !== null) last = chosen.id;
+    return chosen;
+  };
+}
+
+/** A warm pool of QuickJS workers (sandbox/js/worker.ts), one task at a time per worker. */
+export function createQuickJsPool(options: { threads: number; heapCeilingBytes: number }): Piscina {
+  const { piscina } = DEFAULTS;
+  return new (loadPiscina())({
+    filename: findWorkerFile('sandbox/js', 'worker.js', 'the QuickJS worker'),
+    minThreads: options.threads,
+    maxThreads: options.threads,
+    idleTimeout: piscina.idleTimeoutMs,
+    concurrentTasksPerWorker: 1,
+    loadBalancer: roundRobin(),
+    // The worker's event loop must run between tasks: it prepares the next sandbox while idle.
+    atomics: 'disabled',
+    workerData: { heapCeilingBytes: options.heapCeilingBytes },
+    resourceLimits: {
+      maxOldGenerationSizeMb: piscina.maxOldGenerationSizeMb,
+      stackSizeMb: piscina.stackSizeMb,
+    },
+  });
+}

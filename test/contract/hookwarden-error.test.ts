@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import * as builtCopy from '../../dist/src/contract/hookwarden-error.js';
+import * as api from '../../src/index.js';
+import { HookwardenError, isHookwardenError } from '../../src/index.js';
+
+describe('the public API', () => {
+  it('is the documented set of names (fold internals stay inside)', () => {
+    expect(Object.keys(api).sort()).toEqual([
+      'DEFAULTS',
+      'DEFAULT_EVENTS',
+      'ERROR_CODES',
+      'EVENT_ALIASES',
+      'HookwardenError',
+      'configFileSchema',
+      'createExecutor',
+      'hookInputSchema',
+      'hookOutputSchema',
+      'hookSpecSchema',
+      'hooksJsonSchema',
+      'isHookwardenError',
+      'validateConfig',
+    ]);
+  });
+});
+
+describe('isHookwardenError', () => {
+  it('recognises a HookwardenError from another copy of the package, where instanceof does not', () => {
+    const other = new builtCopy.HookwardenError('invalid_input', 'from the other copy');
+    expect(other instanceof HookwardenError).toBe(false);
+    expect(isHookwardenError(other)).toBe(true);
+    expect(isHookwardenError(new HookwardenError('closed', 'x'))).toBe(true);
+    expect(isHookwardenError(new Error('plain'))).toBe(false);
+    expect(isHookwardenError({ code: 'closed', message: 'lookalike' })).toBe(false);
+    expect(isHookwardenError(null)).toBe(false);
+  });
+});
