@@ -78,7 +78,10 @@ export function openApiDocument(): Json {
             content: { 'application/json': { schema: ref('DispatchBody') } },
           },
           responses: {
-            '200': json('DispatchResult', 'The verdict (allow, deny, ask, defer or passthrough) is in the body.'),
+            '200': json(
+              'DispatchResult',
+              'The verdict (allow, deny, ask, defer or passthrough) is in the body.',
+            ),
             '400': error('The body is not JSON, or not a valid HookInput (`invalid_input`).'),
             '401': UNAUTHORIZED,
             '404': error('Unknown event (`unknown_event`).'),
