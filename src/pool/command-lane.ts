@@ -6,7 +6,7 @@ import { ProcessGroups } from '../../sandbox/command/kill-group.js';
 import { runCommand } from '../../sandbox/command/run-command.js';
 import type { CommandOutcome, CommandTask } from '../contract/command-task.js';
 import { hookError } from '../contract/error-codes.js';
-import { type LaneResult, type LaneRunOptions, refusal } from './lane.js';
+import { type LaneLoad, type LaneResult, type LaneRunOptions, refusal } from './lane.js';
 import { LinkedAbort } from './linked-abort.js';
 import { ScratchDirs } from './scratch.js';
 import type { TenantLimits } from './tenant-queues.js';
@@ -41,6 +41,11 @@ export class CommandLane {
   /** Process groups that may still have members (leak checks). */
   liveProcessGroups(): number[] {
     return this.#groups.live();
+  }
+
+  /** Process slots, slots in use, and each tenant's hooks waiting and running (metrics). */
+  load(): LaneLoad {
+    return { capacity: this.#turns.capacity, busy: this.#turns.running, tenants: this.#turns.counts() };
   }
 
   async run(request: CommandRequest, options: LaneRunOptions = {}): Promise<LaneResult<CommandOutcome>> {
