@@ -106,8 +106,11 @@ export function namespaceSupport(): NamespaceSupport {
   return probed;
 }
 
-/** How the host lays out /bin, /lib…: links into /usr (merged /usr) or real directories. */
-function systemMounts(): string[] {
+let mounts: readonly string[] | undefined;
+
+/** How the host lays out /bin, /lib…: links into /usr (merged /usr) or real directories (read once). */
+function systemMounts(): readonly string[] {
+  if (mounts !== undefined) return mounts;
   const args = ['--ro-bind', '/usr', '/usr'];
   for (const name of USR_LINKS) {
     try {
@@ -118,6 +121,7 @@ function systemMounts(): string[] {
       // absent on this host
     }
   }
+  mounts = args;
   return args;
 }
 

@@ -15,6 +15,11 @@ const SIGNAL_NAMES = new Map(Object.entries(constants.signals).map(([name, n]) =
 const CLOSE_GRACE_MS = 5000;
 /** Of the server's stderr, what is kept for the message when it dies. */
 const STDERR_KEEP = 2048;
+/**
+ * A server that has not answered a SPAWN for this long is stuck (its clone waits for a child that
+ * was stopped before its exec) and is replaced: SIGKILLed, its hooks lost, a new one started.
+ */
+export const STUCK_AFTER_MS = 5000;
 
 class ServerProcess {
   readonly #child: ChildProcessWithoutNullStreams;
@@ -23,6 +28,9 @@ class ServerProcess {
   readonly #exited: Promise<void>;
   readonly #onGone: () => void;
   #nextId = 1;
+  /** SPAWNs not answered yet (STARTED or FAILED): id → when sent. */
+  readonly #unanswered = new Map<number, number>();
+  #watchdog: NodeJS.Timeout | undefined;
   #stderr = '';
   #gone = false;
   #closing = false;
@@ -70,11 +78,38 @@ class ServerProcess {
     this.#nextId = this.#nextId >= 0xffff_fffe ? 1 : this.#nextId + 1;
     this.#hooks.set(id, events);
     this.#child.stdin.write(encodeSpawn(id, spec));
+    this.#unanswered.set(id, performance.now());
+    this.#watch();
     return {
       release: () => {
         if (this.#hooks.delete(id) && !this.#gone) this.#child.stdin.write(encodeRelease(id));
       },
     };
+  }
+
+  /** Arms the watchdog for the oldest unanswered SPAWN. */
+  #watch(): void {
+    if (this.#watchdog !== undefined || this.#gone) return;
+    const oldest = this.#unanswered.values().next();
+    if (oldest.done === true) return;
+    const wait = Math.max(0, oldest.value + STUCK_AFTER_MS - performance.now());
+    this.#watchdog = setTimeout(() => {
+      this.#watchdog = undefined;
+      const first = this.#unanswered.values().next();
+      if (first.done !== true && performance.now() - first.value >= STUCK_AFTER_MS) {
+        this.#stderr = `it started no hook for ${STUCK_AFTER_MS} ms: stuck`;
+        this.#child.kill('SIGKILL');
+      } else this.#watch();
+    }, wait);
+    this.#watchdog.unref();
+  }
+
+  #answered(id: number): void {
+    this.#unanswered.delete(id);
+    if (this.#unanswered.size === 0) {
+      clearTimeout(this.#watchdog);
+      this.#watchdog = undefined;
+    }
   }
 
   /** Closes its stdin (it SIGKILLs what it still runs, then exits) and waits for it to exit. */
@@ -95,6 +130,7 @@ class ServerProcess {
       }
       return;
     }
+    if (type === REPLY.started || type === REPLY.failed) this.#answered(id);
     const events = this.#hooks.get(id);
     if (events === undefined) return; // released
     if (type === REPLY.started) events.started(payload.readUInt32LE(0));
@@ -128,6 +164,7 @@ class ServerProcess {
   #lose(message: string, exitCode: number | null, signal: string | null): void {
     if (this.#gone) return;
     this.#gone = true;
+    clearTimeout(this.#watchdog);
     this.#onGone();
     const server: LostServer = { pid: this.#child.pid, exitCode, signal };
     const hooks = [...this.#hooks.values()];

@@ -141,11 +141,13 @@ static int child_main(void *arg) {
       set_limit(RLIMIT_FSIZE, r->file_size) != 0 ||
       ((r->flags & SPAWN_AS_LIMIT) != 0 && set_limit(RLIMIT_AS, r->address_space) != 0))
     fail(c, "setrlimit");
+  /* Armed before the uid change too: from here on the child dies with the server. */
+  if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) != 0) fail(c, "prctl");
   /* Raw system calls: glibc's set*id wrappers coordinate threads, which a vfork child must not do. */
   if ((r->flags & SPAWN_RUN_AS) != 0 &&
       (syscall(SYS_setgroups, 0, NULL) != 0 || syscall(SYS_setgid, r->gid) != 0 || syscall(SYS_setuid, r->uid) != 0))
     fail(c, "setuid");
-  /* After the uid change, which would clear the parent-death signal. */
+  /* Again after the uid change, which clears the parent-death signal. */
   if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 || prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) != 0)
     fail(c, "prctl");
   /* The server may have died before the parent-death signal was armed. */

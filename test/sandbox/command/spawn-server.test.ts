@@ -12,7 +12,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { ProcessGroups } from '../../../sandbox/command/kill-group.js';
 import { findNativeHelper } from '../../../sandbox/command/native-helper.js';
 import { runCommand } from '../../../sandbox/command/run-command.js';
-import { SpawnServer } from '../../../sandbox/command/spawn-server.js';
+import { SpawnServer, STUCK_AFTER_MS } from '../../../sandbox/command/spawn-server.js';
 import type { CommandTask } from '../../../src/contract/command-task.js';
 import type { DispatchResult } from '../../../src/index.js';
 import { hooksOn, input, withExecutor } from '../../helpers/fixture.js';
@@ -231,4 +231,29 @@ describe('a spawn server killed under running hooks', () => {
     });
     expect(spawnServers(process.pid).filter((s) => s.pid !== launcher.pid)).toEqual([]);
   });
+});
+
+describe('a spawn server that stops answering', () => {
+  it(`is replaced after ${STUCK_AFTER_MS} ms: its hooks are lost, the next one starts on a new server`, async () => {
+    const own = new SpawnServer(SERVER);
+    try {
+      expect(await runCommand(task('true'), groups, undefined, own)).toMatchObject({ kind: 'exited' });
+      const stuck = own.pid!;
+      // Stopped (as a clone waiting for a child stopped before its exec would be).
+      process.kill(stuck, 'SIGSTOP');
+      const r = await runCommand(task('true', { deadlineMs: 30_000 }), groups, undefined, own);
+      expect(r).toMatchObject({
+        kind: 'spawn_server_lost',
+        message: expect.stringContaining(`started no hook for ${STUCK_AFTER_MS} ms`),
+        server: { pid: stuck, signal: 'SIGKILL' },
+      });
+      expect(await runCommand(task('true'), groups, undefined, own)).toMatchObject({
+        kind: 'exited',
+        exitCode: 0,
+      });
+      expect(own.pid).not.toBe(stuck);
+    } finally {
+      await own.close();
+    }
+  }, 60_000);
 });
