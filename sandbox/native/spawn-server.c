@@ -8,8 +8,9 @@
  * connected to it (socket pairs), and working directory /. It closes every other descriptor it
  * inherited, dies with the executor (PR_SET_PDEATHSIG, and when its stdin closes: then it SIGKILLs
  * the process group of every hook still running first), and starts hooks with spawn_hook()
- * (spawn-child.c). It relays each hook's stdout and stderr, capped, and writes its stdin; the host
- * keeps the deadlines and kills process groups itself (hooks are their own group leaders).
+ * (spawn-child.c). It relays each hook's stdout and stderr, capped, and writes its stdin
+ * (spawn-relay.c); the host keeps the deadlines and kills process groups itself (hooks are their
+ * own group leaders).
  *
  * Protocol: frames of u32 length (of what follows), u8 type, u32 hook id, payload; integers are
  * little-endian; "bytes" are a u32 length and that many bytes.
@@ -42,6 +43,7 @@
 #include <unistd.h>
 
 #include "spawn-child.h"
+#include "spawn-relay.h"
 #include "spawn-wire.h"
 
 #define PROTOCOL 1
@@ -52,25 +54,10 @@
 #define READ_CHUNK 65536
 
 enum { REQ_SPAWN = 1, REQ_RELEASE = 2 };
-enum { REP_READY = 0, REP_STARTED, REP_FAILED, REP_STDOUT, REP_STDERR, REP_CLOSED, REP_EXITED };
-/* A hook's descriptors: what it reads (stdin, fd 3) is written here, what it writes is read. */
-enum { IN = 0, OUT = 1, ERR = 2, FD3 = 3 };
 
-struct hook {
-  uint32_t id;
-  pid_t pid;
-  int fd[4];
-  char *pending[4]; /* IN and FD3: what is left to write */
-  size_t len[4], off[4];
-  uint64_t cap, forwarded[3];
-  int exited, released;
-  struct hook *next;
-};
-
-static struct hook *hooks;
 static struct wire_buf in, out;
 
-static void kill_all_and_exit(int code) {
+void kill_all_and_exit(int code) {
   for (struct hook *h = hooks; h != NULL; h = h->next)
     if (!h->exited) kill(-h->pid, SIGKILL);
   _exit(code);
@@ -82,72 +69,10 @@ static _Noreturn void protocol_error(const char *what) {
   _exit(2);
 }
 
-static void reply(uint8_t type, uint32_t id, const void *a, size_t alen, const void *b, size_t blen) {
+void reply(uint8_t type, uint32_t id, const void *a, size_t alen, const void *b, size_t blen) {
   if (wire_frame(&out, type, id, a, alen, b, blen) != 0) {
     fputs("hw-spawn-server: out of memory\n", stderr);
     kill_all_and_exit(3);
-  }
-}
-
-static void close_fd(struct hook *h, int which) {
-  if (h->fd[which] < 0) return;
-  close(h->fd[which]);
-  h->fd[which] = -1;
-  free(h->pending[which]);
-  h->pending[which] = NULL;
-  if ((which == OUT || which == ERR) && !h->released) {
-    uint8_t stream = (uint8_t)which;
-    reply(REP_CLOSED, h->id, &stream, 1, NULL, 0);
-  }
-}
-
-static void maybe_free(struct hook *h) {
-  if (!h->exited || !h->released) return;
-  for (struct hook **p = &hooks; *p != NULL; p = &(*p)->next) {
-    if (*p == h) {
-      *p = h->next;
-      break;
-    }
-  }
-  free(h);
-}
-
-/* One read from a hook's stdout or stderr; relays at most cap + 1 bytes of it in all. */
-static int read_output(struct hook *h, int which) {
-  static char chunk[READ_CHUNK];
-  ssize_t n = read(h->fd[which], chunk, sizeof chunk);
-  if (n < 0 && (errno == EAGAIN || errno == EINTR)) return 0;
-  if (n <= 0) {
-    close_fd(h, which);
-    return 0;
-  }
-  uint64_t room = h->cap + 1 - h->forwarded[which];
-  size_t send = (uint64_t)n < room ? (size_t)n : (size_t)room;
-  h->forwarded[which] += send;
-  reply(which == OUT ? REP_STDOUT : REP_STDERR, h->id, chunk, send, NULL, 0);
-  /* Past the cap the host stops the hook; nothing more of this stream is read. */
-  if (h->forwarded[which] > h->cap) close_fd(h, which);
-  return 1;
-}
-
-static void write_input(struct hook *h, int which) {
-  while (h->fd[which] >= 0 && h->off[which] < h->len[which]) {
-    ssize_t n = write(h->fd[which], h->pending[which] + h->off[which], h->len[which] - h->off[which]);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0 && errno == EAGAIN) return;
-    if (n < 0) break; /* EPIPE: the hook does not read it */
-    h->off[which] += (size_t)n;
-  }
-  close_fd(h, which);
-}
-
-static void release(uint32_t id) {
-  for (struct hook *h = hooks; h != NULL; h = h->next) {
-    if (h->id != id || h->released) continue;
-    h->released = 1;
-    for (int i = 0; i < 4; i++) close_fd(h, i);
-    maybe_free(h);
-    return;
   }
 }
 
@@ -248,33 +173,6 @@ static void flush(void) {
     out.off += (size_t)n;
   }
   wire_compact(&out);
-}
-
-static void reap(int sigfd) {
-  struct signalfd_siginfo si;
-  while (read(sigfd, &si, sizeof si) == sizeof si) {
-  }
-  int status;
-  pid_t pid;
-  while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
-    for (struct hook *h = hooks; h != NULL; h = h->next) {
-      if (h->pid != pid || h->exited) continue;
-      h->exited = 1;
-      if (!h->released) {
-        /* What it wrote before exiting goes first. */
-        while (h->fd[OUT] >= 0 && read_output(h, OUT)) {
-        }
-        while (h->fd[ERR] >= 0 && read_output(h, ERR)) {
-        }
-        uint8_t le[8];
-        wire_u32(le, WIFEXITED(status) ? (uint32_t)WEXITSTATUS(status) : (uint32_t)-1);
-        wire_u32(le + 4, WIFSIGNALED(status) ? (uint32_t)WTERMSIG(status) : 0);
-        reply(REP_EXITED, h->id, le, 8, NULL, 0);
-      }
-      maybe_free(h);
-      break;
-    }
-  }
 }
 
 static void serve(int sigfd) {
