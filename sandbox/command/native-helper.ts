@@ -4,7 +4,8 @@
 import { accessSync, constants } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-function executable(path: string): boolean {
+/** Whether `path` exists and this process may execute it. */
+export function executable(path: string): boolean {
   try {
     accessSync(path, constants.X_OK);
     return true;

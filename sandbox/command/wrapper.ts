@@ -7,9 +7,8 @@
 // without passing through the wrapper's environment: hw-exec reads them from fd 3, and the prlimit
 // fallback hands them to env(1) as arguments (visible in that process's /proc/<pid>/cmdline for the
 // moment between its exec and the hook's).
-import { accessSync, constants } from 'node:fs';
 import type { LaunchSpec } from './launch.js';
-import { findNativeHelper } from './native-helper.js';
+import { executable, findNativeHelper } from './native-helper.js';
 
 export type Wrapper =
   | { readonly kind: 'hw-exec'; readonly path: string }
@@ -22,15 +21,6 @@ export type Wrapper =
 
 const PRLIMITS = ['/usr/bin/prlimit', '/bin/prlimit', '/usr/local/bin/prlimit'];
 const ENVS = ['/usr/bin/env', '/bin/env'];
-
-function executable(path: string): boolean {
-  try {
-    accessSync(path, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 const cache = new Map<string, Wrapper | null>();
 

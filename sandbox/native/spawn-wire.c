@@ -1,6 +1,8 @@
 /* The spawn server's wire format: see spawn-wire.h and the protocol in spawn-server.c. */
 #include "spawn-wire.h"
 
+#include "env-record.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -109,16 +111,6 @@ static char *take_string(struct cursor *c, char **arena) {
   return s;
 }
 
-/* NAME=VALUE with NAME in [A-Za-z_][A-Za-z0-9_]*. */
-static int valid_record(const char *s) {
-  if (!((*s >= 'A' && *s <= 'Z') || (*s >= 'a' && *s <= 'z') || *s == '_')) return 0;
-  for (s++; *s != '='; s++) {
-    if (!((*s >= 'A' && *s <= 'Z') || (*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9') || *s == '_'))
-      return 0;
-  }
-  return 1;
-}
-
 static int bad(struct spawn_parse *p, const char *why) {
   p->error = why;
   spawn_parse_free(p);
@@ -155,7 +147,7 @@ int spawn_parse(struct spawn_parse *p, const uint8_t *payload, size_t size) {
   p->req.envp = p->arrays + argc + 1;
   for (uint32_t i = 0; i < envc; i++) {
     char *record = take_string(&c, &arena);
-    if (record != NULL && (strchr(record, '=') == NULL || !valid_record(record))) c.bad = 1;
+    if (record != NULL && (strchr(record, '=') == NULL || !valid_env_record(record))) c.bad = 1;
     p->req.envp[i] = record;
   }
   p->req.envp[envc] = NULL;

@@ -3,7 +3,7 @@
 // hw-exec or prlimit and env(1); then bwrap) is wiretapped by a program that records the environment
 // and argv it was started with, then execs the real one.
 // Real processes, real bwrap, a real LD_PRELOAD library.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import {
   existsSync,
@@ -28,7 +28,9 @@ import { runCommand } from '../../../sandbox/command/run-command.js';
 import { SpawnServer } from '../../../sandbox/command/spawn-server.js';
 import { findWrapper } from '../../../sandbox/command/wrapper.js';
 import type { CommandTask } from '../../../src/contract/command-task.js';
-import { hooksOn, input, tempDir, withExecutor } from '../../helpers/fixture.js';
+import { commandTask, sh } from '../../helpers/command-task.js';
+import { hooksOn, input, withExecutor } from '../../helpers/fixture.js';
+import { dispatchInLeakyHost } from '../../helpers/host.js';
 
 const required = process.env.HOOKWARDEN_REQUIRE_NAMESPACE === '1';
 const REAL_BWRAP = ['/usr/bin/bwrap', '/bin/bwrap', '/usr/local/bin/bwrap'].find((p) => existsSync(p));
@@ -114,24 +116,7 @@ function records(): Map<string, { environ: string; cmdline: string[] }[]> {
   return out;
 }
 
-function task(extra: Partial<CommandTask>): CommandTask {
-  return {
-    program: { kind: 'shell', command: 'true' },
-    cwd: tmpdir(),
-    scratchDir: tempDir('hw-scratch-'),
-    env: { HOOK_EVENT: 'BeforeTool', HW_MARK: randomUUID() },
-    inheritEnv: [],
-    stdin: '{}',
-    deadlineMs: 10_000,
-    killGraceMs: 200,
-    maxOutputBytes: 1024 * 1024,
-    rlimits: { cpuSeconds: 0, openFiles: 256, fileSizeBytes: 1024 * 1024, addressSpaceBytes: undefined },
-    isolation: 'process',
-    writable: false,
-    runAs: undefined,
-    ...extra,
-  };
-}
+const task = (extra: Partial<CommandTask>) => commandTask(sh('true'), extra);
 
 /** The descriptors a child of this process inherits when nothing closes them (fd 3+ leaked to us). */
 function plainChildFds(): string[] {
@@ -304,8 +289,6 @@ __attribute__((constructor)) static void evil(void) {
 
 describe('descriptors the host inherited', () => {
   it.each(MODES)('never reach a hook started through the spawn server (%s)', async (mode) => {
-    // A host whose own parent leaked fd 250 to it (bash does not set close-on-exec on `exec 250<`).
-    const host = fileURLToPath(new URL('../../fixtures/hosts/dispatch-once.mjs', import.meta.url));
     const options = {
       config: hooksOn('BeforeTool', [
         // exit 2: the listing comes back as the deny reason
@@ -315,21 +298,9 @@ describe('descriptors the host inherited', () => {
       event: 'BeforeTool',
       input: input({ toolName: 'Bash' }),
     };
-    const child = spawn(
-      '/bin/bash',
-      ['-c', 'exec 250</dev/null; exec "$0" "$@"', process.execPath, host, JSON.stringify(options)],
-      {
-        stdio: ['ignore', 'pipe', 'inherit'],
-      },
-    );
-    let out = '';
-    child.stdout.on('data', (d) => {
-      out += d;
-    });
-    await new Promise((r) => child.on('close', r));
-    const { result, plainFds } = JSON.parse(out);
+    const { result, plainFds } = await dispatchInLeakyHost(options);
     expect(plainFds).toContain('250');
     expect(result.decision).toBe('deny');
-    expect(listedFds(result.reason)).toEqual(['0', '1', '2']);
+    expect(listedFds(result.reason ?? '')).toEqual(['0', '1', '2']);
   });
 });

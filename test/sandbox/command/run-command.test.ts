@@ -11,31 +11,13 @@ import { runCommand as run } from '../../../sandbox/command/run-command.js';
 import { SpawnServer } from '../../../sandbox/command/spawn-server.js';
 import { findWrapper } from '../../../sandbox/command/wrapper.js';
 import type { CommandTask } from '../../../src/contract/command-task.js';
+import { commandTask, sh } from '../../helpers/command-task.js';
 import { processesWithEnv, settleHookProcesses, spawnServers } from '../../helpers/processes.js';
 
 const groups = new ProcessGroups();
 afterEach(() => groups.killAll());
 
-function task(program: CommandTask['program'], extra: Partial<CommandTask> = {}): CommandTask {
-  return {
-    program,
-    cwd: tmpdir(),
-    scratchDir: mkdtempSync(join(tmpdir(), 'hw-scratch-')),
-    env: { HOOK_EVENT: 'BeforeTool', HW_MARK: randomUUID() },
-    inheritEnv: [],
-    stdin: '{}',
-    deadlineMs: 10_000,
-    killGraceMs: 200,
-    maxOutputBytes: 1024 * 1024,
-    rlimits: { cpuSeconds: 0, openFiles: 256, fileSizeBytes: 1024 * 1024, addressSpaceBytes: undefined },
-    isolation: 'process',
-    writable: false,
-    runAs: undefined,
-    ...extra,
-  };
-}
-
-const sh = (command: string) => ({ kind: 'shell' as const, command });
+const task = commandTask;
 const marked = (t: CommandTask) => processesWithEnv('HW_MARK', t.env.HW_MARK!);
 
 async function noSurvivors(t: CommandTask): Promise<void> {

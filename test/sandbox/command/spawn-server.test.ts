@@ -4,22 +4,19 @@
 // gets a new server. Real processes throughout; the server is killed by PID.
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { ProcessGroups } from '../../../sandbox/command/kill-group.js';
 import { findNativeHelper } from '../../../sandbox/command/native-helper.js';
 import { runCommand } from '../../../sandbox/command/run-command.js';
 import { SpawnServer, STUCK_AFTER_MS } from '../../../sandbox/command/spawn-server.js';
 import type { CommandTask } from '../../../src/contract/command-task.js';
-import type { DispatchResult } from '../../../src/index.js';
+import { commandTask, sh } from '../../helpers/command-task.js';
 import { hooksOn, input, withExecutor } from '../../helpers/fixture.js';
+import { dispatchInLeakyHost } from '../../helpers/host.js';
 import { processesWithEnv, spawnServers } from '../../helpers/processes.js';
 
 const SERVER = findNativeHelper('hw-spawn-server')!;
-const HOST = fileURLToPath(new URL('../../fixtures/hosts/dispatch-once.mjs', import.meta.url));
 const groups = new ProcessGroups();
 const launcher = new SpawnServer(SERVER);
 afterEach(() => groups.killAll());
@@ -28,24 +25,7 @@ afterAll(async () => {
   await launcher.close();
 });
 
-function task(command: string, extra: Partial<CommandTask> = {}): CommandTask {
-  return {
-    program: { kind: 'shell', command },
-    cwd: tmpdir(),
-    scratchDir: mkdtempSync(join(tmpdir(), 'hw-scratch-')),
-    env: { HOOK_EVENT: 'BeforeTool', HW_MARK: randomUUID() },
-    inheritEnv: [],
-    stdin: '{}',
-    deadlineMs: 10_000,
-    killGraceMs: 200,
-    maxOutputBytes: 1024 * 1024,
-    rlimits: { cpuSeconds: 0, openFiles: 256, fileSizeBytes: 1024 * 1024, addressSpaceBytes: undefined },
-    isolation: 'process',
-    writable: false,
-    runAs: undefined,
-    ...extra,
-  };
-}
+const task = (command: string, extra: Partial<CommandTask> = {}) => commandTask(sh(command), extra);
 
 /** Waits for `condition` (polling /proc-backed state), bounded only to catch a hang. */
 async function until(condition: () => boolean, what: string, ms = 10_000): Promise<void> {
@@ -69,17 +49,7 @@ describe('the spawn server', () => {
       event: 'BeforeTool',
       input: input({ toolName: 'Bash' }),
     };
-    const host = spawn(
-      '/bin/bash',
-      ['-c', 'exec 250</dev/null; exec "$0" "$@"', process.execPath, HOST, JSON.stringify(options)],
-      { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, HW_HOST_ONLY: 'host-value' } },
-    );
-    let out = '';
-    host.stdout.on('data', (d) => {
-      out += d;
-    });
-    await new Promise((r) => host.on('close', r));
-    const { result, plainFds } = JSON.parse(out) as { result: DispatchResult; plainFds: string[] };
+    const { result, plainFds, hostPid } = await dispatchInLeakyHost(options);
     expect(plainFds).toContain('250');
     const dump = Buffer.from(result.additionalContext ?? '', 'base64').toString('utf8');
     const [fds = '', rest = ''] = dump.split('--env--\n');
@@ -95,7 +65,7 @@ describe('the spawn server', () => {
       .replace(/\(.*\)/, 'x')
       .trim()
       .split(' ');
-    expect(Number(ppid)).toBe(host.pid);
+    expect(Number(ppid)).toBe(hostPid);
     expect(session).toBe(pid);
   });
 
