@@ -109,7 +109,7 @@ export async function run(quick = false): Promise<ScenarioReport> {
   return {
     title: 'Mixed load: a JS hook while 8 loops dispatch command hooks',
     markdown: [
-      `One executor per build (2 QuickJS threads); per phase ${jsDispatches} JS dispatches in sequence from tenant a, with ${COMMAND_LOOPS} loops dispatching a /bin/true command hook from tenant a (same tenant) or b (two tenants), or none (alone); ${rounds} round(s), phases and builds interleaved. ELU: the main thread's event-loop utilisation during the phase (median of rounds).`,
+      `One executor per build (2 QuickJS threads); per phase ${jsDispatches} JS dispatches in sequence from tenant a, with ${COMMAND_LOOPS} loops dispatching a /bin/true command hook from tenant a (same tenant) or b (two tenants), or none (alone); ${rounds} round(s), phases and builds interleaved. ELU: the main thread's event-loop utilisation during the phase (median of rounds). Reproduce: \`npm run bench -- mixed-load\`, with \`HOOKWARDEN_BENCH_BEFORE=<another checkout>/bin/hookwarden\` (built) for its rows; profile one build's main thread with \`HOOKWARDEN_BENCH_ONLY='<build>' node --cpu-prof dist/bench/run-all.js mixed-load\` and \`node dist/bench/cpuprofile-summary.js <file>\`.`,
       '',
       '| build | phase | JS p50 ms | JS p99 ms | p50 vs alone | p99 vs alone | command hooks/s | ELU |',
       '|---|---|---|---|---|---|---|---|',

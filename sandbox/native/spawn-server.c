@@ -89,7 +89,10 @@ static void failed(uint32_t id, const char *stage, const char *cwd, int err) {
 /* Copies what the hook reads (stdin, fd 3) and starts writing it. */
 static void start_input(struct hook *h, int which, const struct wire_bytes *data) {
   if (h->fd[which] < 0) return;
-  if (data->len > 0 && (h->pending[which] = malloc(data->len)) != NULL) {
+  if (data->len > 0 && (h->pending[which] = malloc(data->len)) == NULL) {
+    /* Never a hook that silently misses its input: it is killed (the host sees SIGKILL). */
+    kill(-h->pid, SIGKILL);
+  } else if (data->len > 0) {
     memcpy(h->pending[which], data->p, data->len);
     h->len[which] = data->len;
   }
@@ -206,6 +209,8 @@ static void serve(int sigfd) {
       if (errno == EINTR) continue;
       protocol_error("poll failed");
     }
+    /* The executor's end of the channel is gone. */
+    if ((pfd[2].revents & (POLLERR | POLLHUP)) != 0) kill_all_and_exit(0);
     if (pfd[1].revents != 0) reap(sigfd);
     /* Hooks first: a request may add or free hooks, and the pollfds point at them. */
     for (size_t k = 3; k < n; k++) {
