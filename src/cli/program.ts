@@ -331,7 +331,9 @@ Examples:
       'after',
       `
 Each check runs a real hook: a command hook in process and namespace isolation, as user nobody,
-and a JS hook in a QuickJS worker.
+and a JS hook in a QuickJS worker. It also says what starts command hooks: the spawn server, or
+(without a C compiler at build time, or with HOOKWARDEN_SPAWN_SERVER=off) Node's spawn on the
+main thread, and what that costs.
 Exit status: 0 when every level works, 1 otherwise.`,
     )
     .action(async (flags) => {

@@ -130,7 +130,7 @@ class HookExecutor implements Executor {
     this.#loaded = loaded;
     this.#warn = options.onWarning ?? defaultWarning;
     this.#poolLimits = loaded.limits;
-    // The audit sink first: if it cannot be opened, no pool (threads, scratch root) is left behind.
+    // Before the pool: an audit file that is refused must not leave a pool (threads, a spawn server) open.
     this.#audit = options.audit === undefined ? undefined : openAudit(options.audit);
     this.#pool = new HookPool({
       maxConcurrentCommands: loaded.limits.maxConcurrentCommands,
