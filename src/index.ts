@@ -3,9 +3,11 @@
 // verification and the benchmark engine have entries of their own: `hookwarden/packs`,
 // `hookwarden/audit` and `hookwarden/bench`.
 
+/** An async hook's `async.completed` and `rewake` events (docs/scaling.md). */
+export type { AsyncCompletedEvent, RewakeEvent } from './async/async-events.js';
 /** An audit record (metadata only) and the `audit` option of createExecutor. */
 export type { AuditOption, AuditRecord } from './audit/audit-log.js';
-/** The executor's events: `hook.started` and `hook.completed`. */
+/** The executor's events: `hook.started`, `hook.completed`, `async.completed` and `rewake`. */
 export type { HookEventMap, HookEventName, HookStartedEvent } from './audit/hook-events.js';
 /** Every default, in one frozen constant; the executor's limits. */
 export { DEFAULTS, type Limits } from './config/defaults.js';
@@ -47,9 +49,14 @@ export type { DispatchOptions } from './dispatch/context.js';
 /** Where one hook task's time went (queue, transport, run), for DispatchOptions.onHookTiming. */
 export type { HookTiming, HookTimingListener } from './dispatch/hook-timing.js';
 /** The executor: createExecutor() and what it returns. */
-export { createExecutor, type Executor, type TrustedHookSpec } from './executor/executor.js';
-/** createExecutor's options. */
-export type { ConfigSource, ExecutorOptions } from './executor/options.js';
+export {
+  type CloseOptions,
+  createExecutor,
+  type Executor,
+  type TrustedHookSpec,
+} from './executor/executor.js';
+/** createExecutor's options (`queue`: the async hooks' queue). */
+export type { ConfigSource, ExecutorOptions, QueueOptions } from './executor/options.js';
 /** What reload() (and onReload) reports. */
 export type { ReloadResult } from './executor/reload.js';
 /** setTenant()'s spec. */

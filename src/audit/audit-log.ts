@@ -23,6 +23,13 @@ export interface AuditRecord {
   deadlineMs: number;
   /** JS hooks: bytes the QuickJS runtime held at the end. */
   memoryBytes?: number;
+  /**
+   * Async hooks: the id of the background run. The dispatch writes a `queued` record; the run's end
+   * writes one more with the same asyncId (docs/scaling.md).
+   */
+  asyncId?: string;
+  /** Async hooks, the record of the run's end: attempts made (0: it never ran). */
+  attempts?: number;
 }
 
 /**
@@ -95,6 +102,7 @@ export function auditRecords(
     if (tenant !== undefined) r.tenant = tenant;
     if (h.error !== undefined) r.errorCode = h.error.code;
     if (h.memoryBytes !== undefined) r.memoryBytes = h.memoryBytes;
+    if (h.asyncId !== undefined) r.asyncId = h.asyncId;
     out.push(r);
   }
   return out;

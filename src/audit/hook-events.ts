@@ -1,5 +1,7 @@
-// The executor's `hook.started` / `hook.completed` events. Listeners run synchronously; an exception
-// in one is reported on stderr and never affects a dispatch.
+// The executor's events: `hook.started` / `hook.completed` for every hook run, and for async hooks
+// `async.completed` and `rewake` (docs/scaling.md). Listeners run synchronously; an exception in one
+// is reported on stderr and never affects a dispatch.
+import type { AsyncCompletedEvent, RewakeEvent } from '../async/async-events.js';
 import type { AuditRecord } from './audit-log.js';
 
 /** A hook was handed to its lane: the identifying part of its audit record. */
@@ -8,6 +10,8 @@ export type HookStartedEvent = Pick<AuditRecord, 'time' | 'tenant' | 'event' | '
 export interface HookEventMap {
   'hook.started': HookStartedEvent;
   'hook.completed': AuditRecord;
+  'async.completed': AsyncCompletedEvent;
+  rewake: RewakeEvent;
 }
 
 export type HookEventName = keyof HookEventMap;
@@ -16,12 +20,16 @@ export class HookEvents {
   readonly #listeners: { [K in HookEventName]: Set<(e: HookEventMap[K]) => void> } = {
     'hook.started': new Set(),
     'hook.completed': new Set(),
+    'async.completed': new Set(),
+    rewake: new Set(),
   };
 
   on<K extends HookEventName>(name: K, listener: (e: HookEventMap[K]) => void): () => void {
     const set = this.#listeners[name] as Set<(e: HookEventMap[K]) => void> | undefined;
     if (set === undefined)
-      throw new TypeError(`unknown event "${String(name)}"; expected "hook.started" or "hook.completed"`);
+      throw new TypeError(
+        `unknown event "${String(name)}"; expected "hook.started", "hook.completed", "async.completed" or "rewake"`,
+      );
     set.add(listener);
     return () => set.delete(listener);
   }

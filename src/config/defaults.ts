@@ -44,6 +44,29 @@ export const DEFAULTS = Object.freeze({
     jsHeapCeilingBytes: 128 * MiB,
     /** A JS task that overruns its deadlines by this much has its worker thread terminated. */
     jsBackstopGraceMs: 1_000,
+    /** Async hooks of one tenant queued or running at once; past it one is recorded queue_full. */
+    maxAsyncQueued: 1_000,
+    /** Dispatches a tenant may make above `tenantRatePerSec`, per burst window. */
+    tenantRateBurst: 0,
+  }),
+  /** Async hooks (docs/scaling.md). */
+  async: Object.freeze({
+    /** A failed async hook is tried again this many times (hook field `retries`). */
+    retries: 0,
+    /** First wait before a retry (hook field `retryBackoffMs`). */
+    retryBackoffMs: 1_000,
+    /** Async hooks one executor (replica) runs at once; the rest wait in the queue. */
+    concurrency: 8,
+    /** Completion and rewake events kept per tenant for `Last-Event-ID` resumption. */
+    replayEvents: 1_000,
+    /** Redis mode: a job whose replica stopped renewing its lock this long goes to another replica. */
+    lockDurationMs: 30_000,
+    /** Redis mode: a job no replica with its hook's spec took within this fails `config_mismatch`. */
+    mismatchTimeoutMs: 60_000,
+    /** Redis mode: a replica whose configuration lacks a job's spec hands it back after this. */
+    mismatchRetryMs: 250,
+    /** Window of `tenantRateBurst`: the burst is available again this long after it was used. */
+    burstWindowMs: 10_000,
   }),
   /** The QuickJS lane's Piscina pool. */
   piscina: Object.freeze({
@@ -82,6 +105,12 @@ export const LIMIT_BOUNDS = Object.freeze({
   killGraceMs: 60_000,
   jsThreads: 64,
   jsBackstopGraceMs: 60_000,
+  maxAsyncQueued: 1_000_000,
+  tenantRatePerSec: 1_000_000,
+  tenantRateBurst: 1_000_000,
+  /** Async hooks: retries of one run, and the first wait before a retry (a day). */
+  retries: 100,
+  retryBackoffMs: 86_400_000,
   /** WebAssembly memory32 cannot exceed 4 GiB. */
   jsHeapCeilingBytes: 4 * 1024 * MiB,
 });
@@ -96,6 +125,12 @@ export type Limits = {
   readonly jsThreads: number;
   readonly jsHeapCeilingBytes: number;
   readonly jsBackstopGraceMs: number;
+  /** Async hooks of one tenant queued or running at once (queue_full past it). */
+  readonly maxAsyncQueued: number;
+  /** Dispatches per second per tenant (every replica together in Redis mode); unset: no limit. */
+  readonly tenantRatePerSec?: number;
+  /** Dispatches above the rate allowed per burst window (10 s). */
+  readonly tenantRateBurst: number;
   /** Least isolation of command hooks, for every scope or per scope. */
   readonly minIsolation?: IsolationLevel | Partial<Record<'policy' | 'project' | 'user', IsolationLevel>>;
 };

@@ -9,6 +9,7 @@ import type { CommandHookSpec, HookDefinition, JsHookSpec, PackOrigin } from '..
 import { canonicalJson, deriveHookId } from '../registry/hook-id.js';
 import { IfFilter, IfFilterError } from '../registry/if-filter.js';
 import type { ToolMatcher } from '../registry/matcher.js';
+import { asyncSpecOf } from './async-fields.js';
 import { resolveCommandPaths } from './command-paths.js';
 import { DEFAULTS, type IsolationLevel } from './defaults.js';
 import type { DiagnosticSink } from './diagnostics.js';
@@ -91,12 +92,7 @@ export async function normalizeHook(
   }
   const body = type === 'command' ? commandSpec(spec, path, ctx) : await jsSpec(spec, path, ctx);
   if (body === undefined) return undefined;
-  if (spec.async === true || spec.asyncRewake === true) {
-    sink.warn(
-      joinPath(path, spec.async === true ? 'async' : 'asyncRewake'),
-      'background (async) hooks are not supported: the hook runs in the dispatch and its answer counts',
-    );
-  }
+  const asyncSpec = asyncSpecOf(spec, path, sink);
   // Policy hooks fail closed unless they say otherwise (trust invariant 4); a policy hook that
   // writes "skip" is reported, since its failure lets the call through.
   const onError = spec.onError ?? (ctx.scope === 'policy' ? 'deny' : 'skip');
@@ -117,6 +113,7 @@ export async function normalizeHook(
     ...(type === 'command' ? { command: commandIdentity(body as CommandHookSpec) } : { js: body }),
     // A pack's command may refer to its own directory (HOOK_PACK_DIR): the same text in two packs differs.
     pack: type === 'command' ? ctx.pack?.dir : undefined,
+    async: asyncSpec,
   });
   const label = type === 'command' ? commandLabel(body as CommandHookSpec) : 'js';
   const common = {
@@ -136,6 +133,7 @@ export async function normalizeHook(
     origin: `${sink.file}: ${path}`,
     location: { file: sink.file, path },
     ...(ctx.pack !== undefined ? { pack: ctx.pack } : {}),
+    ...(asyncSpec !== undefined ? { async: asyncSpec } : {}),
   };
   const def: HookDefinition =
     type === 'command'

@@ -108,8 +108,29 @@ export const hookSpecSchema = z
       .boolean({ error: 'expected true or false' })
       .optional()
       .meta({ description: 'Run at most once per sessionId (per executor).' }),
-    async: z.boolean({ error: 'expected true or false' }).optional(),
-    asyncRewake: z.boolean({ error: 'expected true or false' }).optional(),
+    async: z.boolean({ error: 'expected true or false' }).optional().meta({
+      description:
+        'Run in the background after the dispatch answered; the answer never changes the verdict (docs/scaling.md).',
+    }),
+    asyncRewake: z.boolean({ error: 'expected true or false' }).optional().meta({
+      description:
+        'Async, and a deny, continueWork or exit 2 emits a `rewake` event for the platform to wake the agent.',
+    }),
+    retries: z
+      .number({ error: 'expected a whole number' })
+      .int({ error: 'expected a whole number' })
+      .min(0, { error: 'expected 0 or more' })
+      .max(LIMIT_BOUNDS.retries, { error: `expected at most ${LIMIT_BOUNDS.retries}` })
+      .optional()
+      .meta({ description: 'Async hooks: times a failed run is tried again. Default 0.' }),
+    retryBackoffMs: posInt()
+      .max(LIMIT_BOUNDS.retryBackoffMs, { error: `expected at most ${LIMIT_BOUNDS.retryBackoffMs}` })
+      .optional()
+      .meta({ description: 'Async hooks: wait before the first retry, in ms. Default 1000.' }),
+    retryBackoff: z
+      .enum(['fixed', 'exponential'], { error: 'expected "fixed" or "exponential"' })
+      .optional()
+      .meta({ description: 'Async hooks: the same wait each time, or doubling. Default "exponential".' }),
     statusMessage: z.string({ error: 'expected a string' }).optional(),
     description: z.string({ error: 'expected a string' }).optional(),
   })
@@ -213,6 +234,30 @@ export const limitsSchema = z.object({
     .meta({
       description:
         'A JS task overrunning its deadlines by this much has its worker terminated. Default 1000.',
+    }),
+  maxAsyncQueued: posInt()
+    .max(LIMIT_BOUNDS.maxAsyncQueued, { error: `expected at most ${LIMIT_BOUNDS.maxAsyncQueued}` })
+    .optional()
+    .meta({
+      description:
+        'Async hooks of one tenant queued or running at once; past it a hook is recorded queue_full and not run. Default 1000. Policy files and the caller only.',
+    }),
+  tenantRatePerSec: posInt()
+    .max(LIMIT_BOUNDS.tenantRatePerSec, { error: `expected at most ${LIMIT_BOUNDS.tenantRatePerSec}` })
+    .optional()
+    .meta({
+      description:
+        'Dispatches per second per tenant, across every replica in Redis mode; over it: rate_limited (HTTP 429). Default: no limit. Policy files and the caller only.',
+    }),
+  tenantRateBurst: z
+    .number({ error: 'expected a whole number' })
+    .int({ error: 'expected a whole number' })
+    .min(0, { error: 'expected 0 or more' })
+    .max(LIMIT_BOUNDS.tenantRateBurst, { error: `expected at most ${LIMIT_BOUNDS.tenantRateBurst}` })
+    .optional()
+    .meta({
+      description:
+        'Dispatches allowed above tenantRatePerSec per 10 s burst window. Default 0. Policy files and the caller only.',
     }),
 });
 

@@ -36,6 +36,10 @@ export const LIMIT_RULES = Object.freeze({
   jsBackstopGraceMs: { direction: 'cap', reach: 'executor', fromLowerScopes: 'tighten' },
   // A smaller heap would clamp the memory of policy JS hooks: only policy files and the caller set it.
   jsHeapCeilingBytes: { direction: 'cap', reach: 'executor', fromLowerScopes: 'ignored' },
+  // A tighter async queue or rate refuses policy hooks' work (queue_full, rate_limited) too.
+  maxAsyncQueued: { direction: 'cap', reach: 'executor', fromLowerScopes: 'ignored' },
+  tenantRatePerSec: { direction: 'cap', reach: 'executor', fromLowerScopes: 'ignored' },
+  tenantRateBurst: { direction: 'cap', reach: 'executor', fromLowerScopes: 'ignored' },
 } as const satisfies Record<keyof Limits, LimitRule>);
 
 export type LimitKey = keyof typeof LIMIT_RULES;
@@ -51,6 +55,9 @@ export const TENANT_LIMIT_RULES = Object.freeze({
   weight: 'cap',
   cpuMsPerWindow: 'cap',
   windowMs: 'floor',
+  maxAsyncQueued: 'cap',
+  ratePerSec: 'cap',
+  rateBurst: 'cap',
 } as const satisfies Record<keyof TenantLimits, 'cap' | 'floor'>);
 
 /** Merges one tenant's limits from its sources: policy ones in order, then lower ones tighten. */

@@ -24,6 +24,18 @@ export const tenantLimitsSchema = z.strictObject({
   windowMs: count('a positive number of ms')
     .optional()
     .meta({ description: 'Window of cpuMsPerWindow (default 1000).' }),
+  maxAsyncQueued: count('a positive integer').optional().meta({
+    description: "This tenant's async hooks queued or running at once (default: limits.maxAsyncQueued).",
+  }),
+  ratePerSec: count('a positive integer')
+    .optional()
+    .meta({ description: "This tenant's dispatches per second (default: limits.tenantRatePerSec)." }),
+  rateBurst: z
+    .number({ error: 'expected a whole number' })
+    .int({ error: 'expected a whole number' })
+    .min(0, { error: 'expected 0 or more' })
+    .optional()
+    .meta({ description: "This tenant's burst above ratePerSec (default: limits.tenantRateBurst)." }),
 });
 
 /** A tenant's scheduling limits, as applied (src/pool/tenant-queues.ts); unset = unbounded. */

@@ -15,6 +15,9 @@ export const ERROR_CODES = [
   'spawn_server_lost',
   'isolation_unavailable',
   'queue_full',
+  'queue_unavailable',
+  'config_mismatch',
+  'job_stalled',
   'aborted',
   'pool_closed',
   'worker_crashed',
@@ -42,7 +45,13 @@ export interface ErrorDetails {
   /** The spawn server that died under a running command hook: its pid and how it ended. */
   spawn_server_lost: { pid?: number; exitCode?: number; signal?: string };
   isolation_unavailable: Record<string, never>;
-  queue_full: { tenant?: string };
+  queue_full: { tenant?: string; limit?: number };
+  /** An async hook could not be queued: the queue's Redis did not answer. */
+  queue_unavailable: Record<string, never>;
+  /** An async job that no replica with its hook's spec (digest) ran within the bound. */
+  config_mismatch: { digest?: string; waitedMs?: number };
+  /** An async job whose replica stopped answering more often than allowed. */
+  job_stalled: Record<string, never>;
   aborted: Record<string, never>;
   pool_closed: Record<string, never>;
   worker_crashed: Record<string, never>;

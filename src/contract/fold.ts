@@ -26,8 +26,15 @@ interface Timing {
 
 /** One hook's answer, before folding. */
 export type HookAnswer =
-  | (Timing & { kind: 'output'; output: HookOutput | undefined; unknownFields?: string[] })
+  | (Timing & {
+      kind: 'output';
+      output: HookOutput | undefined;
+      unknownFields?: string[];
+      /** The command exited 2 (whatever its mapped output says): an async rewake hook wakes the agent. */
+      exit2?: true;
+    })
   | (Timing & { kind: 'failure'; error: HookError; notRun?: boolean })
+  | (Timing & { kind: 'queued'; asyncId: string })
   | { kind: 'not-run' };
 
 /**
@@ -179,6 +186,12 @@ export function foldStep(
 ): FoldState {
   if (answer.kind === 'not-run') {
     return { ...state, records: [...state.records, record(hook, answer, 'not-run')] };
+  }
+  if (answer.kind === 'queued') {
+    // An async hook runs after the dispatch answered: its answer never reaches the verdict.
+    const rec = record(hook, answer, 'queued');
+    rec.asyncId = answer.asyncId;
+    return { ...state, records: [...state.records, rec] };
   }
   if (answer.kind === 'failure') {
     const rec = record(hook, answer, answer.notRun === true ? 'not-run' : outcomeForError(answer.error.code));

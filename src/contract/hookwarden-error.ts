@@ -8,7 +8,9 @@ export type HookwardenErrorCode =
   | 'invalid_input'
   | 'closed'
   /** A pack could not be locked or signed (pack_tampered is the verification failure code). */
-  | 'pack_error';
+  | 'pack_error'
+  /** The tenant is over `limits.tenantRatePerSec` (+ burst); `retryAfterMs` says when to try again. */
+  | 'rate_limited';
 
 /** The brand every HookwardenError carries: a registered symbol, the same in every copy of the package. */
 const BRAND = Symbol.for('hookwarden.error');
@@ -24,15 +26,18 @@ export class HookwardenError extends Error {
   readonly code: HookwardenErrorCode;
   /** Individual problems, each naming a path and the value received (config errors). */
   readonly problems: readonly string[];
+  /** `rate_limited`: milliseconds until the tenant's next dispatch may be admitted. */
+  readonly retryAfterMs: number | undefined;
 
   constructor(
     code: HookwardenErrorCode,
     message: string,
-    options: { problems?: readonly string[]; cause?: unknown } = {},
+    options: { problems?: readonly string[]; cause?: unknown; retryAfterMs?: number } = {},
   ) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.code = code;
     this.problems = options.problems ?? [];
+    this.retryAfterMs = options.retryAfterMs;
   }
 }
 

@@ -30,6 +30,11 @@ export interface HookRecord {
    * input as a later hook rewrote it (its earlier record stays, before this one).
    */
   recheck?: true;
+  /**
+   * Async hooks (`async: true`): the id of the background run, on the `queued` record and on the
+   * completion events and audit record that follow it (docs/scaling.md).
+   */
+  asyncId?: string;
 }
 
 /**

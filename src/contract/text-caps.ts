@@ -105,7 +105,7 @@ const withinFields = (names: readonly string[] | undefined, caps: TextCaps): boo
  * by its output cap. Returns the same object when nothing needs cutting.
  */
 export function capAnswer(answer: HookAnswer, caps: TextCaps): HookAnswer {
-  if (answer.kind === 'not-run') return answer;
+  if (answer.kind === 'not-run' || answer.kind === 'queued') return answer;
   let out = answer;
   if (!withinLogs(answer.logs, caps)) out = { ...out, logs: capLogs(answer.logs!, caps) };
   if (out.kind === 'failure') {

@@ -61,8 +61,8 @@ export type { HookOutput } from './output-fields.js';
 export type HookType = 'command' | 'js' | 'trusted';
 export type Scope = 'trusted' | 'policy' | 'project' | 'user';
 
-/** Per-hook outcome in a DispatchResult. */
-export type Outcome = Decision | 'proceed' | 'error' | 'timeout' | 'limit' | 'not-run';
+/** Per-hook outcome in a DispatchResult (`queued`: an async hook handed to the queue; see docs/scaling.md). */
+export type Outcome = Decision | 'proceed' | 'error' | 'timeout' | 'limit' | 'not-run' | 'queued';
 
 /** The dispatch verdict. `passthrough`: nobody decided (distinct from `allow`: somebody approved). */
 export type Verdict = Decision | 'passthrough';

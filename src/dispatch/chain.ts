@@ -15,6 +15,7 @@ import { jsonEqual } from '../contract/json-equal.js';
 import type { HookRecord } from '../contract/result.js';
 import { capAnswer } from '../contract/text-caps.js';
 import type { HookInput, Scope } from '../contract/types.js';
+import { isAsyncHook } from '../registry/hook-definition.js';
 import type { RegisteredHook } from '../registry/registry.js';
 import type { DispatchRun } from './run.js';
 
@@ -101,7 +102,7 @@ async function runChain(
       continue;
     }
     ran.add(h.dedupKey);
-    if (h.type !== 'js') {
+    if (h.type !== 'js' || isAsyncHook(h)) {
       folded(h, await run.runOne(h, state.input), i);
       i++;
       continue;
@@ -113,7 +114,7 @@ async function runChain(
     let j = i + 1;
     for (; j < list.length; j++) {
       const k = list[j]!;
-      if (k.type !== 'js' || k.scope !== h.scope) break;
+      if (k.type !== 'js' || k.scope !== h.scope || isAsyncHook(k)) break;
       if (ran.has(k.dedupKey) || !run.accepts(k, state.input)) continue;
       if (run.overLimit(k, batch.length) !== undefined) break;
       if (!registry.claimOnce(k, sessionId)) continue;
@@ -143,9 +144,12 @@ function markRecheck(state: FoldState, from: number): FoldState {
   return { ...state, records };
 }
 
-/** Whether `h`, having seen an older input, must look at a rewrite by a scope of rank `rewriterRank`. */
+/**
+ * Whether `h`, having seen an older input, must look at a rewrite by a scope of rank `rewriterRank`.
+ * An async hook guards nothing (its answer never reaches the verdict): it is not queued again.
+ */
 const guards = (h: RegisteredHook, rewriterRank: number) =>
-  RANK[h.scope] <= RANK.policy || RANK[h.scope] < rewriterRank;
+  !isAsyncHook(h) && (RANK[h.scope] <= RANK.policy || RANK[h.scope] < rewriterRank);
 
 /** Re-runs the guards of the rewrites of `pass` on the final input, round after round. */
 async function recheckGuards(

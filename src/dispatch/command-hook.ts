@@ -81,7 +81,7 @@ export function commandRequest(
 }
 
 type Answer =
-  | { kind: 'output'; output: HookOutput | undefined; unknownFields: string[] }
+  | { kind: 'output'; output: HookOutput | undefined; unknownFields: string[]; exit2?: true }
   | { kind: 'failure'; error: HookError };
 
 /** Applies the command protocol to how the process ended. */
@@ -117,7 +117,7 @@ export function interpretCommand(outcome: CommandOutcome, event: string): Answer
     // Exit 2 is a deny whatever stdout says; on Stop-like events Claude Code reads it as "keep working".
     const reason = excerpt(stderr) || 'hook exited with code 2';
     const { mapped } = mapClaudeCodeOutput({ decision: 'block', reason }, event);
-    return { kind: 'output', output: mapped as HookOutput, unknownFields: [] };
+    return { kind: 'output', output: mapped as HookOutput, unknownFields: [], exit2: true };
   }
   if (exitCode === null) {
     if (signal === 'SIGXCPU') return fail('timeout', 'CPU time limit (rlimits.cpuSeconds) exceeded');

@@ -1,7 +1,11 @@
 // What a dispatch runs with: the caller's options and the executor's parts.
+import type { AsyncJob } from '../async/async-job.js';
 import type { AuditLog } from '../audit/audit-log.js';
 import type { HookEvents } from '../audit/hook-events.js';
+import type { HookAnswer } from '../contract/fold.js';
 import type { HookPool } from '../pool/pool.js';
+import type { HookDefinition } from '../registry/hook-definition.js';
+import type { Generation } from './generation.js';
 import type { HookTimingListener } from './hook-timing.js';
 
 export interface DispatchOptions {
@@ -16,9 +20,19 @@ export interface DispatchOptions {
   readonly onHookTiming?: HookTimingListener | undefined;
 }
 
+/** Where a dispatch hands its async hooks (src/async/): the in-process queue or Redis. */
+export interface AsyncSubmitter {
+  /** Queues one async hook run; the answer folded into its record (`queued`, or why it was refused). */
+  submit(job: AsyncJob, hook: HookDefinition, gen: Generation): HookAnswer | Promise<HookAnswer>;
+  /** The dispatch has answered: the runs it queued may start. */
+  release(jobs: readonly AsyncJob[]): void;
+}
+
 export interface DispatchContext {
   readonly pool: HookPool;
   readonly root: string;
   readonly audit: AuditLog | undefined;
   readonly events: HookEvents | undefined;
+  /** Async hooks go here; without it they run in the dispatch like any other hook. */
+  readonly async?: AsyncSubmitter | undefined;
 }

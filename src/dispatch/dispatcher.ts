@@ -109,5 +109,6 @@ export async function dispatch(
   let result = finishFold(def, state);
   if (options.signal?.aborted) result = interrupted(result, def);
   recordDispatch(ctx, def.name, options.tenant, run.folded, result);
+  if (run.asyncJobs.length > 0) ctx.async?.release(run.asyncJobs);
   return result;
 }

@@ -4,11 +4,13 @@
 // count of hook calls against `limits.maxHookCalls`, the matching step budget, and the order in
 // which hooks were folded (for the record stage).
 
+import { randomUUID } from 'node:crypto';
+import { type AsyncJob, hookDigest } from '../async/async-job.js';
 import { type ErrorDetails, hookError } from '../contract/error-codes.js';
 import type { EventDefinition } from '../contract/events.js';
 import { type HookAnswer, notRunAnswer } from '../contract/fold.js';
 import type { HookInput } from '../contract/types.js';
-import type { JsHookDefinition } from '../registry/hook-definition.js';
+import { type HookDefinition, isAsyncHook, type JsHookDefinition } from '../registry/hook-definition.js';
 import { StepBudget } from '../registry/regex/linear-regex.js';
 import type { RegisteredHook, Registry } from '../registry/registry.js';
 import { runCommandHook } from './command-hook.js';
@@ -37,6 +39,8 @@ export const matchBudget = () => new StepBudget(MATCH_STEPS_PER_DISPATCH, MATCH_
 export class DispatchRun {
   /** Hooks in the order their answers were folded (one per record). */
   readonly folded: RegisteredHook[] = [];
+  /** Async hook runs this dispatch queued: released when it has answered. */
+  readonly asyncJobs: AsyncJob[] = [];
   #calls = 0;
   #jsonFor: HookInput | undefined;
   #json = '';
@@ -100,8 +104,35 @@ export class DispatchRun {
     });
   }
 
-  /** Runs one command or trusted hook (JS hooks go through runJs); never throws for a hook's failure. */
-  async runOne(hook: RegisteredHook, input: HookInput): Promise<HookAnswer> {
+  /** Runs one hook (an async one is queued); never throws for a hook's failure. */
+  runOne(hook: RegisteredHook, input: HookInput): Promise<HookAnswer> {
+    if (isAsyncHook(hook) && this.ctx.async !== undefined) return this.#queue(hook, input);
+    return this.execute(hook, input);
+  }
+
+  /** Queues an async hook with the input as it stands now (a copy: the caller may change its objects). */
+  async #queue(hook: HookDefinition, input: HookInput): Promise<HookAnswer> {
+    this.#calls++;
+    const big = this.#tooLarge(hook, input);
+    if (big !== undefined) return big;
+    const job: AsyncJob = {
+      asyncId: randomUUID(),
+      tenant: this.options.tenant,
+      sessionId: this.sessionId,
+      event: this.def.name,
+      hookId: hook.id,
+      scope: hook.scope,
+      digest: hookDigest(hook),
+      input: JSON.parse(this.serialize(input)) as HookInput,
+      enqueuedAt: Date.now(),
+    };
+    const answer = await this.ctx.async!.submit(job, hook, this.gen);
+    if (answer.kind === 'queued') this.asyncJobs.push(job);
+    return answer;
+  }
+
+  /** Runs one hook now, whatever it is; never throws for a hook's failure. */
+  async execute(hook: RegisteredHook, input: HookInput): Promise<HookAnswer> {
     if (hook.type === 'js') return (await this.runJs([hook], input))[0]!;
     this.#calls++;
     const big = this.#tooLarge(hook, input);

@@ -3,6 +3,8 @@
 // generation once when it starts, so it finishes on the configuration it started with.
 
 import { availableParallelism } from 'node:os';
+import type { AsyncQueue } from '../async/async-queue.js';
+import { EmbeddedQueue } from '../async/embedded-queue.js';
 import { AuditLog } from '../audit/audit-log.js';
 import { type HookEventMap, type HookEventName, HookEvents } from '../audit/hook-events.js';
 import { DEFAULTS, type Limits } from '../config/defaults.js';
@@ -30,6 +32,7 @@ import {
   refusalReason,
 } from './reload.js';
 import { loadRuntimeTenant, type TenantSpec } from './set-tenant.js';
+import { TenantRate } from './tenant-rate.js';
 import { buildTenantGenerations, type RuntimeTenant } from './tenants.js';
 import { ConfigWatcher } from './watch.js';
 
@@ -75,12 +78,22 @@ export interface Executor {
   /** Ids of the tenants with hooks of their own (config `tenants` and setTenant()), sorted. */
   readonly tenants: readonly string[];
   /**
-   * Subscribes to `hook.started` (a hook is handed to its lane) or `hook.completed` (its audit
-   * record: metadata only). Returns a function that unsubscribes.
+   * Subscribes to `hook.started` (a hook is handed to its lane), `hook.completed` (its audit record:
+   * metadata only), `async.completed` (an async hook's run ended) or `rewake` (an `asyncRewake` hook
+   * said no). Returns a function that unsubscribes.
    */
   on<K extends HookEventName>(name: K, listener: (e: HookEventMap[K]) => void): () => void;
-  /** Stops every hook, waits for cleanup; leaves no process, thread or temp dir behind. Idempotent. */
-  close(): Promise<void>;
+  /**
+   * Stops every hook, waits for cleanup; leaves no process, thread or temp dir behind. Idempotent.
+   * Async hooks not finished are aborted, each with its `not-run` (or failed) completion: pass
+   * `drainMs` to let them finish first, for at most that long (docs/scaling.md "Closing").
+   */
+  close(options?: CloseOptions): Promise<void>;
+}
+
+export interface CloseOptions {
+  /** Wait this long (ms) for queued and running async hooks to finish before aborting the rest. */
+  drainMs?: number;
 }
 
 /** Internal access for tests, benchmarks and the server (not exported from the package entry). */
@@ -90,6 +103,8 @@ export const INTERNALS: unique symbol = Symbol('hookwarden.internals');
 export interface ExecutorInternals {
   readonly pool: HookPool;
   readonly generation: () => Generation;
+  /** The async queue: its event feed (GET /v1/events) and status (/readyz, metrics). */
+  readonly queue: AsyncQueue;
 }
 
 function openAudit(option: NonNullable<ResolvedOptions['audit']>): AuditLog {
@@ -118,6 +133,8 @@ class HookExecutor implements Executor {
   readonly #watcher: ConfigWatcher | undefined;
   readonly #remote: RemotePacks;
   readonly #poller: PackPoller;
+  readonly #queue: AsyncQueue;
+  readonly #rate = new TenantRate();
   #loaded: LoadedConfig;
   #generation: Generation;
   #generationNumber = 1;
@@ -146,6 +163,13 @@ class HookExecutor implements Executor {
     // caller dispatches once and would rather not load QuickJS for a dispatch that runs none).
     if (options.prestartJsWorkers && loaded.hooks.some((h) => h.type === 'js')) this.#pool.js.warm();
     this.#generation = this.#buildGeneration();
+    this.#queue = new EmbeddedQueue(
+      {
+        context: () => ({ pool: this.#pool, root: options.root, audit: this.#audit, events: this.#events }),
+        generation: () => this.#generation,
+      },
+      options.queue,
+    );
     if (options.watch) {
       this.#watcher = new ConfigWatcher(() => {
         this.reload().catch(() => {}); // closed meanwhile: nothing to reload
@@ -213,9 +237,18 @@ class HookExecutor implements Executor {
   ): Promise<DispatchResult> {
     if (this.#closed !== undefined)
       throw new HookwardenError('closed', 'dispatch() after close(): create a new executor');
+    const gen = this.#generation;
+    const admitted = this.#rate.admit(gen, options.tenant);
+    if (admitted !== undefined) await admitted;
     return dispatch(
-      this.#generation,
-      { pool: this.#pool, root: this.#options.root, audit: this.#audit, events: this.#events },
+      gen,
+      {
+        pool: this.#pool,
+        root: this.#options.root,
+        audit: this.#audit,
+        events: this.#events,
+        async: this.#queue,
+      },
       event,
       input,
       options,
@@ -364,16 +397,22 @@ class HookExecutor implements Executor {
     }
   }
 
-  close(): Promise<void> {
+  close(options: CloseOptions = {}): Promise<void> {
     this.#watcher?.close();
     this.#poller.close();
     this.#remote.close();
-    this.#closed ??= this.#pool.close();
+    this.#closed ??= this.#closeQueueThenPool(options.drainMs);
     return this.#closed;
   }
 
+  async #closeQueueThenPool(drainMs: number | undefined): Promise<void> {
+    if (drainMs !== undefined && Number.isFinite(drainMs) && drainMs > 0) await this.#queue.drain(drainMs);
+    await this.#queue.close();
+    await this.#pool.close();
+  }
+
   [INTERNALS](): ExecutorInternals {
-    return { pool: this.#pool, generation: () => this.#generation };
+    return { pool: this.#pool, generation: () => this.#generation, queue: this.#queue };
   }
 }
 

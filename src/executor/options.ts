@@ -3,7 +3,7 @@ import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import type { AuditOption } from '../audit/audit-log.js';
-import type { Limits } from '../config/defaults.js';
+import { DEFAULTS, type Limits } from '../config/defaults.js';
 import type { Diagnostic } from '../config/diagnostics.js';
 import type { SourceSpec } from '../config/load.js';
 import { limitsSchema } from '../config/schema.js';
@@ -75,7 +75,21 @@ export interface ExecutorOptions {
    * limits, the download deadline, and whether every load asks the server. See docs/packs.md.
    */
   remotePacks?: RemotePackOptions;
+  /** The async hooks' queue (docs/scaling.md): in-process by default. */
+  queue?: QueueOptions;
 }
+
+export interface QueueOptions {
+  /** Async hooks run at once by this executor (the rest wait their turn). Default 8. */
+  concurrency?: number;
+  /** Completion and rewake events kept per tenant for `Last-Event-ID` resumption. Default 1000. */
+  replayEvents?: number;
+}
+
+const queueOptionsSchema = z.strictObject({
+  concurrency: z.number().int().min(1).max(1024).optional(),
+  replayEvents: z.number().int().min(0).max(1_000_000).optional(),
+});
 
 export interface ResolvedOptions {
   readonly config: readonly SourceSpec[];
@@ -90,6 +104,7 @@ export interface ResolvedOptions {
   readonly strict: boolean;
   readonly prestartJsWorkers: boolean;
   readonly remote: ResolvedRemoteOptions;
+  readonly queue: { readonly concurrency: number; readonly replayEvents: number };
 }
 
 const isFileRef = (v: object): v is { path: string; scope?: 'project' | 'user'; optional?: boolean } =>
@@ -195,6 +210,13 @@ export function resolveOptions(options: ExecutorOptions): ResolvedOptions {
     );
     throw new HookwardenError('invalid_options', problems.join('; '), { problems });
   }
+  const queue = queueOptionsSchema.safeParse(options.queue ?? {});
+  if (!queue.success) {
+    const problems = issueMessages(queue.error.issues, options.queue, 'queue').map(
+      (m) => `${m.path}: ${m.message}`,
+    );
+    throw new HookwardenError('invalid_options', problems.join('; '), { problems });
+  }
   const parsedLimits = Object.fromEntries(
     Object.entries(limits.data).filter(([, v]) => v !== undefined),
   ) as Partial<Limits>;
@@ -211,6 +233,10 @@ export function resolveOptions(options: ExecutorOptions): ResolvedOptions {
     strict: options.strict === true,
     prestartJsWorkers: options.prestartJsWorkers !== false,
     remote: resolveRemoteOptions(remote.data as RemotePackOptions),
+    queue: Object.freeze({
+      concurrency: queue.data.concurrency ?? DEFAULTS.async.concurrency,
+      replayEvents: queue.data.replayEvents ?? DEFAULTS.async.replayEvents,
+    }),
   });
 }
 

@@ -63,6 +63,18 @@ export interface PackOrigin {
   readonly fingerprint: PackFingerprint;
 }
 
+/** An async hook (`async`/`asyncRewake`): runs after its dispatch answered, never changes the verdict. */
+export interface AsyncHookSpec {
+  /** `asyncRewake`: a deny, continueWork or exit 2 emits a `rewake` event. */
+  readonly rewake: boolean;
+  /** Times a failed run is tried again. */
+  readonly retries: number;
+  /** Wait before the first retry, ms. */
+  readonly retryBackoffMs: number;
+  /** `fixed`: the same wait each time; `exponential`: doubling. */
+  readonly retryBackoff: 'fixed' | 'exponential';
+}
+
 /** What every configured hook has, whatever its type. */
 interface ConfiguredHook {
   readonly id: string;
@@ -90,6 +102,8 @@ interface ConfiguredHook {
   readonly location: { readonly file: string; readonly path: string };
   /** Set for hooks loaded from a pack. */
   readonly pack?: PackOrigin;
+  /** Set for async hooks (docs/scaling.md). */
+  readonly async?: AsyncHookSpec;
 }
 
 /** A command hook: a restricted subprocess. */
@@ -136,3 +150,8 @@ export interface TrustedDefinition {
 }
 
 export type RegisteredHook = HookDefinition | TrustedDefinition;
+
+/** Whether a hook is async (runs after its dispatch answered; docs/scaling.md). */
+export function isAsyncHook(h: RegisteredHook): h is HookDefinition & { readonly async: AsyncHookSpec } {
+  return h.type !== 'trusted' && h.async !== undefined;
+}

@@ -33,6 +33,7 @@ const OUTCOMES = every<Outcome>()([
   'timeout',
   'limit',
   'not-run',
+  'queued',
 ]);
 
 export const hookRecordSchema = z.object({
@@ -47,6 +48,7 @@ export const hookRecordSchema = z.object({
   logs: z.array(z.string()).optional(),
   memoryBytes: z.number().optional(),
   recheck: z.literal(true).optional(),
+  asyncId: z.string().optional().meta({ description: 'An async hook: the id of its background run.' }),
 });
 
 export const dispatchResultSchema = z

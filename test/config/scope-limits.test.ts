@@ -19,6 +19,9 @@ const SAMPLES = {
   jsThreads: { tighter: 1, looser: 60 },
   jsBackstopGraceMs: { tighter: 100, looser: 50_000 },
   jsHeapCeilingBytes: { tighter: 32 * 1024 * 1024, looser: 1024 * 1024 * 1024 },
+  maxAsyncQueued: { tighter: 10, looser: 5000 },
+  tenantRatePerSec: { tighter: 5, looser: 50_000 },
+  tenantRateBurst: { tighter: 1, looser: 5000 },
 } as const satisfies Record<LimitKey, { tighter: unknown; looser: unknown }>;
 
 const KEYS = Object.keys(LIMIT_RULES) as LimitKey[];
@@ -40,7 +43,8 @@ async function load(sources: SourceSpec[], override?: Record<string, unknown>) {
 }
 
 /** The default the policy level starts from, as a scope sees it. */
-const defaultFor = (k: LimitKey) => (k === 'minIsolation' ? 'process' : DEFAULTS.limits[k]);
+const defaultFor = (k: LimitKey) =>
+  k === 'minIsolation' ? 'process' : (DEFAULTS.limits as Readonly<Record<string, unknown>>)[k];
 
 describe('limits by scope (a lower scope can only tighten)', () => {
   it('has exactly one rule for every limit key of the schema', () => {

@@ -1,0 +1,151 @@
+// What an async hook's run ends with: the `async.completed` event (outcome, error, timing), a
+// `rewake` event when an `asyncRewake` hook said no, and its audit record (metadata only, with the
+// asyncId that links it to the dispatch's `queued` record). Built once, wherever the run ended
+// (this process or another replica), and delivered to the library events, the audit sink and the
+// tenant's event stream (SSE).
+import type { AuditRecord } from '../audit/audit-log.js';
+import { TEXT_CAPS } from '../config/defaults.js';
+import type { HookError } from '../contract/error-codes.js';
+import type { EventDefinition } from '../contract/events.js';
+import { foldAnswers, type HookAnswer } from '../contract/fold.js';
+import { capAnswer } from '../contract/text-caps.js';
+import type { HookType, Outcome, Scope } from '../contract/types.js';
+import type { HookDefinition } from '../registry/hook-definition.js';
+import type { AsyncJob } from './async-job.js';
+
+/** `async.completed`: an async hook's run ended (its last attempt, or it could not run). */
+export interface AsyncCompletedEvent {
+  asyncId: string;
+  /** ISO time the run ended. */
+  time: string;
+  tenant?: string;
+  sessionId: string;
+  event: string;
+  hookId: string;
+  scope: Scope;
+  type: HookType;
+  /** As in a DispatchResult record (`not-run` when it never started: queue closed, spec not found). */
+  outcome: Outcome;
+  error?: HookError;
+  /** Run time of the last attempt, ms. */
+  latencyMs: number;
+  /** From the dispatch that queued it to the start of the last attempt, ms. */
+  queuedMs: number;
+  /** Attempts made (1 + retries used); 0 when it never ran. */
+  attempts: number;
+}
+
+/** `rewake`: an `asyncRewake` hook denied, asked to keep working (continueWork) or exited 2. */
+export interface RewakeEvent {
+  asyncId: string;
+  time: string;
+  tenant?: string;
+  sessionId: string;
+  event: string;
+  hookId: string;
+  /** The hook's reason (its stderr for exit 2), capped like every hook-controlled text. */
+  reason: string;
+}
+
+/** Everything one finished run produces. */
+export interface AsyncCompletion {
+  readonly completed: AsyncCompletedEvent;
+  readonly rewake: RewakeEvent | undefined;
+  readonly record: AuditRecord;
+}
+
+const round = (ms: number) => Math.round(ms * 1000) / 1000;
+
+/** The rewake reason of an answer, or undefined when it does not wake the agent. */
+export function rewakeReason(answer: HookAnswer): string | undefined {
+  if (answer.kind !== 'output' || answer.output === undefined) return undefined;
+  const o = answer.output;
+  if (o.continueWork !== undefined) return o.continueWork.reason || 'asked to keep working';
+  if (o.decision === 'deny' || o.continue === false)
+    return o.reason ?? o.stopReason ?? 'denied by an async hook';
+  // Exit 2 on an event where Claude Code reads it as feedback (PostToolUse): the stderr was mapped.
+  if (answer.exit2 === true) return o.additionalContext ?? 'hook exited with code 2';
+  return undefined;
+}
+
+/** The completion of a run that ended with `answer` after `attempts` attempts. */
+export function completionOf(
+  def: EventDefinition,
+  hook: HookDefinition,
+  job: AsyncJob,
+  answer: HookAnswer,
+  attempts: number,
+  startedAt: number,
+): AsyncCompletion {
+  const capped = capAnswer(answer, TEXT_CAPS);
+  const r = foldAnswers(def, job.input, [[hook, capped]]).hooks[0]!;
+  const rewake = hook.async?.rewake === true ? rewakeReason(capped) : undefined;
+  return completion(job, hook.type, {
+    outcome: r.outcome,
+    error: r.error,
+    latencyMs: r.latencyMs,
+    queuedMs: attempts === 0 ? 0 : Math.max(0, startedAt - job.enqueuedAt),
+    attempts,
+    deadlineMs: hook.deadlineMs,
+    memoryBytes: r.memoryBytes,
+    rewake,
+  });
+}
+
+/** The completion of a job that never ran (the queue closed, no replica has its spec…). */
+export function notRunCompletion(job: AsyncJob, type: HookType, error: HookError): AsyncCompletion {
+  return completion(job, type, { outcome: 'not-run', error, latencyMs: 0, queuedMs: 0, attempts: 0 });
+}
+
+function completion(
+  job: AsyncJob,
+  type: HookType,
+  r: {
+    outcome: Outcome;
+    error: HookError | undefined;
+    latencyMs: number;
+    queuedMs: number;
+    attempts: number;
+    deadlineMs?: number;
+    memoryBytes?: number | undefined;
+    rewake?: string | undefined;
+  },
+): AsyncCompletion {
+  const time = new Date().toISOString();
+  const who = {
+    asyncId: job.asyncId,
+    time,
+    ...(job.tenant !== undefined ? { tenant: job.tenant } : {}),
+    sessionId: job.sessionId,
+    event: job.event,
+    hookId: job.hookId,
+  };
+  const completed: AsyncCompletedEvent = {
+    ...who,
+    scope: job.scope,
+    type,
+    outcome: r.outcome,
+    ...(r.error !== undefined ? { error: r.error } : {}),
+    latencyMs: round(r.latencyMs),
+    queuedMs: round(r.queuedMs),
+    attempts: r.attempts,
+  };
+  const record: AuditRecord = {
+    time,
+    ...(job.tenant !== undefined ? { tenant: job.tenant } : {}),
+    event: job.event,
+    hookId: job.hookId,
+    scope: job.scope,
+    type,
+    outcome: r.outcome,
+    ...(r.error !== undefined ? { errorCode: r.error.code } : {}),
+    queuedMs: round(r.queuedMs),
+    runMs: round(r.latencyMs),
+    deadlineMs: r.deadlineMs ?? 0,
+    ...(r.memoryBytes !== undefined ? { memoryBytes: r.memoryBytes } : {}),
+    asyncId: job.asyncId,
+    attempts: r.attempts,
+  };
+  const rewake = r.rewake === undefined ? undefined : { ...who, reason: r.rewake };
+  return { completed, rewake, record };
+}
