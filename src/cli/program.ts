@@ -59,10 +59,17 @@ export function buildProgram(setExitCode: (code: number) => void): Command {
       "cache of packs pinned by url (default ~/.cache/hookwarden/packs); a bundle checked less than its pin's pollSeconds ago is used without asking the server",
     )
     .option('--pretty', 'indent the JSON result')
+    .option(
+      '--async-wait <ms>',
+      'after printing the result, wait at most this long for async hooks to finish (default 60000; 0: abort them, each recorded not-run)',
+    )
     .addHelpText(
       'after',
       `
 Exit status: 0 proceed (allow, ask, passthrough), 2 deny, 1 usage or config error.
+Async hooks ("async": true) run after the result is printed; the process exits when they have
+finished (at most --async-wait ms). Each "rewake" (an asyncRewake hook said no) is one JSON line on
+stderr, prefixed "hookwarden: rewake: "; their records go to --audit.
 stdout carries only the JSON result; warnings and errors go to stderr.
 The input: --input <file>; else stdin when it is a pipe or a file (read to its end: a caller that
 keeps stdin open without writing must pass --input); else {} (a terminal, /dev/null). Input that is

@@ -32,6 +32,18 @@ export interface DispatchFlags {
   root?: string;
   packCache?: string;
   pretty?: boolean;
+  asyncWait?: string;
+}
+
+/** Default of --async-wait: how long the CLI waits for async hooks after printing the result. */
+export const CLI_ASYNC_WAIT_MS = 60_000;
+
+function asyncWaitOf(flag: string | undefined): number {
+  if (flag === undefined) return CLI_ASYNC_WAIT_MS;
+  const n = Number(flag);
+  if (!/^\d{1,9}$/.test(flag) || !Number.isSafeInteger(n))
+    throw new UsageError(`--async-wait: expected a whole number of milliseconds, got "${flag}"`);
+  return n;
 }
 
 /**
@@ -93,6 +105,7 @@ export async function runDispatch(event: string, flags: DispatchFlags): Promise<
   if (flags.auditKey !== undefined && flags.audit === undefined)
     throw new UsageError('--audit-key keys the --audit file: give --audit <file.jsonl> too');
   const key = flags.auditKey === undefined ? undefined : readKeyFlag(flags.auditKey, '--audit-key');
+  const asyncWaitMs = asyncWaitOf(flags.asyncWait);
   const input = await readCliInput(flags.input, event);
   // One dispatch per process: zod's compiled fast path for object schemas costs more to build than
   // it saves on the few parses a single dispatch makes.
@@ -114,6 +127,7 @@ export async function runDispatch(event: string, flags: DispatchFlags): Promise<
     },
   });
   executor = created;
+  created.on('rewake', (e) => process.stderr.write(`hookwarden: rewake: ${JSON.stringify(e)}\n`));
   // Interrupted while the config loaded: the early answer is out and the process exits (after
   // closing this executor, which the handler sees now); nothing more to do here.
   if (stage === 'done') return new Promise<number>(() => {});
@@ -137,6 +151,7 @@ export async function runDispatch(event: string, flags: DispatchFlags): Promise<
     }
     throw err;
   } finally {
-    await created.close();
+    // Async hooks run now that the result is out (interrupted: aborted, each with its record).
+    await created.close({ drainMs: signal === undefined ? asyncWaitMs : 0 });
   }
 }

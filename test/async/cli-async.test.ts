@@ -1,0 +1,65 @@
+// The CLI runs async hooks on its in-process queue: the result is printed first, the process exits
+// once they finished (--async-wait bounds it), rewakes go to stderr, records to --audit.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli.js';
+import { hooksOn, tempDir, writeConfig } from '../helpers/fixture.js';
+
+describe('hookwarden dispatch with async hooks', () => {
+  const dir = tempDir();
+  const marker = join(dir, 'ran');
+  const config = writeConfig(
+    dir,
+    'hooks.json',
+    hooksOn('BeforeTool', [
+      {
+        type: 'command',
+        command: `echo ran > '${marker}'; echo 'no secrets please' >&2; exit 2`,
+        asyncRewake: true,
+        name: 'bg',
+      },
+    ]),
+  );
+  const stdin = JSON.stringify({ toolName: 'Bash', toolInput: { command: 'ls' } });
+
+  it('prints the verdict without the async answer, then runs it: rewake on stderr, records in --audit', async () => {
+    const audit = join(dir, 'audit.jsonl');
+    const r = await runCli(['dispatch', 'BeforeTool', '-c', config, '--audit', audit], { stdin });
+    expect(r.code).toBe(0);
+    const result = JSON.parse(r.stdout);
+    expect(result.decision).toBe('passthrough');
+    expect(result.hooks[0]).toMatchObject({ id: 'bg', outcome: 'queued' });
+    expect(readFileSync(marker, 'utf8')).toBe('ran\n');
+    const line = r.stderr.split('\n').find((l) => l.startsWith('hookwarden: rewake: '))!;
+    expect(JSON.parse(line.slice('hookwarden: rewake: '.length))).toMatchObject({
+      asyncId: result.hooks[0].asyncId,
+      reason: expect.stringContaining('no secrets please'),
+    });
+    const records = readFileSync(audit, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(records.map((x) => x.outcome)).toEqual(['queued', 'deny']);
+    expect(records[1]).toMatchObject({ asyncId: result.hooks[0].asyncId, attempts: 1 });
+  });
+
+  it('--async-wait 0 aborts them, recorded not-run; a bad value is a usage error', async () => {
+    const audit = join(dir, 'audit0.jsonl');
+    const r = await runCli(['dispatch', 'BeforeTool', '-c', config, '--audit', audit, '--async-wait', '0'], {
+      stdin,
+    });
+    expect(r.code).toBe(0);
+    const records = readFileSync(audit, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(records.map((x) => [x.outcome, x.errorCode])).toEqual([
+      ['queued', undefined],
+      ['not-run', 'pool_closed'],
+    ]);
+    const bad = await runCli(['dispatch', 'BeforeTool', '-c', config, '--async-wait', '-1'], { stdin });
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('--async-wait: expected a whole number');
+  });
+});
