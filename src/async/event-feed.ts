@@ -32,6 +32,8 @@ export interface EventFeed {
    * the function that stops it.
    */
   subscribe(tenant: string | undefined, lastId: string | undefined, sub: FeedSubscriber): Promise<() => void>;
+  /** Every subscriber is told to go (the server or the executor is stopping). */
+  endAll(reason: string): void;
 }
 
 /** The form of every feed's event ids (what a `Last-Event-ID` header must look like). */

@@ -1,5 +1,6 @@
 // What the routes share: the executor, the tokens in force, the drain, metrics and the log. One
 // object per server, built by server.ts.
+import type { EventFeed } from '../async/event-feed.js';
 import type { Generation } from '../dispatch/generation.js';
 import type { Executor } from '../executor/executor.js';
 import type { ReloadResult } from '../executor/reload.js';
@@ -36,6 +37,8 @@ export interface ServerContext {
   /** Why the server is not ready (503), or undefined when it is. */
   readonly notReady: () => ApiError | undefined;
   readonly reload: () => Promise<ServeReloadResult>;
+  /** The async events streamed by GET /v1/events (text/event-stream). */
+  readonly feed: EventFeed;
 }
 
 /** Route access: `public` (probes, the OpenAPI document), `tenant` (any token), `admin` (admin tokens). */

@@ -15,6 +15,7 @@ export type ApiErrorCode =
   | 'unsupported_media_type'
   | 'not_acceptable'
   | 'queue_full'
+  | 'rate_limited'
   | 'draining'
   | 'closed'
   | 'request_timeout'
@@ -30,6 +31,7 @@ export const API_ERROR_CODES: readonly ApiErrorCode[] = [
   'unsupported_media_type',
   'not_acceptable',
   'queue_full',
+  'rate_limited',
   'draining',
   'closed',
   'request_timeout',
@@ -78,6 +80,10 @@ export function toApiError(err: unknown, requestId: string, maxBodyBytes: number
         return new ApiError(400, 'invalid_input', err.message);
       case 'unknown_event':
         return new ApiError(404, 'unknown_event', err.message);
+      case 'rate_limited': {
+        const seconds = Math.max(1, Math.ceil((err.retryAfterMs ?? 1000) / 1000));
+        return new ApiError(429, 'rate_limited', err.message, { 'retry-after': String(seconds) });
+      }
       case 'closed':
         return new ApiError(503, 'closed', 'the server is shutting down', { connection: 'close' });
       default:

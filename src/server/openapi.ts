@@ -88,7 +88,10 @@ export function openApiDocument(): Json {
             '413': error('The body is larger than limits.maxInputBytes (`body_too_large`).'),
             '415': error('Content-Type is not application/json.'),
             '429': {
-              ...json('QueueFull', 'A hook was refused because the tenant’s queue is full; retry later.'),
+              ...json(
+                'QueueFull',
+                'A hook was refused because the tenant’s queue is full (`queue_full`, with the partial result), or the tenant is over `limits.tenantRatePerSec` (`rate_limited`, the error only: nothing ran); retry after Retry-After.',
+              ),
               headers: { 'Retry-After': { schema: { type: 'integer' }, description: 'Seconds.' } },
             },
             '503': error('The server is draining (`draining`) or closed; send it to another replica.'),
@@ -97,12 +100,30 @@ export function openApiDocument(): Json {
       },
       '/v1/events': {
         get: {
-          summary: 'The event catalogue (names, modes, what each event honours) and its aliases.',
+          summary:
+            'The event catalogue (names, modes, what each event honours) and its aliases; with `Accept: text/event-stream` only, the tenant’s async events as Server-Sent Events (docs/scaling.md).',
           security: [{ bearer: [] }],
+          parameters: [
+            {
+              name: 'Last-Event-ID',
+              in: 'header',
+              required: false,
+              schema: { type: 'string', pattern: '^\\d{1,20}-\\d{1,20}$' },
+              description: 'Event stream: resume after this event id.',
+            },
+          ],
           responses: {
-            '200': json('EventCatalogue', 'The catalogue in force.'),
+            '200': {
+              description:
+                'The catalogue in force (JSON), or the stream: `async.completed` and `rewake` events, `lost` when events after Last-Event-ID were dropped, `end` when the server stops.',
+              content: {
+                'application/json': { schema: { $ref: '#/components/schemas/EventCatalogue' } },
+                'text/event-stream': {},
+              },
+            },
+            '400': error('Last-Event-ID is not an id this stream sent (`invalid_input`).'),
             '401': UNAUTHORIZED,
-            '406': error('Accept asks only for text/event-stream, which is not served yet.'),
+            '503': error('The server is draining (`draining`).'),
           },
         },
       },

@@ -104,6 +104,7 @@ class Server implements RunningServer {
       tokens: () => this.#tokens,
       notReady: () => this.#notReady(),
       reload: () => this.reload(),
+      feed: internals.queue.feed,
     };
     try {
       const api = createHttpApp(ctx);
@@ -209,6 +210,12 @@ class Server implements RunningServer {
       this.#drain.abortAll('the drain timeout passed');
       await this.#drain.whenIdle(CLOSE_GRACE_MS);
     }
+    // Async hooks the dispatches queued finish within the same bound (their events still reach the
+    // streams); then the event streams end, so that no open stream holds the listener.
+    const queue = internalsOf(this.#executor).queue;
+    if ((await queue.drain(this.#o.drainTimeoutMs)) === 'timeout')
+      this.#logger.warn({ pending: queue.status().pending }, 'drain timeout: aborting the async hooks left');
+    queue.feed.endAll('the server is stopping');
     await this.#closeApps();
     await this.#executor.close();
     this.#logger.info('stopped');

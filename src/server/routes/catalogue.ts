@@ -1,12 +1,12 @@
-// GET /v1/events: the event catalogue in force, as JSON. The same path will serve Server-Sent Events
-// of a tenant's async hook completions to `Accept: text/event-stream`; until then such a request
-// (one that does not also accept JSON) is answered 406, so a client never mistakes JSON for a stream.
+// GET /v1/events: the event catalogue in force, as JSON. The same path serves Server-Sent Events of
+// the tenant's async hook completions and rewakes (events.ts) to a client whose Accept asks for
+// `text/event-stream` and not for JSON.
 // GET /openapi.json: the API's description (public: it holds no configuration).
 import type { FastifyInstance } from 'fastify';
 import { EVENT_ALIASES } from '../../contract/events.js';
 import type { ServerContext } from '../context.js';
-import { ApiError } from '../errors.js';
 import { openApiDocument } from '../openapi.js';
+import { streamEvents } from './events.js';
 
 /** Whether an Accept header asks for an event stream and not for JSON. */
 export function wantsOnlyEventStream(accept: string | undefined): boolean {
@@ -19,13 +19,8 @@ export function wantsOnlyEventStream(accept: string | undefined): boolean {
 }
 
 export function catalogueRoutes(app: FastifyInstance, ctx: ServerContext): void {
-  app.get('/v1/events', { config: { access: 'tenant' } }, async (request) => {
-    if (wantsOnlyEventStream(request.headers.accept))
-      throw new ApiError(
-        406,
-        'not_acceptable',
-        'Server-Sent Events of async hook completions are not served yet; ask for application/json',
-      );
+  app.get('/v1/events', { config: { access: 'tenant' } }, async (request, reply) => {
+    if (wantsOnlyEventStream(request.headers.accept)) return streamEvents(ctx, request, reply);
     const catalogue = ctx.generation().catalogue;
     const events = catalogue.names().map((name) => {
       const e = catalogue.get(name)!;
