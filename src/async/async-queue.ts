@@ -22,6 +22,8 @@ export interface QueueStatus {
 export interface AsyncQueue extends AsyncSubmitter {
   readonly feed: EventFeed;
   status(): QueueStatus;
+  /** Resolves once the queue can take work (Redis: connected, or it did not answer within a bound). */
+  ready(): Promise<void>;
   /**
    * Waits (at most `timeoutMs`) until this process has no async run left to do: embedded, every
    * queued one has finished; Redis, it takes no new job and the ones it runs have finished.

@@ -144,6 +144,10 @@ export class EmbeddedQueue implements AsyncQueue {
     if (this.#pending === 0) for (const wake of this.#idle.splice(0)) wake();
   }
 
+  ready(): Promise<void> {
+    return Promise.resolve();
+  }
+
   status(): QueueStatus {
     return { mode: 'embedded', unavailable: 0, pending: this.#pending, running: this.#running.size };
   }

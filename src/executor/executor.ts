@@ -4,7 +4,8 @@
 
 import { availableParallelism } from 'node:os';
 import type { AsyncQueue } from '../async/async-queue.js';
-import { EmbeddedQueue } from '../async/embedded-queue.js';
+import { makeQueue } from '../async/make-queue.js';
+import { RedisQueue } from '../async/redis-queue.js';
 import { AuditLog } from '../audit/audit-log.js';
 import { type HookEventMap, type HookEventName, HookEvents } from '../audit/hook-events.js';
 import { DEFAULTS, type Limits } from '../config/defaults.js';
@@ -134,7 +135,7 @@ class HookExecutor implements Executor {
   readonly #remote: RemotePacks;
   readonly #poller: PackPoller;
   readonly #queue: AsyncQueue;
-  readonly #rate = new TenantRate();
+  readonly #rate: TenantRate;
   #loaded: LoadedConfig;
   #generation: Generation;
   #generationNumber = 1;
@@ -163,12 +164,18 @@ class HookExecutor implements Executor {
     // caller dispatches once and would rather not load QuickJS for a dispatch that runs none).
     if (options.prestartJsWorkers && loaded.hooks.some((h) => h.type === 'js')) this.#pool.js.warm();
     this.#generation = this.#buildGeneration();
-    this.#queue = new EmbeddedQueue(
+    this.#queue = makeQueue(
       {
         context: () => ({ pool: this.#pool, root: options.root, audit: this.#audit, events: this.#events }),
         generation: () => this.#generation,
       },
       options.queue,
+    );
+    const q = this.#queue;
+    this.#rate = new TenantRate(
+      q instanceof RedisQueue
+        ? { client: q.client, prefix: options.queue.prefix, onUnavailable: () => q.countUnavailable() }
+        : undefined,
     );
     if (options.watch) {
       this.#watcher = new ConfigWatcher(() => {
@@ -411,6 +418,11 @@ class HookExecutor implements Executor {
     await this.#pool.close();
   }
 
+  /** Resolves once the async queue can take work (Redis mode: connected, or gave up waiting). */
+  ready(): Promise<void> {
+    return this.#queue.ready();
+  }
+
   [INTERNALS](): ExecutorInternals {
     return { pool: this.#pool, generation: () => this.#generation, queue: this.#queue };
   }
@@ -438,5 +450,7 @@ export async function createExecutor(options: ExecutorOptions = {}): Promise<Exe
   }
   const warn = resolved.onWarning ?? defaultWarning;
   for (const d of loaded.diagnostics) warn(d);
-  return new HookExecutor(resolved, loaded, remote);
+  const executor = new HookExecutor(resolved, loaded, remote);
+  await executor.ready();
+  return executor;
 }

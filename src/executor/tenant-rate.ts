@@ -3,12 +3,30 @@
 // is allowed). Redis mode replaces the memory store with Redis so that every replica draws on the
 // same bucket (docs/scaling.md "Quotas"). Over the rate, dispatch() rejects `rate_limited` with
 // `retryAfterMs`.
-import { BurstyRateLimiter, RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import type { Redis } from 'ioredis';
+import {
+  BurstyRateLimiter,
+  RateLimiterMemory,
+  RateLimiterRedis,
+  RateLimiterRes,
+} from 'rate-limiter-flexible';
 import { DEFAULTS } from '../config/defaults.js';
 import { HookwardenError } from '../contract/hookwarden-error.js';
 import type { Generation } from '../dispatch/generation.js';
 
-type Limiter = RateLimiterMemory | BurstyRateLimiter;
+type Bucket = RateLimiterMemory | RateLimiterRedis;
+type Limiter = Bucket | BurstyRateLimiter;
+
+/**
+ * Redis mode: the buckets live in Redis (every replica draws on the same one). While Redis does not
+ * answer, each replica falls back to its own in-memory bucket at the same rate (rate-limiter-
+ * flexible's insurance limiter): quotas fail open to "rate × replicas", dispatches keep working.
+ */
+export interface RateStore {
+  readonly client: Redis;
+  readonly prefix: string;
+  readonly onUnavailable: () => void;
+}
 
 /** A tenant's rate and burst: its own limits, else the executor's. Undefined rate: no limit. */
 export function rateOf(
@@ -25,20 +43,33 @@ export function rateOf(
 export class TenantRate {
   /** One limiter per (rate, burst) pair in use: a reload that changes a rate starts a fresh bucket. */
   readonly #limiters = new Map<string, Limiter>();
+  readonly #store: RateStore | undefined;
+
+  constructor(store?: RateStore) {
+    this.#store = store;
+  }
+
+  #bucket(name: string, points: number, duration: number): Bucket {
+    const memory = new RateLimiterMemory({ keyPrefix: name, points, duration });
+    const s = this.#store;
+    if (s === undefined) return memory;
+    return new RateLimiterRedis({
+      storeClient: s.client,
+      keyPrefix: `${s.prefix}:rate:${name}`,
+      points,
+      duration,
+      rejectIfRedisNotReady: true,
+      insuranceLimiter: memory,
+    });
+  }
 
   #limiter(rate: number, burst: number): Limiter {
     const key = `${rate}/${burst}`;
     let l = this.#limiters.get(key);
     if (l === undefined) {
-      const base = new RateLimiterMemory({ keyPrefix: `r${key}`, points: rate, duration: 1 });
+      const base = this.#bucket(`r${key}`, rate, 1);
       const windowS = DEFAULTS.async.burstWindowMs / 1000;
-      l =
-        burst === 0
-          ? base
-          : new BurstyRateLimiter(
-              base,
-              new RateLimiterMemory({ keyPrefix: `b${key}`, points: burst, duration: windowS }),
-            );
+      l = burst === 0 ? base : new BurstyRateLimiter(base, this.#bucket(`b${key}`, burst, windowS));
       this.#limiters.set(key, l);
     }
     return l;
@@ -55,6 +86,7 @@ export class TenantRate {
   }
 
   async #consume(rate: number, burst: number, tenant: string | undefined): Promise<void> {
+    if (this.#store !== undefined && this.#store.client.status !== 'ready') this.#store.onUnavailable();
     try {
       await this.#limiter(rate, burst).consume(tenant ?? '', 1);
     } catch (err) {

@@ -1,5 +1,6 @@
 // What the routes share: the executor, the tokens in force, the drain, metrics and the log. One
 // object per server, built by server.ts.
+import type { QueueStatus } from '../async/async-queue.js';
 import type { EventFeed } from '../async/event-feed.js';
 import type { Generation } from '../dispatch/generation.js';
 import type { Executor } from '../executor/executor.js';
@@ -39,6 +40,8 @@ export interface ServerContext {
   readonly reload: () => Promise<ServeReloadResult>;
   /** The async events streamed by GET /v1/events (text/event-stream). */
   readonly feed: EventFeed;
+  /** The async queue's status (/readyz: whether Redis answers). */
+  readonly queueStatus: () => QueueStatus;
 }
 
 /** Route access: `public` (probes, the OpenAPI document), `tenant` (any token), `admin` (admin tokens). */

@@ -6,6 +6,7 @@
 // pattern or `unmatched`. So no request can create a new series. Lane gauges are read from the pool
 // when scraped, not kept up to date on every hook.
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import type { QueueStatus } from '../async/async-queue.js';
 import type { DispatchResult } from '../contract/result.js';
 import type { LaneLoad } from '../pool/lane.js';
 
@@ -20,6 +21,8 @@ export interface MetricsSource {
   readonly tenants: () => ReadonlySet<string>;
   readonly inFlight: () => number;
   readonly draining: () => boolean;
+  /** The async queue's status (Redis mode: reachable, failures). */
+  readonly queue: () => QueueStatus;
 }
 
 /** Dispatch latency buckets, seconds: from a fast path (~50 µs) to a command hook's 60 s default deadline. */
@@ -76,12 +79,45 @@ export class ServerMetrics {
         this.set(source.inFlight());
       },
     });
+    this.#queueMetrics(registers);
     new Gauge({
       name: 'hookwarden_draining',
       help: '1 while the server drains (after SIGTERM or SIGINT), else 0.',
       registers,
       collect() {
         this.set(source.draining() ? 1 : 0);
+      },
+    });
+  }
+
+  #queueMetrics(registers: Registry[]): void {
+    const queue = this.#source.queue;
+    let counted = 0;
+    new Counter({
+      name: 'hookwarden_queue_unavailable_total',
+      help: 'Redis mode: operations (enqueue, rate check, worker) that failed because Redis did not answer.',
+      registers,
+      collect() {
+        const now = queue().unavailable;
+        if (now > counted) this.inc(now - counted);
+        counted = now;
+      },
+    });
+    new Gauge({
+      name: 'hookwarden_async_running',
+      help: 'Async hook runs in flight in this replica.',
+      registers,
+      collect() {
+        this.set(queue().running);
+      },
+    });
+    new Gauge({
+      name: 'hookwarden_queue_redis_up',
+      help: 'Redis mode: 1 while the queue reaches Redis, else 0 (absent in the embedded mode).',
+      registers,
+      collect() {
+        const r = queue().redis;
+        if (r !== undefined) this.set(r === 'up' ? 1 : 0);
       },
     });
   }

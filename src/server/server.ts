@@ -90,6 +90,7 @@ class Server implements RunningServer {
       tenants: () => this.#tenants,
       inFlight: () => this.#drain.inFlight,
       draining: () => this.#drain.draining,
+      queue: () => internals.queue.status(),
     });
     const ctx: ServerContext = {
       connections: new Connections((request) => requestGone(ctx, request)),
@@ -105,6 +106,7 @@ class Server implements RunningServer {
       notReady: () => this.#notReady(),
       reload: () => this.reload(),
       feed: internals.queue.feed,
+      queueStatus: () => internals.queue.status(),
     };
     try {
       const api = createHttpApp(ctx);

@@ -30,6 +30,11 @@ export function addServeCommand(program: Command, setExitCode: (code: number) =>
     )
     .option('--watch', 'reload the configuration when its files change (last-known-good)')
     .option(
+      '--queue <redis-url>',
+      'Redis mode: async hooks become BullMQ jobs shared by every replica, tenant rates are global (e.g. redis://127.0.0.1:6379; docs/scaling.md)',
+    )
+    .option('--queue-prefix <prefix>', 'Redis mode: prefix of every key (default hookwarden)')
+    .option(
       '--drain-timeout <seconds>',
       'after SIGTERM/SIGINT, time running dispatches get to finish (default 30)',
     )

@@ -25,6 +25,8 @@ export interface ServeFlags {
   audit?: string;
   auditKey?: string;
   watch?: boolean;
+  queue?: string;
+  queuePrefix?: string;
   drainTimeout?: string;
   headersTimeout?: string;
   requestTimeout?: string;
@@ -66,7 +68,30 @@ function executorOptions(flags: ServeFlags): ServeFlagsResolved['executor'] {
       ? { audit: key === undefined ? flags.audit : { file: flags.audit, key } }
       : {}),
     ...(flags.watch === true ? { watch: true } : {}),
+    ...(flags.queue !== undefined || flags.queuePrefix !== undefined
+      ? {
+          queue: {
+            ...(flags.queue !== undefined ? { redis: flags.queue } : {}),
+            ...(flags.queuePrefix !== undefined ? { prefix: flags.queuePrefix } : {}),
+            ...lockDurationFromEnv(),
+          },
+        }
+      : {}),
   };
+}
+
+/**
+ * HOOKWARDEN_QUEUE_LOCK_MS: how soon a dead replica's job runs elsewhere (default 30 s). An
+ * environment variable rather than a flag: operators rarely change it; the failover tests do.
+ */
+function lockDurationFromEnv(): { lockDurationMs?: number } {
+  const v = process.env.HOOKWARDEN_QUEUE_LOCK_MS;
+  if (v === undefined) return {};
+  if (!/^\d{3,7}$/.test(v))
+    throw new UsageError(
+      `HOOKWARDEN_QUEUE_LOCK_MS: expected milliseconds (100-3600000), got ${JSON.stringify(v)}`,
+    );
+  return { lockDurationMs: Number(v) };
 }
 
 type ServeFlagsResolved = { executor: Omit<ExecutorOptions, 'onWarning' | 'onReload'> };

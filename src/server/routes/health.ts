@@ -1,5 +1,7 @@
 // Probes, without authentication: GET /healthz (the process answers) and GET /readyz (configuration
 // loaded, worker pools warm, not draining: 503 otherwise, so a load balancer stops sending work).
+// In Redis mode /readyz also says whether Redis answers (`"queue": {"mode": "redis", "redis":
+// "down"}`) but stays 200: synchronous dispatches work without Redis (docs/scaling.md).
 import type { FastifyInstance } from 'fastify';
 import type { ServerContext } from '../context.js';
 
@@ -8,6 +10,8 @@ export function healthRoutes(app: FastifyInstance, ctx: ServerContext): void {
   app.get('/readyz', { config: { access: 'public' } }, async () => {
     const problem = ctx.notReady();
     if (problem !== undefined) throw problem;
-    return { status: 'ready' };
+    const q = ctx.queueStatus();
+    if (q.mode === 'embedded') return { status: 'ready' };
+    return { status: 'ready', queue: { mode: q.mode, redis: q.redis, unavailable: q.unavailable } };
   });
 }

@@ -1,0 +1,95 @@
+// A real redis-server for the tests: on a free loopback port, in a temp dir, with AOF persistence
+// (appendfsync always), started and stopped by PID. Readiness is its "Ready to accept connections" line.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import { afterAll } from 'vitest';
+import { tempDir } from './fixture.js';
+import { HANG_MS } from './serve.js';
+
+const running = new Set<RedisServer>();
+afterAll(async () => {
+  await Promise.all([...running].map((r) => r.stop('SIGKILL')));
+});
+
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+export class RedisServer {
+  #child: ChildProcess | undefined;
+  #exited: Promise<void> = Promise.resolve();
+
+  private constructor(
+    readonly port: number,
+    readonly dir: string,
+  ) {}
+
+  get url(): string {
+    return `redis://127.0.0.1:${this.port}`;
+  }
+
+  get pid(): number | undefined {
+    return this.#child?.pid;
+  }
+
+  static async start(): Promise<RedisServer> {
+    const r = new RedisServer(await freePort(), tempDir('hw-redis-'));
+    await r.restart();
+    return r;
+  }
+
+  /** Starts (again) on the same port and directory: the AOF there is loaded. */
+  async restart(): Promise<void> {
+    const child = spawn(
+      'redis-server',
+      [
+        '--port',
+        String(this.port),
+        '--bind',
+        '127.0.0.1',
+        '--dir',
+        this.dir,
+        '--appendonly',
+        'yes',
+        '--appendfsync',
+        'always',
+        '--save',
+        '',
+        '--protected-mode',
+        'yes',
+      ],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    this.#child = child;
+    running.add(this);
+    this.#exited = new Promise((resolve) => child.once('exit', () => resolve()));
+    let out = '';
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`redis-server did not start: ${out}`)), HANG_MS);
+      child.stdout!.on('data', (d) => {
+        out += d;
+        if (out.includes('Ready to accept connections')) {
+          clearTimeout(timer);
+          resolve();
+        }
+      });
+      child.once('exit', (code) => {
+        clearTimeout(timer);
+        reject(new Error(`redis-server exited (${code}): ${out}`));
+      });
+    });
+  }
+
+  /** Stops it by PID and waits for the process to end. */
+  async stop(signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
+    const child = this.#child;
+    if (child === undefined || child.exitCode !== null || child.signalCode !== null) return;
+    process.kill(child.pid!, signal);
+    await this.#exited;
+    running.delete(this);
+  }
+}
