@@ -18,6 +18,7 @@ const SCENARIOS: Record<string, () => Promise<{ run: (quick?: boolean) => Promis
   regex: () => import('./regex.js'),
   'url-pin': () => import('./url-pin.js'),
   serve: () => import('./serve.js'),
+  'async-hook': () => import('./async-hook.js'),
 };
 
 const args = process.argv.slice(2);
