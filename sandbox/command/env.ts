@@ -19,6 +19,8 @@ export function buildHookEnv(
     readonly env: Readonly<Record<string, string>>;
     readonly inheritEnv: readonly string[];
     readonly scratchDir: string;
+    readonly hostHome?: boolean | undefined;
+    readonly isolation?: 'process' | 'namespace';
   },
   hostEnv: NodeJS.ProcessEnv = process.env,
 ): HookEnv {
@@ -50,8 +52,17 @@ export function buildHookEnv(
     }
     env[name] = value;
   }
-  // Scratch locations last: a hook cannot point HOME or TMPDIR back at the host's.
-  env.HOME = task.scratchDir;
+  // Scratch locations last: a hook cannot point HOME or TMPDIR back at the host's. A Claude Code
+  // hook in process mode gets the host's HOME (an absolute path that passes the secret filter).
+  const home = hostEnv.HOME;
+  const hostHome =
+    task.hostHome === true &&
+    task.isolation !== 'namespace' &&
+    home !== undefined &&
+    home.startsWith('/') &&
+    !home.includes('\0') &&
+    secretValueKind(home) === undefined;
+  env.HOME = hostHome ? home : task.scratchDir;
   env.TMPDIR = task.scratchDir;
   return { ok: true, env };
 }

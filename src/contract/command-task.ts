@@ -19,6 +19,11 @@ export interface CommandTask {
   readonly env: Readonly<Record<string, string>>;
   /** Host variable names to pass through (the secret-name filter is applied again at spawn). */
   readonly inheritEnv: readonly string[];
+  /**
+   * Process mode only: HOME is the host's (a Claude Code hook's git config, `gh` auth, ~/.local/bin)
+   * rather than the scratch directory. TMPDIR stays the scratch directory.
+   */
+  readonly hostHome?: boolean;
   /** Bytes written to stdin (the HookInput JSON). */
   readonly stdin: string;
   readonly deadlineMs: number;
