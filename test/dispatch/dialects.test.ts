@@ -314,6 +314,7 @@ describe('CLAUDE_PLUGIN_ROOT', () => {
       0o755,
     );
     const config = writeConfig(join(plug, 'hooks'), 'hooks.json', {
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: Claude Code's placeholder, expanded by the hook's shell
       hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [sh('"${CLAUDE_PLUGIN_ROOT}/scripts/guard.sh"')] }] },
     });
     await withExecutor({ config }, async (hw) => {
