@@ -5,6 +5,8 @@
 // prlimit, bwrap) runs with an empty environment and receives this one through a side channel
 // (process-profile.ts, namespace-profile.ts). The load-time checks are made again here, because a
 // task can reach the runner without going through the config loader.
+import { join } from 'node:path';
+import { ENV_FILE_NAME } from '../../src/contract/command-task.js';
 import { ENV_NAME, isReservedName, refusedEnvReason } from '../../src/contract/refused-env.js';
 import { isSecretName, secretValueKind } from '../../src/contract/secret-names.js';
 
@@ -20,6 +22,7 @@ export function buildHookEnv(
     readonly inheritEnv: readonly string[];
     readonly scratchDir: string;
     readonly hostHome?: boolean | undefined;
+    readonly envFile?: boolean | undefined;
     readonly isolation?: 'process' | 'namespace';
   },
   hostEnv: NodeJS.ProcessEnv = process.env,
@@ -63,6 +66,7 @@ export function buildHookEnv(
     !home.includes('\0') &&
     secretValueKind(home) === undefined;
   env.HOME = hostHome ? home : task.scratchDir;
+  if (task.envFile === true) env.CLAUDE_ENV_FILE = join(task.scratchDir, ENV_FILE_NAME);
   env.TMPDIR = task.scratchDir;
   return { ok: true, env };
 }

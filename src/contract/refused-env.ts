@@ -63,6 +63,7 @@ export const RESERVED_VARIABLES: readonly string[] = Object.freeze([
   'CLAUDE_PROJECT_DIR',
   'CLAUDE_PLUGIN_ROOT',
   'CLAUDE_TOOL_INPUT',
+  'CLAUDE_ENV_FILE',
 ]);
 
 const RESERVED_SET = new Set(RESERVED_VARIABLES);

@@ -49,6 +49,14 @@ export const CLAUDE_CODE_HOST_ENV: readonly string[] = Object.freeze([
   'XDG_CACHE_HOME',
 ]);
 
+/** Events whose command hooks get CLAUDE_ENV_FILE (Claude Code's list); what they write is `sessionEnv`. */
+export const ENV_FILE_EVENTS: ReadonlySet<string> = new Set([
+  'SessionStart',
+  'Setup',
+  'CwdChanged',
+  'FileChanged',
+]);
+
 /** `$CLAUDE_TOOL_INPUT` above this is not passed: the hook is not run (an environment value this
  * large fails exec with E2BIG on Linux at 128 KiB). */
 export const MAX_TOOL_INPUT_ENV_BYTES = 100 * 1024;
@@ -81,6 +89,7 @@ export function commandRequest(
     env,
     inheritEnv: hostEnv ? [...new Set([...CLAUDE_CODE_HOST_ENV, ...c.inheritEnv])] : c.inheritEnv,
     ...(hostEnv ? { hostHome: true } : {}),
+    ...(ENV_FILE_EVENTS.has(def.event) ? { envFile: true } : {}),
     stdin,
     deadlineMs: def.deadlineMs,
     maxOutputBytes: c.maxOutputBytes,

@@ -7,12 +7,14 @@
 //                            Claude Code adds it, else nothing; freecode: nothing
 //   other exits, 126/127, killed → a failure (the hook's onError applies); freecode: a block
 //   timeout, spawn failure → a failure (freecode fails open: its hooks default to onError "skip")
+//   CLAUDE_ENV_FILE lines  → `sessionEnv` (exit 0; SessionStart, Setup, CwdChanged, FileChanged)
 
 import { DEFAULTS } from '../config/defaults.js';
 import type { CommandOutcome } from '../contract/command-task.js';
 import { DIALECT_RULES, type DialectRules, PLAIN_TEXT_CONTEXT_EVENTS } from '../contract/dialects.js';
 import { type ErrorCode, type ErrorDetails, type HookError, hookError } from '../contract/error-codes.js';
 import { type AnswerContext, parseHookOutput } from '../contract/parse-output.js';
+import { readSessionEnv } from '../contract/session-env.js';
 import { capText } from '../contract/text-caps.js';
 import type { HookInput, HookOutput } from '../contract/types.js';
 import type { CommandHookDefinition } from '../registry/hook-definition.js';
@@ -78,12 +80,26 @@ export function interpretCommand(
     // Exit 2 blocks whatever stdout says; on Stop-like events Claude Code reads it as "keep working".
     return block(excerpt(stderr) || 'hook exited with code 2', def, context);
   }
-  if (exitCode === 0) return readStdout(stdout, def, rules, context);
+  if (exitCode === 0) {
+    const answer = readStdout(stdout, def, rules, context);
+    return outcome.envFileText === undefined ? answer : withSessionEnv(answer, outcome.envFileText);
+  }
   if (signal === 'SIGXCPU') return fail('timeout', 'CPU time limit (rlimits.cpuSeconds) exceeded');
   const crash = crashFailure(exitCode, signal, stderr);
   // FreeCode: "a hook that crashes (typo, missing binary, non-zero exit from a linter) blocks the tool".
   if (rules.crash === 'block') return block(`hook failed: ${crash.error.message}`, def, context);
   return crash;
+}
+
+/** Adds what the hook wrote to CLAUDE_ENV_FILE as `sessionEnv` (its JSON `sessionEnv` wins per name). */
+function withSessionEnv(answer: CommandAnswer, text: string): CommandAnswer {
+  if (answer.kind !== 'output') return answer;
+  const read = readSessionEnv(text);
+  if (Object.keys(read.env).length === 0 && read.ignored.length === 0) return answer;
+  const output: HookOutput = Object.assign(Object.create(null), answer.output);
+  if (Object.keys(read.env).length > 0)
+    output.sessionEnv = Object.assign(Object.create(null), read.env, answer.output?.sessionEnv);
+  return { kind: 'output', output, unknownFields: [...answer.unknownFields, ...read.ignored] };
 }
 
 /** A process that ended other than with exit 0 or 2. */

@@ -337,3 +337,48 @@ describe('CLAUDE_PLUGIN_ROOT', () => {
     });
   });
 });
+
+describe('CLAUDE_ENV_FILE', () => {
+  it("SessionStart hooks' export lines come back as sessionEnv, merged in order with JSON answers", async () => {
+    const dir = tempDir();
+    const config = writeConfig(dir, 'settings.json', {
+      hooks: {
+        SessionStart: [
+          {
+            hooks: [
+              sh(
+                `echo 'export NODE_ENV=production' >> "$CLAUDE_ENV_FILE"; echo "export LD_PRELOAD=/x.so" >> "$CLAUDE_ENV_FILE"`,
+              ),
+              sh(
+                `echo 'export REGION="eu west"' >> "$CLAUDE_ENV_FILE"; echo '{"sessionEnv": {"REGION": "us"}}'`,
+              ),
+            ],
+          },
+        ],
+        PreToolUse: [{ hooks: [sh(`printf '{"additionalContext": "[%s]"}' "$CLAUDE_ENV_FILE"`)] }],
+      },
+    });
+    await withExecutor({ config }, async (hw) => {
+      const r = await hw.dispatch('SessionStart', input({ source: 'startup' }));
+      expect(r.sessionEnv).toEqual({ NODE_ENV: 'production', REGION: 'us' });
+      expect(r.hooks[0]?.ignoredFields).toEqual(['sessionEnv.LD_PRELOAD']);
+      // Other events' hooks get no env file.
+      expect((await hw.dispatch('PreToolUse', bash())).additionalContext).toBe('[]');
+    });
+  });
+
+  it('is not read through a symlink (a hook cannot make the host read a file for it)', async () => {
+    const dir = tempDir();
+    const secret = writeFile(join(dir, 'secret.env'), 'export TOKEN=do-not-read\n');
+    const config = writeConfig(
+      dir,
+      'settings.json',
+      hooksOn('SessionStart', [sh(`ln -s '${secret}' "$CLAUDE_ENV_FILE"`)]),
+    );
+    await withExecutor({ config }, async (hw) => {
+      const r = await hw.dispatch('SessionStart', input());
+      expect(r.sessionEnv).toBeUndefined();
+      expect(r.hooks[0]?.error).toBeUndefined();
+    });
+  });
+});
