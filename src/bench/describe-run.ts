@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { VERSION } from '../cli/version.js';
+import { VERSION } from '../contract/version.js';
 import { loadConfig } from '../config/load.js';
 import { resolveOptions } from '../executor/options.js';
 import type { HookDefinition } from '../registry/hook-definition.js';

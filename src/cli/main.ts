@@ -3,7 +3,7 @@
 // so `--version` and `--help` cost little more than Node's own start-up.
 import nodeModule from 'node:module';
 import { installInterrupts, signalExitCode, unclaimedInterrupt } from './interrupt.js';
-import { VERSION } from './version.js';
+import { VERSION } from '../contract/version.js';
 
 installInterrupts(process.argv[2]);
 // Node ≥ 22.1 keeps compiled code on disk between runs (its docs recommend it to CLIs); a no-op on 20.

@@ -5,7 +5,7 @@ import { Command } from 'commander';
 import { addPackCommands } from './commands/pack.js';
 import { addServeCommand } from './commands/serve-command.js';
 import { UsageError } from './usage-error.js';
-import { VERSION } from './version.js';
+import { VERSION } from '../contract/version.js';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
