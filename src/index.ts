@@ -13,6 +13,8 @@ export { DEFAULTS, type Limits } from './config/defaults.js';
 export type { Diagnostic } from './config/diagnostics.js';
 /** The JSON Schema of hooks.json (for editors), generated from the zod schemas. */
 export { hooksJsonSchema } from './config/json-schema.js';
+/** A pinned pack and how it fared at load (in a ValidationReport). */
+export type { PackStatus } from './config/pin-loader.js';
 /** zod schemas of a config file and of one hook spec. */
 export { configFileSchema, hookSpecSchema } from './config/schema.js';
 /** A hook's failure as data (`code`, `message`, typed `details`), and the closed list of codes. */
@@ -56,8 +58,6 @@ export type { ReloadResult } from './executor/reload.js';
 export type { TenantSpec } from './executor/tenants.js';
 /** Validates configuration without running a hook (what `hookwarden validate` reports). */
 export { type ValidationReport, validateConfig } from './executor/validate.js';
-/** A pinned pack and how it fared at load (in a ValidationReport). */
-export type { PackStatus } from './packs/pins.js';
 /** createExecutor's `remotePacks` option: packs pinned by URL (cache, limits, revalidation). */
 export type { RemotePackOptions } from './packs/remote/options.js';
 /** A tenant's scheduling limits. */

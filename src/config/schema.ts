@@ -3,8 +3,8 @@
 // Schema editors use (see json-schema.ts).
 import { z } from 'zod';
 import { MUTATION_FIELDS } from '../contract/events.js';
-import { DIGEST_PATTERN } from '../packs/digest.js';
 import { LIMIT_BOUNDS } from './defaults.js';
+import { DIGEST_PATTERN } from './pin-loader.js';
 import { tenantLimitsSchema } from './tenant-limits.js';
 
 const posInt = (what = 'a positive integer') =>

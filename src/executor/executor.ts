@@ -15,6 +15,7 @@ import type { DispatchResult } from '../contract/result.js';
 import type { DispatchInput } from '../contract/types.js';
 import { type DispatchOptions, dispatch } from '../dispatch/dispatcher.js';
 import type { Generation } from '../dispatch/generation.js';
+import { packPinLoader } from '../packs/pins.js';
 import { RemotePacks } from '../packs/remote/remote-packs.js';
 import { HookPool } from '../pool/pool.js';
 import { IfFilter, IfFilterError } from '../registry/if-filter.js';
@@ -299,7 +300,7 @@ class HookExecutor implements Executor {
         policy: o.policy,
         limits: o.limits,
         strict: o.strict,
-        remote: this.#remote,
+        pins: packPinLoader(this.#remote),
       });
     } catch (err) {
       // Not a config problem (those are diagnostics) but e.g. EMFILE: the generation in force stays.
@@ -391,7 +392,7 @@ export async function createExecutor(options: ExecutorOptions = {}): Promise<Exe
     policy: resolved.policy,
     limits: resolved.limits,
     strict: resolved.strict,
-    remote,
+    pins: packPinLoader(remote),
   });
   if (loaded.fatal.length > 0) {
     // Fatal problems stop the load: nothing is "skipped", so the message does not say so.

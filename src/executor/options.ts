@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { AuditOption } from '../audit/audit-log.js';
 import type { Limits } from '../config/defaults.js';
 import type { Diagnostic } from '../config/diagnostics.js';
-import type { SourceSpec } from '../config/load.js';
+import type { SourceSpec } from '../config/read-source.js';
 import { limitsSchema } from '../config/schema.js';
 import { HookwardenError } from '../contract/hookwarden-error.js';
 import { issueMessages, renderValue } from '../contract/messages.js';

@@ -8,8 +8,9 @@ import { tenantLimitsSchema } from '../config/tenant-limits.js';
 import { tenantIdProblem } from '../config/tenants.js';
 import { HookwardenError } from '../contract/hookwarden-error.js';
 import { issueMessages } from '../contract/messages.js';
+import { packPinLoader } from '../packs/pins.js';
 import type { RemotePacks } from '../packs/remote/remote-packs.js';
-import { type ConfigSource, type ResolvedOptions, toSources } from './options.js';
+import { type ResolvedOptions, toSources } from './options.js';
 import type { RuntimeTenant, TenantSpec } from './tenants.js';
 
 /**
@@ -37,7 +38,12 @@ export async function loadRuntimeTenant(
     ...s,
     scope: 'user' as const,
   }));
-  const loaded = await loadConfig({ config: sources, policy: [], baseLimits, remote });
+  const loaded = await loadConfig({
+    config: sources,
+    policy: [],
+    baseLimits,
+    pins: packPinLoader(remote),
+  });
   if (loaded.fatal.length > 0) {
     const problems = loaded.fatal.map(formatDiagnostic);
     throw new HookwardenError('config_error', `setTenant "${id}": ${problems.join('; ')}`, { problems });

@@ -4,9 +4,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config/load.js';
 import { DEFAULT_EVENTS, EventCatalogue } from '../../src/contract/events.js';
 import { commandOf } from '../helpers/fixture.js';
+import { loadConfig } from '../helpers/load-config.js';
 
 const DIR = join(import.meta.dirname, '../fixtures/claude-code-corpus');
 const files = readdirSync(DIR).filter((f) => f.endsWith('.json'));

@@ -3,8 +3,8 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { namespaceSupport } from '../../sandbox/command/namespace-profile.js';
-import { loadConfig } from '../../src/config/load.js';
 import { hooksOn, input, tempDir, withExecutor, writeConfig, writeFile } from '../helpers/fixture.js';
+import { loadConfig } from '../helpers/load-config.js';
 
 const bash = (toolInput: Record<string, unknown> = { command: 'ls' }) =>
   input({ toolName: 'Bash', toolInput });
