@@ -49,13 +49,14 @@ export type { DispatchOptions } from './dispatch/context.js';
 /** Where one hook task's time went (queue, transport, run), for DispatchOptions.onHookTiming. */
 export type { HookTiming, HookTimingListener } from './dispatch/hook-timing.js';
 /** The executor: createExecutor() and what it returns. */
-export { createExecutor, type Executor, type TrustedHookSpec } from './executor/executor.js';
+export { createExecutor, type Executor } from './executor/executor.js';
 /** createExecutor's options. */
 export type { ConfigSource, ExecutorOptions } from './executor/options.js';
 /** What reload() (and onReload) reports. */
 export type { ReloadResult } from './executor/reload.js';
 /** setTenant()'s spec. */
 export type { TenantSpec } from './executor/tenants.js';
+export type { TrustedHookSpec } from './executor/trusted-hook.js';
 /** Validates configuration without running a hook (what `hookwarden validate` reports). */
 export { type ValidationReport, validateConfig } from './executor/validate.js';
 /** createExecutor's `remotePacks` option: packs pinned by URL (cache, limits, revalidation). */

@@ -5,12 +5,10 @@
 import { availableParallelism } from 'node:os';
 import { AuditLog } from '../audit/audit-log.js';
 import { type HookEventMap, type HookEventName, HookEvents } from '../audit/hook-events.js';
-import { DEFAULTS, type Limits } from '../config/defaults.js';
+import type { Limits } from '../config/defaults.js';
 import { type Diagnostic, formatDiagnostic } from '../config/diagnostics.js';
 import { type LoadedConfig, loadConfig } from '../config/load.js';
 import { HookwardenError } from '../contract/hookwarden-error.js';
-import { jsonEqual } from '../contract/json-equal.js';
-import { issueMessages } from '../contract/messages.js';
 import type { DispatchResult } from '../contract/result.js';
 import type { DispatchInput } from '../contract/types.js';
 import { type DispatchOptions, dispatch } from '../dispatch/dispatcher.js';
@@ -18,10 +16,9 @@ import type { Generation } from '../dispatch/generation.js';
 import { packPinLoader } from '../packs/pins.js';
 import { RemotePacks } from '../packs/remote/remote-packs.js';
 import { HookPool } from '../pool/pool.js';
-import { IfFilter, IfFilterError } from '../registry/if-filter.js';
-import { ToolMatcher } from '../registry/matcher.js';
-import { OnceTracker, Registry, type TrustedDefinition, type TrustedHandler } from '../registry/registry.js';
-import { type ExecutorOptions, type ResolvedOptions, resolveOptions, trustedSpecSchema } from './options.js';
+import { OnceTracker, Registry, type TrustedDefinition } from '../registry/registry.js';
+import { type Executor, type ExecutorInternals, INTERNALS } from './api.js';
+import { type ExecutorOptions, type ResolvedOptions, resolveOptions } from './options.js';
 import { PackPoller } from './poll-packs.js';
 import {
   judgeReload,
@@ -30,69 +27,13 @@ import {
   type ReloadResult,
   refusalReason,
 } from './reload.js';
-import { loadRuntimeTenant } from './set-tenant.js';
+import { loadRuntimeTenant, reloadTenants } from './set-tenant.js';
 import type { TenantSpec } from './tenants.js';
 import { buildTenantGenerations, type RuntimeTenant } from './tenants.js';
+import { type TrustedHookSpec, trustedDefinition } from './trusted-hook.js';
 import { ConfigWatcher } from './watch.js';
 
-/** A trusted in-process hook (the embedding platform's own code; never loaded from a file). */
-export interface TrustedHookSpec {
-  event: string;
-  /** Stable id; registering the same event+name again replaces the earlier callback. */
-  name: string;
-  matcher?: string;
-  if?: string;
-  /** Deadline in ms. Default 5000. */
-  timeoutMs?: number;
-  onError?: 'skip' | 'deny';
-  handler: TrustedHandler;
-}
-
-export interface Executor {
-  /**
-   * Runs every hook registered for `event` and folds their answers into one verdict. `input` may
-   * leave out `sessionId` (default `"default"`), `cwd` (default: the sandbox root) and `timestamp`
-   * (default: now); see {@link DispatchInput}. Rejects with a HookwardenError only for an unknown
-   * event (`unknown_event`), an invalid input (`invalid_input`, naming each field and value) or a
-   * closed executor (`closed`).
-   */
-  dispatch(event: string, input?: DispatchInput, options?: DispatchOptions): Promise<DispatchResult>;
-  /** Registers a trusted in-process callback; returns a function that unregisters it. */
-  register(spec: TrustedHookSpec): () => void;
-  /**
-   * Adds or replaces a tenant at run time: its hooks (config files or objects, user scope) and its
-   * scheduling limits. Its dispatches (`{ tenant: id }`) run the trusted and policy hooks and these.
-   */
-  setTenant(id: string, spec?: TenantSpec): Promise<void>;
-  /** Removes a tenant set with setTenant(); its later dispatches run trusted and policy hooks only. */
-  removeTenant(id: string): boolean;
-  /**
-   * Loads the configuration again (config files, packs verified against their pins) and, if it brings
-   * no new error, swaps it in atomically; otherwise the current generation stays (last-known-good).
-   * Dispatches already running finish on the generation they started with. Rejects only when closed.
-   */
-  reload(): Promise<ReloadResult>;
-  /** Problems of the configuration in force (warnings and skipped entries). */
-  readonly diagnostics: readonly Diagnostic[];
-  /** Ids of the tenants with hooks of their own (config `tenants` and setTenant()), sorted. */
-  readonly tenants: readonly string[];
-  /**
-   * Subscribes to `hook.started` (a hook is handed to its lane) or `hook.completed` (its audit
-   * record: metadata only). Returns a function that unsubscribes.
-   */
-  on<K extends HookEventName>(name: K, listener: (e: HookEventMap[K]) => void): () => void;
-  /** Stops every hook, waits for cleanup; leaves no process, thread or temp dir behind. Idempotent. */
-  close(): Promise<void>;
-}
-
-/** Internal access for tests, benchmarks and the server (not exported from the package entry). */
-export const INTERNALS: unique symbol = Symbol('hookwarden.internals');
-
-/** What INTERNALS gives: the pool (lane load, warm-up) and the generation in force (catalogue, limits). */
-export interface ExecutorInternals {
-  readonly pool: HookPool;
-  readonly generation: () => Generation;
-}
+export { type Executor, type ExecutorInternals, INTERNALS } from './api.js';
 
 function openAudit(option: NonNullable<ResolvedOptions['audit']>): AuditLog {
   try {
@@ -229,47 +170,7 @@ class HookExecutor implements Executor {
   }
 
   register(spec: TrustedHookSpec): () => void {
-    const parsed = trustedSpecSchema.safeParse(spec);
-    if (!parsed.success) {
-      const problems = issueMessages(parsed.error.issues, spec).map(
-        (m) => `register: ${m.path}: ${m.message}`,
-      );
-      throw new HookwardenError('invalid_options', problems.join('; '), { problems });
-    }
-    const resolved = this.#loaded.catalogue.resolve(spec.event);
-    if (resolved === undefined) {
-      throw new HookwardenError(
-        'invalid_options',
-        `register: event: unknown event "${spec.event}"; valid events are ${this.#loaded.catalogue.acceptedNames().join(', ')}`,
-      );
-    }
-    let ifFilters: IfFilter[] = [];
-    try {
-      ifFilters = spec.if === undefined ? [] : [new IfFilter(spec.if)];
-    } catch (err) {
-      if (err instanceof IfFilterError)
-        throw new HookwardenError('invalid_options', `register: if: ${err.message}`);
-      throw err;
-    }
-    const matcher = new ToolMatcher(spec.matcher);
-    const def: TrustedDefinition = Object.freeze({
-      id: spec.name,
-      event: resolved.definition.name,
-      scope: 'trusted',
-      type: 'trusted',
-      matcher:
-        matcher.kind === 'all' ||
-        (!resolved.definition.toolScoped && resolved.definition.matchOn.length === 0)
-          ? undefined
-          : matcher,
-      ifFilters: resolved.definition.toolScoped ? ifFilters : [],
-      requireOk: resolved.aliasInput?.ok,
-      onError: spec.onError ?? 'skip',
-      deadlineMs: spec.timeoutMs ?? DEFAULTS.js.timeoutMs,
-      once: false,
-      dedupKey: `trusted\u0000${resolved.definition.name}\u0000${spec.name}`,
-      handler: spec.handler,
-    });
+    const def = trustedDefinition(spec, this.#loaded.catalogue);
     const existing = this.#trusted.findIndex((t) => t.event === def.event && t.id === def.id);
     if (existing >= 0) this.#trusted.splice(existing, 1, def);
     else this.#trusted.push(def);
@@ -324,7 +225,7 @@ class HookExecutor implements Executor {
       result = { ok: false, generation: this.#generationNumber, reason, diagnostics: next.diagnostics };
     } else {
       this.#loaded = next;
-      await this.#reloadTenants(previous, next);
+      await reloadTenants(this.#tenants, previous, next, this.#options, this.#warn, this.#remote);
       this.#generation = this.#buildGeneration();
       this.#generationNumber++;
       this.#watcher?.update(next.watchTargets);
@@ -337,33 +238,6 @@ class HookExecutor implements Executor {
     }
     o.onReload?.(result);
     return result;
-  }
-
-  /** Runtime tenants were loaded under the policy level's limits: load them again if those changed. */
-  async #reloadTenants(previous: LoadedConfig, next: LoadedConfig): Promise<void> {
-    if (jsonEqual(previous.scopeLimits.policy, next.scopeLimits.policy)) return;
-    for (const [id, t] of [...this.#tenants]) {
-      try {
-        const fresh = await loadRuntimeTenant(
-          id,
-          t.spec,
-          this.#options,
-          this.#warn,
-          next.scopeLimits.policy,
-          this.#remote,
-        );
-        this.#tenants.set(id, fresh);
-      } catch (err) {
-        this.#warn({
-          severity: 'error',
-          file: `<tenant ${id}>`,
-          path: '',
-          message: `the new policy limits could not be applied to tenant "${id}", so its hooks are removed until setTenant() succeeds: ${(err as Error).message}`,
-          skipped: true,
-        });
-        this.#tenants.delete(id);
-      }
-    }
   }
 
   close(): Promise<void> {

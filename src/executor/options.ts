@@ -1,7 +1,6 @@
 // createExecutor options: validated once, at the boundary, into a frozen internal form.
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { z } from 'zod';
 import type { AuditOption } from '../audit/audit-log.js';
 import type { Limits } from '../config/defaults.js';
 import type { Diagnostic } from '../config/diagnostics.js';
@@ -213,19 +212,3 @@ export function resolveOptions(options: ExecutorOptions): ResolvedOptions {
     remote: resolveRemoteOptions(remote.data as RemotePackOptions),
   });
 }
-
-export const trustedSpecSchema = z.object({
-  event: z.string({ error: 'expected an event name' }).min(1, { error: 'expected an event name' }),
-  name: z.string({ error: 'expected a string' }).min(1, { error: 'expected a non-empty name' }),
-  matcher: z.string({ error: 'expected a string' }).optional(),
-  if: z.string({ error: 'expected a string like "Bash(git *)"' }).optional(),
-  timeoutMs: z
-    .number({ error: 'expected a positive integer' })
-    .int({ error: 'expected a positive integer' })
-    .positive({ error: 'expected a positive integer' })
-    .optional(),
-  onError: z.enum(['skip', 'deny'], { error: 'expected "skip" or "deny"' }).optional(),
-  handler: z.custom<(...args: unknown[]) => unknown>((v) => typeof v === 'function', {
-    error: 'expected a function',
-  }),
-});
