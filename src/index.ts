@@ -15,6 +15,8 @@ export { DEFAULTS, type Limits } from './config/defaults.js';
 export type { Diagnostic } from './config/diagnostics.js';
 /** The JSON Schema of hooks.json (for editors), generated from the zod schemas. */
 export { hooksJsonSchema } from './config/json-schema.js';
+/** A pinned pack and how it fared at load (in a ValidationReport). */
+export type { PackStatus } from './config/pin-loader.js';
 /** zod schemas of a config file and of one hook spec. */
 export { configFileSchema, hookSpecSchema } from './config/schema.js';
 /** A hook's failure as data (`code`, `message`, typed `details`), and the closed list of codes. */
@@ -49,22 +51,16 @@ export type { DispatchOptions } from './dispatch/context.js';
 /** Where one hook task's time went (queue, transport, run), for DispatchOptions.onHookTiming. */
 export type { HookTiming, HookTimingListener } from './dispatch/hook-timing.js';
 /** The executor: createExecutor() and what it returns. */
-export {
-  type CloseOptions,
-  createExecutor,
-  type Executor,
-  type TrustedHookSpec,
-} from './executor/executor.js';
+export { type CloseOptions, createExecutor, type Executor } from './executor/executor.js';
 /** createExecutor's options (`queue`: the async hooks' queue). */
 export type { ConfigSource, ExecutorOptions, QueueOptions } from './executor/options.js';
 /** What reload() (and onReload) reports. */
 export type { ReloadResult } from './executor/reload.js';
 /** setTenant()'s spec. */
-export type { TenantSpec } from './executor/set-tenant.js';
+export type { TenantSpec } from './executor/tenants.js';
+export type { TrustedHookSpec } from './executor/trusted-hook.js';
 /** Validates configuration without running a hook (what `hookwarden validate` reports). */
 export { type ValidationReport, validateConfig } from './executor/validate.js';
-/** A pinned pack and how it fared at load (in a ValidationReport). */
-export type { PackStatus } from './packs/pins.js';
 /** createExecutor's `remotePacks` option: packs pinned by URL (cache, limits, revalidation). */
 export type { RemotePackOptions } from './packs/remote/options.js';
 /** A tenant's scheduling limits. */

@@ -6,9 +6,10 @@ import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { VERSION } from '../cli/version.js';
 import { loadConfig } from '../config/load.js';
+import { VERSION } from '../contract/version.js';
 import { resolveOptions } from '../executor/options.js';
+import { packPinLoader } from '../packs/pins.js';
 import type { HookDefinition } from '../registry/hook-definition.js';
 import { canonicalJson } from '../registry/hook-id.js';
 import type { BenchOptions } from './bench-options.js';
@@ -81,6 +82,7 @@ export async function describeHooks(options: BenchOptions): Promise<ConfiguredHo
     config: resolved.config,
     policy: resolved.policy,
     limits: resolved.limits,
+    pins: packPinLoader(),
   });
   const event = loaded.catalogue.resolve(options.event)?.definition.name;
   return loaded.hooks

@@ -8,26 +8,21 @@
 // - `packs` pins are verified and their hooks join at the pin's scope (src/packs/pins.ts): a refused
 //   policy-scope pack is a policy failure, a refused user-scope pack is skipped with a warning.
 import { basename, dirname, resolve } from 'node:path';
-import {
-  DEFAULT_EVENTS,
-  defineEvent,
-  EVENT_ALIASES,
-  EventCatalogue,
-  type EventDefinition,
-} from '../contract/events.js';
-import { isObject, issueMessages, joinPath, renderValue } from '../contract/messages.js';
+import { DIALECTS, type Dialect } from '../contract/dialects.js';
+import { EventCatalogue } from '../contract/events.js';
+import { issueMessages, renderValue } from '../contract/messages.js';
 import type { Scope } from '../contract/types.js';
-import { loadPackPins, type PackStatus } from '../packs/pins.js';
-import type { RemotePacks } from '../packs/remote/remote-packs.js';
-import type { RemotePinTarget } from '../packs/remote/url-pin-fields.js';
 import type { HookDefinition } from '../registry/hook-definition.js';
+import { collectEvents } from './collect-events.js';
 import type { Limits } from './defaults.js';
-import { type Diagnostic, DiagnosticSink } from './diagnostics.js';
-import { DIALECTS, type Dialect, detectDialect } from './dialect.js';
+import type { Diagnostic, DiagnosticSink } from './diagnostics.js';
+import { detectDialect } from './dialect.js';
 import { type Layer, mergeLayers } from './merge-layers.js';
 import { normalizeHooksMap } from './normalize-entries.js';
-import { readJsonFile } from './read-json.js';
-import { eventDefinitionSchema, limitsSchema } from './schema.js';
+import type { PackStatus, PinLoader, RemotePinTarget } from './pin-loader.js';
+import { findPluginRoot } from './plugin-root.js';
+import { type ReadSource, readSource, type SourceSpec } from './read-source.js';
+import { limitsSchema } from './schema.js';
 import {
   type LimitsByScope,
   type LimitsSource,
@@ -39,22 +34,6 @@ import { didYouMean } from './suggest.js';
 import type { TenantLimits } from './tenant-limits.js';
 import { readTenants, type TenantPart } from './tenants.js';
 import type { WatchTarget } from './watch-target.js';
-
-export type SourceSpec =
-  | {
-      readonly kind: 'file';
-      readonly path: string;
-      readonly scope: Scope;
-      /** A missing file is skipped silently (a user-level config usually is optional). */
-      readonly optional?: boolean;
-    }
-  | {
-      readonly kind: 'object';
-      readonly value: unknown;
-      readonly scope: Scope;
-      readonly label: string;
-      readonly dir: string;
-    };
 
 export interface LoadOptions {
   readonly config: readonly SourceSpec[];
@@ -68,8 +47,11 @@ export interface LoadOptions {
    * instead of one built here from defaults, policy sources and `limits`.
    */
   readonly baseLimits?: ScopeLimits | undefined;
-  /** Fetches the bundles of url pins (an executor's, which remembers ETags); default: a fresh one. */
-  readonly remote?: RemotePacks | undefined;
+  /**
+   * Loads the packs that `packs` arrays pin (src/packs: `packPinLoader(remote)`). Required: a loader
+   * that could not load packs would drop a policy pack's guards without a word.
+   */
+  readonly pins: PinLoader;
 }
 
 export interface LoadedConfig {
@@ -117,139 +99,6 @@ const TOP_LEVEL = new Set([
 
 /** Pins are judged pack by pack (their own policy failures), not as part of their file's validity. */
 const isPinDiagnostic = (d: Diagnostic) => d.path === 'packs' || d.path.startsWith('packs[');
-
-interface ReadSource {
-  readonly spec: SourceSpec;
-  readonly sink: DiagnosticSink;
-  readonly dir: string;
-  readonly value: Record<string, unknown> | undefined;
-}
-
-async function readSource(spec: SourceSpec, fatal: Diagnostic[]): Promise<ReadSource> {
-  if (spec.kind === 'object') {
-    const sink = new DiagnosticSink(spec.label);
-    if (!isObject(spec.value)) {
-      sink.error('', `expected a config object like {"hooks": {...}}, got ${renderValue(spec.value)}`);
-      return { spec, sink, dir: spec.dir, value: undefined };
-    }
-    return { spec, sink, dir: spec.dir, value: spec.value };
-  }
-  const file = resolve(spec.path);
-  const sink = new DiagnosticSink(spec.path);
-  const read = await readJsonFile(file);
-  // A file that cannot be read or parsed at all is fatal, whatever its scope: nothing of it can be
-  // trusted to be what was meant (a user file marked optional may simply not exist).
-  const unusable = (message: string) => {
-    sink.error('', message, false);
-    fatal.push(sink.items[sink.items.length - 1]!);
-    return { spec, sink, dir: dirname(file), value: undefined };
-  };
-  if (!read.ok) {
-    if (read.kind === 'missing' && spec.optional === true)
-      return { spec, sink, dir: dirname(file), value: undefined };
-    return unusable(read.kind === 'missing' ? 'file not found' : read.message);
-  }
-  if (!isObject(read.value))
-    return unusable(`expected a JSON object at the top level, got ${renderValue(read.value)}`);
-  for (const d of read.duplicates) {
-    const where = `line ${d.first.line}, column ${d.first.column} and line ${d.second.line}, column ${d.second.column}`;
-    // A reviewer reads the first, the loader would keep the last: in a policy file that fails closed.
-    if (spec.scope === 'policy')
-      sink.error(
-        d.path,
-        `key written twice (${where}); a policy file must be unambiguous, so it fails closed`,
-      );
-    else sink.warn(d.path, `key written twice (${where}); the second one is used`);
-  }
-  return { spec, sink, dir: dirname(file), value: read.value };
-}
-
-/** Custom events, and built-in events with their mode switched (first setting wins: policy first). */
-function collectEvents(sources: readonly ReadSource[]): EventDefinition[] {
-  const custom = new Map<string, EventDefinition>();
-  const modes = new Map<string, 'serial' | 'parallel'>();
-  const definedBy = new Map<string, string>();
-  const builtIn = new Set([...DEFAULT_EVENTS.map((e) => e.name), ...Object.keys(EVENT_ALIASES)]);
-  for (const src of sources) {
-    const events = src.value?.events;
-    if (events === undefined) continue;
-    if (!isObject(events)) {
-      src.sink.error('events', `expected an object of event definitions, got ${renderValue(events)}`);
-      continue;
-    }
-    for (const name of Object.keys(events)) {
-      const path = joinPath('events', name);
-      if (builtIn.has(name)) {
-        // A built-in event can switch its mode, and only that (Claude Code runs tool hooks in parallel).
-        const spec = events[name];
-        const canonical = EVENT_ALIASES[name]?.event ?? name;
-        if (
-          isObject(spec) &&
-          Object.keys(spec).length === 1 &&
-          (spec.mode === 'serial' || spec.mode === 'parallel')
-        ) {
-          if (!modes.has(canonical)) modes.set(canonical, spec.mode);
-          else if (modes.get(canonical) !== spec.mode)
-            src.sink.warn(
-              path,
-              `the mode of ${canonical} is already set to "${modes.get(canonical)}"; this one is ignored`,
-            );
-          continue;
-        }
-        src.sink.error(
-          path,
-          `"${name}" is a built-in event or alias: only its mode can be set, as {"mode": "serial"|"parallel"}, got ${renderValue(spec)}`,
-        );
-        continue;
-      }
-      if (!/^[A-Za-z][A-Za-z0-9_.:-]{0,63}$/.test(name)) {
-        src.sink.error(
-          path,
-          `event names are 1-64 letters, digits, _ . : - starting with a letter, got ${renderValue(name)}`,
-        );
-        continue;
-      }
-      const parsed = eventDefinitionSchema.safeParse(events[name]);
-      if (!parsed.success) {
-        for (const m of issueMessages(parsed.error.issues, events[name], path))
-          src.sink.error(m.path, m.message);
-        continue;
-      }
-      const d = parsed.data;
-      const earlier = custom.get(name);
-      if (earlier !== undefined) {
-        // The first definition stands: policy files are read first, and a lower scope cannot change
-        // how a higher scope's event behaves (e.g. turn canDeny off under a policy guard).
-        const same =
-          earlier.mode === d.mode &&
-          earlier.canDeny === d.canDeny &&
-          earlier.toolScoped === (d.toolScoped === true) &&
-          JSON.stringify(earlier.honours) === JSON.stringify(d.honours ?? []);
-        if (!same)
-          src.sink.warn(
-            path,
-            `"${name}" is already defined by ${definedBy.get(name)}; this different definition is ignored`,
-          );
-        continue;
-      }
-      definedBy.set(name, src.sink.file);
-      custom.set(
-        name,
-        defineEvent(name, {
-          mode: d.mode,
-          canDeny: d.canDeny,
-          honours: d.honours ?? [],
-          toolScoped: d.toolScoped === true,
-        }),
-      );
-    }
-  }
-  const builtIns = DEFAULT_EVENTS.map((e) => {
-    const mode = modes.get(e.name);
-    return mode === undefined || mode === e.mode ? e : Object.freeze({ ...e, mode });
-  });
-  return [...builtIns, ...custom.values()];
-}
 
 /** The file's declared dialect, or the one its shape shows. */
 function dialectOf(value: Record<string, unknown>, sink: DiagnosticSink, catalogue: EventCatalogue): Dialect {
@@ -326,11 +175,12 @@ export async function loadConfig(options: LoadOptions): Promise<LoadedConfig> {
       scope: src.spec.scope,
       sink: src.sink,
       configDir: src.dir,
+      pluginRoot: src.spec.kind === 'file' ? findPluginRoot(src.dir) : undefined,
       dialect: dialectOf(src.value, src.sink, catalogue),
       limits: scopeLimits[src.spec.scope],
       scopeLimits,
       catalogue,
-      remote: options.remote,
+      pins: options.pins,
     };
     const hooks: HookDefinition[] = [];
     if (src.value.hooks !== undefined)
@@ -356,7 +206,7 @@ export async function loadConfig(options: LoadOptions): Promise<LoadedConfig> {
       }
     }
     if (src.value.packs !== undefined) {
-      const pinned = await loadPackPins(src.value.packs, {
+      const pinned = await options.pins(src.value.packs, {
         ...ctx,
         policySource: src.spec.scope === 'policy',
       });

@@ -1,13 +1,14 @@
 // Walks a `hooks` / `policyHooks` map: event names (canonical, alias or custom), then the entries in
 // either shape: Claude Code's nested groups `{matcher, hooks: [...]}` or FreeCode's flat hooks
 // `{name, matcher, command, timeout}`.
+
+import type { Dialect } from '../contract/dialects.js';
 import { EVENT_ALIASES, type EventCatalogue, type EventDefinition } from '../contract/events.js';
 import { isObject, joinPath, renderValue } from '../contract/messages.js';
 import type { Scope } from '../contract/types.js';
 import type { HookDefinition, PackOrigin } from '../registry/hook-definition.js';
 import { ToolMatcher } from '../registry/matcher.js';
 import type { DiagnosticSink } from './diagnostics.js';
-import type { Dialect } from './dialect.js';
 import { type HookContext, normalizeHook } from './normalize-hook.js';
 import type { ScopeLimits } from './scope-limits.js';
 import { didYouMean } from './suggest.js';
@@ -18,6 +19,8 @@ export interface EntriesContext {
   readonly scope: Scope;
   readonly sink: DiagnosticSink;
   readonly configDir: string;
+  /** The plugin root of the file (CLAUDE_PLUGIN_ROOT); default `configDir`. */
+  readonly pluginRoot?: string | undefined;
   readonly limits: ScopeLimits;
   readonly catalogue: EventCatalogue;
   /** Set when the hooks come from a verified pack. */
@@ -88,6 +91,7 @@ async function normalizeEntry(
     scope: ctx.scope,
     sink,
     configDir: ctx.configDir,
+    pluginRoot: ctx.pluginRoot,
     limits: ctx.limits,
     matcher,
     groupIf,

@@ -3,8 +3,8 @@
 // Schema editors use (see json-schema.ts).
 import { z } from 'zod';
 import { MUTATION_FIELDS } from '../contract/events.js';
-import { DIGEST_PATTERN } from '../packs/digest.js';
 import { LIMIT_BOUNDS } from './defaults.js';
+import { DIGEST_PATTERN } from './pin-loader.js';
 import { tenantLimitsSchema } from './tenant-limits.js';
 
 const posInt = (what = 'a positive integer') =>
@@ -79,6 +79,10 @@ export const hookSpecSchema = z
     }),
     onError: z.enum(['skip', 'deny'], { error: 'expected "skip" or "deny"' }).optional().meta({
       description: 'What a failure of this hook means: skip (fail-open, default) or deny (fail-closed).',
+    }),
+    onFailure: z.enum(['block', 'continue'], { error: 'expected "block" or "continue"' }).optional().meta({
+      description:
+        "Claude Code's spelling of onError: block = deny (no effect on Stop, SubagentStop, TaskCompleted, TeammateIdle), continue = skip.",
     }),
     memoryBytes: posInt().optional().meta({ description: 'JS heap cap in bytes. Default 32 MiB.' }),
     maxOutputBytes: posInt()

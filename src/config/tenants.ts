@@ -5,13 +5,11 @@
 // validated before they are used anywhere (they name scratch directories and queues).
 import { z } from 'zod';
 import { isObject, issueMessages, joinPath, renderValue } from '../contract/messages.js';
-import { loadPackPins } from '../packs/pins.js';
-import type { RemotePacks } from '../packs/remote/remote-packs.js';
-import type { RemotePinTarget } from '../packs/remote/url-pin-fields.js';
 import type { HookDefinition } from '../registry/hook-definition.js';
 import type { DiagnosticSink } from './diagnostics.js';
 import type { Layer } from './merge-layers.js';
 import { type EntriesContext, normalizeHooksMap } from './normalize-entries.js';
+import type { PinLoader, RemotePinTarget } from './pin-loader.js';
 import type { LimitsByScope } from './scope-limits.js';
 import { didYouMean } from './suggest.js';
 import type { TenantLimits } from './tenant-limits.js';
@@ -54,7 +52,7 @@ export async function readTenants(
   ctx: EntriesContext & {
     readonly sink: DiagnosticSink;
     readonly scopeLimits: LimitsByScope;
-    readonly remote?: RemotePacks | undefined;
+    readonly pins: PinLoader;
   },
 ): Promise<Map<string, TenantPart>> {
   const out = new Map<string, TenantPart>();
@@ -99,7 +97,7 @@ export async function readTenants(
     const remotePins: RemotePinTarget[] = [];
     if (t.packs !== undefined) {
       // A tenant section in a policy file is the operator's: it may pin policy packs for the tenant.
-      const pinned = await loadPackPins(t.packs, { ...ctx, policySource: ctx.scope === 'policy' });
+      const pinned = await ctx.pins(t.packs, { ...ctx, policySource: ctx.scope === 'policy' });
       layers.push(...pinned.layers);
       policyFailures.push(...pinned.policyFailures.map((f) => `tenant "${id}": ${f}`));
       remotePins.push(...pinned.remote);

@@ -4,26 +4,23 @@
 
 import { availableParallelism } from 'node:os';
 import type { AsyncQueue } from '../async/async-queue.js';
-import { makeQueue } from '../async/make-queue.js';
-import { RedisQueue } from '../async/redis-queue.js';
 import { AuditLog } from '../audit/audit-log.js';
 import { type HookEventMap, type HookEventName, HookEvents } from '../audit/hook-events.js';
-import { DEFAULTS, type Limits } from '../config/defaults.js';
+import type { Limits } from '../config/defaults.js';
 import { type Diagnostic, formatDiagnostic } from '../config/diagnostics.js';
 import { type LoadedConfig, loadConfig } from '../config/load.js';
 import { HookwardenError } from '../contract/hookwarden-error.js';
-import { jsonEqual } from '../contract/json-equal.js';
-import { issueMessages } from '../contract/messages.js';
 import type { DispatchResult } from '../contract/result.js';
 import type { DispatchInput } from '../contract/types.js';
 import { type DispatchOptions, dispatch } from '../dispatch/dispatcher.js';
 import type { Generation } from '../dispatch/generation.js';
+import { packPinLoader } from '../packs/pins.js';
 import { RemotePacks } from '../packs/remote/remote-packs.js';
 import { HookPool } from '../pool/pool.js';
-import { IfFilter, IfFilterError } from '../registry/if-filter.js';
-import { ToolMatcher } from '../registry/matcher.js';
-import { OnceTracker, Registry, type TrustedDefinition, type TrustedHandler } from '../registry/registry.js';
-import { type ExecutorOptions, type ResolvedOptions, resolveOptions, trustedSpecSchema } from './options.js';
+import { OnceTracker, Registry, type TrustedDefinition } from '../registry/registry.js';
+import { type CloseOptions, type Executor, type ExecutorInternals, INTERNALS } from './api.js';
+import { asyncParts, closeQueue } from './async-parts.js';
+import { type ExecutorOptions, type ResolvedOptions, resolveOptions } from './options.js';
 import { PackPoller } from './poll-packs.js';
 import {
   judgeReload,
@@ -32,81 +29,14 @@ import {
   type ReloadResult,
   refusalReason,
 } from './reload.js';
-import { loadRuntimeTenant, type TenantSpec } from './set-tenant.js';
-import { TenantRate } from './tenant-rate.js';
+import { loadRuntimeTenant, reloadTenants } from './set-tenant.js';
+import type { TenantRate } from './tenant-rate.js';
+import type { TenantSpec } from './tenants.js';
 import { buildTenantGenerations, type RuntimeTenant } from './tenants.js';
+import { type TrustedHookSpec, trustedDefinition } from './trusted-hook.js';
 import { ConfigWatcher } from './watch.js';
 
-/** A trusted in-process hook (the embedding platform's own code; never loaded from a file). */
-export interface TrustedHookSpec {
-  event: string;
-  /** Stable id; registering the same event+name again replaces the earlier callback. */
-  name: string;
-  matcher?: string;
-  if?: string;
-  /** Deadline in ms. Default 5000. */
-  timeoutMs?: number;
-  onError?: 'skip' | 'deny';
-  handler: TrustedHandler;
-}
-
-export interface Executor {
-  /**
-   * Runs every hook registered for `event` and folds their answers into one verdict. `input` may
-   * leave out `sessionId` (default `"default"`), `cwd` (default: the sandbox root) and `timestamp`
-   * (default: now); see {@link DispatchInput}. Rejects with a HookwardenError only for an unknown
-   * event (`unknown_event`), an invalid input (`invalid_input`, naming each field and value) or a
-   * closed executor (`closed`).
-   */
-  dispatch(event: string, input?: DispatchInput, options?: DispatchOptions): Promise<DispatchResult>;
-  /** Registers a trusted in-process callback; returns a function that unregisters it. */
-  register(spec: TrustedHookSpec): () => void;
-  /**
-   * Adds or replaces a tenant at run time: its hooks (config files or objects, user scope) and its
-   * scheduling limits. Its dispatches (`{ tenant: id }`) run the trusted and policy hooks and these.
-   */
-  setTenant(id: string, spec?: TenantSpec): Promise<void>;
-  /** Removes a tenant set with setTenant(); its later dispatches run trusted and policy hooks only. */
-  removeTenant(id: string): boolean;
-  /**
-   * Loads the configuration again (config files, packs verified against their pins) and, if it brings
-   * no new error, swaps it in atomically; otherwise the current generation stays (last-known-good).
-   * Dispatches already running finish on the generation they started with. Rejects only when closed.
-   */
-  reload(): Promise<ReloadResult>;
-  /** Problems of the configuration in force (warnings and skipped entries). */
-  readonly diagnostics: readonly Diagnostic[];
-  /** Ids of the tenants with hooks of their own (config `tenants` and setTenant()), sorted. */
-  readonly tenants: readonly string[];
-  /**
-   * Subscribes to `hook.started` (a hook is handed to its lane), `hook.completed` (its audit record:
-   * metadata only), `async.completed` (an async hook's run ended) or `rewake` (an `asyncRewake` hook
-   * said no). Returns a function that unsubscribes.
-   */
-  on<K extends HookEventName>(name: K, listener: (e: HookEventMap[K]) => void): () => void;
-  /**
-   * Stops every hook, waits for cleanup; leaves no process, thread or temp dir behind. Idempotent.
-   * Async hooks not finished are aborted, each with its `not-run` (or failed) completion: pass
-   * `drainMs` to let them finish first, for at most that long (docs/scaling.md "Closing").
-   */
-  close(options?: CloseOptions): Promise<void>;
-}
-
-export interface CloseOptions {
-  /** Wait this long (ms) for queued and running async hooks to finish before aborting the rest. */
-  drainMs?: number;
-}
-
-/** Internal access for tests, benchmarks and the server (not exported from the package entry). */
-export const INTERNALS: unique symbol = Symbol('hookwarden.internals');
-
-/** What INTERNALS gives: the pool (lane load, warm-up) and the generation in force (catalogue, limits). */
-export interface ExecutorInternals {
-  readonly pool: HookPool;
-  readonly generation: () => Generation;
-  /** The async queue: its event feed (GET /v1/events) and status (/readyz, metrics). */
-  readonly queue: AsyncQueue;
-}
+export { type CloseOptions, type Executor, type ExecutorInternals, INTERNALS } from './api.js';
 
 function openAudit(option: NonNullable<ResolvedOptions['audit']>): AuditLog {
   try {
@@ -164,19 +94,15 @@ class HookExecutor implements Executor {
     // caller dispatches once and would rather not load QuickJS for a dispatch that runs none).
     if (options.prestartJsWorkers && loaded.hooks.some((h) => h.type === 'js')) this.#pool.js.warm();
     this.#generation = this.#buildGeneration();
-    this.#queue = makeQueue(
-      {
-        context: () => ({ pool: this.#pool, root: options.root, audit: this.#audit, events: this.#events }),
-        generation: () => this.#generation,
-      },
-      options.queue,
-    );
-    const q = this.#queue;
-    this.#rate = new TenantRate(
-      q instanceof RedisQueue
-        ? { client: q.client, prefix: options.queue.prefix, onUnavailable: () => q.countUnavailable() }
-        : undefined,
-    );
+    const context = () => ({
+      pool: this.#pool,
+      root: options.root,
+      audit: this.#audit,
+      events: this.#events,
+    });
+    const parts = asyncParts({ context, generation: () => this.#generation }, options.queue);
+    this.#queue = parts.queue;
+    this.#rate = parts.rate;
     if (options.watch) {
       this.#watcher = new ConfigWatcher(() => {
         this.reload().catch(() => {}); // closed meanwhile: nothing to reload
@@ -231,6 +157,10 @@ class HookExecutor implements Executor {
     this.#generation = this.#buildGeneration();
   }
 
+  #context() {
+    return { pool: this.#pool, root: this.#options.root, audit: this.#audit, events: this.#events };
+  }
+
   removeTenant(id: string): boolean {
     const had = this.#tenants.delete(id);
     if (had) this.#generation = this.#buildGeneration();
@@ -247,19 +177,8 @@ class HookExecutor implements Executor {
     const gen = this.#generation;
     const admitted = this.#rate.admit(gen, options.tenant);
     if (admitted !== undefined) await admitted;
-    return dispatch(
-      gen,
-      {
-        pool: this.#pool,
-        root: this.#options.root,
-        audit: this.#audit,
-        events: this.#events,
-        async: this.#queue,
-      },
-      event,
-      input,
-      options,
-    );
+    const ctx = { ...this.#context(), async: this.#queue };
+    return dispatch(gen, ctx, event, input, options);
   }
 
   on<K extends HookEventName>(name: K, listener: (e: HookEventMap[K]) => void): () => void {
@@ -267,47 +186,7 @@ class HookExecutor implements Executor {
   }
 
   register(spec: TrustedHookSpec): () => void {
-    const parsed = trustedSpecSchema.safeParse(spec);
-    if (!parsed.success) {
-      const problems = issueMessages(parsed.error.issues, spec).map(
-        (m) => `register: ${m.path}: ${m.message}`,
-      );
-      throw new HookwardenError('invalid_options', problems.join('; '), { problems });
-    }
-    const resolved = this.#loaded.catalogue.resolve(spec.event);
-    if (resolved === undefined) {
-      throw new HookwardenError(
-        'invalid_options',
-        `register: event: unknown event "${spec.event}"; valid events are ${this.#loaded.catalogue.acceptedNames().join(', ')}`,
-      );
-    }
-    let ifFilters: IfFilter[] = [];
-    try {
-      ifFilters = spec.if === undefined ? [] : [new IfFilter(spec.if)];
-    } catch (err) {
-      if (err instanceof IfFilterError)
-        throw new HookwardenError('invalid_options', `register: if: ${err.message}`);
-      throw err;
-    }
-    const matcher = new ToolMatcher(spec.matcher);
-    const def: TrustedDefinition = Object.freeze({
-      id: spec.name,
-      event: resolved.definition.name,
-      scope: 'trusted',
-      type: 'trusted',
-      matcher:
-        matcher.kind === 'all' ||
-        (!resolved.definition.toolScoped && resolved.definition.matchOn.length === 0)
-          ? undefined
-          : matcher,
-      ifFilters: resolved.definition.toolScoped ? ifFilters : [],
-      requireOk: resolved.aliasInput?.ok,
-      onError: spec.onError ?? 'skip',
-      deadlineMs: spec.timeoutMs ?? DEFAULTS.js.timeoutMs,
-      once: false,
-      dedupKey: `trusted\u0000${resolved.definition.name}\u0000${spec.name}`,
-      handler: spec.handler,
-    });
+    const def = trustedDefinition(spec, this.#loaded.catalogue);
     const existing = this.#trusted.findIndex((t) => t.event === def.event && t.id === def.id);
     if (existing >= 0) this.#trusted.splice(existing, 1, def);
     else this.#trusted.push(def);
@@ -338,7 +217,7 @@ class HookExecutor implements Executor {
         policy: o.policy,
         limits: o.limits,
         strict: o.strict,
-        remote: this.#remote,
+        pins: packPinLoader(this.#remote),
       });
     } catch (err) {
       // Not a config problem (those are diagnostics) but e.g. EMFILE: the generation in force stays.
@@ -362,7 +241,7 @@ class HookExecutor implements Executor {
       result = { ok: false, generation: this.#generationNumber, reason, diagnostics: next.diagnostics };
     } else {
       this.#loaded = next;
-      await this.#reloadTenants(previous, next);
+      await reloadTenants(this.#tenants, previous, next, this.#options, this.#warn, this.#remote);
       this.#generation = this.#buildGeneration();
       this.#generationNumber++;
       this.#watcher?.update(next.watchTargets);
@@ -377,50 +256,12 @@ class HookExecutor implements Executor {
     return result;
   }
 
-  /** Runtime tenants were loaded under the policy level's limits: load them again if those changed. */
-  async #reloadTenants(previous: LoadedConfig, next: LoadedConfig): Promise<void> {
-    if (jsonEqual(previous.scopeLimits.policy, next.scopeLimits.policy)) return;
-    for (const [id, t] of [...this.#tenants]) {
-      try {
-        const fresh = await loadRuntimeTenant(
-          id,
-          t.spec,
-          this.#options,
-          this.#warn,
-          next.scopeLimits.policy,
-          this.#remote,
-        );
-        this.#tenants.set(id, fresh);
-      } catch (err) {
-        this.#warn({
-          severity: 'error',
-          file: `<tenant ${id}>`,
-          path: '',
-          message: `the new policy limits could not be applied to tenant "${id}", so its hooks are removed until setTenant() succeeds: ${(err as Error).message}`,
-          skipped: true,
-        });
-        this.#tenants.delete(id);
-      }
-    }
-  }
-
   close(options: CloseOptions = {}): Promise<void> {
     this.#watcher?.close();
     this.#poller.close();
     this.#remote.close();
-    this.#closed ??= this.#closeQueueThenPool(options.drainMs);
+    this.#closed ??= closeQueue(this.#queue, options.drainMs).then(() => this.#pool.close());
     return this.#closed;
-  }
-
-  async #closeQueueThenPool(drainMs: number | undefined): Promise<void> {
-    if (drainMs !== undefined && Number.isFinite(drainMs) && drainMs > 0) await this.#queue.drain(drainMs);
-    await this.#queue.close();
-    await this.#pool.close();
-  }
-
-  /** Resolves once the async queue can take work (Redis mode: connected, or gave up waiting). */
-  ready(): Promise<void> {
-    return this.#queue.ready();
   }
 
   [INTERNALS](): ExecutorInternals {
@@ -441,7 +282,7 @@ export async function createExecutor(options: ExecutorOptions = {}): Promise<Exe
     policy: resolved.policy,
     limits: resolved.limits,
     strict: resolved.strict,
-    remote,
+    pins: packPinLoader(remote),
   });
   if (loaded.fatal.length > 0) {
     // Fatal problems stop the load: nothing is "skipped", so the message does not say so.
@@ -451,6 +292,6 @@ export async function createExecutor(options: ExecutorOptions = {}): Promise<Exe
   const warn = resolved.onWarning ?? defaultWarning;
   for (const d of loaded.diagnostics) warn(d);
   const executor = new HookExecutor(resolved, loaded, remote);
-  await executor.ready();
+  await executor[INTERNALS]().queue.ready(); // Redis mode: connected, or gave up waiting
   return executor;
 }

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { AuditOption } from '../audit/audit-log.js';
 import { DEFAULTS, type Limits } from '../config/defaults.js';
 import type { Diagnostic } from '../config/diagnostics.js';
-import type { SourceSpec } from '../config/load.js';
+import type { SourceSpec } from '../config/read-source.js';
 import { limitsSchema } from '../config/schema.js';
 import { HookwardenError } from '../contract/hookwarden-error.js';
 import { issueMessages, renderValue } from '../contract/messages.js';
@@ -276,19 +276,3 @@ export function resolveOptions(options: ExecutorOptions): ResolvedOptions {
     }),
   });
 }
-
-export const trustedSpecSchema = z.object({
-  event: z.string({ error: 'expected an event name' }).min(1, { error: 'expected an event name' }),
-  name: z.string({ error: 'expected a string' }).min(1, { error: 'expected a non-empty name' }),
-  matcher: z.string({ error: 'expected a string' }).optional(),
-  if: z.string({ error: 'expected a string like "Bash(git *)"' }).optional(),
-  timeoutMs: z
-    .number({ error: 'expected a positive integer' })
-    .int({ error: 'expected a positive integer' })
-    .positive({ error: 'expected a positive integer' })
-    .optional(),
-  onError: z.enum(['skip', 'deny'], { error: 'expected "skip" or "deny"' }).optional(),
-  handler: z.custom<(...args: unknown[]) => unknown>((v) => typeof v === 'function', {
-    error: 'expected a function',
-  }),
-});

@@ -3,8 +3,8 @@
 // reloads, which verifies it against its pin (and keeps the last known good if it does not verify).
 // A failed poll is reported once until the next success. Timers never keep the process alive.
 import type { Diagnostic } from '../config/diagnostics.js';
+import type { RemotePinTarget } from '../config/pin-loader.js';
 import type { RemotePacks } from '../packs/remote/remote-packs.js';
-import type { RemotePinTarget } from '../packs/remote/url-pin-fields.js';
 
 interface Polled {
   target: RemotePinTarget;

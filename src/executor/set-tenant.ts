@@ -1,24 +1,18 @@
 // `Executor.setTenant(id, { config, limits })`: loads a tenant's hook set at run time.
 import type { Diagnostic } from '../config/diagnostics.js';
 import { formatDiagnostic } from '../config/diagnostics.js';
-import { loadConfig } from '../config/load.js';
+import { type LoadedConfig, loadConfig } from '../config/load.js';
 import type { ScopeLimits } from '../config/scope-limits.js';
 import type { TenantLimits } from '../config/tenant-limits.js';
 import { tenantLimitsSchema } from '../config/tenant-limits.js';
 import { tenantIdProblem } from '../config/tenants.js';
 import { HookwardenError } from '../contract/hookwarden-error.js';
+import { jsonEqual } from '../contract/json-equal.js';
 import { issueMessages } from '../contract/messages.js';
+import { packPinLoader } from '../packs/pins.js';
 import type { RemotePacks } from '../packs/remote/remote-packs.js';
-import { type ConfigSource, type ResolvedOptions, toSources } from './options.js';
-import type { RuntimeTenant } from './tenants.js';
-
-/** What setTenant() takes. */
-export interface TenantSpec {
-  /** The tenant's hooks: config file path(s) or object(s), in the hooks.json shape (user scope). */
-  config?: ConfigSource | readonly ConfigSource[];
-  /** Scheduling limits: maxConcurrent, maxQueued, weight, cpuMsPerWindow, windowMs. */
-  limits?: TenantLimits;
-}
+import { type ResolvedOptions, toSources } from './options.js';
+import type { RuntimeTenant, TenantSpec } from './tenants.js';
 
 /**
  * Loads a tenant's hooks at user scope, under `baseLimits`: the policy level of the executor's
@@ -45,7 +39,12 @@ export async function loadRuntimeTenant(
     ...s,
     scope: 'user' as const,
   }));
-  const loaded = await loadConfig({ config: sources, policy: [], baseLimits, remote });
+  const loaded = await loadConfig({
+    config: sources,
+    policy: [],
+    baseLimits,
+    pins: packPinLoader(remote),
+  });
   if (loaded.fatal.length > 0) {
     const problems = loaded.fatal.map(formatDiagnostic);
     throw new HookwardenError('config_error', `setTenant "${id}": ${problems.join('; ')}`, { problems });
@@ -70,4 +69,34 @@ export async function loadRuntimeTenant(
     Object.entries(limits.data).filter(([, v]) => v !== undefined),
   ) as TenantLimits;
   return { hooks: loaded.hooks, limits: clean, spec };
+}
+
+/**
+ * Runtime tenants were loaded under the policy level's limits: when a reload changes those, each is
+ * loaded again under the new ones; a tenant that cannot be is removed (with an error) until
+ * setTenant() succeeds.
+ */
+export async function reloadTenants(
+  tenants: Map<string, RuntimeTenant>,
+  previous: LoadedConfig,
+  next: LoadedConfig,
+  options: ResolvedOptions,
+  warn: (d: Diagnostic) => void,
+  remote: RemotePacks,
+): Promise<void> {
+  if (jsonEqual(previous.scopeLimits.policy, next.scopeLimits.policy)) return;
+  for (const [id, t] of [...tenants]) {
+    try {
+      tenants.set(id, await loadRuntimeTenant(id, t.spec, options, warn, next.scopeLimits.policy, remote));
+    } catch (err) {
+      warn({
+        severity: 'error',
+        file: `<tenant ${id}>`,
+        path: '',
+        message: `the new policy limits could not be applied to tenant "${id}", so its hooks are removed until setTenant() succeeds: ${(err as Error).message}`,
+        skipped: true,
+      });
+      tenants.delete(id);
+    }
+  }
 }

@@ -7,7 +7,8 @@ import { programPath } from '../config/command-paths.js';
 import { DEFAULTS } from '../config/defaults.js';
 import type { Diagnostic } from '../config/diagnostics.js';
 import { loadConfig } from '../config/load.js';
-import type { PackStatus } from '../packs/pins.js';
+import type { PackStatus } from '../config/pin-loader.js';
+import { packPinLoader } from '../packs/pins.js';
 import { RemotePacks } from '../packs/remote/remote-packs.js';
 import type { HookDefinition } from '../registry/hook-definition.js';
 import type { ExecutorOptions } from './options.js';
@@ -61,7 +62,7 @@ export async function validateConfig(
     config: resolved.config,
     policy: resolved.policy,
     limits: resolved.limits,
-    remote: new RemotePacks(resolved.remote),
+    pins: packPinLoader(new RemotePacks(resolved.remote)),
   });
   // A refused user-scope pack only warns at run time (its hooks are skipped); validating, it is an error.
   const refusedUserPins = new Set(

@@ -2,9 +2,6 @@
 // file, sorted by the byte order of the UTF-8 paths. Printed as `sha256:<64 hex>`.
 import { createHash } from 'node:crypto';
 
-/** `sha256:` followed by 64 lowercase hex digits: the form of every digest and key id. */
-export const DIGEST_PATTERN = /^sha256:[0-9a-f]{64}$/;
-
 /** Lowercase hex SHA-256 of some bytes. */
 export function sha256Hex(data: Buffer | string): string {
   return createHash('sha256').update(data).digest('hex');

@@ -3,7 +3,8 @@
 // with it, which is how a refusal can name every changed, added or removed file.
 import { join } from 'node:path';
 import { z } from 'zod';
-import { DIGEST_PATTERN, packDigest } from './digest.js';
+import { DIGEST_PATTERN } from '../config/pin-loader.js';
+import { packDigest } from './digest.js';
 import { LOCK_FILE } from './names.js';
 import { writePlainFile } from './plain-file.js';
 import { readPackJson } from './read-pack-json.js';

@@ -5,65 +5,20 @@
 import type { KeyObject } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { basename, dirname, resolve } from 'node:path';
-import type { DiagnosticSink } from '../config/diagnostics.js';
+import type {
+  PackStatus,
+  PinLoader,
+  PinsContext,
+  PinsResult,
+  RemotePinTarget,
+} from '../config/pin-loader.js';
 import { packPinSchema } from '../config/schema.js';
-import type { LimitsByScope } from '../config/scope-limits.js';
 import type { WatchTarget } from '../config/watch-target.js';
-import type { EventCatalogue } from '../contract/events.js';
 import { isObject, issueMessages, joinPath, renderValue } from '../contract/messages.js';
-import type { HookDefinition } from '../registry/hook-definition.js';
 import { parsePublicKey } from './keys.js';
 import type { PackLoad } from './load-pack.js';
 import type { RemotePacks } from './remote/remote-packs.js';
-import { checkUrlPin, type RemotePinTarget } from './remote/url-pin-fields.js';
-
-/** How a pinned pack fared at load (reported by `validateConfig` and `hookwarden validate`). */
-export interface PackStatus {
-  /** The config file that pins the pack, and the pin's JSON path (`packs[0]`). */
-  readonly file: string;
-  readonly path: string;
-  /** Absolute pack directory (undefined when the pin has no valid path); for a url pin, the cached bundle. */
-  readonly dir: string | undefined;
-  /** The bundle URL of a url pin. */
-  readonly url?: string | undefined;
-  readonly scope: 'policy' | 'user';
-  readonly name: string | undefined;
-  readonly version: string | undefined;
-  /** Digest of the pack as found on disk. */
-  readonly digest: string | undefined;
-  /** Key id of the trusted key whose signature verified. */
-  readonly verifiedBy: string | undefined;
-  /** Why the pack was refused (undefined: it loaded). */
-  readonly refusal: string | undefined;
-  readonly hookCount: number;
-}
-
-export interface PinsContext {
-  readonly sink: DiagnosticSink;
-  readonly configDir: string;
-  /** Every pack of a policy source is policy scope; only a policy source may pin at policy scope. */
-  readonly policySource: boolean;
-  readonly catalogue: EventCatalogue;
-  /** Limits by scope: a pack's hooks get those of the pin's scope. */
-  readonly scopeLimits: LimitsByScope;
-  /** Fetches the bundles of url pins (default: one with the default options, for this load only). */
-  readonly remote?: RemotePacks | undefined;
-}
-
-export interface PinsResult {
-  /** Hooks of the packs that loaded, one layer per pack. */
-  readonly layers: readonly {
-    scope: 'policy' | 'user';
-    sink: DiagnosticSink;
-    hooks: readonly HookDefinition[];
-  }[];
-  /** Reasons of refused policy-scope packs: deny-capable events deny. */
-  readonly policyFailures: readonly string[];
-  readonly statuses: readonly PackStatus[];
-  readonly watch: readonly WatchTarget[];
-  /** Url pins to poll for new bundles (those without a digest). */
-  readonly remote: readonly RemotePinTarget[];
-}
+import { checkUrlPin } from './remote/url-pin-fields.js';
 
 const PIN_FIELDS = new Set(Object.keys(packPinSchema.shape));
 
@@ -165,7 +120,17 @@ async function parsePin(raw: unknown, at: string, ctx: PinsContext): Promise<Par
   };
 }
 
-export async function loadPackPins(value: unknown, ctx: PinsContext): Promise<PinsResult> {
+/** The pin loader the config loader is handed: pins load and verify packs, url pins through `remote`. */
+export function packPinLoader(remote?: RemotePacks): PinLoader {
+  return (value, ctx) => loadPackPins(value, { ...ctx, remote });
+}
+
+interface LoadContext extends PinsContext {
+  /** Fetches the bundles of url pins (default: one with the default options, for this load only). */
+  readonly remote?: RemotePacks | undefined;
+}
+
+async function loadPackPins(value: unknown, ctx: LoadContext): Promise<PinsResult> {
   const { sink } = ctx;
   const layers: PinsResult['layers'][number][] = [];
   const policyFailures: string[] = [];
@@ -237,7 +202,7 @@ export async function loadPackPins(value: unknown, ctx: PinsContext): Promise<Pi
 /** A url pin: imported only when a config has one (it brings in fetch, tar and the cache). */
 async function loadFetchedPack(
   pin: Parameters<typeof import('./remote/url-pin.js').loadUrlPin>[0],
-  ctx: PinsContext,
+  ctx: LoadContext,
   packCtx: Parameters<typeof import('./load-pack.js').loadPack>[1],
 ) {
   const { loadUrlPin } = await import('./remote/url-pin.js');

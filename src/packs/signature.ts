@@ -4,7 +4,7 @@
 import { type KeyObject, sign, verify } from 'node:crypto';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { DIGEST_PATTERN } from './digest.js';
+import { DIGEST_PATTERN } from '../config/pin-loader.js';
 import { packKeyId } from './keys.js';
 import { SIG_FILE } from './names.js';
 import { writePlainFile } from './plain-file.js';

@@ -3,8 +3,9 @@
 // (at least one signature by ANY trusted key must verify, so two keys can be trusted during a
 // rotation). The result is data: a refusal is a report with problems, never an exception.
 import { createPublicKey, type KeyObject } from 'node:crypto';
+import { DIGEST_PATTERN } from '../config/pin-loader.js';
 import { HookwardenError } from '../contract/hookwarden-error.js';
-import { DIGEST_PATTERN, packDigest, sortPaths } from './digest.js';
+import { packDigest, sortPaths } from './digest.js';
 import { packKeyId, parsePublicKey } from './keys.js';
 import { readLockFile } from './lock.js';
 import { readSignatureFile, signatureVerifies } from './signature.js';

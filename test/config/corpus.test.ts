@@ -4,9 +4,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config/load.js';
 import { DEFAULT_EVENTS, EventCatalogue } from '../../src/contract/events.js';
 import { commandOf } from '../helpers/fixture.js';
+import { loadConfig } from '../helpers/load-config.js';
 
 const DIR = join(import.meta.dirname, '../fixtures/claude-code-corpus');
 const files = readdirSync(DIR).filter((f) => f.endsWith('.json'));
@@ -17,6 +17,12 @@ interface Expected {
   matcher: string | undefined;
   deadlineMs: number;
   program: unknown;
+}
+
+/** Claude Code's default timeouts: 600 s; 30 s on UserPromptSubmit and model switches; 10 s MessageDisplay. */
+function claudeCodeDefaultMs(event: string): number {
+  if (event === 'BeforeTurn' || event === 'PreModelSwitch' || event === 'PostModelSwitch') return 30_000;
+  return event === 'MessageDisplay' ? 10_000 : 600_000;
 }
 
 function expectedHooks(raw: Record<string, unknown>): { hooks: Expected[]; unsupported: string[] } {
@@ -47,7 +53,7 @@ function expectedHooks(raw: Record<string, unknown>): { hooks: Expected[]; unsup
         hooks.push({
           event: def.name,
           matcher,
-          deadlineMs: typeof h.timeout === 'number' ? h.timeout * 1000 : 60_000,
+          deadlineMs: typeof h.timeout === 'number' ? h.timeout * 1000 : claudeCodeDefaultMs(def.name),
           program: args
             ? { kind: 'argv', argv: [h.command, ...args] }
             : { kind: 'shell', command: h.command },

@@ -2,9 +2,10 @@
 // read are refused (the hook is skipped, the path names the variable), in both isolation modes;
 // hookwarden's own variables cannot be replaced; secret-looking names are dropped.
 import { describe, expect, it } from 'vitest';
-import { loadConfig, type SourceSpec } from '../../src/config/load.js';
+import type { SourceSpec } from '../../src/config/read-source.js';
 import { LOADER_VARIABLES } from '../../src/contract/refused-env.js';
 import { commandOf, hooksOn, input, tempDir, withExecutor, writeConfig } from '../helpers/fixture.js';
+import { loadConfig } from '../helpers/load-config.js';
 
 const load = async (hook: Record<string, unknown>, scope: SourceSpec['scope'] = 'project') => {
   const path = writeConfig(tempDir(), 'hooks.json', hooksOn('BeforeTool', [hook]));

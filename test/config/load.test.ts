@@ -1,9 +1,10 @@
 import { symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadConfig, type SourceSpec } from '../../src/config/load.js';
+import type { SourceSpec } from '../../src/config/read-source.js';
 import { createExecutor, HookwardenError } from '../../src/index.js';
 import { commandOf, jsOf, tempDir, writeConfig, writeFile } from '../helpers/fixture.js';
+import { loadConfig } from '../helpers/load-config.js';
 
 const file = (path: string, scope: SourceSpec['scope'] = 'project'): SourceSpec => ({
   kind: 'file',

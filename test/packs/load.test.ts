@@ -1,7 +1,6 @@
 import { readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config/load.js';
 import { validateConfig } from '../../src/index.js';
 import { packDigest } from '../../src/packs/digest.js';
 import { lockOf, writeLockFile } from '../../src/packs/lock.js';
@@ -18,6 +17,7 @@ import {
   writeConfig,
   writeFile,
 } from '../helpers/fixture.js';
+import { loadConfig } from '../helpers/load-config.js';
 import { keyPair, script, writePack } from '../helpers/pack.js';
 
 const readPem = (f: string) => readFileSync(f, 'utf8');

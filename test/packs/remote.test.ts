@@ -13,7 +13,6 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config/load.js';
 import type { ReloadResult } from '../../src/index.js';
 import { lockPack } from '../../src/packs/lock-pack.js';
 import { bundlePack } from '../../src/packs/remote/bundle-pack.js';
@@ -23,6 +22,7 @@ import { RemotePacks } from '../../src/packs/remote/remote-packs.js';
 import { signPack } from '../../src/packs/sign-pack.js';
 import { BundleServer, tgzOfDir } from '../helpers/bundle-server.js';
 import { input, tempDir, withExecutor, writeConfig } from '../helpers/fixture.js';
+import { loadConfig } from '../helpers/load-config.js';
 import { keyPair, script, writePack } from '../helpers/pack.js';
 import { tgzOf } from '../helpers/tar.js';
 

@@ -177,7 +177,7 @@ Examples:
     )
     .action(
       async (dir: string, flags: { pubkey?: string[]; digest?: string; json?: boolean; tests?: boolean }) => {
-        const { DIGEST_PATTERN } = await import('../../packs/digest.js');
+        const { DIGEST_PATTERN } = await import('../../config/pin-loader.js');
         const { verifyPack } = await import('../../packs/verify.js');
         if (flags.digest !== undefined && !DIGEST_PATTERN.test(flags.digest))
           throw new UsageError(

@@ -2,8 +2,8 @@
 // (and on warnings with --strict). The fixtures of every pack that verified are run (unless
 // --no-tests): a pack whose fixtures fail does not do what its signature promises.
 import { formatDiagnostic } from '../../config/diagnostics.js';
+import type { PackStatus } from '../../config/pin-loader.js';
 import { validateConfig } from '../../executor/validate.js';
-import type { PackStatus } from '../../packs/pins.js';
 import { UsageError } from '../usage-error.js';
 
 export interface ValidateFlags {

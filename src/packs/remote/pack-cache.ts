@@ -8,8 +8,9 @@ import { randomBytes } from 'node:crypto';
 import { lstat, mkdir, open, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { DIGEST_PATTERN } from '../../config/pin-loader.js';
 import { HookwardenError } from '../../contract/hookwarden-error.js';
-import { DIGEST_PATTERN, sha256Hex } from '../digest.js';
+import { sha256Hex } from '../digest.js';
 import { readPlainFile } from '../plain-file.js';
 
 const recordSchema = z.strictObject({

@@ -4,14 +4,6 @@ import { isIP } from 'node:net';
 import type { DiagnosticSink } from '../../config/diagnostics.js';
 import { joinPath, renderValue } from '../../contract/messages.js';
 
-/** A URL pin the executor polls: its URL, how often, and the digest in force. */
-export interface RemotePinTarget {
-  readonly url: string;
-  readonly pollSeconds: number;
-  /** Digest of the bundle in force (undefined: the pin is refused). */
-  readonly digest: string | undefined;
-}
-
 const isLoopback = (hostname: string): boolean => {
   const host = hostname.startsWith('[') ? hostname.slice(1, -1) : hostname;
   if (host === 'localhost') return true;

@@ -5,10 +5,10 @@
 // wrongly signed archive, a hook that does not load — the last known good stays in force, with a
 // warning; only without one is the pin refused.
 import type { KeyObject } from 'node:crypto';
+import type { RemotePinTarget } from '../../config/pin-loader.js';
 import { loadPack, type PackLoad, type PackLoadContext } from '../load-pack.js';
 import { REMOTE_PACK_DEFAULTS } from './options.js';
 import type { RemotePacks } from './remote-packs.js';
-import type { RemotePinTarget } from './url-pin-fields.js';
 
 export interface UrlPin {
   readonly url: string;

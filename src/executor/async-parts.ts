@@ -1,0 +1,25 @@
+// The executor's async parts: the queue (in-process, or Redis with `queue.redis`) and the tenant
+// rate limiter (its buckets in the same Redis), and how close() ends the queue (docs/scaling.md).
+import type { AsyncQueue, QueueHost } from '../async/async-queue.js';
+import { makeQueue } from '../async/make-queue.js';
+import { RedisQueue } from '../async/redis-queue.js';
+import type { ResolvedQueueOptions } from './options.js';
+import { TenantRate } from './tenant-rate.js';
+
+export function asyncParts(
+  host: QueueHost,
+  o: ResolvedQueueOptions,
+): { queue: AsyncQueue; rate: TenantRate } {
+  const queue = makeQueue(host, o);
+  const store =
+    queue instanceof RedisQueue
+      ? { client: queue.client, prefix: o.prefix, onUnavailable: () => queue.countUnavailable() }
+      : undefined;
+  return { queue, rate: new TenantRate(store) };
+}
+
+/** Drains the queue for at most `drainMs` (when given), then closes it: what is left is aborted. */
+export async function closeQueue(queue: AsyncQueue, drainMs: number | undefined): Promise<void> {
+  if (drainMs !== undefined && Number.isFinite(drainMs) && drainMs > 0) await queue.drain(drainMs);
+  await queue.close();
+}

@@ -1,0 +1,12 @@
+// loadConfig as the executor calls it: pins load through the packs stage (packPinLoader), with
+// `remote` for url pins when a test gives one.
+import { type LoadedConfig, type LoadOptions, loadConfig as load } from '../../src/config/load.js';
+import { packPinLoader } from '../../src/packs/pins.js';
+import type { RemotePacks } from '../../src/packs/remote/remote-packs.js';
+
+export function loadConfig(
+  options: Omit<LoadOptions, 'pins'> & { pins?: LoadOptions['pins']; remote?: RemotePacks },
+): Promise<LoadedConfig> {
+  const { remote, ...rest } = options;
+  return load({ ...rest, pins: options.pins ?? packPinLoader(remote) });
+}
