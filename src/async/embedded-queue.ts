@@ -16,6 +16,7 @@ import { type AsyncCompletion, completionOf, notRunCompletion } from './async-ev
 import { type AsyncJob, retryDelayMs } from './async-job.js';
 import { type AsyncQueue, maxAsyncQueuedFor, type QueueHost, type QueueStatus } from './async-queue.js';
 import { MemoryFeed } from './event-feed.js';
+import { IdleWaiters } from './idle-waiters.js';
 import { deliverLocally, retryable, runAttempt } from './run-job.js';
 
 interface Entry {
@@ -43,7 +44,7 @@ export class EmbeddedQueue implements AsyncQueue {
   readonly #running = new Set<Promise<void>>();
   #pending = 0;
   #pumpScheduled = false;
-  #idle: (() => void)[] = [];
+  readonly #idle = new IdleWaiters();
 
   constructor(host: QueueHost, options: { concurrency: number; replayEvents: number }) {
     this.#host = host;
@@ -141,7 +142,7 @@ export class EmbeddedQueue implements AsyncQueue {
     deliverLocally(this.#host.context(), c);
     this.feed.publish(entry.job.tenant, 'async.completed', c.completed);
     if (c.rewake !== undefined) this.feed.publish(entry.job.tenant, 'rewake', c.rewake);
-    if (this.#pending === 0) for (const wake of this.#idle.splice(0)) wake();
+    if (this.#pending === 0) this.#idle.wake();
   }
 
   ready(): Promise<void> {
@@ -153,18 +154,7 @@ export class EmbeddedQueue implements AsyncQueue {
   }
 
   drain(timeoutMs: number): Promise<'idle' | 'timeout'> {
-    if (this.#pending === 0) return Promise.resolve('idle');
-    return new Promise((resolve) => {
-      const wake = () => {
-        clearTimeout(timer);
-        resolve('idle');
-      };
-      const timer = setTimeout(() => {
-        this.#idle = this.#idle.filter((w) => w !== wake);
-        resolve('timeout');
-      }, timeoutMs);
-      this.#idle.push(wake);
-    });
+    return this.#idle.wait(this.#pending === 0, timeoutMs);
   }
 
   async close(): Promise<void> {

@@ -16,6 +16,7 @@ import type { HookDefinition } from '../registry/hook-definition.js';
 import { type AsyncCompletion, completionOf, notRunCompletion } from './async-events.js';
 import { type AsyncJob, findJobHook, parseJobData } from './async-job.js';
 import { type AsyncQueue, maxAsyncQueuedFor, type QueueHost, type QueueStatus } from './async-queue.js';
+import { IdleWaiters } from './idle-waiters.js';
 import { RedisFeed, streamKey } from './redis-feed.js';
 import { deliverLocally, retryable, runAttempt } from './run-job.js';
 
@@ -59,7 +60,7 @@ export class RedisQueue implements AsyncQueue {
   readonly #closing = new AbortController();
   #unavailable = 0;
   #running = 0;
-  #idle: (() => void)[] = [];
+  readonly #idle = new IdleWaiters();
 
   constructor(host: QueueHost, o: RedisQueueOptions) {
     this.#o = o;
@@ -184,7 +185,7 @@ export class RedisQueue implements AsyncQueue {
   }
 
   #wakeIfIdle(): void {
-    if (this.#running === 0) for (const wake of this.#idle.splice(0)) wake();
+    if (this.#running === 0) this.#idle.wake();
   }
 
   ready(): Promise<void> {
@@ -223,18 +224,7 @@ export class RedisQueue implements AsyncQueue {
   drain(timeoutMs: number): Promise<'idle' | 'timeout'> {
     // This replica stops taking jobs; the ones it runs finish (the rest stay queued for others).
     void this.#worker?.pause(true).catch(() => {});
-    if (this.#running === 0) return Promise.resolve('idle');
-    return new Promise((resolve) => {
-      const wake = () => {
-        clearTimeout(timer);
-        resolve('idle');
-      };
-      const timer = setTimeout(() => {
-        this.#idle = this.#idle.filter((w) => w !== wake);
-        resolve('timeout');
-      }, timeoutMs);
-      this.#idle.push(wake);
-    });
+    return this.#idle.wait(this.#running === 0, timeoutMs);
   }
 
   async close(): Promise<void> {

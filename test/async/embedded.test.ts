@@ -6,24 +6,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { AsyncCompletedEvent, AuditRecord, Executor, RewakeEvent } from '../../src/index.js';
+import type { AsyncCompletedEvent, AuditRecord, RewakeEvent } from '../../src/index.js';
 import { createExecutor, isHookwardenError } from '../../src/index.js';
+import { completions } from '../helpers/async.js';
 import { FifoFeed, FifoLines, mkfifo, waitingHook } from '../helpers/fifo.js';
 import { hooksOn, input, printing, tempDir, withExecutor } from '../helpers/fixture.js';
-
-/** The next `async.completed` event(s) of an executor. */
-function completions(hw: Executor, n = 1): Promise<AsyncCompletedEvent[]> {
-  const seen: AsyncCompletedEvent[] = [];
-  return new Promise((resolve) => {
-    const off = hw.on('async.completed', (e) => {
-      seen.push(e);
-      if (seen.length === n) {
-        off();
-        resolve(seen);
-      }
-    });
-  });
-}
 
 const ev = () => input({ toolName: 'Bash', toolInput: { command: 'ls' } });
 

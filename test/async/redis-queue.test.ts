@@ -4,8 +4,8 @@
 // dispatches keep working. Waits are on events only.
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AsyncCompletedEvent, Executor } from '../../src/index.js';
 import { createExecutor } from '../../src/index.js';
+import { completions } from '../helpers/async.js';
 import { hooksOn, input, printing } from '../helpers/fixture.js';
 import { RedisServer } from '../helpers/redis.js';
 
@@ -14,19 +14,6 @@ const config = hooksOn('BeforeTool', [
   printing({ decision: 'allow' }, { name: 'sync' }),
   printing({ decision: 'deny', reason: 'late no' }, { name: 'bg', asyncRewake: true }),
 ]);
-
-function completions(hw: Executor, n: number): Promise<AsyncCompletedEvent[]> {
-  const seen: AsyncCompletedEvent[] = [];
-  return new Promise((resolve) => {
-    const off = hw.on('async.completed', (e) => {
-      seen.push(e);
-      if (seen.length === n) {
-        off();
-        resolve(seen);
-      }
-    });
-  });
-}
 
 let redis: RedisServer;
 beforeAll(async () => {

@@ -1,0 +1,16 @@
+// Waiting on an executor's async events (no sleeps).
+import type { AsyncCompletedEvent, Executor } from '../../src/index.js';
+
+/** The next `n` `async.completed` events of an executor. */
+export function completions(hw: Executor, n = 1): Promise<AsyncCompletedEvent[]> {
+  const seen: AsyncCompletedEvent[] = [];
+  return new Promise((resolve) => {
+    const off = hw.on('async.completed', (e) => {
+      seen.push(e);
+      if (seen.length === n) {
+        off();
+        resolve(seen);
+      }
+    });
+  });
+}
