@@ -12,6 +12,7 @@ import { type LoadedConfig, loadConfig } from '../config/load.js';
 import { HookwardenError } from '../contract/hookwarden-error.js';
 import type { DispatchResult } from '../contract/result.js';
 import type { DispatchInput } from '../contract/types.js';
+import type { DispatchContext } from '../dispatch/context.js';
 import { type DispatchOptions, dispatch } from '../dispatch/dispatcher.js';
 import type { Generation } from '../dispatch/generation.js';
 import { packPinLoader } from '../packs/pins.js';
@@ -66,6 +67,8 @@ class HookExecutor implements Executor {
   readonly #poller: PackPoller;
   readonly #queue: AsyncQueue;
   readonly #rate: TenantRate;
+  /** What every dispatch runs with (the parts above; fixed for the executor's life). */
+  readonly #ctx: DispatchContext;
   #loaded: LoadedConfig;
   #generation: Generation;
   #generationNumber = 1;
@@ -94,15 +97,11 @@ class HookExecutor implements Executor {
     // caller dispatches once and would rather not load QuickJS for a dispatch that runs none).
     if (options.prestartJsWorkers && loaded.hooks.some((h) => h.type === 'js')) this.#pool.js.warm();
     this.#generation = this.#buildGeneration();
-    const context = () => ({
-      pool: this.#pool,
-      root: options.root,
-      audit: this.#audit,
-      events: this.#events,
-    });
-    const parts = asyncParts({ context, generation: () => this.#generation }, options.queue);
+    const jobs = { pool: this.#pool, root: options.root, audit: this.#audit, events: this.#events };
+    const parts = asyncParts({ context: () => jobs, generation: () => this.#generation }, options.queue);
     this.#queue = parts.queue;
     this.#rate = parts.rate;
+    this.#ctx = { ...jobs, async: parts.queue };
     if (options.watch) {
       this.#watcher = new ConfigWatcher(() => {
         this.reload().catch(() => {}); // closed meanwhile: nothing to reload
@@ -157,10 +156,6 @@ class HookExecutor implements Executor {
     this.#generation = this.#buildGeneration();
   }
 
-  #context() {
-    return { pool: this.#pool, root: this.#options.root, audit: this.#audit, events: this.#events };
-  }
-
   removeTenant(id: string): boolean {
     const had = this.#tenants.delete(id);
     if (had) this.#generation = this.#buildGeneration();
@@ -177,8 +172,7 @@ class HookExecutor implements Executor {
     const gen = this.#generation;
     const admitted = this.#rate.admit(gen, options.tenant);
     if (admitted !== undefined) await admitted;
-    const ctx = { ...this.#context(), async: this.#queue };
-    return dispatch(gen, ctx, event, input, options);
+    return dispatch(gen, this.#ctx, event, input, options);
   }
 
   on<K extends HookEventName>(name: K, listener: (e: HookEventMap[K]) => void): () => void {
