@@ -26,6 +26,18 @@ export const DEFAULTS = Object.freeze({
     /** Fixed PATH of every command hook. */
     path: '/usr/local/bin:/usr/bin:/bin',
   }),
+  http: Object.freeze({
+    timeoutMs: 60_000,
+    /** Largest response body read. */
+    maxOutputBytes: MiB,
+    /** Hard ceiling of maxOutputBytes for http hooks (the body is held in memory). */
+    maxOutputBytesCeiling: 16 * MiB,
+  }),
+  /** Prompt and agent hooks (Claude Code's defaults). */
+  evaluator: Object.freeze({
+    promptTimeoutMs: 30_000,
+    agentTimeoutMs: 60_000,
+  }),
   budget: Object.freeze({
     /** Added to a declared budget that widens the deadline. */
     graceMs: 5_000,

@@ -5,7 +5,14 @@ import { computeDeadline } from '../contract/budget.js';
 import type { EventDefinition } from '../contract/events.js';
 import { isObject, issueMessages, joinPath, renderValue } from '../contract/messages.js';
 import type { Scope } from '../contract/types.js';
-import type { CommandHookSpec, HookDefinition, JsHookSpec, PackOrigin } from '../registry/hook-definition.js';
+import type {
+  CommandHookSpec,
+  EvaluatorHookSpec,
+  HookDefinition,
+  HttpHookSpec,
+  JsHookSpec,
+  PackOrigin,
+} from '../registry/hook-definition.js';
 import { canonicalJson, deriveHookId } from '../registry/hook-id.js';
 import { IfFilter, IfFilterError } from '../registry/if-filter.js';
 import type { ToolMatcher } from '../registry/matcher.js';
@@ -14,13 +21,24 @@ import { DEFAULTS, type IsolationLevel } from './defaults.js';
 import type { DiagnosticSink } from './diagnostics.js';
 import type { Dialect } from './dialect.js';
 import { commandEnv, commandInheritEnv } from './hook-env.js';
+import {
+  checkForeignFields,
+  defaultTimeoutMs,
+  evaluatorSpec,
+  type HookKind,
+  httpSpec,
+  kindIdentity,
+  noEvaluatorMessage,
+  writtenOnError,
+} from './hook-kind-specs.js';
+import type { HookTypePolicy } from './hook-type-policy.js';
 import { hookSpecSchema, type RawHookSpec } from './schema.js';
 import type { ScopeLimits } from './scope-limits.js';
 import { MAX_SOURCE_BYTES, readHookSource } from './source-file.js';
 import { didYouMean } from './suggest.js';
 
 const KNOWN_FIELDS = new Set(Object.keys(hookSpecSchema.shape));
-const UNSUPPORTED_TYPES = new Set(['prompt', 'agent', 'http', 'callback', 'mcp']);
+const UNSUPPORTED_TYPES = new Set(['callback', 'mcp', 'mcp_tool']);
 const COMMAND_ONLY = ['env', 'inheritEnv', 'isolation', 'writable', 'runAs', 'rlimits'] as const;
 
 export interface HookContext {
@@ -39,6 +57,8 @@ export interface HookContext {
   readonly pack?: PackOrigin | undefined;
   /** The config file's dialect (undefined for packs). */
   readonly dialect?: Dialect | undefined;
+  /** Allowed http hook URLs and variables, registered evaluators (undefined: none of them). */
+  readonly hookTypes?: HookTypePolicy | undefined;
 }
 
 /** Normalizes one hook; returns undefined (after reporting why) when it must be skipped. */
@@ -58,7 +78,7 @@ export async function normalizeHook(
   if (typeof raw.type === 'string' && UNSUPPORTED_TYPES.has(raw.type)) {
     sink.warn(
       path,
-      `hook type "${raw.type}" is not supported (hookwarden runs "command" and "js" hooks)`,
+      `hook type "${raw.type}" is not supported (hookwarden runs "command", "js", "http", "prompt" and "agent" hooks)`,
       true,
     );
     return undefined;
@@ -78,10 +98,15 @@ export async function normalizeHook(
   if (type === undefined) {
     sink.error(
       path,
-      'a hook needs "command" or "argv" (command hook) or "source" or "code" (JS hook), got none',
+      'a hook needs "command" or "argv" (command hook), "source" or "code" (JS hook), or "url" (http hook), got none',
     );
     return undefined;
   }
+  if ((type === 'prompt' || type === 'agent') && ctx.hookTypes?.evaluators.includes(type) !== true) {
+    sink.warn(path, noEvaluatorMessage(type), true);
+    return undefined;
+  }
+  if (!checkForeignFields(type, spec, path, sink)) return undefined;
   if (spec.timeout !== undefined && spec.timeoutMs !== undefined) {
     sink.error(
       joinPath(path, 'timeout'),
@@ -89,7 +114,7 @@ export async function normalizeHook(
     );
     return undefined;
   }
-  const body = type === 'command' ? commandSpec(spec, path, ctx) : await jsSpec(spec, path, ctx);
+  const body = await kindSpec(type, spec, path, ctx);
   if (body === undefined) return undefined;
   if (spec.async === true || spec.asyncRewake === true) {
     sink.warn(
@@ -99,8 +124,10 @@ export async function normalizeHook(
   }
   // Policy hooks fail closed unless they say otherwise (trust invariant 4); a policy hook that
   // writes "skip" is reported, since its failure lets the call through.
-  const onError = spec.onError ?? (ctx.scope === 'policy' ? 'deny' : 'skip');
-  if (ctx.scope === 'policy' && spec.onError === 'skip') {
+  const written = writtenOnError(spec, path, sink);
+  if (written === null) return undefined;
+  const onError = written ?? (ctx.scope === 'policy' ? 'deny' : 'skip');
+  if (ctx.scope === 'policy' && written === 'skip') {
     sink.warn(
       joinPath(path, 'onError'),
       'this policy hook fails open: if it crashes, times out or answers garbage, the call proceeds (policy hooks default to "deny")',
@@ -114,11 +141,18 @@ export async function normalizeHook(
     onError: onError,
     deadlineMs: timing.deadlineMs,
     requireOk: ctx.requireOk,
-    ...(type === 'command' ? { command: commandIdentity(body as CommandHookSpec) } : { js: body }),
+    ...(type === 'command'
+      ? { command: commandIdentity(body as CommandHookSpec) }
+      : { [type === 'prompt' || type === 'agent' ? 'evaluator' : type]: kindIdentity(body) }),
     // A pack's command may refer to its own directory (HOOK_PACK_DIR): the same text in two packs differs.
     pack: type === 'command' ? ctx.pack?.dir : undefined,
   });
-  const label = type === 'command' ? commandLabel(body as CommandHookSpec) : 'js';
+  const label =
+    type === 'command'
+      ? commandLabel(body as CommandHookSpec)
+      : type === 'http'
+        ? new URL((body as HttpHookSpec).url).hostname
+        : type;
   const common = {
     id: spec.name ?? deriveHookId(label, dedupKey),
     named: spec.name !== undefined,
@@ -140,14 +174,27 @@ export async function normalizeHook(
   const def: HookDefinition =
     type === 'command'
       ? { ...common, type, command: body as CommandHookSpec }
-      : { ...common, type, js: body as JsHookSpec };
+      : type === 'js'
+        ? { ...common, type, js: body as JsHookSpec }
+        : type === 'http'
+          ? { ...common, type, http: body as HttpHookSpec }
+          : { ...common, type, evaluator: body as EvaluatorHookSpec };
   return Object.freeze(def);
 }
 
-function inferType(spec: RawHookSpec): 'command' | 'js' | undefined {
+function inferType(spec: RawHookSpec): HookKind | undefined {
   if (spec.command !== undefined || spec.argv !== undefined) return 'command';
   if (spec.source !== undefined || spec.code !== undefined) return 'js';
+  if (spec.url !== undefined) return 'http';
   return undefined;
+}
+
+function kindSpec(type: HookKind, spec: RawHookSpec, path: string, ctx: HookContext) {
+  const kind = { sink: ctx.sink, hookTypes: ctx.hookTypes, claudeEvent: ctx.claudeEvent };
+  if (type === 'command') return commandSpec(spec, path, ctx);
+  if (type === 'js') return jsSpec(spec, path, ctx);
+  if (type === 'http') return httpSpec(spec, path, kind);
+  return evaluatorSpec(spec, path, kind);
 }
 
 function commandSpec(spec: RawHookSpec, path: string, ctx: HookContext): CommandHookSpec | undefined {
@@ -292,9 +339,9 @@ function buildIfFilters(spec: RawHookSpec, path: string, ctx: HookContext): IfFi
   return filters;
 }
 
-function deadlineFor(type: 'command' | 'js', spec: RawHookSpec, path: string, ctx: HookContext) {
+function deadlineFor(type: HookKind, spec: RawHookSpec, path: string, ctx: HookContext) {
   const { sink, limits } = ctx;
-  let timeoutMs: number = type === 'js' ? DEFAULTS.js.timeoutMs : DEFAULTS.command.timeoutMs;
+  let timeoutMs: number = defaultTimeoutMs(type);
   if (spec.timeout !== undefined) {
     timeoutMs = Math.round(spec.timeout * 1000);
     if (spec.timeout > DEFAULTS.suspiciousTimeoutSeconds) {

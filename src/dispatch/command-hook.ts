@@ -13,6 +13,7 @@ import type { HookInput, HookOutput } from '../contract/types.js';
 import { fingerprintChanges } from '../packs/fingerprint.js';
 import type { CommandRequest, HookPool } from '../pool/pool.js';
 import type { CommandHookDefinition } from '../registry/hook-definition.js';
+import { hookInputJson } from './hook-stdin.js';
 import { type HookTimingListener, reportCommandTiming } from './hook-timing.js';
 import { refusedAnswer } from './refused.js';
 
@@ -35,17 +36,7 @@ function excerpt(text: string, max: number = DEFAULTS.maxReasonBytes): string {
 
 /** stdin for the hook: the HookInput, plus Claude Code's snake_case fields for hooks registered under its names. */
 export function commandStdin(def: CommandHookDefinition, input: HookInput, inputJson: string): string {
-  const claudeEvent = def.command.claudeEvent;
-  if (claudeEvent === undefined) return inputJson;
-  const mirror: Record<string, unknown> = {
-    session_id: input.sessionId,
-    cwd: input.cwd,
-    hook_event_name: claudeEvent,
-  };
-  if (input.toolName !== undefined) mirror.tool_name = input.toolName;
-  if (input.toolInput !== undefined) mirror.tool_input = input.toolInput;
-  if (input.toolResult !== undefined) mirror.tool_response = input.toolResult;
-  return JSON.stringify({ ...input, ...mirror });
+  return hookInputJson(def.command.claudeEvent, input, inputJson);
 }
 
 export function commandRequest(

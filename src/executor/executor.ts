@@ -179,14 +179,7 @@ class HookExecutor implements Executor {
   async setTenant(id: string, spec: TenantSpec = {}): Promise<void> {
     if (this.#closed !== undefined)
       throw new HookwardenError('closed', 'setTenant() after close(): create a new executor');
-    const tenant = await loadRuntimeTenant(
-      id,
-      spec,
-      this.#options,
-      this.#warn,
-      this.#loaded.scopeLimits.policy,
-      this.#remote,
-    );
+    const tenant = await loadRuntimeTenant(id, spec, this.#options, this.#warn, this.#loaded, this.#remote);
     if (this.#closed !== undefined)
       throw new HookwardenError('closed', 'the executor was closed during setTenant()');
     this.#tenants.set(id, tenant);
@@ -209,7 +202,13 @@ class HookExecutor implements Executor {
       throw new HookwardenError('closed', 'dispatch() after close(): create a new executor');
     return dispatch(
       this.#generation,
-      { pool: this.#pool, root: this.#options.root, audit: this.#audit, events: this.#events },
+      {
+        pool: this.#pool,
+        root: this.#options.root,
+        audit: this.#audit,
+        events: this.#events,
+        evaluators: this.#options.evaluators,
+      },
       event,
       input,
       options,
@@ -293,6 +292,7 @@ class HookExecutor implements Executor {
         limits: o.limits,
         strict: o.strict,
         remote: this.#remote,
+        hookTypes: o.hookTypes,
       });
     } catch (err) {
       // Not a config problem (those are diagnostics) but e.g. EMFILE: the generation in force stays.
@@ -331,19 +331,19 @@ class HookExecutor implements Executor {
     return result;
   }
 
-  /** Runtime tenants were loaded under the policy level's limits: load them again if those changed. */
+  /**
+   * Runtime tenants were loaded under the policy level's limits and hook-type policy: load them again
+   * if those changed.
+   */
   async #reloadTenants(previous: LoadedConfig, next: LoadedConfig): Promise<void> {
-    if (jsonEqual(previous.scopeLimits.policy, next.scopeLimits.policy)) return;
+    if (
+      jsonEqual(previous.scopeLimits.policy, next.scopeLimits.policy) &&
+      jsonEqual(previous.hookTypes, next.hookTypes)
+    )
+      return;
     for (const [id, t] of [...this.#tenants]) {
       try {
-        const fresh = await loadRuntimeTenant(
-          id,
-          t.spec,
-          this.#options,
-          this.#warn,
-          next.scopeLimits.policy,
-          this.#remote,
-        );
+        const fresh = await loadRuntimeTenant(id, t.spec, this.#options, this.#warn, next, this.#remote);
         this.#tenants.set(id, fresh);
       } catch (err) {
         this.#warn({
@@ -385,6 +385,7 @@ export async function createExecutor(options: ExecutorOptions = {}): Promise<Exe
     limits: resolved.limits,
     strict: resolved.strict,
     remote,
+    hookTypes: resolved.hookTypes,
   });
   if (loaded.fatal.length > 0) {
     // Fatal problems stop the load: nothing is "skipped", so the message does not say so.

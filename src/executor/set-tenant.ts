@@ -1,8 +1,7 @@
 // `Executor.setTenant(id, { config, limits })`: loads a tenant's hook set at run time.
 import type { Diagnostic } from '../config/diagnostics.js';
 import { formatDiagnostic } from '../config/diagnostics.js';
-import { loadConfig } from '../config/load.js';
-import type { ScopeLimits } from '../config/scope-limits.js';
+import { type LoadedConfig, loadConfig } from '../config/load.js';
 import type { TenantLimits } from '../config/tenant-limits.js';
 import { tenantLimitsSchema } from '../config/tenant-limits.js';
 import { tenantIdProblem } from '../config/tenants.js';
@@ -21,15 +20,16 @@ export interface TenantSpec {
 }
 
 /**
- * Loads a tenant's hooks at user scope, under `baseLimits`: the policy level of the executor's
- * configuration (its policy files and options), so the tenant can only tighten it.
+ * Loads a tenant's hooks at user scope, under the policy level of the executor's configuration
+ * (`base`: its policy files and options): its limits, which the tenant can only tighten, and what
+ * http, prompt and agent hooks may do.
  */
 export async function loadRuntimeTenant(
   id: string,
   spec: TenantSpec,
   options: ResolvedOptions,
   warn: (d: Diagnostic) => void,
-  baseLimits: ScopeLimits,
+  base: Pick<LoadedConfig, 'scopeLimits' | 'hookTypes'>,
   remote?: RemotePacks,
 ): Promise<RuntimeTenant> {
   const problem = tenantIdProblem(id);
@@ -45,7 +45,13 @@ export async function loadRuntimeTenant(
     ...s,
     scope: 'user' as const,
   }));
-  const loaded = await loadConfig({ config: sources, policy: [], baseLimits, remote });
+  const loaded = await loadConfig({
+    config: sources,
+    policy: [],
+    baseLimits: base.scopeLimits.policy,
+    baseHookTypes: base.hookTypes,
+    remote,
+  });
   if (loaded.fatal.length > 0) {
     const problems = loaded.fatal.map(formatDiagnostic);
     throw new HookwardenError('config_error', `setTenant "${id}": ${problems.join('; ')}`, { problems });

@@ -2,10 +2,12 @@
 // value received), its key files read, its pack loaded and verified. Refusal semantics (DESIGN §2):
 // a refused policy-scope pack makes deny-capable events deny; a refused user-scope pack is skipped
 // with a warning. An invalid pin is a refused pack.
+
 import type { KeyObject } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { basename, dirname, resolve } from 'node:path';
 import type { DiagnosticSink } from '../config/diagnostics.js';
+import type { HookTypePolicy } from '../config/hook-type-policy.js';
 import { packPinSchema } from '../config/schema.js';
 import type { LimitsByScope } from '../config/scope-limits.js';
 import type { WatchTarget } from '../config/watch-target.js';
@@ -48,6 +50,8 @@ export interface PinsContext {
   readonly scopeLimits: LimitsByScope;
   /** Fetches the bundles of url pins (default: one with the default options, for this load only). */
   readonly remote?: RemotePacks | undefined;
+  /** Allowed http hook URLs and variables, registered evaluators: a pack's hooks load under them. */
+  readonly hookTypes?: HookTypePolicy | undefined;
 }
 
 export interface PinsResult {

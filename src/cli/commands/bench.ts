@@ -18,6 +18,7 @@ export interface BenchFlags {
   config?: string[];
   userConfig?: string[];
   policy?: string[];
+  allowHttpUrl?: string[];
   event: string;
   input?: string;
   iterations?: string;
@@ -98,6 +99,7 @@ export async function runBenchCommand(flags: BenchFlags): Promise<number> {
     result = await runBench({
       config,
       policy: flags.policy ?? [],
+      ...(flags.allowHttpUrl !== undefined ? { allowedHttpHookUrls: flags.allowHttpUrl } : {}),
       ...(flags.root !== undefined ? { root: flags.root } : {}),
       event: flags.event,
       input,
