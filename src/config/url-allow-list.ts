@@ -107,7 +107,11 @@ export function parseUrlPattern(source: string): Parsed<UrlPattern> {
       return { ok: false, message: `not a valid host, got "${m[2]}"` };
     }
   }
-  const port = m[3] ?? DEFAULT_PORT[`${scheme}:`]!;
+  let port = m[3] ?? DEFAULT_PORT[`${scheme}:`]!;
+  if (port !== '*') {
+    if (Number(port) > 65_535) return { ok: false, message: `port out of range, got "${m[3]}"` };
+    port = String(Number(port));
+  }
   let rest: string;
   if (m[4] === undefined) {
     // No path: the root only, unless the pattern ends in a port wildcard, which covers the path too
