@@ -280,7 +280,7 @@ describe("an http hook's headers", () => {
     return server.requests[0]!.headers;
   }
 
-  it('fill $NAME and ${NAME} only for the allowedEnvVars; other names are sent empty', async () => {
+  it('fill $NAME (and its braced form) only for the allowedEnvVars; other names are sent empty', async () => {
     env('HW_TEST_TEAM', 'blue');
     env('HW_TEST_REGION', 'eu');
     env('HW_TEST_OTHER', 'not-for-you');
@@ -288,6 +288,7 @@ describe("an http hook's headers", () => {
     await dispatchOnce(server, {
       headers: {
         'X-Team': 'team=$HW_TEST_TEAM',
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: Claude Code's braced header variable
         'X-Where': '${HW_TEST_REGION}/x',
         'X-Other': '[$HW_TEST_OTHER]',
       },
