@@ -70,7 +70,7 @@ const resultSchema = z.object({
   perHook: idMap(
     z.object({
       ...latency,
-      type: z.enum(['command', 'js', 'trusted']),
+      type: z.enum(['command', 'js', 'http', 'prompt', 'agent', 'trusted']),
       queuedP50: ms,
       queuedP99: ms,
       notRun: count,

@@ -1,5 +1,6 @@
 // http hooks against real HTTP servers on 127.0.0.1 (started here on port 0): what is sent, how each
 // kind of answer is read, and that nothing outlives a dispatch or the executor.
+import type { ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { commandStdin } from '../../src/dispatch/command-hook.js';
 import { createExecutor, type DispatchResult, type ExecutorOptions } from '../../src/index.js';
@@ -117,50 +118,16 @@ describe('an http hook', () => {
     }
   });
 
-  it.each([
-    [
-      'HTTP 500',
-      (res: Parameters<Parameters<typeof startHookServer>[0]>[1]) => json(res, { decision: 'deny' }, 500),
-      'http_status',
-      { status: 500 },
-    ],
-    [
-      'HTTP 404',
-      (res: Parameters<Parameters<typeof startHookServer>[0]>[1]) => res.writeHead(404).end('nope'),
-      'http_status',
-      { status: 404 },
-    ],
-    [
-      'a plain-text body',
-      (res: Parameters<Parameters<typeof startHookServer>[0]>[1]) => res.end('all good'),
-      'invalid_output',
-      undefined,
-    ],
-    [
-      'a JSON array',
-      (res: Parameters<Parameters<typeof startHookServer>[0]>[1]) => res.end('[1,2]'),
-      'invalid_output',
-      undefined,
-    ],
-    [
-      'JSON null',
-      (res: Parameters<Parameters<typeof startHookServer>[0]>[1]) => res.end('null'),
-      'invalid_output',
-      undefined,
-    ],
-    [
-      'a JSON number',
-      (res: Parameters<Parameters<typeof startHookServer>[0]>[1]) => res.end('42'),
-      'invalid_output',
-      undefined,
-    ],
-    [
-      'an invalid field',
-      (res: Parameters<Parameters<typeof startHookServer>[0]>[1]) => json(res, { decision: 'perhaps' }),
-      'invalid_output',
-      undefined,
-    ],
-  ])(
+  const FAILING: [string, (res: ServerResponse) => void, string, unknown][] = [
+    ['HTTP 500', (res) => json(res, { decision: 'deny' }, 500), 'http_status', { status: 500 }],
+    ['HTTP 404', (res) => res.writeHead(404).end('nope'), 'http_status', { status: 404 }],
+    ['a plain-text body', (res) => res.end('all good'), 'invalid_output', undefined],
+    ['a JSON array', (res) => res.end('[1,2]'), 'invalid_output', undefined],
+    ['JSON null', (res) => res.end('null'), 'invalid_output', undefined],
+    ['a JSON number', (res) => res.end('42'), 'invalid_output', undefined],
+    ['an invalid field', (res) => json(res, { decision: 'perhaps' }), 'invalid_output', undefined],
+  ];
+  it.each(FAILING)(
     'answering %s is a failure: skipped by default, deny with onFailure "block"',
     async (_name, answer, code, details) => {
       const server = await startHookServer((_req, res) => answer(res));
