@@ -1,4 +1,5 @@
 // Every default in one frozen constant (pinned by test/config/defaults.test.ts).
+import { DIALECT_RULES } from '../contract/dialects.js';
 import type { TextCaps } from '../contract/text-caps.js';
 
 const MiB = 1024 * 1024;
@@ -18,7 +19,8 @@ export const DEFAULTS = Object.freeze({
     maxLogBytes: 16 * 1024,
   }),
   command: Object.freeze({
-    timeoutMs: 60_000,
+    /** hookwarden's own files; Claude Code and FreeCode files have their own (contract/dialects.ts). */
+    timeoutMs: DIALECT_RULES.hookwarden.defaultTimeoutMs,
     /** Per stream (stdout and stderr each). */
     maxOutputBytes: MiB,
     openFiles: 1024,
@@ -26,8 +28,8 @@ export const DEFAULTS = Object.freeze({
     /** Fixed PATH of every command hook. */
     path: '/usr/local/bin:/usr/bin:/bin',
   }),
+  // An http hook's default timeout is its dialect's, as a command hook's (contract/dialects.ts).
   http: Object.freeze({
-    timeoutMs: 60_000,
     /** Largest response body read. */
     maxOutputBytes: MiB,
     /** Hard ceiling of maxOutputBytes for http hooks (the body is held in memory). */

@@ -2,6 +2,7 @@
 // diagnostics naming the JSON path. An http hook runs only if its URL is admitted by
 // `allowedHttpHookUrls`, and a prompt/agent hook only if the platform registered an evaluator for
 // its type; otherwise it is skipped with a warning that says how to allow it.
+import { type Dialect, dialectTimeoutMs } from '../contract/dialects.js';
 import type { EvaluatorType } from '../contract/evaluator.js';
 import { headerVariables } from '../contract/header-template.js';
 import { joinPath, renderValue } from '../contract/messages.js';
@@ -38,13 +39,12 @@ const RESERVED_HEADERS = new Set([
 const MAX_HEADERS = 64;
 const MAX_HEADER_BYTES = 16 * 1024;
 
-/** Default timeout (ms) of a hook kind. */
-export function defaultTimeoutMs(kind: HookKind): number {
+/** Default timeout (ms) of a hook kind; command and http hooks take their dialect's at `event`. */
+export function defaultTimeoutMs(kind: HookKind, dialect: Dialect, event: string): number {
   if (kind === 'js') return DEFAULTS.js.timeoutMs;
-  if (kind === 'http') return DEFAULTS.http.timeoutMs;
   if (kind === 'prompt') return DEFAULTS.evaluator.promptTimeoutMs;
   if (kind === 'agent') return DEFAULTS.evaluator.agentTimeoutMs;
-  return DEFAULTS.command.timeoutMs;
+  return dialectTimeoutMs(dialect, event);
 }
 
 const FIELDS: Record<'command' | 'js' | 'http' | 'evaluator', readonly (keyof RawHookSpec)[]> = {
@@ -99,24 +99,29 @@ export function kindIdentity(body: object): unknown {
   return rest;
 }
 
+/** Events where Claude Code's onFailure "block" has no effect (exit 2 there means "keep working"). */
+const NO_BLOCK_ON_FAILURE = new Set(['AfterTurn', 'AfterSubagent', 'TaskCompleted', 'TeammateIdle']);
+
 /**
- * `onError`, or Claude Code's `onFailure` ("block" = "deny", "continue" = "skip"); undefined when
- * neither is written, null (after an error) when they disagree.
+ * `onError`, or Claude Code's `onFailure` ("block" = "deny", except where it has no effect;
+ * "continue" = "skip"); undefined when neither is written, null (after an error) when both are.
  */
 export function writtenOnError(
   spec: RawHookSpec,
   path: string,
   sink: DiagnosticSink,
+  event: string,
 ): 'skip' | 'deny' | undefined | null {
-  const fromFailure = spec.onFailure === undefined ? undefined : spec.onFailure === 'block' ? 'deny' : 'skip';
-  if (spec.onError !== undefined && fromFailure !== undefined && spec.onError !== fromFailure) {
+  if (spec.onFailure === undefined) return spec.onError;
+  if (spec.onError !== undefined) {
     sink.error(
       joinPath(path, 'onFailure'),
-      `onFailure "${spec.onFailure}" contradicts onError "${spec.onError}": give one of them, got ${renderValue(spec.onFailure)}`,
+      `give either onError or onFailure (Claude Code's spelling), not both, got ${renderValue(spec.onFailure)}`,
     );
     return null;
   }
-  return spec.onError ?? fromFailure;
+  if (spec.onFailure === 'continue') return 'skip';
+  return NO_BLOCK_ON_FAILURE.has(event) ? undefined : 'deny';
 }
 
 /** The evaluator part of a prompt or agent hook. */

@@ -89,6 +89,10 @@ export const hookSpecSchema = z
     onError: z.enum(['skip', 'deny'], { error: 'expected "skip" or "deny"' }).optional().meta({
       description: 'What a failure of this hook means: skip (fail-open, default) or deny (fail-closed).',
     }),
+    onFailure: z.enum(['block', 'continue'], { error: 'expected "block" or "continue"' }).optional().meta({
+      description:
+        "Claude Code's spelling of onError: block = deny (no effect on Stop, SubagentStop, TaskCompleted, TeammateIdle), continue = skip.",
+    }),
     memoryBytes: posInt().optional().meta({ description: 'JS heap cap in bytes. Default 32 MiB.' }),
     maxOutputBytes: posInt()
       .optional()
@@ -143,9 +147,6 @@ export const hookSpecSchema = z
       .boolean({ error: 'expected true or false' })
       .optional()
       .meta({ description: 'prompt hooks (Claude Code): passed on to the evaluator.' }),
-    onFailure: z.enum(['continue', 'block'], { error: 'expected "continue" or "block"' }).optional().meta({
-      description: 'Claude Code\'s form of onError: "block" is onError "deny", "continue" is "skip".',
-    }),
     if: z.string({ error: 'expected a string like "Bash(git *)"' }).optional(),
     once: z
       .boolean({ error: 'expected true or false' })

@@ -69,5 +69,8 @@ export async function runEvaluatorHook(
     { fn: (signal) => evaluator(hook, frozen, { signal, inputJson: json }), deadlineMs: def.deadlineMs },
     options,
   );
-  return inProcessAnswer(lane, started, def.deadlineMs, def.event);
+  return inProcessAnswer(lane, started, def.deadlineMs, def.event, {
+    dialect: def.dialect,
+    toolInput: input.toolInput,
+  });
 }

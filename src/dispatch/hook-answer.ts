@@ -3,7 +3,7 @@
 // these go through the output parser, so they are read exactly like a command hook's JSON stdout.
 import { hookError } from '../contract/error-codes.js';
 import type { HookAnswer } from '../contract/fold.js';
-import { parseHookOutput } from '../contract/parse-output.js';
+import { type AnswerContext, parseHookOutput } from '../contract/parse-output.js';
 import type { LaneResult } from '../pool/pool.js';
 import type { TrustedRun } from '../pool/trusted-lane.js';
 import { refusedAnswer } from './refused.js';
@@ -14,8 +14,13 @@ export interface AnswerTiming {
 }
 
 /** Validates a raw answer (`undefined`/`null`: no opinion) for `event` (canonical name). */
-export function outputAnswer(raw: unknown, event: string, timing: AnswerTiming): HookAnswer {
-  const parsed = parseHookOutput(raw ?? undefined, event);
+export function outputAnswer(
+  raw: unknown,
+  event: string,
+  timing: AnswerTiming,
+  context: AnswerContext,
+): HookAnswer {
+  const parsed = parseHookOutput(raw ?? undefined, event, context);
   if (!parsed.ok) return { kind: 'failure', error: hookError('invalid_output', parsed.message), ...timing };
   return { kind: 'output', output: parsed.output, unknownFields: parsed.unknownFields, ...timing };
 }
@@ -26,6 +31,7 @@ export function inProcessAnswer(
   startedAt: number,
   deadlineMs: number,
   event: string,
+  context: AnswerContext,
 ): HookAnswer {
   if (!lane.ran) return refusedAnswer(lane, performance.now() - startedAt);
   const { value } = lane;
@@ -41,5 +47,5 @@ export function inProcessAnswer(
       value.error instanceof Error ? `${value.error.name}: ${value.error.message}` : String(value.error);
     return { kind: 'failure', error: hookError('runtime_error', message), ...timing };
   }
-  return outputAnswer(value.value, event, timing);
+  return outputAnswer(value.value, event, timing, context);
 }

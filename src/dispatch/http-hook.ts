@@ -49,6 +49,7 @@ export function interpretHttp(
   outcome: HttpOutcome,
   def: HttpHookDefinition,
   timing: AnswerTiming,
+  toolInput: unknown,
 ): HookAnswer {
   const fail = (error: ReturnType<typeof hookError>): HookAnswer => ({ kind: 'failure', error, ...timing });
   const url = def.http.url;
@@ -111,7 +112,7 @@ export function interpretHttp(
         `expected a JSON object (or an empty body), got ${JSON.stringify(capText(text, 120))}`,
       ),
     );
-  return outputAnswer(raw, def.event, timing);
+  return outputAnswer(raw, def.event, timing, { dialect: def.dialect, toolInput });
 }
 
 export async function runHttpHook(
@@ -134,5 +135,10 @@ export async function runHttpHook(
     options,
   );
   if (!lane.ran) return refusedAnswer(lane);
-  return interpretHttp(lane.value, def, { latencyMs: lane.value.durationMs, queuedMs: lane.queuedMs });
+    return interpretHttp(
+    lane.value,
+    def,
+    { latencyMs: lane.value.durationMs, queuedMs: lane.queuedMs },
+    input.toolInput,
+  );
 }

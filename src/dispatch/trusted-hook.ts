@@ -18,5 +18,5 @@ export async function runTrustedHook(
     { fn: (s) => def.handler(frozen, { hookId: def.id, signal: s }), deadlineMs: def.deadlineMs },
     options,
   );
-  return inProcessAnswer(lane, started, def.deadlineMs, def.event);
+  return inProcessAnswer(lane, started, def.deadlineMs, def.event, { toolInput: input.toolInput });
 }

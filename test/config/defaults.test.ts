@@ -24,7 +24,7 @@ describe('defaults', () => {
         fileSizeBytes: 67108864,
         path: '/usr/local/bin:/usr/bin:/bin',
       },
-      http: { timeoutMs: 60000, maxOutputBytes: 1048576, maxOutputBytesCeiling: 16777216 },
+      http: { maxOutputBytes: 1048576, maxOutputBytesCeiling: 16777216 },
       evaluator: { promptTimeoutMs: 30000, agentTimeoutMs: 60000 },
       budget: { graceMs: 5000 },
       limits: {

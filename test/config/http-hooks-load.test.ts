@@ -145,11 +145,11 @@ describe('http hook fields', () => {
     ],
     [
       { type: 'http', url: 'https://a.test/x', onFailure: 'maybe' },
-      '.onFailure: expected "continue" or "block"',
+      '.onFailure: expected "block" or "continue"',
     ],
     [
       { type: 'http', url: 'https://a.test/x', onFailure: 'block', onError: 'skip' },
-      'onFailure "block" contradicts onError "skip"',
+      'give either onError or onFailure',
     ],
   ])('%j is an error', async (hook, message) => {
     const r = await loadOne(hook);
