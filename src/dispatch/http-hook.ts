@@ -135,7 +135,7 @@ export async function runHttpHook(
     options,
   );
   if (!lane.ran) return refusedAnswer(lane);
-    return interpretHttp(
+  return interpretHttp(
     lane.value,
     def,
     { latencyMs: lane.value.durationMs, queuedMs: lane.queuedMs },
