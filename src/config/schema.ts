@@ -3,6 +3,7 @@
 // Schema editors use (see json-schema.ts).
 import { z } from 'zod';
 import { MUTATION_FIELDS } from '../contract/events.js';
+import { SENDABLE_HEADER_VALUE } from '../contract/header-template.js';
 import { DIGEST_PATTERN } from '../packs/digest.js';
 import { LIMIT_BOUNDS } from './defaults.js';
 import { tenantLimitsSchema } from './tenant-limits.js';
@@ -123,9 +124,9 @@ export const hookSpecSchema = z
     headers: z
       .record(
         z.string().regex(HEADER_NAME, { error: 'expected an HTTP header name (letters, digits, - and _)' }),
-        z
-          .string({ error: 'expected a string value' })
-          .regex(/^[^\r\n\0]*$/, { error: 'expected a value without line breaks or NUL' }),
+        z.string({ error: 'expected a string value' }).regex(SENDABLE_HEADER_VALUE, {
+          error: 'expected a value without line breaks, control characters or characters beyond Latin-1',
+        }),
         { error: 'expected an object of header names to strings' },
       )
       .optional()

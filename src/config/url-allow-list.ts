@@ -1,11 +1,12 @@
 // `allowedHttpHookUrls` (Claude Code's key): which URLs an http hook may be sent to. A pattern is a
 // URL with `*` wildcards. Both sides are compared in their parsed, normalised form (the WHATWG URL
 // parser: lower-case scheme and host, punycode, canonical IPv4/IPv6, dot segments resolved, default
-// port made explicit, a trailing dot of the host dropped) and piece by piece, so a wildcard cannot
+// port made explicit, one trailing dot of the host dropped) and piece by piece, so a wildcard cannot
 // reach across pieces: the host is matched on its own (`*` stays inside the host), then the rest
 // (`:port/path?query`, where `*` matches anything, so Claude Code's `http://localhost:*` admits every
 // port and path of localhost). URLs with user:password@, a fragment, a non-http(s) scheme, control
-// characters, spaces or backslashes are refused outright.
+// characters, spaces or backslashes, an empty host label, or without "//" after the scheme are
+// refused outright.
 
 /** Longest hook URL and pattern accepted (bytes of the text as written). */
 export const MAX_URL_LENGTH = 8_192;
@@ -57,6 +58,9 @@ export function parseHookUrl(raw: string): Parsed<HookUrl> {
       ok: false,
       message: `only http and https URLs are sent, got scheme "${u.protocol.slice(0, -1)}"`,
     };
+  // The parser also takes `https:host`, `https:/host` and `https:///host` for `https://host`.
+  if (!/^https?:\/\/[^/]/i.test(raw))
+    return { ok: false, message: 'expected "http://" or "https://" and then the host' };
   if (u.username !== '' || u.password !== '')
     return {
       ok: false,
@@ -66,6 +70,8 @@ export function parseHookUrl(raw: string): Parsed<HookUrl> {
   if (raw.includes('#')) return { ok: false, message: 'a fragment (#…) is never sent: remove it' };
   const host = dropTrailingDot(u.hostname);
   if (host === '') return { ok: false, message: 'no host' };
+  if (!host.startsWith('[') && host.split('.').includes(''))
+    return { ok: false, message: `the host "${host}" has an empty label (".." or a leading ".")` };
   u.hostname = host;
   const port = u.port === '' ? DEFAULT_PORT[u.protocol]! : u.port;
   return {

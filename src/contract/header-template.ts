@@ -16,3 +16,10 @@ export function fillHeader(value: string, lookup: (name: string) => string): str
     lookup((braced ?? bare)!),
   );
 }
+
+/**
+ * What an HTTP header value may hold as Node sends it: tab, printable ASCII and Latin-1 (bytes
+ * 0x80–0xFF). Anything else (a line break, NUL, another control character, a character beyond
+ * Latin-1) would split the header or make Node refuse the request.
+ */
+export const SENDABLE_HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;

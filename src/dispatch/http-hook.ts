@@ -6,7 +6,7 @@
 // a body over the cap) is the hook's failure, and its `onError` applies.
 import { hookError } from '../contract/error-codes.js';
 import { type HookAnswer, notRunAnswer } from '../contract/fold.js';
-import { fillHeader } from '../contract/header-template.js';
+import { fillHeader, SENDABLE_HEADER_VALUE } from '../contract/header-template.js';
 import { isObject } from '../contract/messages.js';
 import { secretValueKind } from '../contract/secret-names.js';
 import { capText } from '../contract/text-caps.js';
@@ -20,7 +20,8 @@ import { refusedAnswer } from './refused.js';
 /**
  * The hook's headers with their variables filled from `env`: an allowed variable's value (empty when
  * unset, or when it carries a credential the operator did not vouch for), anything else empty. A
- * value with a line break or NUL would split the header: the request is then not sent.
+ * value that cannot be sent as it is (a line break or NUL would split the header; another control
+ * character or one beyond Latin-1 makes Node refuse it): the request is then not sent.
  */
 export function fillHeaders(
   spec: HttpHookSpec,
@@ -36,6 +37,8 @@ export function fillHeaders(
       if (!spec.envVouched && secretValueKind(value) !== undefined) return '';
       if (/[\r\n\0]/.test(value))
         bad ??= `header "${name}": the value of $${variable} holds a line break or NUL`;
+      else if (!SENDABLE_HEADER_VALUE.test(value))
+        bad ??= `header "${name}": the value of $${variable} holds a control character or a character beyond Latin-1, which a header cannot carry`;
       return value;
     });
   }

@@ -92,6 +92,8 @@ export class HttpLane {
     try {
       const value = await answer;
       const durationMs = performance.now() - started;
+      // The connection is destroyed once the answer is known: the dispatch returns after it closed.
+      await closed;
       if (timedOut) return { ran: true, value: { kind: 'timeout', durationMs }, queuedMs: 0 };
       if (link.signal.aborted)
         return refusal(this.#closing.aborted && !signal?.aborted ? 'pool_closed' : 'aborted', 0, true);
@@ -123,25 +125,31 @@ function exchange(
     settle = resolve;
   });
   const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
-  const req = send(url, {
-    method: 'POST',
-    agent: false,
-    signal,
-    headers: {
-      ...request.headers,
-      'content-type': 'application/json',
-      'content-length': body.length,
-      connection: 'close',
-    },
-  });
+  let req: ReturnType<typeof httpRequest>;
+  try {
+    req = send(url, {
+      method: 'POST',
+      agent: false,
+      signal,
+      headers: {
+        ...request.headers,
+        'content-type': 'application/json',
+        'content-length': body.length,
+        connection: 'close',
+      },
+    });
+  } catch (err) {
+    // Refused before a socket exists (a header Node will not send): nothing to close.
+    return { answer: Promise.resolve(failure(err)), closed: Promise.resolve() };
+  }
   const closed = new Promise<void>((resolve) => req.once('close', () => resolve()));
   let answered = false;
   const done = (e: Exchange) => {
     if (answered) return;
     answered = true;
     settle(e);
-    // A response read to its end closes its connection; anything else is given up with it.
-    if (e.kind !== 'response' || e.status < 200 || e.status > 299) req.destroy();
+    // The answer is known: the connection goes with it (a server may keep it open past `close`).
+    req.destroy();
   };
   req.on('error', (err) => done(failure(err)));
   req.on('response', (res) => {

@@ -143,6 +143,9 @@ describe('http hook fields', () => {
       { type: 'http', url: 'https://a.test/x', headers: { 'X-A': 'a\r\nX-B: b' } },
       'expected a value without line breaks',
     ],
+    // Node refuses such a header at send time: refused at load instead.
+    [{ type: 'http', url: 'https://a.test/x', headers: { 'X-A': 'price in \u20ac' } }, 'beyond Latin-1'],
+    [{ type: 'http', url: 'https://a.test/x', headers: { 'X-A': 'a\u0001b' } }, 'control characters'],
     [
       { type: 'http', url: 'https://a.test/x', onFailure: 'maybe' },
       '.onFailure: expected "block" or "continue"',

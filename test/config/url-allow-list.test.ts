@@ -47,6 +47,14 @@ describe('hook URLs', () => {
     ['http://allowed.example.com /', 'space'],
     ['http://allowed.example.com/#frag', 'fragment'],
     ['/relative/path', 'absolute URL'],
+    // The parser reads these as https://allowed.example.com/: refused, so the text is the request.
+    ['https:allowed.example.com/', '"https://" and then the host'],
+    ['https:/allowed.example.com/', '"https://" and then the host'],
+    ['https:///allowed.example.com/', '"https://" and then the host'],
+    // `*.example.com` would admit them (an empty label where the wildcard is).
+    ['https://.allowed.example.com/', 'empty label'],
+    ['https://allowed..example.com/', 'empty label'],
+    ['http://localhost../', 'empty label'],
   ])('%j is refused (%s)', (url, why) => {
     const u = parseHookUrl(url);
     expect(u.ok).toBe(false);
@@ -66,6 +74,9 @@ describe('allowedHttpHookUrls patterns', () => {
     ['HTTPS://HOOKS.EXAMPLE.COM/pre-tool', 'https://hooks.example.com/*'],
     ['https://hooks.example.com./pre-tool', 'https://hooks.example.com/*'],
     ['https://hooks.example.com:443/pre-tool', 'https://hooks.example.com/*'],
+    // Other spellings of the same host: the normalised URL is what is matched and what is sent.
+    ['https://hooks%2Eexample.com/pre-tool', 'https://hooks.example.com/*'],
+    ['https://hooks\u3002example\u3002com/pre-tool', 'https://hooks.example.com/*'],
     ['https://hooks.example.com/a/b?c=d', 'https://hooks.example.com/*'],
     ['http://localhost:8080/hook', 'http://localhost:*'],
     ['http://localhost/hook', 'http://localhost:*'],
@@ -108,6 +119,8 @@ describe('allowedHttpHookUrls patterns', () => {
     expect(admitted('http://[::1]:9000/hook', ips)).toBe('http://[0:0:0:0:0:0:0:1]:9000/*');
     expect(admitted('http://[::1]:9001/hook', ips)).toBeNull();
     expect(admitted('http://[::2]:9000/hook', ips)).toBeNull();
+    // An IPv4-mapped IPv6 address is another host for the list (it fails closed).
+    expect(admitted('http://[::ffff:127.0.0.1]:8080/x', ips)).toBeNull();
   });
 
   it('compares paths as the parser writes them (percent-encoding case, dot segments)', () => {

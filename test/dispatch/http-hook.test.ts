@@ -316,6 +316,29 @@ describe("an http hook's headers", () => {
     expect(server.requests).toEqual([]);
   });
 
+  it.each([
+    ['a control character', 'a\u0001b'],
+    ['DEL', 'a\u007fb'],
+    ['a character beyond Latin-1', 'price \u20ac'],
+  ])(
+    'with %s in a variable are not sent, and the dispatch answers (Node would throw)',
+    async (_what, value) => {
+      env('HW_TEST_TEAM', value);
+      const server = await startHookServer((_req, res) => res.writeHead(204).end());
+      const { result } = await dispatchOnce(server, {
+        headers: { 'X-Team': '$HW_TEST_TEAM' },
+        allowedEnvVars: ['HW_TEST_TEAM'],
+        onError: 'deny',
+      });
+      expect(result.decision).toBe('deny');
+      expect(result.hooks[0]).toMatchObject({
+        outcome: 'not-run',
+        error: { code: 'http_error', message: expect.stringContaining('beyond Latin-1') },
+      });
+      expect(server.requests).toEqual([]);
+    },
+  );
+
   it('cannot set Host, Content-Type or framing headers', async () => {
     const server = await startHookServer((_req, res) => res.writeHead(204).end());
     const { warnings } = await dispatchOnce(server, {
@@ -332,6 +355,56 @@ describe("an http hook's headers", () => {
       'x-ok': 'yes',
     });
     expect(warnings.filter((w) => w.includes('is set by hookwarden'))).toHaveLength(3);
+  });
+});
+
+describe('when an http hook answers, its connection is already closed', () => {
+  // A server that keeps the socket open after its answer, or drips, or floods: the dispatch returns
+  // only once the request's connection is closed on hookwarden's side.
+  it.each([
+    [
+      'a 2xx answer from a server that ignores Connection: close',
+      (_req: unknown, res: ServerResponse) =>
+        res.socket?.write('HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 2\r\n\r\n{}'),
+      {},
+      'proceed',
+    ],
+    [
+      'a body that drips one byte at a time past the timeout',
+      (_req: unknown, res: ServerResponse) => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.write('{');
+        const drip = setInterval(() => res.write(' '), 20);
+        res.on('close', () => clearInterval(drip));
+      },
+      { timeout: 0.3 },
+      'timeout',
+    ],
+    [
+      'a body that never ends, past its cap',
+      (_req: unknown, res: ServerResponse) => {
+        res.writeHead(200);
+        const flood = setInterval(() => res.write(Buffer.alloc(16_384, 32)), 1);
+        res.on('close', () => clearInterval(flood));
+      },
+      { maxOutputBytes: 100_000 },
+      'limit',
+    ],
+    [
+      'a 3xx',
+      (_req: unknown, res: ServerResponse) => res.writeHead(302, { location: '/x' }).end(),
+      {},
+      'error',
+    ],
+  ] as const)('%s', async (_what, handler, hook, outcome) => {
+    const server = await startHookServer(handler);
+    await withExecutor(options(server, hook), async (hw) => {
+      const result = await hw.dispatch('PreToolUse', input(TOOL));
+      expect(result.hooks[0]).toMatchObject({ outcome });
+      // Before close(): the dispatch itself left nothing open.
+      expect(OPEN_HTTP_REQUESTS.size).toBe(0);
+    });
+    await server.allClosed();
   });
 });
 
