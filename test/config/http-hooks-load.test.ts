@@ -192,6 +192,35 @@ describe('http hook fields', () => {
     );
   });
 
+  it("take their file's dialect: Claude Code's 600 s default (30 s on UserPromptSubmit), and its answers", async () => {
+    const claude = (event: string) =>
+      loadConfig({
+        config: [
+          obj({ dialect: 'claude-code', ...hooksOn(event, [{ type: 'http', url: 'https://a.test/x' }]) }),
+        ],
+        policy: [],
+        hookTypes: allow,
+      });
+    const pre = (await claude('PreToolUse')).hooks[0]!;
+    expect(pre).toMatchObject({ type: 'http', dialect: 'claude-code', deadlineMs: 600_000 });
+    expect((await claude('UserPromptSubmit')).hooks[0]).toMatchObject({ deadlineMs: 30_000 });
+    // The same hook in a hookwarden file is another hook (its answers are read by other rules).
+    const own = (
+      await loadConfig({
+        config: [
+          obj({
+            dialect: 'hookwarden',
+            ...hooksOn('PreToolUse', [{ type: 'http', url: 'https://a.test/x' }]),
+          }),
+        ],
+        policy: [],
+        hookTypes: allow,
+      })
+    ).hooks[0]!;
+    expect(own).toMatchObject({ dialect: 'hookwarden', deadlineMs: 60_000 });
+    expect(own.dedupKey).not.toBe(pre.dedupKey);
+  });
+
   it('onFailure "block" is onError "deny" (command hooks too), "continue" is "skip"', async () => {
     const r = await loadConfig({
       config: [
