@@ -300,8 +300,14 @@ describe("an http hook's headers", () => {
     expect(warnings.join('\n')).toContain(`"HW_TEST_REGION" is not in the policy's "httpHookAllowedEnvVars"`);
   });
 
-  it('with a value that would split the header are not sent at all', async () => {
-    env('HW_TEST_TEAM', 'blue\r\nX-Injected: 1');
+  // A line break would split the header; the others Node refuses to send (it would throw mid-dispatch).
+  it.each([
+    ['a line break', 'blue\r\nX-Injected: 1', 'holds a line break'],
+    ['a control character', 'a\u0001b', 'holds a control character or a character beyond Latin-1'],
+    ['DEL', 'a\u007fb', 'holds a control character or a character beyond Latin-1'],
+    ['a character beyond Latin-1', 'price \u20ac', 'holds a control character or a character beyond Latin-1'],
+  ])('with %s in a variable are not sent at all, and the dispatch answers', async (_what, value, why) => {
+    env('HW_TEST_TEAM', value);
     const server = await startHookServer((_req, res) => res.writeHead(204).end());
     const { result } = await dispatchOnce(server, {
       headers: { 'X-Team': '$HW_TEST_TEAM' },
@@ -311,33 +317,10 @@ describe("an http hook's headers", () => {
     expect(result.decision).toBe('deny');
     expect(result.hooks[0]).toMatchObject({
       outcome: 'not-run',
-      error: { code: 'http_error', message: expect.stringContaining('$HW_TEST_TEAM holds a line break') },
+      error: { code: 'http_error', message: expect.stringContaining(`$HW_TEST_TEAM ${why}`) },
     });
     expect(server.requests).toEqual([]);
   });
-
-  it.each([
-    ['a control character', 'a\u0001b'],
-    ['DEL', 'a\u007fb'],
-    ['a character beyond Latin-1', 'price \u20ac'],
-  ])(
-    'with %s in a variable are not sent, and the dispatch answers (Node would throw)',
-    async (_what, value) => {
-      env('HW_TEST_TEAM', value);
-      const server = await startHookServer((_req, res) => res.writeHead(204).end());
-      const { result } = await dispatchOnce(server, {
-        headers: { 'X-Team': '$HW_TEST_TEAM' },
-        allowedEnvVars: ['HW_TEST_TEAM'],
-        onError: 'deny',
-      });
-      expect(result.decision).toBe('deny');
-      expect(result.hooks[0]).toMatchObject({
-        outcome: 'not-run',
-        error: { code: 'http_error', message: expect.stringContaining('beyond Latin-1') },
-      });
-      expect(server.requests).toEqual([]);
-    },
-  );
 
   it('cannot set Host, Content-Type or framing headers', async () => {
     const server = await startHookServer((_req, res) => res.writeHead(204).end());
