@@ -17,6 +17,7 @@ const SCENARIOS: Record<string, () => Promise<{ run: (quick?: boolean) => Promis
   'cli-startup': () => import('./cli-startup.js'),
   regex: () => import('./regex.js'),
   'url-pin': () => import('./url-pin.js'),
+  'http-hook': () => import('./http-hook.js'),
   serve: () => import('./serve.js'),
 };
 

@@ -40,6 +40,11 @@ export function buildProgram(setExitCode: (code: number) => void): Command {
       collect,
     )
     .option(
+      '--allow-http-url <pattern>',
+      'a URL pattern http hooks may be sent to, as a policy file\'s allowedHttpHookUrls (e.g. "https://hooks.example.com/*"); repeatable',
+      collect,
+    )
+    .option(
       '-i, --input <file>',
       'HookInput JSON file, or - for stdin (default: stdin when it is a pipe or a file, else {})',
     )
@@ -92,6 +97,11 @@ Examples:
     )
     .argument('[config...]', 'hooks.json files (hookwarden, Claude Code settings.json or FreeCode form)')
     .option('-p, --policy <file>', 'a policy file to validate (alone or with configs); repeatable', collect)
+    .option(
+      '--allow-http-url <pattern>',
+      'a URL pattern http hooks may be sent to, as a policy file\'s allowedHttpHookUrls (e.g. "https://hooks.example.com/*"); repeatable',
+      collect,
+    )
     .option('--strict', 'exit 1 on warnings too')
     .option('--json', 'print the report as JSON')
     .option('--no-tests', 'do not run the fixtures (tests/*.json) of the packs that verified')
@@ -121,6 +131,11 @@ Examples:
     .argument('<config>', 'hooks.json (project scope)')
     .argument('<fixtures...>', 'fixture files, or directories of them (every .json file inside)')
     .option('-p, --policy <file>', 'policy file loaded with the config; repeatable', collect)
+    .option(
+      '--allow-http-url <pattern>',
+      'a URL pattern http hooks may be sent to, as a policy file\'s allowedHttpHookUrls (e.g. "https://hooks.example.com/*"); repeatable',
+      collect,
+    )
     .option('--root <dir>', 'sandbox root: the working directory of command hooks (default: cwd)')
     .option('--pack-cache <dir>', 'cache of packs pinned by url (default ~/.cache/hookwarden/packs)')
     .option('--json', 'print the results as JSON (for CI)')
@@ -206,6 +221,11 @@ Example:
     .option('-c, --config <file>', 'hooks.json (project scope); repeatable, later ones win', collect)
     .option('--user-config <file>', 'hooks.json loaded as user scope; repeatable', collect)
     .option('-p, --policy <file>', 'policy file; repeatable', collect)
+    .option(
+      '--allow-http-url <pattern>',
+      'a URL pattern http hooks may be sent to, as a policy file\'s allowedHttpHookUrls (e.g. "https://hooks.example.com/*"); repeatable',
+      collect,
+    )
     .option(
       '-i, --input <file>',
       'HookInput JSON file, or - for stdin (default: stdin when it is a pipe or a file, else {}; defaults filled in)',

@@ -74,7 +74,10 @@ export async function readCliInput(
   return {
     ...input,
     event,
-    sessionId: input.sessionId ?? 'cli',
+    // Claude Code's `session_id` names the session too (its camelCase twin is added at dispatch).
+    ...(input.sessionId === undefined && input.session_id !== undefined
+      ? {}
+      : { sessionId: input.sessionId ?? 'cli' }),
     cwd: input.cwd ?? process.cwd(),
     timestamp: input.timestamp ?? new Date().toISOString(),
   };

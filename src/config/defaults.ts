@@ -28,6 +28,18 @@ export const DEFAULTS = Object.freeze({
     /** Fixed PATH of every command hook. */
     path: '/usr/local/bin:/usr/bin:/bin',
   }),
+  // An http hook's default timeout is its dialect's, as a command hook's (contract/dialects.ts).
+  http: Object.freeze({
+    /** Largest response body read. */
+    maxOutputBytes: MiB,
+    /** Hard ceiling of maxOutputBytes for http hooks (the body is held in memory). */
+    maxOutputBytesCeiling: 16 * MiB,
+  }),
+  /** Prompt and agent hooks (Claude Code's defaults). */
+  evaluator: Object.freeze({
+    promptTimeoutMs: 30_000,
+    agentTimeoutMs: 60_000,
+  }),
   budget: Object.freeze({
     /** Added to a declared budget that widens the deadline. */
     graceMs: 5_000,

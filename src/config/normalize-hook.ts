@@ -3,11 +3,17 @@
 import { basename, posix, sep } from 'node:path';
 import { computeDeadline } from '../contract/budget.js';
 import type { Dialect } from '../contract/dialects.js';
-import { dialectTimeoutMs } from '../contract/dialects.js';
 import type { EventDefinition } from '../contract/events.js';
 import { isObject, issueMessages, joinPath, renderValue } from '../contract/messages.js';
 import type { Scope } from '../contract/types.js';
-import type { CommandHookSpec, HookDefinition, JsHookSpec, PackOrigin } from '../registry/hook-definition.js';
+import type {
+  CommandHookSpec,
+  EvaluatorHookSpec,
+  HookDefinition,
+  HttpHookSpec,
+  JsHookSpec,
+  PackOrigin,
+} from '../registry/hook-definition.js';
 import { canonicalJson, deriveHookId } from '../registry/hook-id.js';
 import { IfFilter, IfFilterError } from '../registry/if-filter.js';
 import type { ToolMatcher } from '../registry/matcher.js';
@@ -15,13 +21,24 @@ import { resolveCommandPaths } from './command-paths.js';
 import { DEFAULTS, type IsolationLevel } from './defaults.js';
 import type { DiagnosticSink } from './diagnostics.js';
 import { commandEnv, commandInheritEnv } from './hook-env.js';
+import {
+  checkForeignFields,
+  defaultTimeoutMs,
+  evaluatorSpec,
+  type HookKind,
+  httpSpec,
+  kindIdentity,
+  noEvaluatorMessage,
+  writtenOnError,
+} from './hook-kind-specs.js';
+import type { HookTypePolicy } from './hook-type-policy.js';
 import { hookSpecSchema, type RawHookSpec } from './schema.js';
 import type { ScopeLimits } from './scope-limits.js';
 import { MAX_SOURCE_BYTES, readHookSource } from './source-file.js';
 import { didYouMean } from './suggest.js';
 
 const KNOWN_FIELDS = new Set(Object.keys(hookSpecSchema.shape));
-const UNSUPPORTED_TYPES = new Set(['prompt', 'agent', 'http', 'callback', 'mcp']);
+const UNSUPPORTED_TYPES = new Set(['callback', 'mcp', 'mcp_tool']);
 const COMMAND_ONLY = ['env', 'inheritEnv', 'isolation', 'writable', 'runAs', 'rlimits'] as const;
 
 export interface HookContext {
@@ -42,6 +59,8 @@ export interface HookContext {
   readonly pack?: PackOrigin | undefined;
   /** The config file's dialect (undefined for packs). */
   readonly dialect?: Dialect | undefined;
+  /** Allowed http hook URLs and variables, registered evaluators (undefined: none of them). */
+  readonly hookTypes?: HookTypePolicy | undefined;
 }
 
 /** Normalizes one hook; returns undefined (after reporting why) when it must be skipped. */
@@ -61,7 +80,7 @@ export async function normalizeHook(
   if (typeof raw.type === 'string' && UNSUPPORTED_TYPES.has(raw.type)) {
     sink.warn(
       path,
-      `hook type "${raw.type}" is not supported (hookwarden runs "command" and "js" hooks)`,
+      `hook type "${raw.type}" is not supported (hookwarden runs "command", "js", "http", "prompt" and "agent" hooks)`,
       true,
     );
     return undefined;
@@ -81,10 +100,15 @@ export async function normalizeHook(
   if (type === undefined) {
     sink.error(
       path,
-      'a hook needs "command" or "argv" (command hook) or "source" or "code" (JS hook), got none',
+      'a hook needs "command" or "argv" (command hook), "source" or "code" (JS hook), or "url" (http hook), got none',
     );
     return undefined;
   }
+  if ((type === 'prompt' || type === 'agent') && ctx.hookTypes?.evaluators.includes(type) !== true) {
+    sink.warn(path, noEvaluatorMessage(type), true);
+    return undefined;
+  }
+  if (!checkForeignFields(type, spec, path, sink)) return undefined;
   if (spec.timeout !== undefined && spec.timeoutMs !== undefined) {
     sink.error(
       joinPath(path, 'timeout'),
@@ -92,7 +116,7 @@ export async function normalizeHook(
     );
     return undefined;
   }
-  const body = type === 'command' ? commandSpec(spec, path, ctx) : await jsSpec(spec, path, ctx);
+  const body = await kindSpec(type, spec, path, ctx);
   if (body === undefined) return undefined;
   if (spec.async === true || spec.asyncRewake === true) {
     sink.warn(
@@ -102,7 +126,7 @@ export async function normalizeHook(
   }
   // Policy hooks fail closed unless they say otherwise (trust invariant 4); a policy hook that
   // writes "skip" is reported, since its failure lets the call through.
-  const written = writtenOnError(spec, path, ctx);
+  const written = writtenOnError(spec, path, sink, ctx.event.name);
   if (written === null) return undefined;
   const onError = written ?? (ctx.scope === 'policy' ? 'deny' : 'skip');
   if (ctx.scope === 'policy' && written === 'skip') {
@@ -116,16 +140,24 @@ export async function normalizeHook(
   const timing = deadlineFor(type, spec, path, ctx);
   const dedupKey = canonicalJson({
     type,
-    // The same command means something else in another dialect (a crash blocks in FreeCode's).
-    dialect: type === 'command' ? (ctx.dialect ?? 'hookwarden') : undefined,
+    // The same command means something else in another dialect (a crash blocks in FreeCode's), and
+    // a dialect reads http and evaluator answers too (a BeforeCompact veto).
+    dialect: type === 'js' ? undefined : (ctx.dialect ?? 'hookwarden'),
     onError: onError,
     deadlineMs: timing.deadlineMs,
     requireOk: ctx.requireOk,
-    ...(type === 'command' ? { command: commandIdentity(body as CommandHookSpec) } : { js: body }),
+    ...(type === 'command'
+      ? { command: commandIdentity(body as CommandHookSpec) }
+      : { [type === 'prompt' || type === 'agent' ? 'evaluator' : type]: kindIdentity(body) }),
     // A pack's command may refer to its own directory (HOOK_PACK_DIR): the same text in two packs differs.
     pack: type === 'command' ? ctx.pack?.dir : undefined,
   });
-  const label = type === 'command' ? commandLabel(body as CommandHookSpec) : 'js';
+  const label =
+    type === 'command'
+      ? commandLabel(body as CommandHookSpec)
+      : type === 'http'
+        ? new URL((body as HttpHookSpec).url).hostname
+        : type;
   const common = {
     id: spec.name ?? deriveHookId(label, dedupKey),
     named: spec.name !== undefined,
@@ -149,35 +181,27 @@ export async function normalizeHook(
   const def: HookDefinition =
     type === 'command'
       ? { ...common, type, command: body as CommandHookSpec }
-      : { ...common, type, js: body as JsHookSpec };
+      : type === 'js'
+        ? { ...common, type, js: body as JsHookSpec }
+        : type === 'http'
+          ? { ...common, type, http: body as HttpHookSpec }
+          : { ...common, type, evaluator: body as EvaluatorHookSpec };
   return Object.freeze(def);
 }
 
-/** Events where Claude Code's onFailure "block" has no effect (exit 2 there means "keep working"). */
-const NO_BLOCK_ON_FAILURE = new Set(['AfterTurn', 'AfterSubagent', 'TaskCompleted', 'TeammateIdle']);
-
-/** The hook's written onError (or Claude Code's onFailure, mapped); null when both are given. */
-function writtenOnError(
-  spec: RawHookSpec,
-  path: string,
-  ctx: HookContext,
-): 'skip' | 'deny' | undefined | null {
-  if (spec.onFailure === undefined) return spec.onError;
-  if (spec.onError !== undefined) {
-    ctx.sink.error(
-      joinPath(path, 'onFailure'),
-      `give either onError or onFailure (Claude Code's spelling), not both, got ${renderValue(spec.onFailure)}`,
-    );
-    return null;
-  }
-  if (spec.onFailure === 'continue') return 'skip';
-  return NO_BLOCK_ON_FAILURE.has(ctx.event.name) ? undefined : 'deny';
-}
-
-function inferType(spec: RawHookSpec): 'command' | 'js' | undefined {
+function inferType(spec: RawHookSpec): HookKind | undefined {
   if (spec.command !== undefined || spec.argv !== undefined) return 'command';
   if (spec.source !== undefined || spec.code !== undefined) return 'js';
+  if (spec.url !== undefined) return 'http';
   return undefined;
+}
+
+function kindSpec(type: HookKind, spec: RawHookSpec, path: string, ctx: HookContext) {
+  const kind = { sink: ctx.sink, hookTypes: ctx.hookTypes, claudeEvent: ctx.claudeEvent };
+  if (type === 'command') return commandSpec(spec, path, ctx);
+  if (type === 'js') return jsSpec(spec, path, ctx);
+  if (type === 'http') return httpSpec(spec, path, kind);
+  return evaluatorSpec(spec, path, kind);
 }
 
 function commandSpec(spec: RawHookSpec, path: string, ctx: HookContext): CommandHookSpec | undefined {
@@ -323,11 +347,10 @@ function buildIfFilters(spec: RawHookSpec, path: string, ctx: HookContext): IfFi
   return filters;
 }
 
-function deadlineFor(type: 'command' | 'js', spec: RawHookSpec, path: string, ctx: HookContext) {
+function deadlineFor(type: HookKind, spec: RawHookSpec, path: string, ctx: HookContext) {
   const { sink, limits } = ctx;
-  // A command hook's default is its dialect's (Claude Code: 600 s, 30 s on UserPromptSubmit, …).
-  let timeoutMs: number =
-    type === 'js' ? DEFAULTS.js.timeoutMs : dialectTimeoutMs(ctx.dialect ?? 'hookwarden', ctx.event.name);
+  // A command or http hook's default is its dialect's (Claude Code: 600 s, 30 s on UserPromptSubmit, …).
+  let timeoutMs: number = defaultTimeoutMs(type, ctx.dialect ?? 'hookwarden', ctx.event.name);
   if (spec.timeout !== undefined) {
     timeoutMs = Math.round(spec.timeout * 1000);
     if (spec.timeout > DEFAULTS.suspiciousTimeoutSeconds) {

@@ -3,6 +3,7 @@
 // Schema editors use (see json-schema.ts).
 import { z } from 'zod';
 import { MUTATION_FIELDS } from '../contract/events.js';
+import { SENDABLE_HEADER_VALUE } from '../contract/header-template.js';
 import { LIMIT_BOUNDS } from './defaults.js';
 import { DIGEST_PATTERN } from './pin-loader.js';
 import { tenantLimitsSchema } from './tenant-limits.js';
@@ -12,6 +13,9 @@ const posInt = (what = 'a positive integer') =>
     .number({ error: `expected ${what}` })
     .int({ error: `expected ${what}` })
     .positive({ error: `expected ${what}` });
+
+/** An HTTP header name (an RFC 9110 token). */
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,256}$/;
 
 const nonEmpty = (what: string) =>
   z.string({ error: `expected ${what}` }).min(1, { error: `expected ${what}` });
@@ -36,9 +40,15 @@ export const rlimitsSchema = z
  */
 export const hookSpecSchema = z
   .object({
-    type: z.enum(['command', 'js'], { error: 'expected "command" or "js"' }).optional().meta({
-      description: 'Hook kind. Inferred from command/argv (command) or source/code (js) when omitted.',
-    }),
+    type: z
+      .enum(['command', 'js', 'http', 'prompt', 'agent'], {
+        error: 'expected "command", "js", "http", "prompt" or "agent"',
+      })
+      .optional()
+      .meta({
+        description:
+          'Hook kind. Inferred from command/argv (command), source/code (js) or url (http) when omitted. prompt and agent hooks need an evaluator registered by the platform.',
+      }),
     name: z
       .string({ error: 'expected a string' })
       .regex(/^[A-Za-z0-9][A-Za-z0-9._:@/+-]{0,127}$/, {
@@ -107,6 +117,37 @@ export const hookSpecSchema = z
     writable: z.boolean({ error: 'expected true or false' }).optional(),
     runAs: z.enum(['nobody'], { error: 'expected "nobody"' }).optional(),
     rlimits: rlimitsSchema.optional(),
+    url: nonEmpty('a URL like "https://hooks.example.com/pre-tool"').optional().meta({
+      description:
+        'http hooks: where the input is POSTed. Must match allowedHttpHookUrls (policy files or options).',
+    }),
+    headers: z
+      .record(
+        z.string().regex(HEADER_NAME, { error: 'expected an HTTP header name (letters, digits, - and _)' }),
+        z.string({ error: 'expected a string value' }).regex(SENDABLE_HEADER_VALUE, {
+          error: 'expected a value without line breaks, control characters or characters beyond Latin-1',
+        }),
+        { error: 'expected an object of header names to strings' },
+      )
+      .optional()
+      .meta({
+        description:
+          'http hooks: request headers. $NAME (or the braced form) is filled from the environment for names in allowedEnvVars only; others are sent empty.',
+      }),
+    allowedEnvVars: z
+      .array(z.string({ error: 'expected a variable name' }), {
+        error: 'expected an array of variable names',
+      })
+      .optional()
+      .meta({ description: 'http hooks: the variables headers may name.' }),
+    prompt: nonEmpty('a non-empty prompt')
+      .optional()
+      .meta({ description: "prompt and agent hooks: the text handed to the platform's evaluator." }),
+    model: nonEmpty('a model name').optional().meta({ description: 'prompt and agent hooks: passed on.' }),
+    continueOnBlock: z
+      .boolean({ error: 'expected true or false' })
+      .optional()
+      .meta({ description: 'prompt hooks (Claude Code): passed on to the evaluator.' }),
     if: z.string({ error: 'expected a string like "Bash(git *)"' }).optional(),
     once: z
       .boolean({ error: 'expected true or false' })
@@ -117,7 +158,10 @@ export const hookSpecSchema = z
     statusMessage: z.string({ error: 'expected a string' }).optional(),
     description: z.string({ error: 'expected a string' }).optional(),
   })
-  .meta({ description: 'A hook: a command (command/argv) or a JS module (source/code).' });
+  .meta({
+    description:
+      'A hook: a command (command/argv), a JS module (source/code), an http request (url), or a prompt/agent hook (prompt).',
+  });
 
 export type RawHookSpec = z.infer<typeof hookSpecSchema>;
 
@@ -275,6 +319,17 @@ export const configFileSchema = z
     policyHooks: hooksMapSchema.optional().meta({ description: 'Only honoured in --policy files.' }),
     events: z.record(z.string(), eventDefinitionSchema).optional(),
     limits: limitsSchema.optional(),
+    allowedHttpHookUrls: z.array(z.string(), { error: 'expected an array of URL patterns' }).optional().meta({
+      description:
+        'Policy files only: URL patterns (`*` wildcards) http hooks may be sent to. Unset: no http hook runs.',
+    }),
+    httpHookAllowedEnvVars: z
+      .array(z.string(), { error: 'expected an array of variable names' })
+      .optional()
+      .meta({
+        description:
+          "Policy files only: the variables any http hook's headers may name (an outer limit of each hook's allowedEnvVars).",
+      }),
     packs: z.array(packPinSchema, { error: 'expected an array of pack pins' }).optional().meta({
       description: 'Policy packs, each verified against its pin (digest and/or signing keys) at load.',
     }),

@@ -1,6 +1,7 @@
 // What a dispatch runs with: the caller's options and the executor's parts.
 import type { AuditLog } from '../audit/audit-log.js';
 import type { HookEvents } from '../audit/hook-events.js';
+import type { Evaluators } from '../contract/evaluator.js';
 import type { HookPool } from '../pool/pool.js';
 import type { HookTimingListener } from './hook-timing.js';
 
@@ -21,4 +22,6 @@ export interface DispatchContext {
   readonly root: string;
   readonly audit: AuditLog | undefined;
   readonly events: HookEvents | undefined;
+  /** The platform's evaluators of prompt and agent hooks. */
+  readonly evaluators?: Evaluators | undefined;
 }

@@ -13,7 +13,9 @@ import { StepBudget } from '../registry/regex/step-budget.js';
 import type { RegisteredHook, Registry } from '../registry/registry.js';
 import { runCommandHook } from './command-hook.js';
 import type { DispatchContext, DispatchOptions } from './context.js';
+import { runEvaluatorHook } from './evaluator-hook.js';
 import type { Generation } from './generation.js';
+import { runHttpHook } from './http-hook.js';
 import { nestingDepth } from './input-shape.js';
 import { runJsHooks } from './js-hook.js';
 import { notifyStarted, startNotifier } from './record.js';
@@ -100,7 +102,7 @@ export class DispatchRun {
     });
   }
 
-  /** Runs one command or trusted hook (JS hooks go through runJs); never throws for a hook's failure. */
+  /** Runs one hook of any type but JS (JS hooks go through runJs); never throws for a hook's failure. */
   async runOne(hook: RegisteredHook, input: HookInput): Promise<HookAnswer> {
     if (hook.type === 'js') return (await this.runJs([hook], input))[0]!;
     this.#calls++;
@@ -114,6 +116,14 @@ export class DispatchRun {
         onStart: () => notifyStarted(ctx, options, [hook]),
       });
     }
+    const lane = {
+      signal: options.signal,
+      tenant: options.tenant,
+      onStart: startNotifier(ctx, options, [hook]),
+    };
+    if (hook.type === 'http') return runHttpHook(hook, input, this.serialize(input), ctx.pool, lane);
+    if (hook.type === 'prompt' || hook.type === 'agent')
+      return runEvaluatorHook(hook, input, this.serialize(input), ctx.evaluators, ctx.pool, lane);
     return runCommandHook(hook, input, this.serialize(input), {
       pool: ctx.pool,
       root: ctx.root,

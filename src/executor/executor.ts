@@ -128,14 +128,7 @@ class HookExecutor implements Executor {
   async setTenant(id: string, spec: TenantSpec = {}): Promise<void> {
     if (this.#closed !== undefined)
       throw new HookwardenError('closed', 'setTenant() after close(): create a new executor');
-    const tenant = await loadRuntimeTenant(
-      id,
-      spec,
-      this.#options,
-      this.#warn,
-      this.#loaded.scopeLimits.policy,
-      this.#remote,
-    );
+    const tenant = await loadRuntimeTenant(id, spec, this.#options, this.#warn, this.#loaded, this.#remote);
     if (this.#closed !== undefined)
       throw new HookwardenError('closed', 'the executor was closed during setTenant()');
     this.#tenants.set(id, tenant);
@@ -158,7 +151,13 @@ class HookExecutor implements Executor {
       throw new HookwardenError('closed', 'dispatch() after close(): create a new executor');
     return dispatch(
       this.#generation,
-      { pool: this.#pool, root: this.#options.root, audit: this.#audit, events: this.#events },
+      {
+        pool: this.#pool,
+        root: this.#options.root,
+        audit: this.#audit,
+        events: this.#events,
+        evaluators: this.#options.evaluators,
+      },
       event,
       input,
       options,
@@ -202,6 +201,7 @@ class HookExecutor implements Executor {
         limits: o.limits,
         strict: o.strict,
         pins: packPinLoader(this.#remote),
+        hookTypes: o.hookTypes,
       });
     } catch (err) {
       // Not a config problem (those are diagnostics) but e.g. EMFILE: the generation in force stays.
@@ -267,6 +267,7 @@ export async function createExecutor(options: ExecutorOptions = {}): Promise<Exe
     limits: resolved.limits,
     strict: resolved.strict,
     pins: packPinLoader(remote),
+    hookTypes: resolved.hookTypes,
   });
   if (loaded.fatal.length > 0) {
     // Fatal problems stop the load: nothing is "skipped", so the message does not say so.

@@ -4,8 +4,10 @@ import { resolve } from 'node:path';
 import type { AuditOption } from '../audit/audit-log.js';
 import type { Limits } from '../config/defaults.js';
 import type { Diagnostic } from '../config/diagnostics.js';
+import { HOOK_TYPE_KEYS, type HookTypeOptions, hookTypeOptionProblem } from '../config/hook-type-policy.js';
 import type { SourceSpec } from '../config/read-source.js';
 import { limitsSchema } from '../config/schema.js';
+import type { Evaluators, EvaluatorType } from '../contract/evaluator.js';
 import { HookwardenError } from '../contract/hookwarden-error.js';
 import { issueMessages, renderValue } from '../contract/messages.js';
 import type { Scope } from '../contract/types.js';
@@ -74,6 +76,24 @@ export interface ExecutorOptions {
    * limits, the download deadline, and whether every load asks the server. See docs/packs.md.
    */
   remotePacks?: RemotePackOptions;
+  /**
+   * URL patterns (`*` wildcards, Claude Code's `allowedHttpHookUrls`) that http hooks may be sent to,
+   * joined with those of the policy files. Without a list from either, no http hook runs. Matched on
+   * the normalised URL, host and the rest apart: `"https://hooks.example.com/*"`, `"http://localhost:*"`.
+   */
+  allowedHttpHookUrls?: readonly string[];
+  /**
+   * The variables any http hook's headers may name (Claude Code's `httpHookAllowedEnvVars`), joined
+   * with those of the policy files: an outer limit of each hook's `allowedEnvVars`. Names listed here
+   * are vouched for: sent even when they look like secrets. Default: no outer limit, and
+   * secret-looking names are never sent.
+   */
+  httpHookAllowedEnvVars?: readonly string[];
+  /**
+   * The platform's answers to `prompt` and `agent` hooks: `(hook, input, { signal, inputJson }) =>
+   * output`. A hook of a type without an evaluator is skipped at load with a warning.
+   */
+  evaluators?: Evaluators;
 }
 
 export interface ResolvedOptions {
@@ -89,6 +109,8 @@ export interface ResolvedOptions {
   readonly strict: boolean;
   readonly prestartJsWorkers: boolean;
   readonly remote: ResolvedRemoteOptions;
+  readonly hookTypes: HookTypeOptions;
+  readonly evaluators: Evaluators | undefined;
 }
 
 const isFileRef = (v: object): v is { path: string; scope?: 'project' | 'user'; optional?: boolean } =>
@@ -194,6 +216,7 @@ export function resolveOptions(options: ExecutorOptions): ResolvedOptions {
     );
     throw new HookwardenError('invalid_options', problems.join('; '), { problems });
   }
+  const hookTypes = resolveHookTypes(options);
   const parsedLimits = Object.fromEntries(
     Object.entries(limits.data).filter(([, v]) => v !== undefined),
   ) as Partial<Limits>;
@@ -210,5 +233,41 @@ export function resolveOptions(options: ExecutorOptions): ResolvedOptions {
     strict: options.strict === true,
     prestartJsWorkers: options.prestartJsWorkers !== false,
     remote: resolveRemoteOptions(remote.data as RemotePackOptions),
+    hookTypes,
+    evaluators: options.evaluators === undefined ? undefined : Object.freeze({ ...options.evaluators }),
   });
+}
+
+/** `allowedHttpHookUrls`, `httpHookAllowedEnvVars` and `evaluators`, checked. */
+function resolveHookTypes(options: ExecutorOptions): HookTypeOptions {
+  const out: { -readonly [K in keyof HookTypeOptions]: HookTypeOptions[K] } = {};
+  for (const key of HOOK_TYPE_KEYS) {
+    const value = options[key];
+    if (value === undefined) continue;
+    const problem = hookTypeOptionProblem(key, value);
+    if (problem !== undefined) throw new HookwardenError('invalid_options', problem);
+    out[key] = Object.freeze([...value]);
+  }
+  const { evaluators } = options;
+  if (evaluators !== undefined) {
+    if (typeof evaluators !== 'object' || evaluators === null || Array.isArray(evaluators))
+      throw new HookwardenError(
+        'invalid_options',
+        `evaluators: expected an object like { prompt: async (hook, input, { signal }) => output }, got ${renderValue(evaluators)}`,
+      );
+    const types: EvaluatorType[] = [];
+    for (const [key, fn] of Object.entries(evaluators)) {
+      if (key !== 'prompt' && key !== 'agent')
+        throw new HookwardenError('invalid_options', `evaluators.${key}: expected "prompt" or "agent" only`);
+      if (fn === undefined) continue;
+      if (typeof fn !== 'function')
+        throw new HookwardenError(
+          'invalid_options',
+          `evaluators.${key}: expected a function, got ${renderValue(fn)}`,
+        );
+      types.push(key);
+    }
+    out.evaluators = Object.freeze(types);
+  }
+  return Object.freeze(out);
 }

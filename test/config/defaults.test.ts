@@ -24,6 +24,8 @@ describe('defaults', () => {
         fileSizeBytes: 67108864,
         path: '/usr/local/bin:/usr/bin:/bin',
       },
+      http: { maxOutputBytes: 1048576, maxOutputBytesCeiling: 16777216 },
+      evaluator: { promptTimeoutMs: 30000, agentTimeoutMs: 60000 },
       budget: { graceMs: 5000 },
       limits: {
         maxHookCalls: 128,
@@ -62,6 +64,8 @@ describe('the hooks.json JSON Schema', () => {
       'policyHooks',
       'events',
       'limits',
+      'allowedHttpHookUrls',
+      'httpHookAllowedEnvVars',
       'packs',
       'tenants',
     ]);

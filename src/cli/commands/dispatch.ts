@@ -25,6 +25,7 @@ export interface DispatchFlags {
   config?: string[];
   userConfig?: string[];
   policy?: string[];
+  allowHttpUrl?: string[];
   input?: string;
   tenant?: string;
   audit?: string;
@@ -100,6 +101,7 @@ export async function runDispatch(event: string, flags: DispatchFlags): Promise<
   const created = await createExecutor({
     config,
     policy: flags.policy ?? [],
+    ...(flags.allowHttpUrl !== undefined ? { allowedHttpHookUrls: flags.allowHttpUrl } : {}),
     ...(flags.root !== undefined ? { root: flags.root } : {}),
     ...(flags.audit !== undefined
       ? { audit: key === undefined ? flags.audit : { file: flags.audit, key } }
