@@ -23,12 +23,12 @@ import {
   type HookTypeOptions,
   type HookTypePolicy,
 } from './hook-type-policy.js';
+import { limitsSchema } from './limits-schema.js';
 import { type Layer, mergeLayers } from './merge-layers.js';
 import { normalizeHooksMap } from './normalize-entries.js';
 import type { PackStatus, PinLoader, RemotePinTarget } from './pin-loader.js';
 import { findPluginRoot } from './plugin-root.js';
 import { type ReadSource, readSource, type SourceSpec } from './read-source.js';
-import { limitsSchema } from './schema.js';
 import {
   type LimitsByScope,
   type LimitsSource,

@@ -9,8 +9,9 @@ import type { Scope } from '../contract/types.js';
 import type { HookDefinition, PackOrigin } from '../registry/hook-definition.js';
 import { ToolMatcher } from '../registry/matcher.js';
 import type { DiagnosticSink } from './diagnostics.js';
+import type { HookContext } from './hook-context.js';
 import type { HookTypePolicy } from './hook-type-policy.js';
-import { type HookContext, normalizeHook } from './normalize-hook.js';
+import { normalizeHook } from './normalize-hook.js';
 import type { ScopeLimits } from './scope-limits.js';
 import { didYouMean } from './suggest.js';
 

@@ -1,24 +1,17 @@
 // zod schemas of hooks.json. Each piece is validated on its own by the loader (so one bad entry is
 // reported with its JSON path and skipped while the rest loads); together they generate the JSON
 // Schema editors use (see json-schema.ts).
+
 import { z } from 'zod';
 import { MUTATION_FIELDS } from '../contract/events.js';
 import { SENDABLE_HEADER_VALUE } from '../contract/header-template.js';
-import { LIMIT_BOUNDS } from './defaults.js';
+import { limitsSchema } from './limits-schema.js';
 import { DIGEST_PATTERN } from './pin-loader.js';
 import { tenantLimitsSchema } from './tenant-limits.js';
-
-const posInt = (what = 'a positive integer') =>
-  z
-    .number({ error: `expected ${what}` })
-    .int({ error: `expected ${what}` })
-    .positive({ error: `expected ${what}` });
+import { nonEmpty, posInt } from './zod-fields.js';
 
 /** An HTTP header name (an RFC 9110 token). */
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,256}$/;
-
-const nonEmpty = (what: string) =>
-  z.string({ error: `expected ${what}` }).min(1, { error: `expected ${what}` });
 
 /** Resource limits applied through prlimit to a command hook's process tree. */
 export const rlimitsSchema = z
@@ -197,71 +190,6 @@ export const eventDefinitionSchema = z.object({
     })
     .optional(),
   toolScoped: z.boolean({ error: 'expected true or false' }).optional(),
-});
-
-/** Executor-wide limits (DESIGN §4). */
-export const limitsSchema = z.object({
-  maxHookCalls: posInt()
-    .max(LIMIT_BOUNDS.maxHookCalls, { error: `expected at most ${LIMIT_BOUNDS.maxHookCalls}` })
-    .optional()
-    .meta({ description: 'Hooks run per dispatch at most. Default 128, max 4096.' }),
-  maxDeclaredBudgetMs: posInt()
-    .optional()
-    .meta({ description: 'Clamp for declared budgets and timeouts. Default 600000.' }),
-  maxConcurrentCommands: posInt()
-    .max(LIMIT_BOUNDS.maxConcurrentCommands, {
-      error: `expected at most ${LIMIT_BOUNDS.maxConcurrentCommands}`,
-    })
-    .optional()
-    .meta({ description: 'Command hook processes running at once; the rest queue. Default 16.' }),
-  maxInputBytes: posInt().optional().meta({ description: 'Largest HookInput JSON accepted. Default 8 MiB.' }),
-  maxInputDepth: posInt()
-    .max(LIMIT_BOUNDS.maxInputDepth, { error: `expected at most ${LIMIT_BOUNDS.maxInputDepth}` })
-    .optional()
-    .meta({
-      description:
-        'Deepest nesting of a HookInput (objects and arrays). A deeper input is invalid_input. Default 64, max 512.',
-    }),
-  killGraceMs: posInt()
-    .max(LIMIT_BOUNDS.killGraceMs, { error: `expected at most ${LIMIT_BOUNDS.killGraceMs}` })
-    .optional()
-    .meta({ description: 'SIGTERM → SIGKILL grace for a command hook process group. Default 500.' }),
-  jsThreads: z
-    .number({ error: 'expected a whole number' })
-    .int({ error: 'expected a whole number' })
-    .min(0, { error: 'expected 0 (one per CPU) or more' })
-    .max(LIMIT_BOUNDS.jsThreads, { error: `expected at most ${LIMIT_BOUNDS.jsThreads}` })
-    .optional()
-    .meta({ description: 'QuickJS worker threads; 0 = one per available CPU. Default 0.' }),
-  jsHeapCeilingBytes: posInt()
-    .min(32 * 1024 * 1024, { error: 'expected at least 33554432 (32 MiB)' })
-    .max(LIMIT_BOUNDS.jsHeapCeilingBytes, { error: `expected at most ${LIMIT_BOUNDS.jsHeapCeilingBytes}` })
-    .optional()
-    .meta({ description: "Hard cap of each QuickJS worker's heap, in bytes. Default 134217728 (128 MiB)." }),
-  minIsolation: z
-    .union(
-      [
-        z.enum(['process', 'namespace']),
-        z.object({
-          policy: z.enum(['process', 'namespace']).optional(),
-          project: z.enum(['process', 'namespace']).optional(),
-          user: z.enum(['process', 'namespace']).optional(),
-        }),
-      ],
-      { error: 'expected "process", "namespace" or {"policy"|"project"|"user": level}' },
-    )
-    .optional()
-    .meta({
-      description:
-        'Least isolation of command hooks: one level for every scope, or per scope. A hook asking for less runs at this level. Default "process".',
-    }),
-  jsBackstopGraceMs: posInt()
-    .max(LIMIT_BOUNDS.jsBackstopGraceMs, { error: `expected at most ${LIMIT_BOUNDS.jsBackstopGraceMs}` })
-    .optional()
-    .meta({
-      description:
-        'A JS task overrunning its deadlines by this much has its worker terminated. Default 1000.',
-    }),
 });
 
 /** A pinned policy pack (DESIGN §6): verified at every load, refused when anything changed. */
