@@ -1,5 +1,6 @@
 // `hookwarden pack lock|keygen|sign|verify`: author, lock, sign and verify policy packs. The pack
 // modules are imported when a pack command runs (the definitions below are all the CLI loads).
+
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { HookwardenError } from '../../contract/hookwarden-error.js';

@@ -1,8 +1,8 @@
 // `hookwarden serve` and `hookwarden serve token`: the flags and the help text. The service itself
 // (fastify, pino, prom-client) is imported from ./serve.js when the command runs.
-import type { Command } from 'commander';
 
-const collect = (value: string, previous: string[] = []) => [...previous, value];
+import type { Command } from 'commander';
+import { collect } from '../collect.js';
 
 export function addServeCommand(program: Command, setExitCode: (code: number) => void): void {
   const serve = program
