@@ -1,4 +1,6 @@
 // The QuickJS lane: a Piscina pool whose workers (sandbox/js/worker.ts) each own one QuickJS module.
+// A hook's spec (source, limits) goes to each worker once: the lane sends it along until every live
+// worker thread has run a task with it, and again when a worker answers that it no longer holds it.
 // Created on the first JS hook (or when the executor has JS hooks), workers stay warm
 // (minThreads = maxThreads). Queueing happens here, in front of Piscina: at most one batch per
 // thread is in flight, so a batch starts as soon as it is sent and its deadline clock is honest.
@@ -9,7 +11,14 @@
 // Piscina task at the batch's summed deadlines + grace, which terminates that worker thread.
 import type { Piscina } from 'piscina';
 import { hookError } from '../contract/error-codes.js';
-import type { JsTask, JsTaskResult } from '../contract/js-task.js';
+import type {
+  JsBatch,
+  JsBatchResult,
+  JsHookSpec,
+  JsTask,
+  JsTaskMissing,
+  JsTaskResult,
+} from '../contract/js-task.js';
 import { destroyWhenLoaded } from './destroy-piscina.js';
 import { type LaneResult, type LaneRunOptions, refusal } from './lane.js';
 import { createQuickJsPool } from './piscina-pool.js';
@@ -37,8 +46,17 @@ export interface JsLaneOptions {
 
 export type JsLaneResult = LaneResult<JsTaskResult>;
 
+/** A task for the lane: the worker task and the specs of its hooks (in the task's order). */
+export interface JsCall {
+  readonly task: JsTask;
+  readonly specs: readonly JsHookSpec[];
+}
+
 /** A task's shape for run-time estimates: its hooks, in order. */
-const shape = (task: JsTask) => task.hooks.map((h) => h.id).join('\u0000');
+const shape = (task: JsTask) => task.hooks.join('\u0000');
+
+/** Spec keys remembered per worker thread before the memory is cleared (specs are then sent again). */
+const MAX_KNOWN_SPECS = 10_000;
 
 /**
  * The abort signal Piscina gets for a batch: Piscina accepts any object with `aborted`, `reason`
@@ -68,7 +86,7 @@ class BatchAbort {
 }
 
 interface Entry {
-  readonly task: JsTask;
+  readonly call: JsCall;
   /** The task's hook ids, in order: the key of its run-time estimate. */
   readonly shape: string;
   readonly budgetMs: number;
@@ -77,6 +95,8 @@ interface Entry {
   readonly resolve: (r: JsLaneResult) => void;
   sentAt: number;
   done: boolean;
+  /** Sent again with its specs: the worker did not hold them. */
+  resent: boolean;
   batch: Batch | undefined;
   onAbort: (() => void) | undefined;
   readonly onStart: (() => void) | undefined;
@@ -96,6 +116,8 @@ export class JsLane {
   /** Recent run time of each task shape (its hook ids), for batching. */
   readonly #expectedMs = new Map<string, number>();
   readonly #running = new Set<Batch>();
+  /** Spec key → worker threads known to hold it. */
+  readonly #holders = new Map<string, Set<number>>();
   /** A task whose run time is unknown fills a batch on its own. */
   readonly #batchBudget: BatchBudget<Entry> = {
     cost: (e) => this.#expectedMs.get(e.shape) ?? BATCH_BUDGET_MS,
@@ -127,14 +149,16 @@ export class JsLane {
   }
 
   /** Runs a task (one JS hook, or a serial run of them); its budget is the sum of their deadlines. */
-  run(task: JsTask, options: LaneRunOptions = {}): Promise<JsLaneResult> {
+  run(call: JsCall, options: LaneRunOptions = {}): Promise<JsLaneResult> {
     const { signal, onStart } = options;
+    const { task } = call;
     if (this.#closing.aborted) return Promise.resolve(refusal('pool_closed', 0));
     if (signal?.aborted) return Promise.resolve(refusal('aborted', 0));
-    const budgetMs = task.hooks.reduce((sum, h) => sum + h.deadlineMs, 0);
+    let budgetMs = 0;
+    for (const s of call.specs) budgetMs += s.deadlineMs;
     return new Promise<JsLaneResult>((resolve) => {
       const entry: Entry = {
-        task,
+        call,
         shape: shape(task),
         budgetMs,
         signal,
@@ -142,6 +166,7 @@ export class JsLane {
         resolve,
         sentAt: 0,
         done: false,
+        resent: false,
         batch: undefined,
         onAbort: undefined,
         onStart,
@@ -170,7 +195,7 @@ export class JsLane {
     if (entry.done) return;
     const batch = entry.batch;
     if (batch === undefined) {
-      this.#queue.remove(entry.task.tenant ?? '', entry);
+      this.#queue.remove(entry.call.task.tenant ?? '', entry);
       const queuedMs = performance.now() - entry.queuedAt;
       this.#settle(entry, refusal('aborted', queuedMs));
       return;
@@ -219,21 +244,31 @@ export class JsLane {
       e.batch = batch;
       e.sentAt = now;
       budget += e.budgetMs;
-      e.onStart?.();
+      if (!e.resent) e.onStart?.();
     }
     const grace = this.#options.backstopGraceMs;
     const timer = setTimeout(() => {
       batch.why ??= 'backstop';
       batch.abort.abort(new Error('backstop'));
     }, budget + grace);
-    const tasks = entries.map((e) => ({ ...e.task, submittedAt }));
+    const message: JsBatch = {
+      tasks: entries.map((e) => ({ ...e.call.task, submittedAt })),
+      ...this.#specsToSend(entries),
+    };
+    const missing: Entry[] = [];
     this.#pool()
-      .run(tasks, { signal: batch.abort })
+      .run(message, { signal: batch.abort })
       .then(
-        (results: JsTaskResult[]) => {
+        ({ threadId, results }: JsBatchResult) => {
           for (const [i, e] of entries.entries()) {
-            this.#learn(e.shape, results[i]!);
-            this.#settle(e, { ran: true, value: results[i]!, queuedMs: e.sentAt - e.queuedAt });
+            const r = results[i]!;
+            if ('missing' in r) {
+              this.#missing(e, r, missing);
+              continue;
+            }
+            for (const s of e.call.specs) this.#holds(s.key, threadId);
+            this.#learn(e.shape, r);
+            this.#settle(e, { ran: true, value: r, queuedMs: e.sentAt - e.queuedAt });
           }
         },
         (err: unknown) => {
@@ -255,8 +290,50 @@ export class JsLane {
         clearTimeout(timer);
         this.#running.delete(batch);
         this.#queue.finished(tenant, entries.length, performance.now() - now);
+        if (missing.length > 0 && !this.#closing.aborted) {
+          this.#queue.started(tenant, missing.length);
+          this.#send(tenant, missing);
+        }
         this.#pump();
       });
+  }
+
+  /** The specs a batch carries: those some live worker thread is not known to hold. */
+  #specsToSend(entries: readonly Entry[]): { specs?: JsHookSpec[] } {
+    const threads = this.#piscina?.threads ?? [];
+    let out: Map<string, JsHookSpec> | undefined;
+    for (const e of entries) {
+      for (const s of e.call.specs) {
+        const holders = this.#holders.get(s.key);
+        const known = !e.resent && holders !== undefined && threads.every((w) => holders.has(w.threadId));
+        if (known) continue;
+        out ??= new Map();
+        out.set(s.key, s);
+      }
+    }
+    return out === undefined ? {} : { specs: [...out.values()] };
+  }
+
+  #holds(key: string, threadId: number): void {
+    let holders = this.#holders.get(key);
+    if (holders === undefined) {
+      if (this.#holders.size >= MAX_KNOWN_SPECS) this.#holders.clear();
+      holders = new Set();
+      this.#holders.set(key, holders);
+    }
+    holders.add(threadId);
+  }
+
+  /** A worker did not hold a task's specs (it dropped them): the task goes again, with them. */
+  #missing(e: Entry, r: JsTaskMissing, resend: Entry[]): void {
+    for (const key of r.missing) this.#holders.delete(key);
+    if (!e.resent) {
+      e.resent = true;
+      resend.push(e);
+      return;
+    }
+    const message = `the QuickJS worker did not keep the hook's source it was just sent (${r.missing.length} missing)`;
+    this.#settle(e, refusal({ code: 'worker_crashed', message }, e.sentAt - e.queuedAt, true));
   }
 
   /** Stats of a worker thread (tests, leak checks); with one thread, of the only one. */
@@ -277,9 +354,12 @@ export class JsLane {
     this.#piscina = undefined;
     if (p === undefined) return;
     const stats = await destroyWhenLoaded(p, this.#options.threads, { name: 'stats' });
-    // Every QuickJS runtime and context must have been disposed: the test suite fails otherwise.
-    for (const s of stats as { liveRuntimes?: number; liveContexts?: number; threadId?: number }[]) {
-      if ((s.liveRuntimes ?? 0) > 0 || (s.liveContexts ?? 0) > 0) LEAKS.push({ ...s, at: 'js-lane close' });
+    // No QuickJS runtime or context besides each worker's sandbox, and no call's state left in its
+    // memory (it is byte for byte an image): the test suite fails otherwise.
+    type Stats = { liveRuntimes?: number; liveContexts?: number; memoryIsImage?: boolean };
+    for (const s of stats as Stats[]) {
+      if ((s.liveRuntimes ?? 0) > 0 || (s.liveContexts ?? 0) > 0 || s.memoryIsImage === false)
+        LEAKS.push({ ...s, at: 'js-lane close' });
     }
   }
 }
