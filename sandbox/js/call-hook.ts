@@ -3,7 +3,7 @@
 // JSON with the JSON.stringify captured before any hook code ran.
 import type { HookError } from '../../src/contract/error-codes.js';
 import type { JsHookSpec } from '../../src/contract/js-task.js';
-import { beginCall, failureOf, logsFor, settle, stuckFailure } from './guest-call.js';
+import { beginCall, failureOf, grewPastLimit, logsFor, settle, stuckFailure } from './guest-call.js';
 import type { LoadedHook } from './hook-images.js';
 import type { Sandbox } from './sandbox.js';
 import { seedFor } from './seeded-random.js';
@@ -50,6 +50,8 @@ export function callHook(
   if (state.kind === 'pending') return fail(stuckFailure(sb, limits));
   const out = c.callFunction(sb.output, c.undefined, state.value, c.newNumber(spec.maxOutputBytes));
   if (out.error) return fail(failureOf(sb, out.error, 'output', limits));
+  const grew = grewPastLimit(sb, limits);
+  if (grew !== undefined) return fail(grew);
   const type = c.typeof(out.value);
   if (type === 'undefined') return { kind: 'output', raw: undefined };
   if (type === 'string') return { kind: 'output', raw: c.getString(out.value) };

@@ -34,6 +34,18 @@ export function beginCall(
   sb.touched();
 }
 
+/**
+ * The heap-growth guard at the end of a call: the interrupt handler checks it only every so many
+ * operations, and a few large allocations take few of them.
+ */
+export function grewPastLimit(sb: Sandbox, limits: CallLimits): HookError | undefined {
+  if (sb.qjs.heap.brk() - sb.call.startBrk <= sb.call.memoryBytes) return undefined;
+  return {
+    code: 'memory_limit',
+    message: `heap grew past memoryBytes (${limits.memoryBytes}) during the call`,
+  };
+}
+
 /** Ends the call: its console capture. */
 export function endCall(sb: Sandbox): Logs {
   const logs = sb.call.logs!;

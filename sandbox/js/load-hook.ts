@@ -3,7 +3,7 @@
 // The module's top level runs here, once per worker and module, not on every call: Date.now() reads
 // 0 there and Math.random is seeded from the source (a pure function of the hook, like its calls).
 import type { JsHookSpec } from '../../src/contract/js-task.js';
-import { beginCall, endCall, failureOf, logsFor, settle, stuckFailure } from './guest-call.js';
+import { beginCall, endCall, failureOf, grewPastLimit, logsFor, settle, stuckFailure } from './guest-call.js';
 import type { LoadResult } from './hook-images.js';
 import { MAX_STACK_BYTES, type Sandbox } from './sandbox.js';
 import { seedFor } from './seeded-random.js';
@@ -34,7 +34,7 @@ export function loadHook(
   const failed = (error: ReturnType<typeof failureOf>) => {
     const logs = endCall(sb).final();
     // Running out of time or memory may not happen again: only other failures stand for later calls.
-    const cache = sb.call.interrupted === undefined && !sb.qjs.heap.growRefused;
+    const cache = sb.call.interrupted === undefined && !sb.qjs.heap.growRefused && error.code !== 'memory_limit';
     return { result: { kind: 'failed' as const, error, logs }, cache };
   };
   const mod = c.evalCode(spec.code, spec.filename, { type: 'module' });
@@ -48,6 +48,8 @@ export function loadHook(
     if (jobs.error && sb.call.interrupted !== undefined)
       return failed(failureOf(sb, jobs.error, 'run', limits));
   }
+  const grew = grewPastLimit(sb, limits);
+  if (grew !== undefined) return failed(grew);
   const fn = c.getProp(loaded.value, 'default');
   if (c.typeof(fn) !== 'function') return failed({ code: 'runtime_error', message: NO_DEFAULT });
   const setupLogs = endCall(sb);
