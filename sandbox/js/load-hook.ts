@@ -34,7 +34,8 @@ export function loadHook(
   const failed = (error: ReturnType<typeof failureOf>) => {
     const logs = endCall(sb).final();
     // Running out of time or memory may not happen again: only other failures stand for later calls.
-    const cache = sb.call.interrupted === undefined && !sb.qjs.heap.growRefused && error.code !== 'memory_limit';
+    const cache =
+      sb.call.interrupted === undefined && !sb.qjs.heap.growRefused && error.code !== 'memory_limit';
     return { result: { kind: 'failed' as const, error, logs }, cache };
   };
   const mod = c.evalCode(spec.code, spec.filename, { type: 'module' });

@@ -10,7 +10,8 @@ const MiB = 1024 * 1024;
 /** Keeps `mb` MiB of strings alive until it answers. */
 const holding = (mb: number, field = 'updatedToolOutput') =>
   `export default () => { const a = []; for (let i = 0; i < ${mb * 10}; i++) a.push('x'.repeat(104857) + i); return { ${field}: String(a.length) } }`;
-const ARRAY_BOMB = 'export default () => { const a = []; for (;;) a.push(Array.from({ length: 1e4 }, () => 1)) }';
+const ARRAY_BOMB =
+  'export default () => { const a = []; for (;;) a.push(Array.from({ length: 1e4 }, () => 1)) }';
 
 describe('JS hooks and the worker memory', () => {
   it('stops a memory bomb at its memoryBytes after a large legal call grew the memory', async () => {
