@@ -38,6 +38,8 @@ import { SpecTable } from './spec-table.js';
 export interface JsWorkerData {
   /** Hard cap of this worker's QuickJS heap (the WebAssembly.Memory maximum), in bytes. */
   readonly heapCeilingBytes: number;
+  /** Hook specs kept (default 4 096; tests make it small to see specs sent again). */
+  readonly specCapacity?: number;
 }
 
 export interface JsWorkerStats {
@@ -54,6 +56,8 @@ export interface JsWorkerStats {
   readonly imagesBuilt: number;
   /** Whether the memory is, byte for byte, an image (the environment's or a hook's): no call's state is left. */
   readonly memoryIsImage: boolean;
+  /** Tasks answered `missing` (the worker no longer held a spec; the host sent them again). */
+  readonly missingSpecs: number;
   /** Runtimes and contexts alive in the module besides the sandbox's own one of each: leaks (must be 0). */
   readonly liveRuntimes: number;
   readonly liveContexts: number;
@@ -75,12 +79,12 @@ export const RECYCLE_ABOVE_BYTES = 2 * INITIAL_HEAP_BYTES;
 const IMAGE_BUDGET_BYTES = 32 * 1024 * 1024;
 
 installPinnedClock();
-const { heapCeilingBytes } = workerData as JsWorkerData;
+const { heapCeilingBytes, specCapacity } = workerData as JsWorkerData;
 let sb = new Sandbox(await createImagedModule(heapCeilingBytes));
 let modulesBuilt = 1;
 let tasksRun = 0;
 const images = new HookImages(IMAGE_BUDGET_BYTES);
-const specs = new SpecTable();
+const specs = new SpecTable(specCapacity);
 /** The hook called last: its image is put back while idle. */
 let last: JsHookSpec | undefined;
 let tidying: Promise<void> | undefined;
@@ -206,6 +210,7 @@ export async function stats(): Promise<JsWorkerStats> {
     imageBytes: images.bytes,
     imagesBuilt: images.built,
     memoryIsImage: sb.qjs.heap.matches(held?.kind === 'loaded' ? held.image : sb.env),
+    missingSpecs: specs.missing,
     liveRuntimes: live.runtimes - 1,
     liveContexts: live.contexts - 1,
   };

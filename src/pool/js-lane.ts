@@ -42,6 +42,8 @@ export interface JsLaneOptions {
   readonly backstopGraceMs: number;
   /** Per-tenant scheduling limits ('' is the default tenant). */
   readonly tenantLimits?: ((tenant: string) => TenantLimits) | undefined;
+  /** Hook specs each worker keeps (default 4 096; tests make it small). */
+  readonly workerSpecCapacity?: number | undefined;
 }
 
 export type JsLaneResult = LaneResult<JsTaskResult>;
@@ -134,6 +136,7 @@ export class JsLane {
     this.#piscina ??= createQuickJsPool({
       threads: this.#options.threads,
       heapCeilingBytes: this.#options.heapCeilingBytes,
+      specCapacity: this.#options.workerSpecCapacity,
     });
     return this.#piscina;
   }
@@ -327,6 +330,7 @@ export class JsLane {
   /** A worker did not hold a task's specs (it dropped them): the task goes again, with them. */
   #missing(e: Entry, r: JsTaskMissing, resend: Entry[]): void {
     for (const key of r.missing) this.#holders.delete(key);
+    if (e.done) return;
     if (!e.resent) {
       e.resent = true;
       resend.push(e);

@@ -48,7 +48,11 @@ function roundRobin(): LoadBalancer {
 }
 
 /** A warm pool of QuickJS workers (sandbox/js/worker.ts), one task at a time per worker. */
-export function createQuickJsPool(options: { threads: number; heapCeilingBytes: number }): Piscina {
+export function createQuickJsPool(options: {
+  threads: number;
+  heapCeilingBytes: number;
+  specCapacity?: number | undefined;
+}): Piscina {
   const { piscina } = DEFAULTS;
   return new (loadPiscina())({
     filename: findWorkerFile('sandbox/js', 'worker.js', 'the QuickJS worker'),
@@ -59,7 +63,10 @@ export function createQuickJsPool(options: { threads: number; heapCeilingBytes: 
     loadBalancer: roundRobin(),
     // The worker's event loop must run between tasks: it prepares the next sandbox while idle.
     atomics: 'disabled',
-    workerData: { heapCeilingBytes: options.heapCeilingBytes },
+    workerData: {
+      heapCeilingBytes: options.heapCeilingBytes,
+      ...(options.specCapacity === undefined ? {} : { specCapacity: options.specCapacity }),
+    },
     resourceLimits: {
       maxOldGenerationSizeMb: piscina.maxOldGenerationSizeMb,
       stackSizeMb: piscina.stackSizeMb,
