@@ -54,6 +54,8 @@ export function runJsHook(sb: Sandbox, images: HookImages, spec: JsHookSpec, run
     const code = err instanceof RangeError ? 'stack_overflow' : 'runtime_error';
     outcome = { kind: 'failure', error: { code, message } };
   }
+  // A handle quickjs-emscripten made and kept during the call would outlive the next restore.
+  if (!broken && !sb.intact()) broken = true;
   const timing = {
     latencyMs: performance.now() - started,
     queuedMs: 0,

@@ -82,6 +82,10 @@ export class Sandbox implements GuestBuiltins {
   readonly env: HeapImage;
   /** The image the memory holds untouched, if any. */
   #current: HeapImage | undefined;
+  /** quickjs-emscripten's lazily made handles as the environment image has them. */
+  readonly #lazy: readonly unknown[];
+  /** Runtimes and contexts quickjs-emscripten had registered when the environment image was taken. */
+  readonly #registered: { runtimes: number; contexts: number };
 
   constructor(readonly qjs: ImagedModule) {
     const heap = qjs.heap;
@@ -128,7 +132,14 @@ export class Sandbox implements GuestBuiltins {
       const random = scope.manage(c.newFunction('random', () => c.newNumber(this.call.random.next())));
       c.setProp(math, 'random', random);
     });
+    // What quickjs-emscripten makes on first use and then keeps (the runtime's system context, which
+    // computeMemoryUsage needs, the context's BigInt and Symbol): made now, they live in every image.
+    this.rt.computeMemoryUsage().dispose();
+    c.newBigInt(0n).dispose();
+    c.getWellKnownSymbol('iterator').dispose();
     freezeHostRefs(this.rt);
+    this.#lazy = lazyState(this);
+    this.#registered = registered(this);
     this.env = heap.capture(MAX_STACK_BYTES);
     this.#current = this.env;
   }
@@ -149,6 +160,50 @@ export class Sandbox implements GuestBuiltins {
   touched(): void {
     this.#current = undefined;
   }
+
+  /**
+   * Whether the JavaScript side still matches every image: no handle quickjs-emscripten keeps was
+   * made after the environment image (it would point into memory the next restore frees).
+   */
+  intact(): boolean {
+    const now = lazyState(this);
+    return now.every((v, i) => v === this.#lazy[i]);
+  }
+
+  /** Runtimes and contexts alive besides the environment's: leaks (must be 0). */
+  leaks(): { runtimes: number; contexts: number } {
+    const now = registered(this);
+    return {
+      runtimes: now.runtimes - this.#registered.runtimes,
+      contexts: now.contexts - this.#registered.contexts,
+    };
+  }
+}
+
+type Lazy = { context?: unknown };
+type LazyContext = Record<
+  '_global' | '_BigInt' | '_Symbol' | '_SymbolIterator' | '_SymbolAsyncIterator',
+  unknown
+>;
+
+function lazyState(sb: Sandbox): unknown[] {
+  const c = sb.ctx as unknown as LazyContext;
+  return [
+    (sb.rt as unknown as Lazy).context,
+    c._global,
+    c._BigInt,
+    c._Symbol,
+    c._SymbolIterator,
+    c._SymbolAsyncIterator,
+  ];
+}
+
+/** Runtimes and contexts quickjs-emscripten has registered in the module (it forgets each on dispose). */
+function registered(sb: Sandbox): { runtimes: number; contexts: number } {
+  const { callbacks } = sb.qjs.module as unknown as {
+    callbacks: { runtimeCallbacks: Map<number, unknown>; contextCallbacks: Map<number, unknown> };
+  };
+  return { runtimes: callbacks.runtimeCallbacks.size, contexts: callbacks.contextCallbacks.size };
 }
 
 /**

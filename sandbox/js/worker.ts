@@ -58,19 +58,9 @@ export interface JsWorkerStats {
   readonly memoryIsImage: boolean;
   /** Tasks answered `missing` (the worker no longer held a spec; the host sent them again). */
   readonly missingSpecs: number;
-  /** Runtimes and contexts alive in the module besides the sandbox's own one of each: leaks (must be 0). */
+  /** Runtimes and contexts alive in the module besides the sandbox's own: leaks (must be 0). */
   readonly liveRuntimes: number;
   readonly liveContexts: number;
-}
-
-/** Runtimes and contexts quickjs-emscripten has registered in a module (it forgets each on dispose). */
-function registered(sandbox: Sandbox): { runtimes: number; contexts: number } {
-  const callbacks = (
-    sandbox.qjs.module as unknown as {
-      callbacks: { runtimeCallbacks: Map<number, unknown>; contextCallbacks: Map<number, unknown> };
-    }
-  ).callbacks;
-  return { runtimes: callbacks.runtimeCallbacks.size, contexts: callbacks.contextCallbacks.size };
 }
 
 /** A module whose memory grew past this is replaced after the answer is sent. */
@@ -199,7 +189,7 @@ export default async function runBatch(batch: JsBatch): Promise<JsBatchResult> {
 export async function stats(): Promise<JsWorkerStats> {
   if (tidying !== undefined) await tidying;
   const held = last === undefined ? undefined : images.get(imageKey(last));
-  const live = registered(sb);
+  const live = sb.leaks();
   return {
     threadId,
     modulesBuilt,
@@ -211,7 +201,7 @@ export async function stats(): Promise<JsWorkerStats> {
     imagesBuilt: images.built,
     memoryIsImage: sb.qjs.heap.matches(held?.kind === 'loaded' ? held.image : sb.env),
     missingSpecs: specs.missing,
-    liveRuntimes: live.runtimes - 1,
-    liveContexts: live.contexts - 1,
+    liveRuntimes: live.runtimes,
+    liveContexts: live.contexts,
   };
 }

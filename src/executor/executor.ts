@@ -119,6 +119,8 @@ class HookExecutor implements Executor {
     this.#loaded = loaded;
     this.#warn = options.onWarning ?? defaultWarning;
     this.#poolLimits = loaded.limits;
+    // Before the pool: a bad audit key throws here, and a pool made first would never be closed.
+    this.#audit = options.audit === undefined ? undefined : openAudit(options.audit);
     this.#pool = new HookPool({
       maxConcurrentCommands: loaded.limits.maxConcurrentCommands,
       killGraceMs: loaded.limits.killGraceMs,
@@ -129,7 +131,6 @@ class HookExecutor implements Executor {
       // Read live: a reload or setTenant() changes a tenant's limits for its next hooks.
       tenantLimits: (tenant) => this.#generation.tenants.get(tenant)?.limits ?? {},
     });
-    this.#audit = options.audit === undefined ? undefined : openAudit(options.audit);
     // Idle QuickJS workers are kept warm: start them now when JS hooks are configured (unless the
     // caller dispatches once and would rather not load QuickJS for a dispatch that runs none).
     if (options.prestartJsWorkers && loaded.hooks.some((h) => h.type === 'js')) this.#pool.js.warm();

@@ -1,14 +1,12 @@
 // The QuickJS lane: a Piscina pool whose workers (sandbox/js/worker.ts) each own one QuickJS module.
 // A hook's spec (source, limits) goes to each worker once: the lane sends it along until every live
 // worker thread has run a task with it, and again when a worker answers that it no longer holds it.
-// Created on the first JS hook (or when the executor has JS hooks), workers stay warm
-// (minThreads = maxThreads). Queueing happens here, in front of Piscina: at most one batch per
+// Workers stay warm once made. Queueing happens here, in front of Piscina: at most one batch per
 // thread is in flight, so a batch starts as soon as it is sent and its deadline clock is honest.
 // Under load, queued tasks of the same tenant travel to a worker together (one message for up to
 // MAX_BATCH tasks: the message, not the hook, is the larger cost of a trivial hook); an idle lane
-// sends each task alone. The QuickJS interrupt handler enforces each hook's deadline; the backstop
-// for a hook that does not yield to it (QuickJS's parser, for one, never checks it) is aborting the
-// Piscina task at the batch's summed deadlines + grace, which terminates that worker thread.
+// sends each task alone. The backstop for a hook that does not yield to its interrupt (QuickJS's
+// parser never checks it) aborts the batch at its summed deadlines + grace: the thread is terminated.
 import type { Piscina } from 'piscina';
 import { hookError } from '../contract/error-codes.js';
 import type {
@@ -19,13 +17,15 @@ import type {
   JsTaskMissing,
   JsTaskResult,
 } from '../contract/js-task.js';
+import { BatchAbort, batchFailure } from './batch-abort.js';
 import { destroyWhenLoaded } from './destroy-piscina.js';
 import { type LaneResult, type LaneRunOptions, refusal } from './lane.js';
 import { createQuickJsPool } from './piscina-pool.js';
+import { SpecHolders } from './spec-holders.js';
 import { type BatchBudget, type TenantLimits, TenantQueues } from './tenant-queues.js';
+import { recordLeaks } from './worker-leaks.js';
 
-/** QuickJS runtimes/contexts found alive when a lane closed (read by the test suite's leak check). */
-export const LEAKS: Record<string, unknown>[] = [];
+export { LEAKS } from './worker-leaks.js';
 
 /** Most tasks one message carries to a worker. */
 export const MAX_BATCH = 8;
@@ -56,36 +56,6 @@ export interface JsCall {
 
 /** A task's shape for run-time estimates: its hooks, in order. */
 const shape = (task: JsTask) => task.hooks.join('\u0000');
-
-/** Spec keys remembered per worker thread before the memory is cleared (specs are then sent again). */
-const MAX_KNOWN_SPECS = 10_000;
-
-/**
- * The abort signal Piscina gets for a batch: Piscina accepts any object with `aborted`, `reason`
- * and `once`/`removeListener` (EventEmitter style); Node's AbortController costs more than a trivial
- * hook.
- */
-class BatchAbort {
-  aborted = false;
-  reason: unknown;
-  #listeners: (() => void)[] = [];
-  once(_type: 'abort', fn: () => void): void {
-    this.#listeners.push(fn);
-  }
-  removeListener(_type: 'abort', fn: () => void): void {
-    this.#listeners = this.#listeners.filter((l) => l !== fn);
-  }
-  /** Piscina's types name it `off`; its code calls `removeListener`. */
-  off(type: 'abort', fn: () => void): void {
-    this.removeListener(type, fn);
-  }
-  abort(reason: unknown): void {
-    if (this.aborted) return;
-    this.aborted = true;
-    this.reason = reason;
-    for (const fn of this.#listeners.splice(0)) fn();
-  }
-}
 
 interface Entry {
   readonly call: JsCall;
@@ -118,8 +88,8 @@ export class JsLane {
   /** Recent run time of each task shape (its hook ids), for batching. */
   readonly #expectedMs = new Map<string, number>();
   readonly #running = new Set<Batch>();
-  /** Spec key → worker threads known to hold it. */
-  readonly #holders = new Map<string, Set<number>>();
+  /** Which worker threads hold which hook specs. */
+  readonly #holders = new SpecHolders();
   /** A task whose run time is unknown fills a batch on its own. */
   readonly #batchBudget: BatchBudget<Entry> = {
     cost: (e) => this.#expectedMs.get(e.shape) ?? BATCH_BUDGET_MS,
@@ -256,7 +226,10 @@ export class JsLane {
     }, budget + grace);
     const message: JsBatch = {
       tasks: entries.map((e) => ({ ...e.call.task, submittedAt })),
-      ...this.#specsToSend(entries),
+      ...this.#holders.toSend(
+        entries.map((e) => ({ specs: e.call.specs, force: e.resent })),
+        this.#piscina?.threads ?? [],
+      ),
     };
     const missing: Entry[] = [];
     this.#pool()
@@ -269,24 +242,14 @@ export class JsLane {
               this.#missing(e, r, missing);
               continue;
             }
-            for (const s of e.call.specs) this.#holds(s.key, threadId);
+            for (const s of e.call.specs) this.#holders.add(s.key, threadId);
             this.#learn(e.shape, r);
             this.#settle(e, { ran: true, value: r, queuedMs: e.sentAt - e.queuedAt });
           }
         },
         (err: unknown) => {
-          for (const e of entries) {
-            const queuedMs = e.sentAt - e.queuedAt;
-            if (batch.why === 'backstop') {
-              const message = `no answer within the deadline + ${grace} ms grace (a hook did not yield to its interrupt); its worker thread was terminated and replaced`;
-              this.#settle(e, refusal({ code: 'timeout', message }, queuedMs, true));
-            } else if (batch.why === 'close') {
-              this.#settle(e, refusal('pool_closed', queuedMs, true));
-            } else {
-              const message = `the QuickJS worker failed: ${(err as Error).message}; it was replaced`;
-              this.#settle(e, refusal({ code: 'worker_crashed', message }, queuedMs, true));
-            }
-          }
+          for (const e of entries)
+            this.#settle(e, batchFailure(batch.why, err, grace, e.sentAt - e.queuedAt));
         },
       )
       .finally(() => {
@@ -301,35 +264,9 @@ export class JsLane {
       });
   }
 
-  /** The specs a batch carries: those some live worker thread is not known to hold. */
-  #specsToSend(entries: readonly Entry[]): { specs?: JsHookSpec[] } {
-    const threads = this.#piscina?.threads ?? [];
-    let out: Map<string, JsHookSpec> | undefined;
-    for (const e of entries) {
-      for (const s of e.call.specs) {
-        const holders = this.#holders.get(s.key);
-        const known = !e.resent && holders !== undefined && threads.every((w) => holders.has(w.threadId));
-        if (known) continue;
-        out ??= new Map();
-        out.set(s.key, s);
-      }
-    }
-    return out === undefined ? {} : { specs: [...out.values()] };
-  }
-
-  #holds(key: string, threadId: number): void {
-    let holders = this.#holders.get(key);
-    if (holders === undefined) {
-      if (this.#holders.size >= MAX_KNOWN_SPECS) this.#holders.clear();
-      holders = new Set();
-      this.#holders.set(key, holders);
-    }
-    holders.add(threadId);
-  }
-
   /** A worker did not hold a task's specs (it dropped them): the task goes again, with them. */
   #missing(e: Entry, r: JsTaskMissing, resend: Entry[]): void {
-    for (const key of r.missing) this.#holders.delete(key);
+    for (const key of r.missing) this.#holders.forget(key);
     if (e.done) return;
     if (!e.resent) {
       e.resent = true;
@@ -357,13 +294,6 @@ export class JsLane {
     const p = this.#piscina;
     this.#piscina = undefined;
     if (p === undefined) return;
-    const stats = await destroyWhenLoaded(p, this.#options.threads, { name: 'stats' });
-    // No QuickJS runtime or context besides each worker's sandbox, and no call's state left in its
-    // memory (it is byte for byte an image): the test suite fails otherwise.
-    type Stats = { liveRuntimes?: number; liveContexts?: number; memoryIsImage?: boolean };
-    for (const s of stats as Stats[]) {
-      if ((s.liveRuntimes ?? 0) > 0 || (s.liveContexts ?? 0) > 0 || s.memoryIsImage === false)
-        LEAKS.push({ ...s, at: 'js-lane close' });
-    }
+    recordLeaks(await destroyWhenLoaded(p, this.#options.threads, { name: 'stats' }));
   }
 }
