@@ -89,6 +89,23 @@ describe('fresh state per call', () => {
 });
 
 describe('a hook module loaded once per worker', () => {
+  it('reports the same memory use on every call when asked for it (hook.completed listeners)', async () => {
+    const config = jsConfig(
+      'file',
+      { BeforeTool: [{ name: 'mutator', code: MUTATE_EVERYTHING }] },
+      { limits: { jsThreads: 1 } },
+    );
+    await withExecutor({ config }, async (hw) => {
+      hw.on('hook.completed', () => {});
+      const used = new Set<number | undefined>();
+      for (let i = 0; i < 200; i++) used.add((await hw.dispatch('BeforeTool', ev)).hooks[0]!.memoryBytes);
+      expect(used.size).toBe(1);
+      expect([...used][0]).toBeGreaterThan(0);
+      const s = await workerStats(hw);
+      expect([s.modulesBuilt, s.memoryIsImage, s.liveContexts]).toEqual([1, true, 0]);
+    });
+  });
+
   it('runs its top level once, and each call still shows what the top level printed', async () => {
     const code = [
       "console.log('loading', Date.now());",
