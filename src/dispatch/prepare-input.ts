@@ -4,7 +4,6 @@
 
 import type { z } from 'zod';
 import { hookInputSchema } from '../contract/hook-input.js';
-import { checkHookInput } from '../contract/hook-input-check.js';
 import { HookwardenError } from '../contract/hookwarden-error.js';
 import { renderValue } from '../contract/messages.js';
 import type { HookInput } from '../contract/types.js';
@@ -64,8 +63,6 @@ export function prepareInput(
     timestamp: given.timestamp === undefined ? new Date().toISOString() : given.timestamp,
     ...(aliasInput ?? {}),
   };
-  const checked = checkHookInput(candidate);
-  if (checked !== undefined) return checked;
   const parsed = hookInputSchema.safeParse(candidate);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => describeIssue(issue, candidate));
