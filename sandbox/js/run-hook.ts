@@ -68,7 +68,7 @@ export function runJsHook(sb: Sandbox, images: HookImages, spec: JsHookSpec, run
 
 function measure(sb: Sandbox): number | undefined {
   try {
-    const usage = sb.rt.computeMemoryUsage();
+    const usage = sb.memoryUsage();
     return (sb.ctx.dump(usage) as { memory_used_size?: number }).memory_used_size;
   } catch {
     // Best effort: a runtime at its memory limit may not manage it.

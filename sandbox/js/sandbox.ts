@@ -132,9 +132,8 @@ export class Sandbox implements GuestBuiltins {
       const random = scope.manage(c.newFunction('random', () => c.newNumber(this.call.random.next())));
       c.setProp(math, 'random', random);
     });
-    // What quickjs-emscripten makes on first use and then keeps (the runtime's system context, which
-    // computeMemoryUsage needs, the context's BigInt and Symbol): made now, they live in every image.
-    this.rt.computeMemoryUsage().dispose();
+    // What quickjs-emscripten makes on first use and then keeps (the context's BigInt and Symbol):
+    // made now, they live in every image. (Its runtime's system context is never made: see memoryUsage.)
     c.newBigInt(0n).dispose();
     c.getWellKnownSymbol('iterator').dispose();
     freezeHostRefs(this.rt);
@@ -168,6 +167,25 @@ export class Sandbox implements GuestBuiltins {
   intact(): boolean {
     const now = lazyState(this);
     return now.every((v, i) => v === this.#lazy[i]);
+  }
+
+  /**
+   * QuickJS's memory accounting of the runtime, as a guest object. quickjs-emscripten's
+   * computeMemoryUsage() would make and keep a second "system" context on first use (a handle into
+   * the memory of whichever call made it, and ~4–20 ms of a worker's start if made up front); the
+   * sandbox's own context serves as well.
+   */
+  memoryUsage(): QuickJSHandle {
+    type Internals = {
+      ffi: { QTS_RuntimeComputeMemoryUsage(rt: number, ctx: number): number };
+      rt: { value: number };
+    };
+    const rt = this.rt as unknown as Internals;
+    const ctx = this.ctx as unknown as {
+      ctx: { value: number };
+      memory: { heapValueHandle(ptr: number): QuickJSHandle };
+    };
+    return ctx.memory.heapValueHandle(rt.ffi.QTS_RuntimeComputeMemoryUsage(rt.rt.value, ctx.ctx.value));
   }
 
   /** Runtimes and contexts alive besides the environment's: leaks (must be 0). */

@@ -47,6 +47,15 @@ function roundRobin(): LoadBalancer {
   };
 }
 
+/** The QuickJS worker: its one-file bundle (faster for a thread to load), else the tsc output. */
+function quickJsWorkerFile(): string {
+  try {
+    return findWorkerFile('sandbox/js/bundle', 'worker.js', 'the bundled QuickJS worker');
+  } catch {
+    return findWorkerFile('sandbox/js', 'worker.js', 'the QuickJS worker');
+  }
+}
+
 /** A warm pool of QuickJS workers (sandbox/js/worker.ts), one task at a time per worker. */
 export function createQuickJsPool(options: {
   threads: number;
@@ -55,7 +64,7 @@ export function createQuickJsPool(options: {
 }): Piscina {
   const { piscina } = DEFAULTS;
   return new (loadPiscina())({
-    filename: findWorkerFile('sandbox/js', 'worker.js', 'the QuickJS worker'),
+    filename: quickJsWorkerFile(),
     minThreads: options.threads,
     maxThreads: options.threads,
     idleTimeout: piscina.idleTimeoutMs,
