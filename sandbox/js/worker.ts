@@ -13,6 +13,7 @@
 // one that grew past RECYCLE_ABOVE_BYTES once the answer is sent, so a large call leaves no lasting
 // RSS behind. A hook that does not yield to its interrupt is the host's to stop: the task is aborted
 // and Piscina terminates the thread.
+import { getHeapStatistics } from 'node:v8';
 import { threadId, workerData } from 'node:worker_threads';
 import { hookError } from '../../src/contract/error-codes.js';
 import { foldStep, startFold } from '../../src/contract/fold.js';
@@ -58,6 +59,8 @@ export interface JsWorkerStats {
   readonly memoryIsImage: boolean;
   /** Tasks answered `missing` (the worker no longer held a spec; the host sent them again). */
   readonly missingSpecs: number;
+  /** This thread's V8 heap (QuickJS's heap is the WebAssembly memory, `heapBytes`). */
+  readonly v8HeapBytes: number;
   /** Runtimes and contexts alive in the module besides the sandbox's own: leaks (must be 0). */
   readonly liveRuntimes: number;
   readonly liveContexts: number;
@@ -201,6 +204,7 @@ export async function stats(): Promise<JsWorkerStats> {
     imagesBuilt: images.built,
     memoryIsImage: sb.qjs.heap.matches(held?.kind === 'loaded' ? held.image : sb.env),
     missingSpecs: specs.missing,
+    v8HeapBytes: getHeapStatistics().total_heap_size,
     liveRuntimes: live.runtimes,
     liveContexts: live.contexts,
   };
