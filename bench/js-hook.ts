@@ -10,9 +10,11 @@
 // `HOOKWARDEN_BENCH_BEFORE=<another checkout>/bin/hookwarden` (built) adds that build's dispatches to
 // the same interleaved rounds.
 
+import { execFileSync } from 'node:child_process';
 import { availableParallelism } from 'node:os';
+import { fileURLToPath } from 'node:url';
 import { createEchoPool, createQuickJsEval, TRIVIAL_HOOK } from '../src/bench/baselines.js';
-import { createExecutor, type Executor } from '../src/index.js';
+import { createExecutor } from '../src/index.js';
 import { destroyWhenLoaded } from '../src/pool/destroy-piscina.js';
 import {
   BENCH_INPUT,
@@ -41,15 +43,11 @@ type Create = typeof createExecutor;
 const executorFor = (create: Create, code: string) =>
   create({ config: { hooks: { BeforeTool: [{ hooks: [{ type: 'js', code }] }] } }, onWarning: () => {} });
 
-/** Process RSS after `n` more dispatches, 64 at a time. */
-async function rssAfter(executor: Executor, n: number): Promise<number> {
-  for (let done = 0; done < n; ) {
-    const batch = Math.min(64, n - done);
-    await Promise.all(Array.from({ length: batch }, () => executor.dispatch('BeforeTool', input)));
-    done += batch;
-  }
-  globalThis.gc?.();
-  return process.memoryUsage().rss;
+/** RSS of a fresh process after its first 1,000 calls and after `n` (bench/workers/rss-probe.ts). */
+function rssProbe(kind: 'hookwarden' | 'before' | 'echo', n: number): { rss1k: number; rssN: number } {
+  const probe = fileURLToPath(new URL('./workers/rss-probe.js', import.meta.url));
+  const out = execFileSync(process.execPath, [probe, kind, String(n)], { encoding: 'utf8' });
+  return JSON.parse(out) as { rss1k: number; rssN: number };
 }
 
 export async function run(quick = false): Promise<ScenarioReport> {
@@ -102,11 +100,13 @@ export async function run(quick = false): Promise<ScenarioReport> {
       },
       { blockOps: quick ? 200 : 10_000, blocks: quick ? 1 : 5, concurrency: 32 },
     );
-    for (const e of [policy, old?.trivial, old?.policy]) await e?.close();
     const n = quick ? 2_000 : 100_000;
-    const rss1k = await rssAfter(trivial, 1_000);
-    const rssN = await rssAfter(trivial, n - 1_000);
-    const rssRatio = rssN / rss1k;
+    const rss = rssProbe('hookwarden', n);
+    const rssEcho = rssProbe('echo', n);
+    const rssBefore = before && rssProbe('before', n);
+    const rssRatio = rss.rssN / rss.rss1k;
+    const mbOf = (r: { rss1k: number; rssN: number }) =>
+      `${fmt(r.rss1k / 2 ** 20, 1)} MB after 1,000, ${fmt(r.rssN / 2 ** 20, 1)} MB after ${n.toLocaleString('en-US')} (${fmt(r.rssN / r.rss1k, 2)}×)`;
 
     const p50 = (k: string) => lat[k]!.p50;
     const floor = p50(ECHO) + p50(EVAL);
@@ -139,7 +139,9 @@ export async function run(quick = false): Promise<ScenarioReport> {
             `| ${k} | ${fmtRate(t.median)} | ${fmtRate(t.min)}–${fmtRate(t.max)} | ${fmt(t.median / naiveC32, 2)}× |`,
         ),
         '',
-        `Baseline sum (echo + eval) p50: ${fmt(floor)} ms. RSS of the process (hookwarden's trivial-hook executor alone): ${fmt(rss1k / 2 ** 20, 1)} MB after 1,000 invocations, ${fmt(rssN / 2 ** 20, 1)} MB after ${n.toLocaleString('en-US')}.`,
+        `Baseline sum (echo + eval) p50: ${fmt(floor)} ms.`,
+        '',
+        `RSS, each in a process of its own (64 calls in flight): hookwarden's trivial-hook executor ${mbOf(rss)}; a Piscina echo pool of as many threads ${mbOf(rssEcho)}${rssBefore ? `; ${before?.label} ${mbOf(rssBefore)}` : ''}.`,
       ].join('\n'),
       goals: [
         `one JS hook p50 ≤ 0.75× (echo + eval): ${fmt(ratio, 2)}× — ${ratio <= 0.75 ? 'met' : 'NOT met'}${ratio <= 0.5 ? ' (stretch ≤ 0.5× met)' : ''}`,

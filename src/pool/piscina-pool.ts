@@ -80,6 +80,7 @@ export function createQuickJsPool(options: {
     },
     resourceLimits: {
       maxOldGenerationSizeMb: piscina.maxOldGenerationSizeMb,
+      maxYoungGenerationSizeMb: piscina.maxYoungGenerationSizeMb,
       stackSizeMb: piscina.stackSizeMb,
     },
   });
