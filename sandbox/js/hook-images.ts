@@ -17,6 +17,8 @@ export interface LoadedHook {
   readonly fn: QuickJSHandle;
   /** What the module's top level printed: it heads every call's console capture. */
   readonly setupLogs: Logs;
+  /** How long loading took (compile, top level, image). */
+  readonly loadMs: number;
 }
 
 export interface FailedLoad {

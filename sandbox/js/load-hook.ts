@@ -20,6 +20,7 @@ export function loadHook(
   spec: JsHookSpec,
   deadline: number,
 ): { result: LoadResult; cache: boolean } {
+  const started = performance.now();
   const c = sb.ctx;
   const limits = { ...spec, maxMessageBytes: spec.caps.maxMessageBytes };
   sb.use(sb.env);
@@ -56,5 +57,6 @@ export function loadHook(
   const setupLogs = endCall(sb);
   const image = sb.qjs.heap.capture(MAX_STACK_BYTES);
   sb.holds(image);
-  return { result: { kind: 'loaded', image, fn, setupLogs }, cache: true };
+  const loadMs = performance.now() - started;
+  return { result: { kind: 'loaded', image, fn, setupLogs, loadMs }, cache: true };
 }

@@ -68,6 +68,8 @@ export interface JsWorkerStats {
 
 /** A module whose memory grew past this is replaced after the answer is sent. */
 export const RECYCLE_ABOVE_BYTES = 2 * INITIAL_HEAP_BYTES;
+/** A hook whose loading took longer is not loaded again ahead of its call after a module replacement. */
+const PRELOAD_MAX_MS = 20;
 /** Bytes of hook images a worker keeps (least recently used ones are dropped past it). */
 const IMAGE_BUDGET_BYTES = 32 * 1024 * 1024;
 
@@ -94,9 +96,11 @@ function scheduleTidy(): void {
     setImmediate(async () => {
       try {
         if (sb.qjs.heap.byteLength > RECYCLE_ABOVE_BYTES) {
+          const previous = last === undefined ? undefined : images.get(imageKey(last));
           await replaceModule();
-          // The hook called last is likely called next: load it now rather than on its call.
-          if (last !== undefined) {
+          // The hook called last is likely called next: load it now rather than on its call — if it
+          // loads quickly (a task arriving meanwhile waits, and its backstop clock runs).
+          if (last !== undefined && previous?.kind === 'loaded' && previous.loadMs < PRELOAD_MAX_MS) {
             const loaded = loadHook(sb, last, performance.now() + last.deadlineMs);
             if (loaded.cache && loaded.result.kind === 'loaded') images.set(imageKey(last), loaded.result);
           }

@@ -86,4 +86,29 @@ describe('JS hooks and the worker memory', () => {
       expect((await hw.dispatch('BeforeTool', ev)).additionalContext).toBe('400');
     });
   });
+
+  it('does not load a hook with a slow top level again while idle after the memory is given back', async () => {
+    // Its top level takes hundreds of ms (far above the 20 ms bound on any machine); its call grows
+    // the memory past the recycle bound.
+    const slowTop = `let s = 0; for (let i = 0; i < 4e6; i++) s += i % 7;\n${holding(40, 'additionalContext')}`;
+    const config = jsConfig(
+      'inline',
+      { BeforeTool: [{ name: 'slow', code: slowTop, memoryBytes: 64 * MiB, timeoutMs: 60_000 }] },
+      { limits: { jsThreads: 1 } },
+    );
+    await withExecutor({ config }, async (hw) => {
+      const before = await workerStats(hw);
+      expect((await hw.dispatch('BeforeTool', ev)).additionalContext).toBe('400');
+      const after = await workerStats(hw);
+      // Replaced, and left at the environment image: the hook was not compiled again ahead of its call.
+      expect([after.modulesBuilt, after.images, after.imagesBuilt, after.memoryIsImage]).toEqual([
+        before.modulesBuilt + 1,
+        0,
+        before.imagesBuilt + 1,
+        true,
+      ]);
+      expect((await hw.dispatch('BeforeTool', ev)).additionalContext).toBe('400');
+      expect((await workerStats(hw)).imagesBuilt).toBe(before.imagesBuilt + 2);
+    });
+  });
 });
