@@ -6,29 +6,14 @@
 // `HOOKWARDEN_BENCH_BEFORE=/path/to/other/bin/hookwarden` adds the same variants for another build
 // (e.g. an older commit, built), measured in the same rounds: before/after figures from one run.
 // `HOOKWARDEN_BENCH_BEFORE_LABEL` names its rows (default `before`).
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { fmt, interleavedLatency, machine, type ScenarioReport } from './harness.js';
+import { fmt, interleavedLatency, machine, runProcess, type ScenarioReport } from './harness.js';
 
 // From dist/bench/ (npm run bench) the binary is two levels up.
 const BIN = fileURLToPath(new URL('../../bin/hookwarden', import.meta.url));
-
-/** Runs one process to its end; rejects on a non-zero exit so a broken setup cannot pass for a figure. */
-function runProcess(argv: readonly string[]): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, argv, { stdio: ['ignore', 'ignore', 'pipe'] });
-    let stderr = '';
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => {
-      if (code === 0) resolve();
-      else reject(new Error(`${argv.join(' ')} exited ${code}: ${stderr.trim().split('\n')[0]}`));
-    });
-  });
-}
 
 function fixtures(dir: string) {
   const write = (name: string, value: unknown) => {

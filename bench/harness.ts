@@ -2,8 +2,7 @@
 // percentiles, ratios to a baseline measured in the same run, and a markdown table writer.
 import { execSync, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { describeMachine } from '../src/bench/machine.js';
 
 /** The HookInput every scenario dispatches (a Bash tool call), pinned for determinism. */
@@ -153,22 +152,16 @@ export function nodeHookProcess(input: object): Promise<{ decision?: string }> {
   });
 }
 
-/** Another build of hookwarden, loaded into this process for before/after rows measured in the same run. */
-export interface BeforeBuild {
-  readonly label: string;
-  readonly createExecutor: typeof import('../src/index.js').createExecutor;
-}
-
-/**
- * The build named by `HOOKWARDEN_BENCH_BEFORE=<another checkout>/bin/hookwarden` (built; its library
- * is `dist/src/index.js` next to it), labelled `HOOKWARDEN_BENCH_BEFORE_LABEL` (default `before`).
- */
-export async function beforeBuild(): Promise<BeforeBuild | undefined> {
-  const bin = process.env.HOOKWARDEN_BENCH_BEFORE;
-  if (bin === undefined) return undefined;
-  const index = join(dirname(dirname(bin)), 'dist', 'src', 'index.js');
-  if (!existsSync(index))
-    throw new Error(`HOOKWARDEN_BENCH_BEFORE: ${index} not found (build that checkout)`);
-  const mod = (await import(pathToFileURL(index).href)) as BeforeBuild;
-  return { label: process.env.HOOKWARDEN_BENCH_BEFORE_LABEL ?? 'before', createExecutor: mod.createExecutor };
+/** Runs one process to its end; rejects on a non-zero exit so a broken setup cannot pass for a figure. */
+export function runProcess(argv: readonly string[]): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, argv, { stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      if (code === 0) resolve();
+      else reject(new Error(`${argv.join(' ')} exited ${code}: ${stderr.trim().split('\n')[0]}`));
+    });
+  });
 }

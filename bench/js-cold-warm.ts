@@ -10,16 +10,8 @@ import { availableParallelism } from 'node:os';
 import { createEchoPool, createQuickJsEval, TRIVIAL_HOOK } from '../src/bench/baselines.js';
 import { createExecutor } from '../src/index.js';
 import { destroyWhenLoaded } from '../src/pool/destroy-piscina.js';
-import {
-  BENCH_INPUT,
-  type BeforeBuild,
-  beforeBuild,
-  fmt,
-  interleavedLatency,
-  type ScenarioReport,
-  type Stats,
-  stats,
-} from './harness.js';
+import { type Build, beforeBuild } from './builds.js';
+import { BENCH_INPUT, fmt, interleavedLatency, type ScenarioReport, type Stats, stats } from './harness.js';
 
 const input = BENCH_INPUT;
 const config = { hooks: { BeforeTool: [{ hooks: [{ type: 'js', code: TRIVIAL_HOOK }] }] } };
@@ -27,7 +19,7 @@ const config = { hooks: { BeforeTool: [{ hooks: [{ type: 'js', code: TRIVIAL_HOO
 const COLD = 'hookwarden: createExecutor + first dispatch';
 
 /** A cold start of `create`'s executor: createExecutor, its first dispatch, teardown. */
-function coldExecutor(label: string, create: typeof createExecutor) {
+function coldExecutor(label: string, create: Build['create']) {
   return async () => {
     const t = performance.now();
     const executor = await create({ config, onWarning: () => {} });
@@ -46,13 +38,10 @@ function coldExecutor(label: string, create: typeof createExecutor) {
 }
 
 /** Each cold start variant: starts from nothing, answers once, tears down; returns its timings in ms. */
-function coldVariants(
-  threads: number,
-  before: BeforeBuild | undefined,
-): (() => Promise<Record<string, number>>)[] {
+function coldVariants(threads: number, before: Build | undefined): (() => Promise<Record<string, number>>)[] {
   return [
     coldExecutor('hookwarden: ', createExecutor),
-    ...(before === undefined ? [] : [coldExecutor(`${before.label}: hookwarden: `, before.createExecutor)]),
+    ...(before === undefined ? [] : [coldExecutor(`${before.label}: hookwarden: `, before.create)]),
     async () => {
       const t = performance.now();
       const pool = createEchoPool(threads);
@@ -95,7 +84,7 @@ export async function run(quick = false): Promise<ScenarioReport> {
 
   const evalOnce = await createQuickJsEval(input);
   const executor = await createExecutor({ config, onWarning: () => {} });
-  const old = await before?.createExecutor({ config, onWarning: () => {} });
+  const old = await before?.create({ config, onWarning: () => {} });
   const echo = createEchoPool(threads);
   try {
     await executor.dispatch('BeforeTool', input);

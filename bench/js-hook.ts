@@ -16,9 +16,9 @@ import { fileURLToPath } from 'node:url';
 import { createEchoPool, createQuickJsEval, TRIVIAL_HOOK } from '../src/bench/baselines.js';
 import { createExecutor } from '../src/index.js';
 import { destroyWhenLoaded } from '../src/pool/destroy-piscina.js';
+import { type Build, beforeBuild } from './builds.js';
 import {
   BENCH_INPUT,
-  beforeBuild,
   fmt,
   fmtRate,
   interleavedLatency,
@@ -39,7 +39,7 @@ const NAIVE_POLICY = 'naive pool, 40 KB policy hook';
 const OURS = 'hookwarden dispatch, trivial hook';
 const OURS_POLICY = 'hookwarden dispatch, 40 KB policy hook';
 
-type Create = typeof createExecutor;
+type Create = Build['create'];
 const executorFor = (create: Create, code: string) =>
   create({ config: { hooks: { BeforeTool: [{ hooks: [{ type: 'js', code }] }] } }, onWarning: () => {} });
 
@@ -58,8 +58,8 @@ export async function run(quick = false): Promise<ScenarioReport> {
   const trivial = await executorFor(createExecutor, TRIVIAL_HOOK);
   const policy = await executorFor(createExecutor, POLICY_HOOK);
   const old = before && {
-    trivial: await executorFor(before.createExecutor, TRIVIAL_HOOK),
-    policy: await executorFor(before.createExecutor, POLICY_HOOK),
+    trivial: await executorFor(before.create, TRIVIAL_HOOK),
+    policy: await executorFor(before.create, POLICY_HOOK),
   };
   const echo = createEchoPool(threads);
   const naive = createNaivePool(threads);

@@ -42,8 +42,10 @@ export type {
   Scope,
   Verdict,
 } from './contract/types.js';
-/** Per-dispatch options: tenant and abort signal. */
+/** Per-dispatch options: tenant, abort signal, and a per-task timing listener. */
 export type { DispatchOptions } from './dispatch/context.js';
+/** Where one hook task's time went (queue, transport, run), for DispatchOptions.onHookTiming. */
+export type { HookTiming, HookTimingListener } from './dispatch/hook-timing.js';
 /** The executor: createExecutor() and what it returns. */
 export { createExecutor, type Executor, type TrustedHookSpec } from './executor/executor.js';
 /** createExecutor's options. */
@@ -56,6 +58,8 @@ export type { TenantSpec } from './executor/set-tenant.js';
 export { type ValidationReport, validateConfig } from './executor/validate.js';
 /** A pinned pack and how it fared at load (in a ValidationReport). */
 export type { PackStatus } from './packs/pins.js';
+/** createExecutor's `remotePacks` option: packs pinned by URL (cache, limits, revalidation). */
+export type { RemotePackOptions } from './packs/remote/options.js';
 /** A tenant's scheduling limits. */
 export type { TenantLimits } from './pool/tenant-queues.js';
 /** What a trusted callback receives. */

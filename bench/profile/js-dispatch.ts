@@ -8,12 +8,13 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { TRIVIAL_HOOK } from '../../src/bench/baselines.js';
 import { createExecutor } from '../../src/index.js';
-import { BENCH_INPUT, beforeBuild } from '../harness.js';
+import { beforeBuild } from '../builds.js';
+import { BENCH_INPUT } from '../harness.js';
 import { POLICY_HOOK } from '../policy-hook.js';
 
 const [which = 'trivial', n = '10000', concurrency = '1'] = process.argv.slice(2);
 const before = await beforeBuild();
-const create = before?.createExecutor ?? createExecutor;
+const create = before?.create ?? createExecutor;
 const code = which === 'policy' ? POLICY_HOOK : TRIVIAL_HOOK;
 const executor = await create({
   config: { hooks: { BeforeTool: [{ hooks: [{ type: 'js', code }] }] } },

@@ -5,7 +5,8 @@
 import { availableParallelism } from 'node:os';
 import { createEchoPool, TRIVIAL_HOOK } from '../../src/bench/baselines.js';
 import { createExecutor } from '../../src/index.js';
-import { BENCH_INPUT, beforeBuild } from '../harness.js';
+import { beforeBuild } from '../builds.js';
+import { BENCH_INPUT } from '../harness.js';
 
 const [kind = 'hookwarden', n = '100000'] = process.argv.slice(2);
 let call: () => Promise<unknown>;
@@ -15,7 +16,7 @@ if (kind === 'echo') {
   call = () => pool.run(BENCH_INPUT);
   close = () => pool.destroy();
 } else {
-  const create = kind === 'before' ? (await beforeBuild())!.createExecutor : createExecutor;
+  const create = kind === 'before' ? (await beforeBuild())!.create : createExecutor;
   const executor = await create({
     config: { hooks: { BeforeTool: [{ hooks: [{ type: 'js', code: TRIVIAL_HOOK }] }] } },
     onWarning: () => {},

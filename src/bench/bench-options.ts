@@ -15,7 +15,7 @@ export const BENCH_DEFAULTS = Object.freeze({
   minBaselineSamples: 20,
   maxBaselineSamples: 200,
   /** Dispatch blocks the run is cut into, with a baseline block before each (fewer for tiny runs). */
-  blocks: 10,
+  blocks: 20,
 });
 
 export interface BenchOptions
@@ -37,10 +37,30 @@ export interface BenchOptions
   warmup?: number;
   /** Samples of each baseline. Default: `iterations`, at least 20, at most 200. */
   baselineSamples?: number;
+  /**
+   * Blocks the run is cut into (a baseline block, then a dispatch block, each time); `bench compare`
+   * tests the blocks' medians. Default 20; at most `iterations`.
+   */
+  blocks?: number;
+  /**
+   * Give every dispatch its own `timestamp`: the input's (or the run's start) plus the dispatch's
+   * number in milliseconds. JS hooks' `Math.random` is seeded from the input, so a fixed input
+   * means the same "random" path every time; this exercises the others. Default false.
+   */
+  varyInput?: boolean;
+  /** Record only the input's digest in the result, not the input. Default false. */
+  redactInput?: boolean;
   /** Called after each measured dispatch with (done, total). */
   onProgress?: (done: number, total: number) => void;
   /** Aborting stops the run: running hooks are killed and `runBench` rejects with the reason. */
   signal?: AbortSignal;
+  /**
+   * A running `hookwarden serve` (`http://HOST:PORT`) to dispatch to instead of an executor in this
+   * process; needs `token`, and no `config`, `policy` or `tenants` (the server's and the token's apply).
+   */
+  url?: string;
+  /** Bearer token for `url` (`hookwarden serve token`). */
+  token?: string;
 }
 
 const count = (min: number, max: number) =>
@@ -58,6 +78,9 @@ const benchSchema = z.object({
   tenants: count(1, 10_000).default(BENCH_DEFAULTS.tenants),
   warmup: count(0, 1_000_000).default(BENCH_DEFAULTS.warmup),
   baselineSamples: count(1, 1_000_000).optional(),
+  blocks: count(1, 10_000).default(BENCH_DEFAULTS.blocks),
+  varyInput: z.boolean({ error: 'expected true or false' }).default(false),
+  redactInput: z.boolean({ error: 'expected true or false' }).default(false),
   onProgress: z
     .custom<(done: number, total: number) => void>((v) => typeof v === 'function', {
       error: 'expected a function',
@@ -74,6 +97,10 @@ export interface ResolvedBenchOptions {
   readonly tenants: number;
   readonly warmup: number;
   readonly baselineSamples: number;
+  /** Blocks actually used: at most `iterations`. */
+  readonly blocks: number;
+  readonly varyInput: boolean;
+  readonly redactInput: boolean;
   readonly onProgress: ((done: number, total: number) => void) | undefined;
   readonly signal: AbortSignal | undefined;
 }
@@ -103,6 +130,9 @@ export function resolveBenchOptions(options: BenchOptions): ResolvedBenchOptions
     tenants: o.tenants,
     warmup: o.warmup,
     baselineSamples,
+    blocks: Math.min(o.blocks, o.iterations),
+    varyInput: o.varyInput,
+    redactInput: o.redactInput,
     onProgress: o.onProgress,
     signal: o.signal,
   });

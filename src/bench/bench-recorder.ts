@@ -2,9 +2,12 @@
 // counts (verdicts, error codes), then turns them into the figures and ratios of a BenchResult.
 import type { DispatchResult } from '../contract/result.js';
 import type { HookType } from '../contract/types.js';
+import type { HookTiming } from '../dispatch/hook-timing.js';
 import { BASELINE_NAMES, type BaselineName } from './baselines.js';
 import type { BenchResult, HookRatios, HookSummary, LatencySummary, TenantSummary } from './bench-result.js';
+import { BlockRecorder } from './block-recorder.js';
 import { Histogram } from './histogram.js';
+import { StageRecorder } from './stage-recorder.js';
 
 /** Milliseconds to 0.1 µs; ratios to 3 decimals. */
 const ms = (v: number) => Math.round(v * 10_000) / 10_000;
@@ -27,7 +30,11 @@ interface HookSeries {
   readonly latency: Histogram;
   readonly queued: Histogram;
   notRun: number;
+  readonly errors: Record<string, number>;
 }
+
+/** Dispatches kept aside before they are added inline (bounds the memory of a huge block). */
+const MAX_PENDING = 50_000;
 
 export class BenchRecorder {
   readonly overall = new Histogram();
@@ -36,15 +43,52 @@ export class BenchRecorder {
   readonly #baselines = new Map<BaselineName, Histogram>(BASELINE_NAMES.map((n) => [n, new Histogram()]));
   readonly #decisions: Record<string, number> = Object.create(null);
   readonly #errors: Record<string, number> = Object.create(null);
+  /** Per-block medians (the caller starts and ends each block). */
+  readonly blocks = new BlockRecorder();
+  readonly #stages = new StageRecorder();
+  readonly #pending: {
+    result: DispatchResult;
+    elapsedMs: number;
+    tenant: string | undefined;
+    timings: readonly HookTiming[];
+  }[] = [];
 
   /** `tenants`: the tenant ids the run uses, so that they are reported in this order. */
   constructor(tenants: readonly string[] = []) {
     for (const t of tenants) this.#tenants.set(t, new Histogram());
   }
 
-  /** One measured dispatch: its wall time around `dispatch()`, and its per-hook records. */
-  recordDispatch(result: DispatchResult, elapsedMs: number, tenant: string | undefined): void {
+  /**
+   * One measured dispatch: its wall time around `dispatch()`, and its per-hook records. Kept aside
+   * and added to the histograms by `flush()` (the run calls it after each dispatch block, outside the
+   * timed part): recording into HDR histograms costs about a microsecond a value, which would
+   * otherwise be counted in the throughput and delay the dispatches in flight.
+   */
+  recordDispatch(
+    result: DispatchResult,
+    elapsedMs: number,
+    tenant: string | undefined,
+    timings: readonly HookTiming[] = [],
+  ): void {
+    this.#pending.push({ result, elapsedMs, tenant, timings });
+    if (this.#pending.length >= MAX_PENDING) this.flush();
+  }
+
+  /** Adds the dispatches kept aside to the figures. */
+  flush(): void {
+    for (const p of this.#pending) this.#add(p.result, p.elapsedMs, p.tenant, p.timings);
+    this.#pending.length = 0;
+  }
+
+  #add(
+    result: DispatchResult,
+    elapsedMs: number,
+    tenant: string | undefined,
+    timings: readonly HookTiming[],
+  ): void {
     this.overall.record(elapsedMs);
+    this.blocks.dispatch(elapsedMs, tenant);
+    this.#stages.record(elapsedMs, timings);
     if (tenant !== undefined) {
       const h = this.#tenants.get(tenant) ?? new Histogram();
       this.#tenants.set(tenant, h);
@@ -54,12 +98,23 @@ export class BenchRecorder {
     for (const hook of result.hooks) {
       let s = this.#hooks.get(hook.id);
       if (s === undefined) {
-        s = { type: hook.type, latency: new Histogram(), queued: new Histogram(), notRun: 0 };
+        s = {
+          type: hook.type,
+          latency: new Histogram(),
+          queued: new Histogram(),
+          notRun: 0,
+          errors: Object.create(null) as Record<string, number>,
+        };
         this.#hooks.set(hook.id, s);
       }
-      if (hook.error !== undefined) this.#errors[hook.error.code] = (this.#errors[hook.error.code] ?? 0) + 1;
+      if (hook.error !== undefined) {
+        const code = hook.error.code;
+        this.#errors[code] = (this.#errors[code] ?? 0) + 1;
+        s.errors[code] = (s.errors[code] ?? 0) + 1;
+      }
       if (hook.outcome === 'not-run') s.notRun++;
       else {
+        this.blocks.hook(hook.id, hook.latencyMs);
         s.latency.record(hook.latencyMs);
         s.queued.record(hook.queuedMs);
       }
@@ -68,6 +123,7 @@ export class BenchRecorder {
 
   recordBaseline(name: BaselineName, elapsedMs: number): void {
     this.#baselines.get(name)!.record(elapsedMs);
+    this.blocks.baseline(name, elapsedMs);
   }
 
   /** The figures of a BenchResult (the caller adds what describes the run). */
@@ -75,8 +131,18 @@ export class BenchRecorder {
     durationMs: number,
   ): Pick<
     BenchResult,
-    'overall' | 'perHook' | 'perTenant' | 'baselines' | 'ratios' | 'decisions' | 'errors' | 'histogram'
+    | 'overall'
+    | 'perHook'
+    | 'perTenant'
+    | 'baselines'
+    | 'ratios'
+    | 'decisions'
+    | 'errors'
+    | 'histogram'
+    | 'blocks'
+    | 'stages'
   > & { throughputPerSec: number } {
+    this.flush();
     const baselines = Object.fromEntries(
       BASELINE_NAMES.map((n) => [n, summarizeLatency(this.#baselines.get(n)!)]),
     ) as Record<BaselineName, LatencySummary>;
@@ -96,6 +162,7 @@ export class BenchRecorder {
         queuedP50: ms(s.queued.valueAtQuantile(0.5)),
         queuedP99: ms(s.queued.valueAtQuantile(0.99)),
         notRun: s.notRun,
+        errors: { ...s.errors },
       };
       if (s.type === 'command') hookRatios[id] = { vsSpawnTrue: ratio(summary.p50, spawn) };
       else if (s.type === 'js')
@@ -136,6 +203,8 @@ export class BenchRecorder {
       histogram: this.overall
         .buckets(2)
         .map((b) => ({ fromMs: ms(b.fromMs), toMs: ms(b.toMs), count: b.count })),
+      blocks: this.blocks.blocks,
+      stages: this.#stages.summarize(),
     };
   }
 }

@@ -32,6 +32,8 @@ export interface HookSummary extends LatencySummary {
   queuedP99: number;
   /** Records with outcome `not-run` (after a deny, or past `maxHookCalls`). */
   notRun: number;
+  /** This hook's failures by error code (`timeout`, `nonzero_exit`…); `{}` when none. */
+  errors: Record<string, number>;
 }
 
 /** One tenant's dispatch latency, and its own dispatch rate over the whole run. */
@@ -58,7 +60,75 @@ export interface HookRatios {
   vsEchoPlusEval?: number | null;
 }
 
+/** The version of the result's JSON shape; `bench compare` and `bench report` read this one. */
+export const BENCH_SCHEMA = 2;
+
+/** Which hookwarden ran the benchmark. */
+export interface BuildInfo {
+  version: string;
+  /** `git rev-parse HEAD` of the checkout hookwarden ran from; null when not a git checkout (or no git). */
+  commit: string | null;
+  /** Whether that checkout had uncommitted changes; null when unknown. */
+  dirty: boolean | null;
+}
+
+/** One hook the config registers for the benchmarked event. */
+export interface ConfiguredHook {
+  id: string;
+  type: 'command' | 'js';
+  scope: string;
+  /** Command hooks: `process` or `namespace`; JS hooks: `quickjs`. */
+  isolation: 'process' | 'namespace' | 'quickjs';
+  /** `sha256:` of what the hook does (command, env, limits, isolation; or the JS source), path-independent. */
+  digest: string;
+}
+
+/** The input dispatched (before dispatch fills in defaults). */
+export interface InputInfo {
+  /** `sha256:` of the input as JSON. */
+  digest: string;
+  /** The input itself; absent with `--redact-input`. */
+  value?: Record<string, unknown>;
+  /** `--vary-input`: each dispatch got its own `timestamp` (the base plus its iteration, in ms). */
+  varied: boolean;
+}
+
+/** Medians of one block of the run (a baseline block, then a dispatch block). */
+export interface BlockSummary {
+  /** Milliseconds from the first measured block's start to this dispatch block's start. */
+  atMs: number;
+  /** Wall time of the dispatch block. */
+  durationMs: number;
+  dispatches: number;
+  overall: { p50: number; p90: number; p99: number };
+  perHook: Record<string, number>;
+  perTenant?: Record<string, number>;
+  baselines: Record<BaselineName, number>;
+}
+
+/** Mean time per stage, ms (means, so the stages add up to the mean total). */
+export interface StageSplit {
+  /** Waiting for a turn: fair scheduler and lane slots. */
+  queueMs: number;
+  /** JS: the hop to the worker thread and back; command: scratch dir, fork/exec, clean-up. */
+  transportMs: number;
+  /** The hook's own run: the isolate call, or the process from exec to exit. */
+  runMs: number;
+}
+
+export interface DispatchStageSplit extends StageSplit {
+  /** Everything else in a dispatch: resolve, match, validate, fold, build the result (and overlap). */
+  foldMs: number;
+  /** Mean dispatch latency the split divides. */
+  totalMs: number;
+}
+
 export interface BenchResult {
+  /** Version of this shape: 2. */
+  schema: typeof BENCH_SCHEMA;
+  hookwarden: BuildInfo;
+  /** The server the dispatches went to (`bench --url`); absent for an executor in the bench's process. */
+  url?: string;
   /** The config sources: file paths as given, `<inline>` for objects. */
   config: string[];
   /** Policy sources, same form (empty when none). */
@@ -69,6 +139,9 @@ export interface BenchResult {
   iterations: number;
   /** Dispatches in flight at once. */
   concurrency: number;
+  /** The hooks the configuration registers for the event (default tenant), in order. */
+  hooks: ConfiguredHook[];
+  input: InputInfo;
   /** Tenant labels the dispatches were spread over (round-robin t1…tN; 1 = no tenant label). */
   tenants: number;
   /** Unmeasured dispatches run first. */
@@ -92,6 +165,12 @@ export interface BenchResult {
   errors: Record<string, number>;
   /** Overall latency histogram for plotting: non-empty buckets at 2 significant digits. */
   histogram: HistogramBucket[];
+  /** Medians per block, in run order: the variance between blocks, drift, and what `compare` tests. */
+  blocks: BlockSummary[];
+  /** Where the time goes: per dispatch, and per hook. */
+  stages: { overall: DispatchStageSplit; perHook: Record<string, StageSplit> };
+  /** Hyperfine-style warnings: variance between blocks, baselines that moved during the run. */
+  warnings: string[];
   machine: MachineInfo;
   /** ISO-8601 time the run started. */
   startedAt: string;

@@ -7,7 +7,7 @@ const msCell = (v: number) => (v >= 100 ? v.toFixed(1) : v.toFixed(3));
 const ratioCell = (v: number | null | undefined) =>
   v === null || v === undefined ? '—' : `${v.toFixed(2)}×`;
 
-function grid(rows: string[][]): string {
+export function grid(rows: string[][]): string {
   const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => (r[c] ?? '').length)));
   return rows
     .map((r) =>
@@ -43,7 +43,22 @@ export function formatBenchText(r: BenchResult): string {
     Object.entries(c)
       .map(([k, v]) => `${k} ${int(v ?? 0)}`)
       .join(', ') || 'none';
+  const o = r.stages.overall;
+  const stageRow = (label: string, q: number, t: number, run: number, fold?: number) => [
+    label,
+    ...[q, t, run].map(msCell),
+    fold === undefined ? '' : msCell(fold),
+    msCell(q + t + run + (fold ?? 0)),
+  ];
+  const stages = [
+    ['stages (mean ms)', 'queue', 'transport', 'hook run', 'fold & result', 'total'],
+    stageRow('dispatch, overall', o.queueMs, o.transportMs, o.runMs, o.foldMs),
+    ...Object.entries(r.stages.perHook).map(([id, s]) =>
+      stageRow(`hook ${id}`, s.queueMs, s.transportMs, s.runMs),
+    ),
+  ];
   const m = r.machine;
+  const h = r.hookwarden;
   return [
     `hookwarden bench: ${r.event} — ${int(r.iterations)} dispatches (after ${int(r.warmup)} warm-up), concurrency ${r.concurrency}, ${r.tenants} tenant${r.tenants === 1 ? '' : 's'}`,
     `throughput: ${int(r.throughputPerSec)} dispatches/s (${(r.durationMs / 1000).toFixed(2)} s of dispatching)`,
@@ -52,8 +67,12 @@ export function formatBenchText(r: BenchResult): string {
     '',
     grid(ratios),
     '',
+    grid(stages),
+    '',
     `verdicts: ${counts(r.decisions)}`,
     `hook failures: ${counts(r.errors)}`,
-    `machine: ${m.cpus} × ${m.cpuModel}, Node ${m.node}, ${m.platform}/${m.arch}`,
+    `machine: ${m.cpus} × ${m.cpuModel}, Node ${m.node}, ${m.platform}/${m.arch}, load ${m.loadAverage.join(' ')}`,
+    `hookwarden ${h.version}${h.commit === null ? '' : ` (${h.commit.slice(0, 12)}${h.dirty === true ? ', uncommitted changes' : ''})`}`,
+    ...r.warnings.map((w) => `warning: ${w}`),
   ].join('\n');
 }

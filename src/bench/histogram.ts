@@ -1,8 +1,22 @@
-// An HDR-style latency histogram: log-linear buckets that keep `significantDigits` significant
-// digits over [lowestMs, highestMs]. Values are counted in units of `lowestMs`; below
-// `subBucketCount` units every unit has its own bucket, above it each power-of-two range is split
-// into `subBucketCount / 2` equal buckets, so a bucket is never wider than 10^-digits of its values.
-// Storage is sparse (a Map of bucket index → count): memory follows the spread of the data.
+// The latency histogram of a bench run: a thin wrapper over hdr-histogram-js (HdrHistogram's own
+// JavaScript port, pure JS, sparse "packed" counts so memory follows the spread of the data). It
+// records milliseconds as whole units of `lowestMs`, keeps `significantDigits` significant digits,
+// and adds what a latency report needs on top: an exact min, max and mean (HDR keeps them only to
+// its resolution), quantiles as the upper edge of a value's bucket (never below the exact value),
+// and the non-empty buckets for plotting, merged exactly into a coarser resolution.
+//
+// The class is imported from the package's dist file rather than its index: the index also decodes
+// a WebAssembly build at import (~60 ms), which every `import 'hookwarden'` would pay.
+import { createRequire } from 'node:module';
+import type * as Packed from 'hdr-histogram-js/dist/PackedHistogram.js';
+
+// A CommonJS file: required, so that Node, vitest and the CLI bundle all see the same export.
+const PackedHistogram = (
+  createRequire(import.meta.url)('hdr-histogram-js/dist/PackedHistogram.js') as {
+    default: typeof Packed.default.default;
+  }
+).default;
+type Hdr = InstanceType<typeof Packed.default.default>;
 
 /** Histogram options. */
 export interface HistogramOptions {
@@ -21,25 +35,14 @@ export interface HistogramBucket {
   count: number;
 }
 
-const subBucketCountFor = (digits: number) => 2 ** Math.ceil(Math.log2(2 * 10 ** digits));
-
-/** Index of the highest set bit of a positive integer (exact, also above 2^32). */
-function log2Floor(units: number): number {
-  let e = Math.floor(Math.log2(units));
-  // Math.log2 may round across an integer boundary for huge values: correct by one either way.
-  if (2 ** e > units) e--;
-  else if (2 ** (e + 1) <= units) e++;
-  return e;
-}
+type Digits = 1 | 2 | 3 | 4 | 5;
 
 export class Histogram {
   readonly lowestMs: number;
   readonly highestMs: number;
   readonly significantDigits: number;
-  readonly #subBucketCount: number;
-  readonly #subBucketMagnitude: number;
-  readonly #counts = new Map<number, number>();
-  #count = 0;
+  readonly #hdr: Hdr;
+  readonly #highestUnits: number;
   #sum = 0;
   #min = Number.POSITIVE_INFINITY;
   #max = 0;
@@ -55,24 +58,22 @@ export class Histogram {
     this.lowestMs = lowestMs;
     this.highestMs = highestMs;
     this.significantDigits = significantDigits;
-    this.#subBucketCount = subBucketCountFor(significantDigits);
-    this.#subBucketMagnitude = Math.log2(this.#subBucketCount);
+    this.#highestUnits = Math.floor(highestMs / lowestMs);
+    this.#hdr = new PackedHistogram(1, this.#highestUnits, significantDigits as Digits);
   }
 
   /** Records one value in ms (≥ 0). */
   record(valueMs: number): void {
     if (!(valueMs >= 0 && Number.isFinite(valueMs)))
       throw new RangeError(`record: expected a finite value ≥ 0 ms, got ${valueMs}`);
-    const index = this.#indexOf(Math.floor(Math.min(valueMs, this.highestMs) / this.lowestMs));
-    this.#counts.set(index, (this.#counts.get(index) ?? 0) + 1);
-    this.#count++;
+    this.#hdr.recordValue(Math.min(this.#highestUnits, Math.floor(valueMs / this.lowestMs)));
     this.#sum += valueMs;
     if (valueMs < this.#min) this.#min = valueMs;
     if (valueMs > this.#max) this.#max = valueMs;
   }
 
   get count(): number {
-    return this.#count;
+    return this.#hdr.totalCount;
   }
   /** Exact largest value recorded (0 when empty). */
   get max(): number {
@@ -80,11 +81,11 @@ export class Histogram {
   }
   /** Exact smallest value recorded (0 when empty). */
   get min(): number {
-    return this.#count === 0 ? 0 : this.#min;
+    return this.count === 0 ? 0 : this.#min;
   }
   /** Exact mean of the recorded values (0 when empty). */
   get mean(): number {
-    return this.#count === 0 ? 0 : this.#sum / this.#count;
+    return this.count === 0 ? 0 : this.#sum / this.count;
   }
 
   /**
@@ -94,66 +95,41 @@ export class Histogram {
    */
   valueAtQuantile(q: number): number {
     if (!(q >= 0 && q <= 1)) throw new RangeError(`valueAtQuantile: expected 0 ≤ q ≤ 1, got ${q}`);
-    if (this.#count === 0) return 0;
-    const rank = Math.max(1, Math.ceil(q * this.#count));
-    let seen = 0;
-    for (const [index, n] of this.#sortedEntries()) {
-      seen += n;
-      if (seen >= rank) {
-        const upper = this.#rangeOf(index)[1] * this.lowestMs;
-        return Math.min(this.#max, Math.max(this.#min, upper));
-      }
-    }
-    return this.#max;
+    if (this.count === 0) return 0;
+    if (q === 0) return this.#min;
+    // HDR answers the highest unit of the bucket ([from, to − 1]); its upper edge in ms is `to`.
+    const units = this.#hdr.getValueAtPercentile(q * 100);
+    const upper = this.#hdr.nextNonEquivalentValue(units) * this.lowestMs;
+    return Math.min(this.#max, Math.max(this.#min, upper));
   }
 
   /**
    * The non-empty buckets in increasing order, for plotting. With `significantDigits` lower than
-   * the histogram's, adjacent buckets are merged into that coarser resolution (the bucket edges of
-   * the two resolutions align, so the merge is exact).
+   * the histogram's, adjacent buckets are merged into that coarser resolution (HDR's bucket edges
+   * of the two resolutions align, so the merge is exact).
    */
   buckets(significantDigits = this.significantDigits): HistogramBucket[] {
     if (!(Number.isInteger(significantDigits) && significantDigits >= 1))
       throw new RangeError(`buckets: expected a positive integer, got ${significantDigits}`);
     const coarse = Math.min(significantDigits, this.significantDigits);
-    const out: HistogramBucket[] = [];
+    // The coarser layout: only its bucket arithmetic is used, nothing is recorded in it.
     const target =
       coarse === this.significantDigits
-        ? this
-        : new Histogram({ ...this.#options(), significantDigits: coarse });
-    for (const [index, n] of this.#sortedEntries()) {
-      const [from] = this.#rangeOf(index);
-      const [lo, hi] = target.#rangeOf(target.#indexOf(from));
+        ? this.#hdr
+        : new PackedHistogram(1, this.#highestUnits, coarse as Digits);
+    const out: HistogramBucket[] = [];
+    const it = this.#hdr.recordedValuesIterator;
+    it.reset();
+    while (it.hasNext()) {
+      const v = it.next();
+      const lo = target.lowestEquivalentValue(v.valueIteratedTo);
       const last = out[out.length - 1];
-      if (last !== undefined && last.fromMs === lo * this.lowestMs) last.count += n;
-      else out.push({ fromMs: lo * this.lowestMs, toMs: hi * this.lowestMs, count: n });
+      if (last !== undefined && last.fromMs === lo * this.lowestMs) last.count += v.countAtValueIteratedTo;
+      else {
+        const hi = target.nextNonEquivalentValue(v.valueIteratedTo);
+        out.push({ fromMs: lo * this.lowestMs, toMs: hi * this.lowestMs, count: v.countAtValueIteratedTo });
+      }
     }
     return out;
-  }
-
-  #options(): Required<HistogramOptions> {
-    return { lowestMs: this.lowestMs, highestMs: this.highestMs, significantDigits: this.significantDigits };
-  }
-
-  #sortedEntries(): [number, number][] {
-    return [...this.#counts.entries()].sort((a, b) => a[0] - b[0]);
-  }
-
-  #indexOf(units: number): number {
-    const s = this.#subBucketCount;
-    if (units < s) return units;
-    const e = log2Floor(units) - this.#subBucketMagnitude + 1;
-    const sub = Math.floor(units / 2 ** e);
-    return s + (e - 1) * (s / 2) + (sub - s / 2);
-  }
-
-  /** [from, to) of a bucket, in units. */
-  #rangeOf(index: number): [number, number] {
-    const s = this.#subBucketCount;
-    if (index < s) return [index, index + 1];
-    const half = s / 2;
-    const e = Math.floor((index - s) / half) + 1;
-    const sub = ((index - s) % half) + half;
-    return [sub * 2 ** e, (sub + 1) * 2 ** e];
   }
 }

@@ -1,4 +1,4 @@
-// `hookwarden/bench`: the benchmark engine behind `hookwarden bench` — run, then render.
+// `hookwarden/bench`: the benchmark engine behind `hookwarden bench` — run, compare, then render.
 
 /** The baselines measured in the same run. */
 export type { BaselineName } from './baselines.js';
@@ -7,17 +7,27 @@ export { BENCH_DEFAULTS, type BenchOptions } from './bench-options.js';
 /** A run's result (the `--json` output). */
 export type {
   BenchResult,
+  BlockSummary,
+  BuildInfo,
+  ConfiguredHook,
+  DispatchStageSplit,
   HookRatios,
   HookSummary,
+  InputInfo,
   LatencySummary,
   OverallRatios,
+  StageSplit,
   TenantSummary,
 } from './bench-result.js';
+/** Two results compared series by series (Mann-Whitney U on the per-block medians). */
+export { type CompareOptions, type CompareResult, compareResults, type SeriesChange } from './compare.js';
 /** The latency histogram. */
 export { Histogram, type HistogramBucket, type HistogramOptions } from './histogram.js';
+/** Reads a `--json` result file back (schema-checked; older schemas refused with a message). */
+export { readBenchResult } from './load-result.js';
 /** The machine a run was measured on. */
 export type { MachineInfo } from './machine.js';
-/** A self-contained HTML report of a result. */
+/** A self-contained HTML report of a result (or of a comparison). */
 export { renderHtmlReport } from './report-html.js';
 /** Runs a benchmark. */
 export { runBench } from './run-bench.js';

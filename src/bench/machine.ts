@@ -1,5 +1,5 @@
 // What a benchmark ran on: reported with every result, since figures only compare on one machine.
-import { cpus, totalmem } from 'node:os';
+import { cpus, loadavg, totalmem } from 'node:os';
 
 /** The machine a benchmark ran on. */
 export interface MachineInfo {
@@ -12,6 +12,8 @@ export interface MachineInfo {
   node: string;
   platform: string;
   arch: string;
+  /** 1, 5 and 15 minute load averages when the run ended (0s where the OS has none). */
+  loadAverage: number[];
 }
 
 export function describeMachine(): MachineInfo {
@@ -23,5 +25,6 @@ export function describeMachine(): MachineInfo {
     node: process.version,
     platform: process.platform,
     arch: process.arch,
+    loadAverage: loadavg().map((v) => Math.round(v * 100) / 100),
   };
 }

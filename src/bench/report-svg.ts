@@ -12,7 +12,7 @@ export interface ChartMarker {
 
 const W = 760;
 const H = 330;
-const M = { left: 64, right: 24, top: 70, bottom: 48 };
+const M = { left: 64, right: 24, top: 92, bottom: 48 };
 const PLOT_W = W - M.left - M.right;
 const PLOT_H = H - M.top - M.bottom;
 const BINS = 60;
@@ -94,18 +94,50 @@ function frame(title: string, xTicks: number[], x: (v: number) => number, yTicks
   return parts;
 }
 
+/** Approximate width of a label at the charts' 11px font. */
+const textWidth = (text: string) => text.length * 6.2 + 14;
+const LABEL_ROWS = 4;
+
+/**
+ * Places each marker's label in the first of LABEL_ROWS rows above the plot where it does not
+ * overlap a label already there (markers taken left to right); when every row is taken, in the
+ * row whose last label ends furthest left, nudged right past it. Returns the row and x per marker.
+ */
+export function placeLabels(xs: readonly number[], texts: readonly string[]): { row: number; x: number }[] {
+  const order = xs.map((_, i) => i).sort((a, b) => xs[a]! - xs[b]!);
+  const ends = new Array<number>(LABEL_ROWS).fill(Number.NEGATIVE_INFINITY);
+  const out = new Array<{ row: number; x: number }>(xs.length);
+  for (const i of order) {
+    const w = textWidth(texts[i]!);
+    const want = Math.min(Math.max(xs[i]!, M.left + w / 2), W - w / 2);
+    let row = ends.findIndex((end) => want - w / 2 >= end);
+    let x = want;
+    if (row === -1) {
+      row = ends.indexOf(Math.min(...ends));
+      x = Math.min(ends[row]! + w / 2, W - w / 2);
+    }
+    ends[row] = x + w / 2;
+    out[i] = { row, x };
+  }
+  return out;
+}
+
+/** Marker lines first, then their labels on top (haloed in white, so a line never crosses a label). */
 function markerLines(markers: ChartMarker[], x: (v: number) => number): string[] {
-  return markers.map((m, i) => {
-    const px = r1(x(m.valueMs));
-    // Three rows of labels, so that neighbouring markers do not print over each other.
-    const ty = M.top - 36 + (i % 3) * 12;
-    const text = `${m.label} ${formatMs(m.valueMs)}`;
-    return [
-      `<g class="marker ${m.kind}"><title>${escapeHtml(text)} ms</title>`,
-      `<line x1="${px}" y1="${ty + 3}" x2="${px}" y2="${M.top + PLOT_H}"/>`,
-      `<text x="${px}" y="${ty}" text-anchor="middle">${escapeHtml(text)}</text></g>`,
-    ].join('');
-  });
+  const xs = markers.map((m) => r1(x(m.valueMs)));
+  const texts = markers.map((m) => `${m.label} ${formatMs(m.valueMs)}`);
+  const places = placeLabels(xs, texts);
+  // Row 0 is the one just above the plot.
+  const rowY = (row: number) => M.top - 8 - row * 13;
+  const lines = markers.map(
+    (m, i) =>
+      `<g class="marker ${m.kind}"><title>${escapeHtml(texts[i]!)} ms</title><line x1="${xs[i]}" y1="${rowY(places[i]!.row) + 3}" x2="${xs[i]}" y2="${M.top + PLOT_H}"/></g>`,
+  );
+  const labels = markers.map(
+    (m, i) =>
+      `<g class="marker ${m.kind}"><title>${escapeHtml(texts[i]!)} ms</title><text x="${r1(places[i]!.x)}" y="${rowY(places[i]!.row)}" text-anchor="middle">${escapeHtml(texts[i]!)}</text></g>`,
+  );
+  return [...lines, ...labels];
 }
 
 const svg = (label: string, body: string[]) =>
@@ -148,13 +180,16 @@ export function histogramSvg(buckets: HistogramBucket[], markers: ChartMarker[])
   return svg('Histogram of dispatch latency', body);
 }
 
-/** The cumulative share of dispatches at or below each latency. */
-export function cdfSvg(buckets: HistogramBucket[], markers: ChartMarker[]): string {
-  const domain = logDomain(buckets, markers);
-  const x = xScale(domain);
+/** One line of a CDF chart. */
+export interface CdfSeries {
+  buckets: HistogramBucket[];
+  /** CSS class of the line (`cdf`, `cdf base`, `cdf new`). */
+  className: string;
+  label?: string;
+}
+
+function cdfPoints(buckets: HistogramBucket[], x: (v: number) => number, y: (f: number) => number): string {
   const total = buckets.reduce((n, b) => n + b.count, 0);
-  const y = (f: number) => M.top + PLOT_H - f * PLOT_H;
-  const yTicks: [number, string][] = [0, 0.25, 0.5, 0.75, 0.9, 1].map((f) => [y(f), `${f * 100}%`]);
   const points = [`${M.left},${r1(y(0))}`];
   let seen = 0;
   for (const b of buckets) {
@@ -163,10 +198,39 @@ export function cdfSvg(buckets: HistogramBucket[], markers: ChartMarker[]): stri
     points.push(`${r1(x(b.toMs))},${r1(y(seen / total))}`);
   }
   points.push(`${M.left + PLOT_W},${r1(y(total > 0 ? 1 : 0))}`);
+  return points.join(' ');
+}
+
+/** The cumulative share of dispatches at or below each latency; several series overlay. */
+export function cdfSvg(
+  buckets: HistogramBucket[] | CdfSeries[],
+  markers: ChartMarker[],
+  title = 'Dispatch latency CDF',
+): string {
+  const series: CdfSeries[] =
+    buckets.length > 0 && 'buckets' in buckets[0]!
+      ? (buckets as CdfSeries[])
+      : [{ buckets: buckets as HistogramBucket[], className: 'cdf' }];
+  const domain = logDomain(
+    series.flatMap((s) => s.buckets),
+    markers,
+  );
+  const x = xScale(domain);
+  const y = (f: number) => M.top + PLOT_H - f * PLOT_H;
+  const yTicks: [number, string][] = [0, 0.25, 0.5, 0.75, 0.9, 1].map((f) => [y(f), `${f * 100}%`]);
+  const legend = series.flatMap((s, i) =>
+    s.label === undefined
+      ? []
+      : [
+          `<g class="${s.className}"><line x1="${M.left + 12}" y1="${M.top + 24 + i * 16}" x2="${M.left + 36}" y2="${M.top + 14 + i * 16}"/>`,
+          `<text x="${M.left + 42}" y="${M.top + 28 + i * 16}" class="legend">${escapeHtml(s.label)}</text></g>`,
+        ],
+  );
   const body = [
-    ...frame('Dispatch latency CDF', logTicks(domain), x, yTicks),
-    `<polyline points="${points.join(' ')}" class="cdf"/>`,
+    ...frame(title, logTicks(domain), x, yTicks),
+    ...series.map((s) => `<polyline points="${cdfPoints(s.buckets, x, y)}" class="${s.className}"/>`),
     ...markerLines(markers, x),
+    ...legend,
     `<text x="14" y="${M.top + PLOT_H / 2}" transform="rotate(-90 14 ${M.top + PLOT_H / 2})" text-anchor="middle" class="label">dispatches ≤ latency</text>`,
   ];
   return svg('Cumulative distribution of dispatch latency', body);

@@ -4,18 +4,17 @@
 // baseline sampled one call at a time, rotating which goes first), so drift and noise on a shared
 // machine hit the dispatches and their baselines alike.
 import { setMaxListeners } from 'node:events';
+import type { HookTiming } from '../dispatch/hook-timing.js';
 import { createExecutor, type Executor } from '../executor/executor.js';
 import type { ConfigSource, ExecutorOptions } from '../executor/options.js';
 import { BASELINE_NAMES, type Baselines, openBaselines } from './baselines.js';
-import {
-  BENCH_DEFAULTS,
-  type BenchOptions,
-  type ResolvedBenchOptions,
-  resolveBenchOptions,
-} from './bench-options.js';
+import { type BenchOptions, type ResolvedBenchOptions, resolveBenchOptions } from './bench-options.js';
 import { BenchRecorder } from './bench-recorder.js';
-import type { BenchResult } from './bench-result.js';
+import { BENCH_SCHEMA, type BenchResult } from './bench-result.js';
+import { describeBuild, describeHooks, describeInput } from './describe-run.js';
 import { describeMachine } from './machine.js';
+import { checkRemoteOptions, type DispatchTarget, remoteTarget } from './remote-target.js';
+import { benchWarnings } from './warnings.js';
 
 /** Unmeasured calls of each baseline before the first sample (pool start, wasm compile). */
 const BASELINE_WARMUP = 3;
@@ -45,20 +44,37 @@ function executorOptions(options: BenchOptions): ExecutorOptions {
 
 class BenchRun {
   readonly #o: ResolvedBenchOptions;
-  readonly #executor: Executor;
+  readonly #executor: Pick<Executor, 'dispatch'>;
   readonly #baselines: Baselines;
   readonly #signal: AbortSignal;
   readonly recorder: BenchRecorder;
   #seq = 0;
   #done = 0;
+  /** Dispatches started, warm-up included: the offset of `--vary-input`'s timestamps. */
+  #sent = 0;
+  readonly #baseTime: number;
 
-  constructor(o: ResolvedBenchOptions, executor: Executor, baselines: Baselines, signal: AbortSignal) {
+  constructor(
+    o: ResolvedBenchOptions,
+    executor: Pick<Executor, 'dispatch'>,
+    baselines: Baselines,
+    signal: AbortSignal,
+  ) {
     this.#o = o;
     this.#executor = executor;
     this.#baselines = baselines;
     this.#signal = signal;
     const tenants = o.tenants === 1 ? [] : Array.from({ length: o.tenants }, (_, i) => `t${i + 1}`);
     this.recorder = new BenchRecorder(tenants);
+    const given = typeof o.input.timestamp === 'string' ? Date.parse(o.input.timestamp) : Number.NaN;
+    this.#baseTime = Number.isFinite(given) ? given : Date.now();
+  }
+
+  /** The input of the next dispatch: the same object every time, or one with its own timestamp. */
+  #nextInput(): Readonly<Record<string, unknown>> {
+    const n = this.#sent++;
+    if (!this.#o.varyInput) return this.#o.input;
+    return { ...this.#o.input, timestamp: new Date(this.#baseTime + n).toISOString() };
   }
 
   /** Measured dispatches start again at t1, whatever the warm-up used. */
@@ -76,7 +92,7 @@ class BenchRun {
 
   /** Runs `n` dispatches, `concurrency` at a time; returns the block's wall time in ms. */
   async dispatchBlock(n: number, measured: boolean): Promise<number> {
-    const { event, input } = this.#o;
+    const { event } = this.#o;
     const signal = this.#signal;
     let next = 0;
     let failure: { error: unknown } | undefined;
@@ -84,12 +100,15 @@ class BenchRun {
       while (next < n && failure === undefined && !signal.aborted) {
         next++;
         const tenant = this.#tenant(this.#seq++);
+        const input = this.#nextInput();
+        const timings: HookTiming[] = [];
+        const onHookTiming = measured ? (t: HookTiming) => void timings.push(t) : undefined;
         const started = performance.now();
         try {
-          const result = await this.#executor.dispatch(event, input, { tenant, signal });
+          const result = await this.#executor.dispatch(event, input, { tenant, signal, onHookTiming });
           const elapsed = performance.now() - started;
           if (!measured || signal.aborted) continue;
-          this.recorder.recordDispatch(result, elapsed, tenant);
+          this.recorder.recordDispatch(result, elapsed, tenant, timings);
           this.#o.onProgress?.(++this.#done, this.#o.iterations);
         } catch (error) {
           // A dispatch that rejects (unknown event, invalid input) stops the run.
@@ -136,12 +155,16 @@ export async function runBench(options: BenchOptions): Promise<BenchResult> {
   const onAbort = () => stop.abort(o.signal?.reason);
   if (o.signal?.aborted) onAbort();
   o.signal?.addEventListener('abort', onAbort, { once: true });
-  let executor: Executor | undefined;
+  checkRemoteOptions(options);
+  let executor: DispatchTarget | Executor | undefined;
   let baselines: Baselines | undefined;
   try {
-    executor = await createExecutor(executorOptions(options));
+    if (options.url !== undefined) executor = remoteTarget(options.url, options.token!, o.concurrency);
+    else executor = await createExecutor(executorOptions(options));
+    // A server's hooks are its own configuration's: only a local run can describe them.
+    const hooks = options.url !== undefined ? [] : await describeHooks(options);
     // --tenants T: every tenant t1…tT runs the configured hooks as its own hook set.
-    if (o.tenants > 1 && options.config !== undefined) {
+    if (o.tenants > 1 && options.config !== undefined && 'setTenant' in executor) {
       for (let i = 1; i <= o.tenants; i++) await executor.setTenant(`t${i}`, { config: options.config });
     }
     baselines = await openBaselines({ ...o.input, event: o.event });
@@ -151,22 +174,35 @@ export async function runBench(options: BenchOptions): Promise<BenchResult> {
     await run.dispatchBlock(Math.max(0, o.warmup - 1), false);
     await run.baselineBlock(BASELINE_WARMUP, false);
     run.startMeasuring();
-    const blocks = Math.min(BENCH_DEFAULTS.blocks, o.iterations);
+    const blocks = o.blocks;
     let durationMs = 0;
+    const runStart = performance.now();
     for (let b = 0; b < blocks; b++) {
+      run.recorder.blocks.start();
       await run.baselineBlock(share(o.baselineSamples, blocks, b), true);
-      durationMs += await run.dispatchBlock(share(o.iterations, blocks, b), true);
+      const atMs = performance.now() - runStart;
+      const blockMs = await run.dispatchBlock(share(o.iterations, blocks, b), true);
+      run.recorder.flush();
+      run.recorder.blocks.end(atMs, blockMs);
+      durationMs += blockMs;
     }
+    const summary = run.recorder.summarize(durationMs);
     return {
+      schema: BENCH_SCHEMA,
+      hookwarden: describeBuild(),
+      ...(options.url !== undefined ? { url: options.url } : {}),
       config: labels(options.config),
       policy: labels(options.policy),
       event: o.event,
+      hooks,
+      input: describeInput(o.input, o.redactInput, o.varyInput),
       iterations: o.iterations,
       concurrency: o.concurrency,
       tenants: o.tenants,
       warmup: o.warmup,
       durationMs: Math.round(durationMs * 1000) / 1000,
-      ...run.recorder.summarize(durationMs),
+      ...summary,
+      warnings: benchWarnings({ ...summary, concurrency: o.concurrency }),
       machine: describeMachine(),
       startedAt,
     };

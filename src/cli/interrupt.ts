@@ -1,5 +1,5 @@
 // Ctrl-C (SIGINT) and SIGTERM for the commands that answer them: `dispatch` (the interrupted
-// verdict) and `bench` (no result). main.ts installs the handlers before anything else is imported,
+// verdict), `bench` (no result) and `serve` (drain). main.ts installs the handlers before anything else is imported,
 // so a signal at any moment after the entry script starts has a defined answer instead of Node's
 // default (the process dies, nothing on stdout). Dependency-free on purpose: it loads in
 // microseconds. A signal that arrives before the command has loaded is held and handed over when it
@@ -17,7 +17,7 @@ export const signalExitCode = (signal: InterruptSignal): number => (signal === '
 type Responder = (signal: InterruptSignal, repeated: boolean) => void;
 
 /** Commands that answer an interrupt themselves (the CLI's first argument). */
-const CLAIMING = new Set(['dispatch', 'bench']);
+const CLAIMING = new Set(['dispatch', 'bench', 'serve']);
 
 let received: InterruptSignal | undefined;
 let responder: Responder | undefined;

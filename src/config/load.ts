@@ -18,6 +18,8 @@ import {
 import { isObject, issueMessages, joinPath, renderValue } from '../contract/messages.js';
 import type { Scope } from '../contract/types.js';
 import { loadPackPins, type PackStatus } from '../packs/pins.js';
+import type { RemotePacks } from '../packs/remote/remote-packs.js';
+import type { RemotePinTarget } from '../packs/remote/url-pin-fields.js';
 import type { HookDefinition } from '../registry/hook-definition.js';
 import type { Limits } from './defaults.js';
 import { type Diagnostic, DiagnosticSink } from './diagnostics.js';
@@ -66,6 +68,8 @@ export interface LoadOptions {
    * instead of one built here from defaults, policy sources and `limits`.
    */
   readonly baseLimits?: ScopeLimits | undefined;
+  /** Fetches the bundles of url pins (an executor's, which remembers ETags); default: a fresh one. */
+  readonly remote?: RemotePacks | undefined;
 }
 
 export interface LoadedConfig {
@@ -85,6 +89,8 @@ export interface LoadedConfig {
   readonly packs: readonly PackStatus[];
   /** What hot reload watches: the config files, the packs' directories and key files. */
   readonly watchTargets: readonly WatchTarget[];
+  /** Url pins (without a digest) that a running executor polls for new bundles. */
+  readonly remotePins: readonly RemotePinTarget[];
   /** Tenants declared under `tenants`: each with the policy hooks plus its own. */
   readonly tenants: ReadonlyMap<string, LoadedTenant>;
 }
@@ -158,8 +164,10 @@ async function readSource(spec: SourceSpec, fatal: Diagnostic[]): Promise<ReadSo
   return { spec, sink, dir: dirname(file), value: read.value };
 }
 
+/** Custom events, and built-in events with their mode switched (first setting wins: policy first). */
 function collectEvents(sources: readonly ReadSource[]): EventDefinition[] {
   const custom = new Map<string, EventDefinition>();
+  const modes = new Map<string, 'serial' | 'parallel'>();
   const definedBy = new Map<string, string>();
   const builtIn = new Set([...DEFAULT_EVENTS.map((e) => e.name), ...Object.keys(EVENT_ALIASES)]);
   for (const src of sources) {
@@ -172,7 +180,26 @@ function collectEvents(sources: readonly ReadSource[]): EventDefinition[] {
     for (const name of Object.keys(events)) {
       const path = joinPath('events', name);
       if (builtIn.has(name)) {
-        src.sink.error(path, `"${name}" is a built-in event or alias and cannot be redefined`);
+        // A built-in event can switch its mode, and only that (Claude Code runs tool hooks in parallel).
+        const spec = events[name];
+        const canonical = EVENT_ALIASES[name]?.event ?? name;
+        if (
+          isObject(spec) &&
+          Object.keys(spec).length === 1 &&
+          (spec.mode === 'serial' || spec.mode === 'parallel')
+        ) {
+          if (!modes.has(canonical)) modes.set(canonical, spec.mode);
+          else if (modes.get(canonical) !== spec.mode)
+            src.sink.warn(
+              path,
+              `the mode of ${canonical} is already set to "${modes.get(canonical)}"; this one is ignored`,
+            );
+          continue;
+        }
+        src.sink.error(
+          path,
+          `"${name}" is a built-in event or alias: only its mode can be set, as {"mode": "serial"|"parallel"}, got ${renderValue(spec)}`,
+        );
         continue;
       }
       if (!/^[A-Za-z][A-Za-z0-9_.:-]{0,63}$/.test(name)) {
@@ -217,7 +244,11 @@ function collectEvents(sources: readonly ReadSource[]): EventDefinition[] {
       );
     }
   }
-  return [...custom.values()];
+  const builtIns = DEFAULT_EVENTS.map((e) => {
+    const mode = modes.get(e.name);
+    return mode === undefined || mode === e.mode ? e : Object.freeze({ ...e, mode });
+  });
+  return [...builtIns, ...custom.values()];
 }
 
 /** The file's declared dialect, or the one its shape shows. */
@@ -262,7 +293,7 @@ export async function loadConfig(options: LoadOptions): Promise<LoadedConfig> {
       readSource(s, fatal),
     ),
   );
-  const catalogue = new EventCatalogue([...DEFAULT_EVENTS, ...collectEvents(sources)]);
+  const catalogue = new EventCatalogue(collectEvents(sources));
   const { byScope: scopeLimits, executor: limits } = collectLimits(
     sources,
     options.limits,
@@ -274,6 +305,7 @@ export async function loadConfig(options: LoadOptions): Promise<LoadedConfig> {
   const packs: PackStatus[] = [];
   const policyFailures: string[] = [];
   const watchTargets: WatchTarget[] = [];
+  const remotePins: RemotePinTarget[] = [];
   const tenantParts = new Map<string, { scope: Scope; part: TenantPart }[]>();
   for (const src of sources) {
     if (src.spec.kind === 'file') {
@@ -298,6 +330,7 @@ export async function loadConfig(options: LoadOptions): Promise<LoadedConfig> {
       limits: scopeLimits[src.spec.scope],
       scopeLimits,
       catalogue,
+      remote: options.remote,
     };
     const hooks: HookDefinition[] = [];
     if (src.value.hooks !== undefined)
@@ -319,6 +352,7 @@ export async function loadConfig(options: LoadOptions): Promise<LoadedConfig> {
         const list = tenantParts.get(id) ?? [];
         list.push({ scope: src.spec.scope, part });
         tenantParts.set(id, list);
+        remotePins.push(...part.remotePins);
       }
     }
     if (src.value.packs !== undefined) {
@@ -333,6 +367,7 @@ export async function loadConfig(options: LoadOptions): Promise<LoadedConfig> {
       policyFailures.push(...pinned.policyFailures);
       packs.push(...pinned.statuses);
       watchTargets.push(...pinned.watch);
+      remotePins.push(...pinned.remote);
     }
   }
 
@@ -363,6 +398,7 @@ export async function loadConfig(options: LoadOptions): Promise<LoadedConfig> {
     fatal,
     packs,
     watchTargets,
+    remotePins,
     tenants,
   };
 }

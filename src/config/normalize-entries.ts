@@ -1,7 +1,7 @@
 // Walks a `hooks` / `policyHooks` map: event names (canonical, alias or custom), then the entries in
 // either shape: Claude Code's nested groups `{matcher, hooks: [...]}` or FreeCode's flat hooks
 // `{name, matcher, command, timeout}`.
-import { EVENT_ALIASES, type EventCatalogue } from '../contract/events.js';
+import { EVENT_ALIASES, type EventCatalogue, type EventDefinition } from '../contract/events.js';
 import { isObject, joinPath, renderValue } from '../contract/messages.js';
 import type { Scope } from '../contract/types.js';
 import type { HookDefinition, PackOrigin } from '../registry/hook-definition.js';
@@ -78,7 +78,7 @@ async function normalizeEntry(
     );
     return [];
   }
-  const matcher = buildMatcher(entry.matcher, joinPath(path, 'matcher'), event.name, event.toolScoped, sink);
+  const matcher = buildMatcher(entry.matcher, joinPath(path, 'matcher'), event, sink);
   if (matcher === null) return [];
   const isGroup = Object.hasOwn(entry, 'hooks');
   const hookCtx = (groupIf: string | undefined): HookContext => ({
@@ -132,8 +132,7 @@ async function normalizeEntry(
 function buildMatcher(
   raw: unknown,
   path: string,
-  event: string,
-  toolScoped: boolean,
+  event: EventDefinition,
   sink: DiagnosticSink,
 ): ToolMatcher | undefined | null {
   if (raw === undefined || raw === null) return undefined;
@@ -149,10 +148,10 @@ function buildMatcher(
   }
   const m = new ToolMatcher(raw);
   if (m.kind === 'all') return undefined;
-  if (!toolScoped) {
+  if (!event.toolScoped && event.matchOn.length === 0) {
     sink.warn(
       path,
-      `matcher ignored: ${event} is not a tool event, so every hook of it runs, got ${renderValue(raw)}`,
+      `matcher ignored: ${event.name} has no matcher field, so every hook of it runs, got ${renderValue(raw)}`,
     );
     return undefined;
   }

@@ -219,9 +219,23 @@ export const limitsSchema = z.object({
 /** A pinned policy pack (DESIGN §6): verified at every load, refused when anything changed. */
 export const packPinSchema = z
   .strictObject({
-    path: nonEmpty('a path to the pack directory').meta({
-      description: 'Pack directory (holding hookpack.json), relative to this config file.',
+    path: nonEmpty('a path to the pack directory').optional().meta({
+      description: 'Pack directory (holding hookpack.json), relative to this config file. Give path or url.',
     }),
+    url: nonEmpty('an https:// URL of a bundle').optional().meta({
+      description:
+        'A bundle (`hookwarden pack bundle`, a .tar.gz) to fetch over https (http only from a loopback address), verified before use and cached; needs digest or publicKeys. Give path or url.',
+    }),
+    pollSeconds: z
+      .number({ error: 'expected a whole number of seconds' })
+      .int({ error: 'expected a whole number of seconds' })
+      .min(1, { error: 'expected at least 1' })
+      .max(86_400, { error: 'expected at most 86400 (a day)' })
+      .optional()
+      .meta({
+        description:
+          'url pins: ask the server for a new bundle this often (If-None-Match). Default 300. Not with a digest (the content cannot change).',
+      }),
     digest: z
       .string({ error: 'expected "sha256:<64 hex>"' })
       .regex(DIGEST_PATTERN, { error: 'expected "sha256:<64 hex>" (as printed by `hookwarden pack lock`)' })
@@ -247,7 +261,7 @@ export const packPinSchema = z
         'policy: a refused pack makes deny-capable events deny, its hooks cannot be replaced. user: a refused pack is skipped with a warning. Default user; every pack of a policy file is policy.',
     }),
   })
-  .meta({ description: 'A pinned policy pack; see README "Policy packs".' });
+  .meta({ description: 'A pinned policy pack; see docs/packs.md.' });
 
 /** hookwarden's config file (top level). Claude Code's settings.json and FreeCode's form also load. */
 export const configFileSchema = z

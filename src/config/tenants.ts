@@ -6,6 +6,8 @@
 import { z } from 'zod';
 import { isObject, issueMessages, joinPath, renderValue } from '../contract/messages.js';
 import { loadPackPins } from '../packs/pins.js';
+import type { RemotePacks } from '../packs/remote/remote-packs.js';
+import type { RemotePinTarget } from '../packs/remote/url-pin-fields.js';
 import type { HookDefinition } from '../registry/hook-definition.js';
 import type { DiagnosticSink } from './diagnostics.js';
 import type { Layer } from './merge-layers.js';
@@ -40,6 +42,8 @@ export interface TenantPart {
   readonly sink: DiagnosticSink;
   readonly limits: TenantLimits | undefined;
   readonly policyFailures: string[];
+  /** The tenant's url pins to poll. */
+  readonly remotePins: readonly RemotePinTarget[];
 }
 
 const TENANT_KEYS = new Set(Object.keys(tenantSchema.shape));
@@ -47,7 +51,11 @@ const TENANT_KEYS = new Set(Object.keys(tenantSchema.shape));
 /** Reads a source's `tenants` map; bad tenants are reported and skipped. */
 export async function readTenants(
   value: unknown,
-  ctx: EntriesContext & { readonly sink: DiagnosticSink; readonly scopeLimits: LimitsByScope },
+  ctx: EntriesContext & {
+    readonly sink: DiagnosticSink;
+    readonly scopeLimits: LimitsByScope;
+    readonly remote?: RemotePacks | undefined;
+  },
 ): Promise<Map<string, TenantPart>> {
   const out = new Map<string, TenantPart>();
   if (!isObject(value)) {
@@ -88,13 +96,15 @@ export async function readTenants(
       hooks.push(...(await normalizeHooksMap(t.hooks, joinPath(path, 'hooks'), userCtx)));
     const layers: Layer[] = [{ scope: 'user', sink: ctx.sink, hooks }];
     const policyFailures: string[] = [];
+    const remotePins: RemotePinTarget[] = [];
     if (t.packs !== undefined) {
       // A tenant section in a policy file is the operator's: it may pin policy packs for the tenant.
       const pinned = await loadPackPins(t.packs, { ...ctx, policySource: ctx.scope === 'policy' });
       layers.push(...pinned.layers);
       policyFailures.push(...pinned.policyFailures.map((f) => `tenant "${id}": ${f}`));
+      remotePins.push(...pinned.remote);
     }
-    out.set(id, { layers, sink: ctx.sink, limits: t.limits, policyFailures });
+    out.set(id, { layers, sink: ctx.sink, limits: t.limits, policyFailures, remotePins });
   }
   return out;
 }

@@ -35,6 +35,11 @@ export interface CommandTask {
   readonly runAs: 'nobody' | undefined;
   /** Namespace mode: the directory mounted as /etc (a snapshot of harmless entries). */
   readonly etcDir?: string;
+  /**
+   * The policy pack the hook belongs to (absolute, verified): namespace mode mounts it read-only at
+   * the same path, since its scripts usually live outside the sandbox root.
+   */
+  readonly packDir?: string;
 }
 
 /** How a command hook run ended, before the protocol (exit 2 = deny, …) is applied. */
@@ -46,6 +51,8 @@ export type CommandOutcome =
       readonly stdout: string;
       readonly stderr: string;
       readonly durationMs: number;
+      /** Of `durationMs`, the time `spawn()` took (fork/exec of the launcher), for bench's stage split. */
+      readonly spawnMs?: number;
     }
   | {
       readonly kind: 'timeout' | 'aborted' | 'spawn_failed' | 'isolation_unavailable';
@@ -60,4 +67,16 @@ export type CommandOutcome =
       readonly durationMs: number;
       /** The cap each stream had. */
       readonly limitBytes: number;
+    }
+  | {
+      /** The spawn server that started the hook died under it; the hook's process group was killed. */
+      readonly kind: 'spawn_server_lost';
+      readonly message: string;
+      readonly stderr: string;
+      readonly durationMs: number;
+      readonly server: {
+        readonly pid: number | undefined;
+        readonly exitCode: number | null;
+        readonly signal: string | null;
+      };
     };

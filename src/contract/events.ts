@@ -6,7 +6,7 @@ import { MUTATION_FIELDS, type MutationField } from './output-fields.js';
 export { MUTATION_FIELDS, type MutationField };
 
 /** What a hook's output may do at an event: decision kinds plus mutation fields. */
-export type Honoured = MutationField | 'allow' | 'ask';
+export type Honoured = MutationField | 'allow' | 'ask' | 'defer';
 
 /** HookInput fields a serial chain can rewrite for the next hook. */
 export type ChainableInputField =
@@ -30,6 +30,11 @@ export interface EventDefinition {
   readonly toolScoped: boolean;
   /** Serial chains: which input field a mutation replaces for the next hook. */
   readonly chain: Readonly<Partial<Record<MutationField, ChainableInputField>>>;
+  /**
+   * Events that are not tool-scoped but have a matcher (Claude Code's): the input fields it is
+   * tested against, first present one wins (dotted paths). Empty: a matcher is ignored.
+   */
+  readonly matchOn: readonly string[];
 }
 
 /** The input field each rewritable output replaces for the next hook of a serial chain. */
@@ -50,6 +55,8 @@ export interface EventSpec {
   readonly toolScoped?: boolean;
   /** Serial chains: the input field each honoured mutation rewrites. Default: DEFAULT_CHAIN's. */
   readonly chain?: Readonly<Partial<Record<MutationField, ChainableInputField>>>;
+  /** Non-tool events with a matcher: the input fields it tests (see EventDefinition). */
+  readonly matchOn?: readonly string[];
 }
 
 /** A catalogue entry from its spec; built-in and custom events alike. Frozen. */
@@ -66,28 +73,38 @@ export function defineEvent(name: string, spec: EventSpec): EventDefinition {
     honours: Object.freeze([...spec.honours]),
     toolScoped: spec.toolScoped === true,
     chain: Object.freeze({ ...chain }),
+    matchOn: Object.freeze([...(spec.matchOn ?? [])]),
   });
 }
 
-/** The built-in catalogue, in firing order (README "Events" shows the same table). */
+const observer = (honours: readonly Honoured[] = [], matchOn?: readonly string[]): EventSpec => ({
+  mode: 'parallel',
+  canDeny: false,
+  honours,
+  ...(matchOn === undefined ? {} : { matchOn }),
+});
+const gate = (honours: readonly Honoured[] = [], matchOn?: readonly string[]): EventSpec => ({
+  mode: 'serial',
+  canDeny: true,
+  honours,
+  ...(matchOn === undefined ? {} : { matchOn }),
+});
+
+/**
+ * The built-in catalogue (docs/semantics.md shows the same table): hookwarden's own events in firing
+ * order, then the events of Claude Code's reference that have no hookwarden name (their own names
+ * are canonical; most are observers).
+ */
 export const DEFAULT_EVENTS: readonly EventDefinition[] = Object.freeze([
-  defineEvent('SessionStart', { mode: 'parallel', canDeny: false, honours: ['additionalContext'] }),
-  defineEvent('BeforeTurn', {
-    mode: 'serial',
-    canDeny: true,
-    honours: ['allow', 'mutatedPrompt', 'modelOverride', 'additionalContext'],
-  }),
-  defineEvent('BeforeModel', { mode: 'serial', canDeny: true, honours: ['allow', 'mutatedRequest'] }),
+  defineEvent('SessionStart', observer(['additionalContext', 'sessionEnv'], ['source'])),
+  defineEvent('BeforeTurn', gate(['allow', 'mutatedPrompt', 'modelOverride', 'additionalContext'])),
+  defineEvent('BeforeModel', gate(['allow', 'mutatedRequest'])),
   defineEvent('BeforeTool', {
-    mode: 'serial',
-    canDeny: true,
-    honours: ['allow', 'mutatedToolInput', 'ask', 'additionalContext'],
+    ...gate(['allow', 'mutatedToolInput', 'ask', 'defer', 'additionalContext']),
     toolScoped: true,
   }),
   defineEvent('ApprovalRequest', {
-    mode: 'serial',
-    canDeny: true,
-    honours: ['allow', 'ask'],
+    ...gate(['allow', 'ask', 'mutatedToolInput', 'additionalContext', 'updatedPermissions', 'interrupt']),
     toolScoped: true,
   }),
   defineEvent('AfterTool', {
@@ -97,24 +114,58 @@ export const DEFAULT_EVENTS: readonly EventDefinition[] = Object.freeze([
     toolScoped: true,
   }),
   defineEvent('AfterModel', { mode: 'serial', canDeny: false, honours: ['mutatedText'] }),
-  defineEvent('BeforeCompact', { mode: 'parallel', canDeny: false, honours: ['additionalContext'] }),
-  defineEvent('AfterCompact', { mode: 'parallel', canDeny: false, honours: [] }),
-  defineEvent('BeforeSubagent', { mode: 'serial', canDeny: false, honours: ['additionalContext'] }),
+  // Claude Code and FreeCode let a hook block a compaction (the history is left intact).
+  defineEvent('BeforeCompact', {
+    ...gate(['additionalContext'], ['compaction.trigger', 'trigger']),
+    mode: 'parallel',
+  }),
+  defineEvent('AfterCompact', observer([], ['compaction.trigger', 'trigger'])),
+  defineEvent('BeforeSubagent', {
+    mode: 'serial',
+    canDeny: false,
+    honours: ['additionalContext'],
+    matchOn: ['agentType', 'subagentName'],
+  }),
   defineEvent('AfterSubagent', {
     mode: 'serial',
     canDeny: false,
-    honours: ['mutatedText'],
+    honours: ['mutatedText', 'continueWork'],
     chain: { mutatedText: 'subagentResult' },
+    matchOn: ['agentType', 'subagentName'],
   }),
   defineEvent('AfterTurn', { mode: 'serial', canDeny: false, honours: ['mutatedText', 'continueWork'] }),
-  defineEvent('SessionEnd', { mode: 'parallel', canDeny: false, honours: [] }),
+  defineEvent('SessionEnd', observer([], ['reason'])),
+  // Claude Code's other events.
+  defineEvent('Setup', observer(['sessionEnv'], ['trigger'])),
+  defineEvent('Notification', observer([], ['notificationType'])),
+  defineEvent('UserPromptExpansion', gate(['additionalContext'], ['commandName'])),
+  defineEvent('PostToolBatch', gate(['additionalContext'])),
+  defineEvent('PermissionDenied', { ...observer(['additionalContext']), toolScoped: true }),
+  defineEvent('StopFailure', observer([], ['error'])),
+  defineEvent('TeammateIdle', { mode: 'serial', canDeny: false, honours: ['continueWork'] }),
+  defineEvent('TaskCreated', gate()),
+  defineEvent('TaskCompleted', gate()),
+  defineEvent('ConfigChange', gate([], ['source'])),
+  defineEvent('InstructionsLoaded', observer([], ['loadReason'])),
+  defineEvent('CwdChanged', observer(['sessionEnv'])),
+  defineEvent('DirectoryAdded', observer([], ['source'])),
+  defineEvent('FileChanged', observer(['sessionEnv'], ['filePath'])),
+  defineEvent('WorktreeCreate', gate()),
+  defineEvent('WorktreeRemove', gate()),
+  defineEvent('Elicitation', gate([], ['mcpServerName'])),
+  defineEvent('ElicitationResult', gate([], ['mcpServerName'])),
+  defineEvent('PreModelSwitch', gate(['allow', 'ask'], ['toModel'])),
+  defineEvent('PostModelSwitch', observer(['additionalContext'], ['toModel'])),
+  defineEvent('MessageDisplay', observer()),
 ]);
 
 /** Claude Code / FreeCode names and what they resolve to. */
-export const EVENT_ALIASES: Readonly<Record<string, { event: string; input?: { ok: false } }>> =
+export const EVENT_ALIASES: Readonly<Record<string, { event: string; input?: { ok: boolean } }>> =
   Object.freeze({
     PreToolUse: { event: 'BeforeTool' },
-    PostToolUse: { event: 'AfterTool' },
+    // A hook registered as PostToolUse runs after successful calls only, as PostToolUseFailure after
+    // failed ones; one registered as AfterTool sees both.
+    PostToolUse: { event: 'AfterTool', input: { ok: true } },
     PostToolUseFailure: { event: 'AfterTool', input: { ok: false } },
     PermissionRequest: { event: 'ApprovalRequest' },
     UserPromptSubmit: { event: 'BeforeTurn' },
@@ -134,7 +185,7 @@ export class EventCatalogue {
   }
 
   /** Resolves a canonical name or an alias; `undefined` when unknown. */
-  resolve(name: string): { definition: EventDefinition; aliasInput?: { ok: false } } | undefined {
+  resolve(name: string): { definition: EventDefinition; aliasInput?: { ok: boolean } } | undefined {
     const direct = this.#events.get(name);
     if (direct !== undefined) return { definition: direct };
     const alias = Object.hasOwn(EVENT_ALIASES, name) ? EVENT_ALIASES[name] : undefined;

@@ -3,9 +3,9 @@
 // rules as the host (one round trip per chain).
 import type { HookError } from './error-codes.js';
 import { outcomeForError } from './error-codes.js';
-import { type EventDefinition, MUTATION_FIELDS, type MutationField } from './events.js';
+import { type EventDefinition, type Honoured, MUTATION_FIELDS, type MutationField } from './events.js';
 import { jsonEqual } from './json-equal.js';
-import { OUTPUT_FIELDS } from './output-fields.js';
+import { MERGE, OUTPUT_FIELDS, UNIVERSAL_FIELDS } from './output-fields.js';
 import type { DispatchResult, HookRecord } from './result.js';
 import type { Decision, HookInput, HookOutput, HookType, Scope, Verdict } from './types.js';
 
@@ -45,7 +45,8 @@ export interface FoldState {
   readonly decidedBy: string | undefined;
   /** Set once a deny decided the dispatch: later hooks of a serial chain are not run. */
   readonly stopped: boolean;
-  readonly contexts: readonly string[];
+  /** Values of the `join` fields (additionalContext, systemMessage), in order. */
+  readonly joined: Readonly<Record<string, readonly string[]>>;
   readonly mutations: Readonly<Partial<Record<MutationField, unknown>>>;
   /** The input the next hook of a serial chain sees (earlier rewrites applied). */
   readonly input: HookInput;
@@ -55,7 +56,8 @@ export interface FoldState {
 /** Milliseconds to microsecond precision. */
 const round = (ms: number) => Math.round(ms * 1000) / 1000;
 
-const RANK: Record<Verdict, number> = { passthrough: 0, allow: 1, ask: 2, deny: 3 };
+/** Precedence: deny > defer > ask > allow (Claude Code's, for PreToolUse). */
+const RANK: Record<Verdict, number> = { passthrough: 0, allow: 1, ask: 2, defer: 3, deny: 4 };
 
 export function startFold(input: HookInput): FoldState {
   return {
@@ -63,7 +65,7 @@ export function startFold(input: HookInput): FoldState {
     reason: undefined,
     decidedBy: undefined,
     stopped: false,
-    contexts: [],
+    joined: {},
     mutations: {},
     input,
     records: [],
@@ -116,17 +118,23 @@ function applyOutput(
       if (!decisionOk) ignored.push(field);
       continue;
     }
-    if (!def.honours.includes(field)) {
+    if (!def.honours.includes(field as Honoured) && !UNIVERSAL_FIELDS.has(field)) {
       ignored.push(field);
       continue;
     }
-    if (field === 'additionalContext') {
-      next = { ...next, contexts: [...next.contexts, value as string] };
+    if (MERGE[field] === 'join') {
+      next = {
+        ...next,
+        joined: { ...next.joined, [field]: [...(next.joined[field] ?? []), value as string] },
+      };
       continue;
     }
     mutations ??= { ...next.mutations };
-    mutations[field] = value;
-    const target = def.chain[field];
+    mutations[field as MutationField] =
+      MERGE[field] === 'keys'
+        ? { ...(mutations[field as MutationField] as object), ...(value as object) }
+        : value;
+    const target = def.chain[field as MutationField];
     // A rewrite: the next hooks of a serial chain see it. Writing back the same value is no rewrite.
     if (target !== undefined && def.mode === 'serial' && !jsonEqual(next.input[target], value)) {
       input ??= { ...next.input };
@@ -144,6 +152,19 @@ function applyOutput(
   if (decisionOk && output.decision !== undefined) {
     outcome = output.decision;
     next = raise(next, output.decision, output.reason, hook.id);
+  }
+  if (output.continue === false) {
+    // Stop processing: no later hook runs; where the event can deny, what was to happen does not.
+    if (def.canDeny) {
+      outcome = 'deny';
+      next = raise(
+        next,
+        'deny',
+        output.stopReason ?? output.reason ?? 'stopped by a hook (continue: false)',
+        hook.id,
+      );
+    }
+    next = { ...next, stopped: true };
   }
   ignored.push(...unknownFields);
   return { state: next, outcome, ignored };
@@ -183,12 +204,16 @@ export function finishFold(def: EventDefinition, state: FoldState): DispatchResu
   const result = { event: def.name, decision: state.decision } as DispatchResult;
   if (state.reason !== undefined) result.reason = state.reason;
   if (state.decidedBy !== undefined) result.decidedBy = state.decidedBy;
-  if (state.contexts.length > 0) result.additionalContext = state.contexts.join('\n');
-  // The mutation fields in output order (additionalContext is the joined contexts above).
+  // The mutation fields in output order; `join` fields are every hook's values joined.
   for (const field of MUTATION_FIELDS) {
-    const value = state.mutations[field];
-    if (field !== 'additionalContext' && value !== undefined)
-      (result as Record<string, unknown>)[field] = value;
+    const joined = state.joined[field];
+    const value =
+      MERGE[field] === 'join'
+        ? joined === undefined
+          ? undefined
+          : joined.join('\n')
+        : state.mutations[field];
+    if (value !== undefined) (result as Record<string, unknown>)[field] = value;
   }
   result.hooks = [...state.records];
   return result;

@@ -5,8 +5,10 @@ import { z } from 'zod';
 import { type FieldKinds, OUTPUT_FIELD_SPECS } from './output-fields.js';
 
 const KIND_SCHEMAS: Record<keyof FieldKinds, z.ZodType> = {
-  decision: z.enum(['allow', 'deny', 'ask']),
+  decision: z.enum(['allow', 'deny', 'ask', 'defer']),
   string: z.string(),
+  boolean: z.boolean(),
+  stringRecord: z.record(z.string(), z.string()),
   record: z.record(z.string(), z.unknown()),
   any: z.unknown(),
   reasonObject: z.object({ reason: z.string() }),

@@ -5,19 +5,25 @@
 
 /** The value kinds a field may hold. */
 export interface FieldKinds {
-  decision: 'allow' | 'deny' | 'ask';
+  decision: 'allow' | 'deny' | 'ask' | 'defer';
   string: string;
+  boolean: boolean;
   record: Record<string, unknown>;
+  stringRecord: Record<string, string>;
   any: unknown;
   reasonObject: { reason: string };
 }
 
-/** Every field, in output order. `mutation`: a field an event may honour (besides decision/reason). */
+/**
+ * Every field, in output order. `mutation`: a field an event may honour (besides decision/reason);
+ * `universal`: honoured at every event; `merge`: how several hooks' values fold — `join` keeps every
+ * one, joined with "\n"; `keys` merges objects key by key; otherwise the last one wins.
+ */
 export const OUTPUT_FIELD_SPECS = [
   { name: 'decision', kind: 'decision', mutation: false },
   { name: 'reason', kind: 'string', mutation: false },
   /** Context for the model; every hook's is kept, joined with "\n". */
-  { name: 'additionalContext', kind: 'string', mutation: true },
+  { name: 'additionalContext', kind: 'string', mutation: true, merge: 'join' },
   { name: 'mutatedPrompt', kind: 'string', mutation: true },
   { name: 'modelOverride', kind: 'string', mutation: true },
   { name: 'mutatedToolInput', kind: 'record', mutation: true },
@@ -25,7 +31,27 @@ export const OUTPUT_FIELD_SPECS = [
   { name: 'mutatedRequest', kind: 'any', mutation: true },
   { name: 'mutatedText', kind: 'string', mutation: true },
   { name: 'continueWork', kind: 'reasonObject', mutation: true },
-] as const satisfies readonly { name: string; kind: keyof FieldKinds; mutation: boolean }[];
+  /** ApprovalRequest (Claude Code's PermissionRequest): permission updates, carried for the platform. */
+  { name: 'updatedPermissions', kind: 'any', mutation: true },
+  /** ApprovalRequest: with a deny, stop the agent (Claude Code's `interrupt`). */
+  { name: 'interrupt', kind: 'boolean', mutation: true },
+  /** SessionStart/Setup: variables for the session (Claude Code's CLAUDE_ENV_FILE `export` lines). */
+  { name: 'sessionEnv', kind: 'stringRecord', mutation: true, merge: 'keys' },
+  /** `false`: stop processing after this hook (Claude Code's `continue`); on deny-capable events a deny. */
+  { name: 'continue', kind: 'boolean', mutation: true, universal: true },
+  /** Why processing stops (with `continue: false`). */
+  { name: 'stopReason', kind: 'string', mutation: true, universal: true },
+  /** A message for the user; every hook's is kept, joined with "\n". */
+  { name: 'systemMessage', kind: 'string', mutation: true, universal: true, merge: 'join' },
+  /** Claude Code's `suppressOutput`, carried for the platform. */
+  { name: 'suppressOutput', kind: 'boolean', mutation: true, universal: true },
+] as const satisfies readonly {
+  name: string;
+  kind: keyof FieldKinds;
+  mutation: boolean;
+  universal?: boolean;
+  merge?: 'join' | 'keys';
+}[];
 
 type Spec = (typeof OUTPUT_FIELD_SPECS)[number];
 
@@ -47,3 +73,13 @@ export const OUTPUT_FIELDS: readonly (keyof HookOutput)[] = Object.freeze(
 export const MUTATION_FIELDS = Object.freeze(
   OUTPUT_FIELD_SPECS.filter((f): f is MutationSpec => f.mutation).map((f) => f.name),
 ) as readonly MutationField[];
+
+/** Fields every event honours, whatever its catalogue entry says. */
+export const UNIVERSAL_FIELDS: ReadonlySet<string> = new Set(
+  OUTPUT_FIELD_SPECS.filter((f) => 'universal' in f && f.universal).map((f) => f.name),
+);
+
+/** How each field's values from several hooks fold (see OUTPUT_FIELD_SPECS). */
+export const MERGE: Readonly<Record<string, 'join' | 'keys' | undefined>> = Object.fromEntries(
+  OUTPUT_FIELD_SPECS.map((f) => [f.name, 'merge' in f ? f.merge : undefined]),
+);

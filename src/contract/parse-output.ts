@@ -20,8 +20,15 @@ const any: Check = () => undefined;
 /** One check per value kind of output-fields.ts. */
 const CHECKS: Record<keyof FieldKinds, Check> = {
   decision: (v) =>
-    v === 'allow' || v === 'deny' || v === 'ask' ? undefined : 'expected one of "allow"|"deny"|"ask"',
+    v === 'allow' || v === 'deny' || v === 'ask' || v === 'defer'
+      ? undefined
+      : 'expected one of "allow"|"deny"|"ask"|"defer"',
   string: str,
+  boolean: (v) => (typeof v === 'boolean' ? undefined : `expected boolean, received ${describe(v)}`),
+  stringRecord: (v) =>
+    isObject(v) && Object.values(v).every((x) => typeof x === 'string')
+      ? undefined
+      : `expected an object of strings, received ${describe(v)}`,
   record: (v) => (isObject(v) ? undefined : `expected record, received ${describe(v)}`),
   any,
   reasonObject: (v) => {

@@ -1,5 +1,6 @@
 // Plain value types of the contract. Dependency-free: shared by the host and the sandbox side.
 // The zod schemas in hook-input.ts / hook-output.ts validate values of exactly these shapes.
+import type { FieldKinds } from './output-fields.js';
 
 /** A JSON value as it crosses a boundary. */
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
@@ -52,27 +53,16 @@ export interface DispatchInput extends HookInputFields {
   [extra: string]: unknown;
 }
 
-export type Decision = 'allow' | 'deny' | 'ask';
+/** A hook's decision (`defer`: Claude Code's, on BeforeTool only). */
+export type Decision = FieldKinds['decision'];
 
-/** What a hook may answer. Returning nothing means "proceed". */
-export interface HookOutput {
-  decision?: Decision;
-  reason?: string;
-  additionalContext?: string;
-  mutatedPrompt?: string;
-  modelOverride?: string;
-  mutatedToolInput?: Record<string, unknown>;
-  updatedToolOutput?: unknown;
-  mutatedRequest?: unknown;
-  mutatedText?: string;
-  continueWork?: { reason: string };
-}
+export type { HookOutput } from './output-fields.js';
 
 export type HookType = 'command' | 'js' | 'trusted';
 export type Scope = 'trusted' | 'policy' | 'project' | 'user';
 
 /** Per-hook outcome in a DispatchResult. */
-export type Outcome = 'allow' | 'deny' | 'ask' | 'proceed' | 'error' | 'timeout' | 'limit' | 'not-run';
+export type Outcome = Decision | 'proceed' | 'error' | 'timeout' | 'limit' | 'not-run';
 
 /** The dispatch verdict. `passthrough`: nobody decided (distinct from `allow`: somebody approved). */
 export type Verdict = Decision | 'passthrough';

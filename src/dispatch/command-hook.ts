@@ -13,6 +13,7 @@ import type { HookInput, HookOutput } from '../contract/types.js';
 import { fingerprintChanges } from '../packs/fingerprint.js';
 import type { CommandRequest, HookPool } from '../pool/pool.js';
 import type { CommandHookDefinition } from '../registry/hook-definition.js';
+import { type HookTimingListener, reportCommandTiming } from './hook-timing.js';
 import { refusedAnswer } from './refused.js';
 
 export interface CommandContext {
@@ -24,6 +25,7 @@ export interface CommandContext {
   readonly tenant: string;
   /** Called when the hook actually starts (after its turn came). */
   readonly onStart: (() => void) | undefined;
+  readonly onTiming?: HookTimingListener | undefined;
 }
 
 /** Trimmed, and within `max` UTF-8 bytes (the deny reason from stderr gets the reason cap). */
@@ -74,6 +76,7 @@ export function commandRequest(
     isolation: c.isolation,
     writable: c.writable,
     runAs: c.runAs,
+    ...(def.pack === undefined ? {} : { packDir: def.pack.dir }),
   };
 }
 
@@ -98,6 +101,14 @@ export function interpretCommand(outcome: CommandOutcome, event: string): Answer
       return fail('spawn_failed', outcome.message);
     case 'isolation_unavailable':
       return fail('isolation_unavailable', outcome.message);
+    case 'spawn_server_lost': {
+      const { pid, exitCode, signal } = outcome.server;
+      return fail('spawn_server_lost', outcome.message, {
+        ...(pid === undefined ? {} : { pid }),
+        ...(exitCode === null ? {} : { exitCode }),
+        ...(signal === null ? {} : { signal }),
+      });
+    }
     case 'exited':
       break;
   }
@@ -156,11 +167,14 @@ export async function runCommandHook(
       return notRunAnswer(hookError('pack_tampered', message, { changed }));
     }
   }
+  const startedAt = performance.now();
   const lane = await ctx.pool.command.run(
     commandRequest(def, input, commandStdin(def, input, inputJson), ctx.root),
     { signal: ctx.signal, tenant: ctx.tenant, onStart: ctx.onStart },
   );
   if (!lane.ran) return refusedAnswer(lane);
   const answer = interpretCommand(lane.value, def.event);
+  if (ctx.onTiming !== undefined)
+    reportCommandTiming(ctx.onTiming, def.id, startedAt, lane.queuedMs, lane.value);
   return { ...answer, latencyMs: lane.value.durationMs, queuedMs: lane.queuedMs };
 }

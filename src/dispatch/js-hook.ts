@@ -12,6 +12,7 @@ import { toPlainJson } from '../contract/plain-json.js';
 import type { HookInput, HookOutput } from '../contract/types.js';
 import type { HookPool } from '../pool/pool.js';
 import type { JsHookDefinition } from '../registry/hook-definition.js';
+import { type HookTimingListener, reportJsTiming } from './hook-timing.js';
 import { refusedAnswer } from './refused.js';
 
 export interface JsContext {
@@ -23,6 +24,7 @@ export interface JsContext {
   readonly measureMemory: boolean;
   /** Called when the task actually starts. */
   readonly onStart: (() => void) | undefined;
+  readonly onTiming?: HookTimingListener | undefined;
 }
 
 const specs = new WeakMap<JsHookDefinition, JsHookSpec>();
@@ -82,6 +84,7 @@ export async function runJsHooks(
     { signal: ctx.signal, tenant: ctx.tenant, onStart: ctx.onStart },
   );
   if (r.ran) {
+    if (ctx.onTiming !== undefined) reportJsTiming(ctx.onTiming, defs, r.value, r.queuedMs, started);
     return r.value.outcomes.map((o, i) => {
       let answer = o.answer;
       // Structured clone rebuilt the worker's null-prototype objects as plain ones: copy them again.

@@ -120,6 +120,7 @@ export class DispatchRun {
       signal: options.signal,
       tenant: options.tenant ?? '',
       onStart: startNotifier(ctx, options, [hook]),
+      onTiming: options.onHookTiming,
     });
   }
 
@@ -148,6 +149,7 @@ export class DispatchRun {
         maxInputBytes: this.gen.scopeLimits[hooks[0]!.scope].maxInputBytes,
         measureMemory: ctx.audit !== undefined || ctx.events?.has('hook.completed') === true,
         onStart: startNotifier(ctx, options, hooks),
+        onTiming: options.onHookTiming,
       },
       rematchAfter,
     );

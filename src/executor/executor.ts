@@ -15,11 +15,13 @@ import type { DispatchResult } from '../contract/result.js';
 import type { DispatchInput } from '../contract/types.js';
 import { type DispatchOptions, dispatch } from '../dispatch/dispatcher.js';
 import type { Generation } from '../dispatch/generation.js';
+import { RemotePacks } from '../packs/remote/remote-packs.js';
 import { HookPool } from '../pool/pool.js';
 import { IfFilter, IfFilterError } from '../registry/if-filter.js';
 import { ToolMatcher } from '../registry/matcher.js';
 import { OnceTracker, Registry, type TrustedDefinition, type TrustedHandler } from '../registry/registry.js';
 import { type ExecutorOptions, type ResolvedOptions, resolveOptions, trustedSpecSchema } from './options.js';
+import { PackPoller } from './poll-packs.js';
 import {
   judgeReload,
   newDiagnostics,
@@ -81,8 +83,14 @@ export interface Executor {
   close(): Promise<void>;
 }
 
-/** Internal access for tests and benchmarks (not exported from the package entry). */
+/** Internal access for tests, benchmarks and the server (not exported from the package entry). */
 export const INTERNALS: unique symbol = Symbol('hookwarden.internals');
+
+/** What INTERNALS gives: the pool (lane load, warm-up) and the generation in force (catalogue, limits). */
+export interface ExecutorInternals {
+  readonly pool: HookPool;
+  readonly generation: () => Generation;
+}
 
 function openAudit(option: NonNullable<ResolvedOptions['audit']>): AuditLog {
   try {
@@ -108,18 +116,21 @@ class HookExecutor implements Executor {
   /** The limits the pool was built with (a reload cannot change them). */
   readonly #poolLimits: Limits;
   readonly #watcher: ConfigWatcher | undefined;
+  readonly #remote: RemotePacks;
+  readonly #poller: PackPoller;
   #loaded: LoadedConfig;
   #generation: Generation;
   #generationNumber = 1;
   #reloads: Promise<unknown> = Promise.resolve();
   #closed: Promise<void> | undefined;
 
-  constructor(options: ResolvedOptions, loaded: LoadedConfig) {
+  constructor(options: ResolvedOptions, loaded: LoadedConfig, remote: RemotePacks) {
     this.#options = options;
+    this.#remote = remote;
     this.#loaded = loaded;
     this.#warn = options.onWarning ?? defaultWarning;
     this.#poolLimits = loaded.limits;
-    // Before the pool: a bad audit key throws here, and a pool made first would never be closed.
+    // Before the pool: an audit file that is refused must not leave a pool (threads, a spawn server) open.
     this.#audit = options.audit === undefined ? undefined : openAudit(options.audit);
     this.#pool = new HookPool({
       maxConcurrentCommands: loaded.limits.maxConcurrentCommands,
@@ -141,6 +152,14 @@ class HookExecutor implements Executor {
       });
       this.#watcher.update(loaded.watchTargets);
     }
+    this.#poller = new PackPoller(
+      remote,
+      () => {
+        this.reload().catch(() => {}); // closed meanwhile: nothing to reload
+      },
+      this.#warn,
+    );
+    this.#poller.update(loaded.remotePins);
   }
 
   get diagnostics(): readonly Diagnostic[] {
@@ -172,6 +191,7 @@ class HookExecutor implements Executor {
       this.#options,
       this.#warn,
       this.#loaded.scopeLimits.policy,
+      this.#remote,
     );
     if (this.#closed !== undefined)
       throw new HookwardenError('closed', 'the executor was closed during setTenant()');
@@ -235,7 +255,11 @@ class HookExecutor implements Executor {
       event: resolved.definition.name,
       scope: 'trusted',
       type: 'trusted',
-      matcher: matcher.kind === 'all' || !resolved.definition.toolScoped ? undefined : matcher,
+      matcher:
+        matcher.kind === 'all' ||
+        (!resolved.definition.toolScoped && resolved.definition.matchOn.length === 0)
+          ? undefined
+          : matcher,
       ifFilters: resolved.definition.toolScoped ? ifFilters : [],
       requireOk: resolved.aliasInput?.ok,
       onError: spec.onError ?? 'skip',
@@ -269,7 +293,13 @@ class HookExecutor implements Executor {
     const o = this.#options;
     let next: LoadedConfig;
     try {
-      next = await loadConfig({ config: o.config, policy: o.policy, limits: o.limits, strict: o.strict });
+      next = await loadConfig({
+        config: o.config,
+        policy: o.policy,
+        limits: o.limits,
+        strict: o.strict,
+        remote: this.#remote,
+      });
     } catch (err) {
       // Not a config problem (those are diagnostics) but e.g. EMFILE: the generation in force stays.
       const reason = `reload failed, generation ${this.#generationNumber} stays in force: ${(err as Error).message}`;
@@ -296,6 +326,7 @@ class HookExecutor implements Executor {
       this.#generation = this.#buildGeneration();
       this.#generationNumber++;
       this.#watcher?.update(next.watchTargets);
+      this.#poller.update(next.remotePins);
       if (o.prestartJsWorkers && next.hooks.some((h) => h.type === 'js')) this.#pool.js.warm();
       const fresh = newDiagnostics(previous, next);
       for (const d of [...fresh, ...poolLimitWarnings(this.#poolLimits, previous.limits, next.limits)])
@@ -311,7 +342,14 @@ class HookExecutor implements Executor {
     if (jsonEqual(previous.scopeLimits.policy, next.scopeLimits.policy)) return;
     for (const [id, t] of [...this.#tenants]) {
       try {
-        const fresh = await loadRuntimeTenant(id, t.spec, this.#options, this.#warn, next.scopeLimits.policy);
+        const fresh = await loadRuntimeTenant(
+          id,
+          t.spec,
+          this.#options,
+          this.#warn,
+          next.scopeLimits.policy,
+          this.#remote,
+        );
         this.#tenants.set(id, fresh);
       } catch (err) {
         this.#warn({
@@ -328,12 +366,14 @@ class HookExecutor implements Executor {
 
   close(): Promise<void> {
     this.#watcher?.close();
+    this.#poller.close();
+    this.#remote.close();
     this.#closed ??= this.#pool.close();
     return this.#closed;
   }
 
-  [INTERNALS](): { pool: HookPool } {
-    return { pool: this.#pool };
+  [INTERNALS](): ExecutorInternals {
+    return { pool: this.#pool, generation: () => this.#generation };
   }
 }
 
@@ -344,11 +384,13 @@ class HookExecutor implements Executor {
  */
 export async function createExecutor(options: ExecutorOptions = {}): Promise<Executor> {
   const resolved = resolveOptions(options);
+  const remote = new RemotePacks(resolved.remote);
   const loaded = await loadConfig({
     config: resolved.config,
     policy: resolved.policy,
     limits: resolved.limits,
     strict: resolved.strict,
+    remote,
   });
   if (loaded.fatal.length > 0) {
     // Fatal problems stop the load: nothing is "skipped", so the message does not say so.
@@ -357,5 +399,5 @@ export async function createExecutor(options: ExecutorOptions = {}): Promise<Exe
   }
   const warn = resolved.onWarning ?? defaultWarning;
   for (const d of loaded.diagnostics) warn(d);
-  return new HookExecutor(resolved, loaded);
+  return new HookExecutor(resolved, loaded, remote);
 }

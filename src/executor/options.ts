@@ -10,6 +10,12 @@ import { limitsSchema } from '../config/schema.js';
 import { HookwardenError } from '../contract/hookwarden-error.js';
 import { issueMessages, renderValue } from '../contract/messages.js';
 import type { Scope } from '../contract/types.js';
+import {
+  type RemotePackOptions,
+  type ResolvedRemoteOptions,
+  remotePackOptionsSchema,
+  resolveRemoteOptions,
+} from '../packs/remote/options.js';
 import type { ReloadResult } from './reload.js';
 
 /**
@@ -63,6 +69,12 @@ export interface ExecutorOptions {
    * a JS hook actually runs. Default true.
    */
   prestartJsWorkers?: boolean;
+  /**
+   * Packs pinned by URL: the cache directory of fetched bundles (default
+   * `$XDG_CACHE_HOME/hookwarden/packs` or `~/.cache/hookwarden/packs`, mode 0700), size and entry
+   * limits, the download deadline, and whether every load asks the server. See docs/packs.md.
+   */
+  remotePacks?: RemotePackOptions;
 }
 
 export interface ResolvedOptions {
@@ -77,6 +89,7 @@ export interface ResolvedOptions {
   readonly onReload: ((result: ReloadResult) => void) | undefined;
   readonly strict: boolean;
   readonly prestartJsWorkers: boolean;
+  readonly remote: ResolvedRemoteOptions;
 }
 
 const isFileRef = (v: object): v is { path: string; scope?: 'project' | 'user'; optional?: boolean } =>
@@ -175,6 +188,13 @@ export function resolveOptions(options: ExecutorOptions): ResolvedOptions {
         `${key}: expected a function, got ${renderValue(options[key])}`,
       );
   }
+  const remote = remotePackOptionsSchema.safeParse(options.remotePacks ?? {});
+  if (!remote.success) {
+    const problems = issueMessages(remote.error.issues, options.remotePacks, 'remotePacks').map(
+      (m) => `${m.path}: ${m.message}`,
+    );
+    throw new HookwardenError('invalid_options', problems.join('; '), { problems });
+  }
   const parsedLimits = Object.fromEntries(
     Object.entries(limits.data).filter(([, v]) => v !== undefined),
   ) as Partial<Limits>;
@@ -190,6 +210,7 @@ export function resolveOptions(options: ExecutorOptions): ResolvedOptions {
     onReload: options.onReload,
     strict: options.strict === true,
     prestartJsWorkers: options.prestartJsWorkers !== false,
+    remote: resolveRemoteOptions(remote.data as RemotePackOptions),
   });
 }
 

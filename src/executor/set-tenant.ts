@@ -8,6 +8,7 @@ import { tenantLimitsSchema } from '../config/tenant-limits.js';
 import { tenantIdProblem } from '../config/tenants.js';
 import { HookwardenError } from '../contract/hookwarden-error.js';
 import { issueMessages } from '../contract/messages.js';
+import type { RemotePacks } from '../packs/remote/remote-packs.js';
 import { type ConfigSource, type ResolvedOptions, toSources } from './options.js';
 import type { RuntimeTenant } from './tenants.js';
 
@@ -29,6 +30,7 @@ export async function loadRuntimeTenant(
   options: ResolvedOptions,
   warn: (d: Diagnostic) => void,
   baseLimits: ScopeLimits,
+  remote?: RemotePacks,
 ): Promise<RuntimeTenant> {
   const problem = tenantIdProblem(id);
   if (problem !== undefined) throw new HookwardenError('invalid_options', `setTenant: id: ${problem}`);
@@ -43,7 +45,7 @@ export async function loadRuntimeTenant(
     ...s,
     scope: 'user' as const,
   }));
-  const loaded = await loadConfig({ config: sources, policy: [], baseLimits });
+  const loaded = await loadConfig({ config: sources, policy: [], baseLimits, remote });
   if (loaded.fatal.length > 0) {
     const problems = loaded.fatal.map(formatDiagnostic);
     throw new HookwardenError('config_error', `setTenant "${id}": ${problems.join('; ')}`, { problems });

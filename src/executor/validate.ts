@@ -8,6 +8,7 @@ import { DEFAULTS } from '../config/defaults.js';
 import type { Diagnostic } from '../config/diagnostics.js';
 import { loadConfig } from '../config/load.js';
 import type { PackStatus } from '../packs/pins.js';
+import { RemotePacks } from '../packs/remote/remote-packs.js';
 import type { HookDefinition } from '../registry/hook-definition.js';
 import type { ExecutorOptions } from './options.js';
 import { resolveOptions } from './options.js';
@@ -53,13 +54,14 @@ function commandProblem(
 const PATH_DIRS = DEFAULTS.command.path.split(':');
 
 export async function validateConfig(
-  options: Pick<ExecutorOptions, 'config' | 'policy' | 'root' | 'limits' | 'strict'>,
+  options: Pick<ExecutorOptions, 'config' | 'policy' | 'root' | 'limits' | 'strict' | 'remotePacks'>,
 ): Promise<ValidationReport> {
   const resolved = resolveOptions(options);
   const loaded = await loadConfig({
     config: resolved.config,
     policy: resolved.policy,
     limits: resolved.limits,
+    remote: new RemotePacks(resolved.remote),
   });
   // A refused user-scope pack only warns at run time (its hooks are skipped); validating, it is an error.
   const refusedUserPins = new Set(

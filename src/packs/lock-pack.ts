@@ -1,10 +1,15 @@
 // `hookwarden pack lock <dir>`: checks the pack (plain files, a valid hookpack.json whose hooks load
-// and stay inside the pack) and writes hookpack.lock.json with every file's digest and the pack digest.
+// and stay inside the pack, valid fixture files) and writes hookpack.lock.json with every file's
+// digest and the pack digest. Fixtures (tests/*.json) are files of the pack like any other: the lock,
+// the digest and so a signature cover them. With `requireTests`, the fixtures run first and a pack
+// without fixtures, or with one that fails, is not locked.
 
 import type { Diagnostic } from '../config/diagnostics.js';
 import { DEFAULT_SCOPE_LIMITS } from '../config/scope-limits.js';
 import { DEFAULT_EVENTS, EventCatalogue } from '../contract/events.js';
 import { HookwardenError } from '../contract/hookwarden-error.js';
+import { packDigest } from './digest.js';
+import { readPackFixtures } from './fixtures/read-fixtures.js';
 import { normalizePackHooks, packHookProblems } from './load-pack.js';
 import { lockOf, readLockFile, writeLockFile } from './lock.js';
 import { parseManifest } from './manifest.js';
@@ -23,14 +28,26 @@ export interface PackLockResult {
   readonly staleSignatures: boolean;
   /** Warnings about the pack's hooks (errors refuse the lock). */
   readonly diagnostics: readonly Diagnostic[];
+  /** Fixtures in tests/*.json. */
+  readonly fixtureCount: number;
+  /** With `requireTests`: how the fixtures fared (all passed, or the pack would not be locked). */
+  readonly tests: { readonly passed: number; readonly failed: number } | undefined;
+}
+
+export interface PackLockOptions {
+  /** Run the fixtures first; refuse a pack without fixtures or with a failing one. Default false. */
+  readonly requireTests?: boolean | undefined;
+  /** Sandbox root of the fixture run (the cwd of command hooks). Default: the current directory. */
+  readonly root?: string | undefined;
 }
 
 /**
  * Locks a pack directory. Rejects with `pack_error` (every problem in `problems`) when the directory
  * is not a valid pack: a symlink or special file, no or an invalid hookpack.json, a hook that fails
- * to load or refers outside the pack. Custom events are checked against the built-in catalogue only.
+ * to load or refers outside the pack, an invalid fixture file; with `requireTests`, missing or failing
+ * fixtures. Custom events are checked against the built-in catalogue only.
  */
-export async function lockPack(dir: string): Promise<PackLockResult> {
+export async function lockPack(dir: string, options: PackLockOptions = {}): Promise<PackLockResult> {
   const walk = await walkPack(dir);
   const fail = (problems: readonly string[]) => {
     throw new HookwardenError('pack_error', `cannot lock ${walk.root}: ${problems.join('; ')}`, { problems });
@@ -45,6 +62,22 @@ export async function lockPack(dir: string): Promise<PackLockResult> {
   });
   const problems = packHookProblems(sink);
   if (problems.length > 0) fail(problems);
+  const fixtures = await readPackFixtures(walk);
+  if (!fixtures.ok) return fail(fixtures.problems);
+  let tests: PackLockResult['tests'];
+  if (options.requireTests === true) {
+    if (fixtures.fixtures.length === 0)
+      fail(['--require-tests: the pack has no fixtures (tests/*.json); write some, or lock without it']);
+    const { testPack } = await import('./fixtures/test-pack.js');
+    const tested = await testPack(walk.root, { root: options.root });
+    if (tested.digest !== packDigest(walk.files)) fail(['files changed while the fixtures ran: lock again']);
+    const failing = tested.results.filter((r) => r.status !== 'pass').map((r) => `"${r.name}"`);
+    if (failing.length > 0)
+      fail([
+        `--require-tests: ${failing.length} of ${tested.results.length} fixtures fail (${failing.join(', ')}); see \`hookwarden pack test ${dir}\``,
+      ]);
+    tests = { passed: tested.passed, failed: tested.failed };
+  }
   const previous = await readLockFile(walk.root);
   const lock = lockOf(walk);
   await writeLockFile(walk.root, lock);
@@ -59,5 +92,7 @@ export async function lockPack(dir: string): Promise<PackLockResult> {
     previousDigest,
     staleSignatures,
     diagnostics: sink.items,
+    fixtureCount: fixtures.fixtures.length,
+    tests,
   };
 }

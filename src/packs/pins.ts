@@ -14,14 +14,18 @@ import { isObject, issueMessages, joinPath, renderValue } from '../contract/mess
 import type { HookDefinition } from '../registry/hook-definition.js';
 import { parsePublicKey } from './keys.js';
 import type { PackLoad } from './load-pack.js';
+import type { RemotePacks } from './remote/remote-packs.js';
+import { checkUrlPin, type RemotePinTarget } from './remote/url-pin-fields.js';
 
 /** How a pinned pack fared at load (reported by `validateConfig` and `hookwarden validate`). */
 export interface PackStatus {
   /** The config file that pins the pack, and the pin's JSON path (`packs[0]`). */
   readonly file: string;
   readonly path: string;
-  /** Absolute pack directory (undefined when the pin has no valid path). */
+  /** Absolute pack directory (undefined when the pin has no valid path); for a url pin, the cached bundle. */
   readonly dir: string | undefined;
+  /** The bundle URL of a url pin. */
+  readonly url?: string | undefined;
   readonly scope: 'policy' | 'user';
   readonly name: string | undefined;
   readonly version: string | undefined;
@@ -42,6 +46,8 @@ export interface PinsContext {
   readonly catalogue: EventCatalogue;
   /** Limits by scope: a pack's hooks get those of the pin's scope. */
   readonly scopeLimits: LimitsByScope;
+  /** Fetches the bundles of url pins (default: one with the default options, for this load only). */
+  readonly remote?: RemotePacks | undefined;
 }
 
 export interface PinsResult {
@@ -55,12 +61,16 @@ export interface PinsResult {
   readonly policyFailures: readonly string[];
   readonly statuses: readonly PackStatus[];
   readonly watch: readonly WatchTarget[];
+  /** Url pins to poll for new bundles (those without a digest). */
+  readonly remote: readonly RemotePinTarget[];
 }
 
 const PIN_FIELDS = new Set(Object.keys(packPinSchema.shape));
 
 interface ParsedPin {
   readonly dir: string | undefined;
+  readonly url: string | undefined;
+  readonly pollSeconds: number | undefined;
   readonly scope: 'policy' | 'user';
   readonly keys: readonly KeyObject[];
   readonly keyFiles: readonly string[];
@@ -79,6 +89,8 @@ async function parsePin(raw: unknown, at: string, ctx: PinsContext): Promise<Par
   const scope = ctx.policySource ? 'policy' : 'user';
   const empty = {
     dir: undefined,
+    url: undefined,
+    pollSeconds: undefined,
     scope,
     keys: [],
     keyFiles: [],
@@ -106,6 +118,7 @@ async function parsePin(raw: unknown, at: string, ctx: PinsContext): Promise<Par
     for (const m of issueMessages(issues, raw, at)) fail(m.path, m.message);
   }
   const pin = parsed.success ? parsed.data : undefined;
+  checkUrlPin(raw, at, sink);
   if (!ctx.policySource && raw.scope !== undefined && raw.scope !== 'user')
     fail(
       joinPath(at, 'scope'),
@@ -141,6 +154,8 @@ async function parsePin(raw: unknown, at: string, ctx: PinsContext): Promise<Par
   return {
     // Known even for an otherwise invalid pin, so the directory is watched for the fix.
     dir: typeof raw.path === 'string' && raw.path !== '' ? resolve(ctx.configDir, raw.path) : undefined,
+    url: typeof raw.url === 'string' ? raw.url : undefined,
+    pollSeconds: pin?.pollSeconds,
     scope,
     keys,
     keyFiles,
@@ -156,21 +171,30 @@ export async function loadPackPins(value: unknown, ctx: PinsContext): Promise<Pi
   const policyFailures: string[] = [];
   const statuses: PackStatus[] = [];
   const watch: WatchTarget[] = [];
+  const remote: RemotePinTarget[] = [];
   if (!Array.isArray(value)) {
     sink.error(
       'packs',
       `expected an array of pack pins like [{"path": "packs/guard", "digest": "sha256:…"}], got ${renderValue(value)}`,
     );
     if (ctx.policySource) policyFailures.push(`packs in ${sink.file} are invalid: expected an array`);
-    return { layers, policyFailures, statuses, watch };
+    return { layers, policyFailures, statuses, watch, remote };
   }
   for (const [i, raw] of value.entries()) {
     const at = joinPath('packs', i);
     const pin = await parsePin(raw, at, ctx);
     for (const f of pin.keyFiles) watch.push({ dir: dirname(f), name: basename(f) });
     if (pin.dir !== undefined) watch.push({ dir: dirname(pin.dir), name: basename(pin.dir) });
+    const packCtx = { ...ctx, limits: ctx.scopeLimits[pin.scope] };
     let load: PackLoad | undefined;
-    if (pin.invalid === undefined && pin.dir !== undefined) {
+    let urlRefusal: string | undefined;
+    if (pin.invalid === undefined && pin.url !== undefined) {
+      const r = await loadFetchedPack({ ...pin, url: pin.url, publicKeys: pin.keys }, ctx, packCtx);
+      load = r.load;
+      urlRefusal = r.refusal;
+      if (r.warning !== undefined) sink.warn(at, `pack ${pin.url}: ${r.warning}`);
+      if (pin.digest === undefined) remote.push(r.target);
+    } else if (pin.invalid === undefined && pin.dir !== undefined) {
       if (pin.digest === undefined && pin.keys.length === 0)
         sink.warn(
           at,
@@ -178,16 +202,13 @@ export async function loadPackPins(value: unknown, ctx: PinsContext): Promise<Pi
         );
       // Imported here: a configuration without packs never loads the pack machinery.
       const { loadPack } = await import('./load-pack.js');
-      load = await loadPack(
-        { ...pin, dir: pin.dir, publicKeys: pin.keys },
-        { ...ctx, limits: ctx.scopeLimits[pin.scope] },
-      );
-      for (const w of load.report.warnings) sink.warn(at, `pack ${pin.dir}: ${w}`);
+      load = await loadPack({ ...pin, dir: pin.dir, publicKeys: pin.keys }, packCtx);
       for (const d of load.dirs) watch.push({ dir: d, name: undefined });
     }
-    const refusal = pin.invalid ?? load?.refusal;
+    for (const w of load?.report.warnings ?? []) sink.warn(at, `pack ${pin.url ?? pin.dir}: ${w}`);
+    const refusal = pin.invalid ?? urlRefusal ?? load?.refusal;
     // Named as the pin wrote it: a refused pack's own hookpack.json is not to be trusted.
-    const label = `pack ${renderValue(isObject(raw) ? raw.path : raw)}`;
+    const label = `pack ${renderValue(isObject(raw) ? (raw.path ?? raw.url) : raw)}`;
     if (refusal !== undefined) {
       if (pin.scope === 'policy') {
         sink.error(at, `${label} refused, so deny-capable events deny: ${refusal}`);
@@ -199,7 +220,8 @@ export async function loadPackPins(value: unknown, ctx: PinsContext): Promise<Pi
     statuses.push({
       file: sink.file,
       path: at,
-      dir: pin.dir,
+      dir: pin.url === undefined ? pin.dir : load?.report.dir,
+      ...(pin.url === undefined ? {} : { url: pin.url }),
       scope: pin.scope,
       name: refusal === undefined ? load?.name : undefined,
       version: refusal === undefined ? load?.version : undefined,
@@ -209,5 +231,25 @@ export async function loadPackPins(value: unknown, ctx: PinsContext): Promise<Pi
       hookCount: refusal === undefined ? (load?.hooks.length ?? 0) : 0,
     });
   }
-  return { layers, policyFailures, statuses, watch };
+  return { layers, policyFailures, statuses, watch, remote };
+}
+
+/** A url pin: imported only when a config has one (it brings in fetch, tar and the cache). */
+async function loadFetchedPack(
+  pin: Parameters<typeof import('./remote/url-pin.js').loadUrlPin>[0],
+  ctx: PinsContext,
+  packCtx: Parameters<typeof import('./load-pack.js').loadPack>[1],
+) {
+  const { loadUrlPin } = await import('./remote/url-pin.js');
+  const remote = ctx.remote ?? (await defaultRemotePacks());
+  return loadUrlPin(pin, remote, packCtx);
+}
+
+/** The fetcher of a load that was given none (validate, a one-shot load): default options. */
+async function defaultRemotePacks(): Promise<RemotePacks> {
+  const [{ RemotePacks }, { resolveRemoteOptions }] = await Promise.all([
+    import('./remote/remote-packs.js'),
+    import('./remote/options.js'),
+  ]);
+  return new RemotePacks(resolveRemoteOptions());
 }

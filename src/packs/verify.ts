@@ -54,6 +54,11 @@ export interface PackVerification {
   readonly problems: readonly string[];
   /** Not refusals: e.g. an optional signature that is missing. */
   readonly warnings: readonly string[];
+  /**
+   * Fixtures in the pack's tests/*.json (counted by `verifyPack`; undefined from the loader, which
+   * does not read them, or when a fixture file is invalid: see `warnings`).
+   */
+  readonly fixtureCount?: number | undefined;
 }
 
 export interface PackInspection {
@@ -168,5 +173,11 @@ export async function verifyPack(dir: string, options: PackVerifyOptions = {}): 
     return parsed.key;
   });
   const requireSignature = options.requireSignature ?? publicKeys.length > 0;
-  return (await inspectPack(dir, { digest: options.digest, publicKeys, requireSignature })).report;
+  const { report, walk } = await inspectPack(dir, { digest: options.digest, publicKeys, requireSignature });
+  if (walk.problems.length > 0) return report;
+  const { readPackFixtures } = await import('./fixtures/read-fixtures.js');
+  const fixtures = await readPackFixtures(walk);
+  return fixtures.ok
+    ? { ...report, fixtureCount: fixtures.fixtures.length }
+    : { ...report, warnings: [...report.warnings, ...fixtures.problems] };
 }

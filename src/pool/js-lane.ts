@@ -1,12 +1,10 @@
 // The QuickJS lane: a Piscina pool whose workers (sandbox/js/worker.ts) each own one QuickJS module.
-// A hook's spec (source, limits) goes to each worker once: the lane sends it along until every live
-// worker thread has run a task with it, and again when a worker answers that it no longer holds it.
-// Workers stay warm once made. Queueing happens here, in front of Piscina: at most one batch per
-// thread is in flight, so a batch starts as soon as it is sent and its deadline clock is honest.
-// Under load, queued tasks of the same tenant travel to a worker together (one message for up to
-// MAX_BATCH tasks: the message, not the hook, is the larger cost of a trivial hook); an idle lane
-// sends each task alone. The backstop for a hook that does not yield to its interrupt (QuickJS's
-// parser never checks it) aborts the batch at its summed deadlines + grace: the thread is terminated.
+// A hook's spec goes to each worker thread until it has run a task with it, and again when a worker
+// says it no longer holds it. Queueing happens here, in front of Piscina: at most one batch per warm
+// thread is in flight, so a batch starts when sent and its deadline clock is honest. Under load, one
+// tenant's queued tasks travel together (up to MAX_BATCH per message: the message costs more than a
+// trivial hook). The backstop for a hook that ignores its interrupt (QuickJS's parser never checks
+// it) aborts the batch at its summed deadlines + grace, terminating the thread.
 import type { Piscina } from 'piscina';
 import { hookError } from '../contract/error-codes.js';
 import type {
@@ -19,14 +17,13 @@ import type {
 } from '../contract/js-task.js';
 import { BatchAbort, batchFailure } from './batch-abort.js';
 import { destroyWhenLoaded } from './destroy-piscina.js';
-import { type LaneResult, type LaneRunOptions, refusal } from './lane.js';
+import { type LaneLoad, type LaneResult, type LaneRunOptions, refusal } from './lane.js';
 import { createQuickJsPool } from './piscina-pool.js';
 import { SpecHolders } from './spec-holders.js';
 import { type BatchBudget, type TenantLimits, TenantQueues } from './tenant-queues.js';
 import { recordLeaks } from './worker-leaks.js';
 
 export { LEAKS } from './worker-leaks.js';
-
 /** Most tasks one message carries to a worker. */
 export const MAX_BATCH = 8;
 /**
@@ -121,6 +118,11 @@ export class JsLane {
     return this.#piscina?.threads.length ?? 0;
   }
 
+  /** Threads, batches in flight, and each tenant's tasks waiting and running (metrics). */
+  load(): LaneLoad {
+    return { capacity: this.#options.threads, busy: this.#running.size, tenants: this.#queue.counts() };
+  }
+
   /** Runs a task (one JS hook, or a serial run of them); its budget is the sum of their deadlines. */
   run(call: JsCall, options: LaneRunOptions = {}): Promise<JsLaneResult> {
     const { signal, onStart } = options;
@@ -169,8 +171,7 @@ export class JsLane {
     const batch = entry.batch;
     if (batch === undefined) {
       this.#queue.remove(entry.call.task.tenant ?? '', entry);
-      const queuedMs = performance.now() - entry.queuedAt;
-      this.#settle(entry, refusal('aborted', queuedMs));
+      this.#settle(entry, refusal('aborted', performance.now() - entry.queuedAt));
       return;
     }
     const queuedMs = entry.sentAt - entry.queuedAt;
@@ -211,7 +212,6 @@ export class JsLane {
     const batch: Batch = { entries, abort: new BatchAbort(), why: undefined };
     this.#running.add(batch);
     const now = performance.now();
-    const submittedAt = performance.timeOrigin + now;
     let budget = 0;
     for (const e of entries) {
       e.batch = batch;
@@ -219,13 +219,12 @@ export class JsLane {
       budget += e.budgetMs;
       if (!e.resent) e.onStart?.();
     }
-    const grace = this.#options.backstopGraceMs;
     const timer = setTimeout(() => {
       batch.why ??= 'backstop';
       batch.abort.abort(new Error('backstop'));
-    }, budget + grace);
+    }, budget + this.#options.backstopGraceMs);
     const message: JsBatch = {
-      tasks: entries.map((e) => ({ ...e.call.task, submittedAt })),
+      tasks: entries.map((e) => ({ ...e.call.task, submittedAt: performance.timeOrigin + now })),
       ...this.#holders.toSend(
         entries.map((e) => ({ specs: e.call.specs, force: e.resent })),
         this.#piscina?.threads ?? [],
@@ -248,6 +247,7 @@ export class JsLane {
           }
         },
         (err: unknown) => {
+          const grace = this.#options.backstopGraceMs;
           for (const e of entries)
             this.#settle(e, batchFailure(batch.why, err, grace, e.sentAt - e.queuedAt));
         },

@@ -4,7 +4,8 @@
 // to `a|b` alternatives compared exactly (with a warning at load).
 import { LinearRegex, RegexSyntaxError, type StepBudget } from './regex/linear-regex.js';
 
-const SIMPLE = /^[A-Za-z0-9_-]+(\|[A-Za-z0-9_-]+)*$/;
+/** Claude Code's exact form: letters, digits, `_`, `-`, spaces, and `|` or `,` between names. */
+const SIMPLE = /^[A-Za-z0-9_ -]+([|,][A-Za-z0-9_ -]+)*$/;
 const CACHE_LIMIT = 1024;
 
 export type MatcherKind = 'all' | 'exact' | 'regex' | 'alternatives';
@@ -27,8 +28,9 @@ export class ToolMatcher {
       return;
     }
     if (SIMPLE.test(p)) {
-      this.kind = p.includes('|') ? 'alternatives' : 'exact';
-      this.#names = new Set(p.split('|'));
+      const names = p.split(/[|,]/).map((n) => n.trim());
+      this.kind = names.length > 1 ? 'alternatives' : 'exact';
+      this.#names = new Set(names);
       return;
     }
     try {

@@ -63,6 +63,17 @@ export class OnceTracker {
 
 export type { RegisteredHook, TrustedContext, TrustedDefinition, TrustedHandler } from './hook-definition.js';
 
+/** The first of `paths` (dotted) that holds a string in the input: what a non-tool matcher tests. */
+function matchValue(input: Readonly<Partial<HookInput>>, paths: readonly string[]): string | undefined {
+  for (const path of paths) {
+    let v: unknown = input;
+    for (const k of path.split('.'))
+      v = typeof v === 'object' && v !== null ? (v as Record<string, unknown>)[k] : undefined;
+    if (typeof v === 'string') return v;
+  }
+  return undefined;
+}
+
 export class Registry {
   readonly #byEvent = new Map<string, RegisteredHook[]>();
   readonly #once: OnceTracker;
@@ -95,22 +106,22 @@ export class Registry {
   accepts(
     h: RegisteredHook,
     def: EventDefinition,
-    probe: Readonly<Pick<HookInput, 'toolName' | 'toolInput' | 'ok'>>,
+    probe: Readonly<Partial<HookInput>>,
     budget?: StepBudget,
   ): boolean {
     if (def.toolScoped) {
       if (h.matcher !== undefined && !h.matcher.matches(probe.toolName, budget)) return false;
       for (const f of h.ifFilters) if (!f.matches(probe.toolName, probe.toolInput, budget)) return false;
+    } else if (h.matcher !== undefined && def.matchOn.length > 0) {
+      if (!h.matcher.matches(matchValue(probe, def.matchOn), budget)) return false;
     }
-    return h.requireOk === undefined || probe.ok === h.requireOk;
+    // PostToolUse hooks run unless the call failed; PostToolUseFailure hooks only when it did.
+    if (h.requireOk === undefined) return true;
+    return h.requireOk ? probe.ok !== false : probe.ok === false;
   }
 
   /** Whether any hook of the event accepts this input (the dispatch's fast path). */
-  anyAccepts(
-    def: EventDefinition,
-    probe: Readonly<Pick<HookInput, 'toolName' | 'toolInput' | 'ok'>>,
-    budget?: StepBudget,
-  ): boolean {
+  anyAccepts(def: EventDefinition, probe: Readonly<Partial<HookInput>>, budget?: StepBudget): boolean {
     const list = this.#byEvent.get(def.name);
     if (list === undefined) return false;
     for (const h of list) if (this.accepts(h, def, probe, budget)) return true;
@@ -120,7 +131,7 @@ export class Registry {
   /** The hooks that accept this input, in order, identical specs once. */
   match(
     def: EventDefinition,
-    probe: Readonly<Pick<HookInput, 'toolName' | 'toolInput' | 'ok'>>,
+    probe: Readonly<Partial<HookInput>>,
     budget?: StepBudget,
   ): readonly RegisteredHook[] {
     const list = this.#byEvent.get(def.name);

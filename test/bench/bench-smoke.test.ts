@@ -16,6 +16,7 @@ describe('bench scenarios', () => {
     'tenants-mixed',
     'peers',
     'cli-startup',
+    'url-pin',
   ])('%s runs to completion', (name) => {
     const r = spawnSync(process.execPath, [RUNNER, name, '--quick'], { encoding: 'utf8', timeout: 120_000 });
     expect(r.status, r.stderr).toBe(0);

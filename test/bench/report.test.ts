@@ -1,85 +1,129 @@
 import { describe, expect, it } from 'vitest';
-import { type BenchResult, Histogram, type LatencySummary, renderHtmlReport } from '../../src/bench/index.js';
-import { createProgress } from '../../src/bench/progress.js';
-import { formatMs } from '../../src/bench/report-svg.js';
-
-const lat = (p50: number, count = 10): LatencySummary => ({
-  count,
-  p50,
-  p90: p50 * 2,
-  p99: p50 * 4,
-  p999: p50 * 5,
-  max: p50 * 6,
-  mean: p50 * 1.2,
-});
+import { compareResults } from '../../src/bench/compare.js';
+import { renderHtmlReport } from '../../src/bench/index.js';
+import { createProgress, formatDuration } from '../../src/bench/progress.js';
+import { ellipsize } from '../../src/bench/report-charts.js';
+import { renderCompareReport } from '../../src/bench/report-compare.js';
+import { formatMs, placeLabels } from '../../src/bench/report-svg.js';
+import { benchResult } from '../helpers/bench-result.js';
 
 const HOSTILE = '<img src=x onerror=alert(1)>';
 
-function result(extra: Partial<BenchResult> = {}, hookId = 'guard'): BenchResult {
-  const h = new Histogram();
-  for (const v of [0.2, 0.3, 0.31, 0.5, 0.9, 4]) h.record(v);
-  return {
-    config: ['conf/"hooks".json'],
-    policy: [],
-    event: 'BeforeTool',
-    iterations: 6,
-    concurrency: 1,
-    tenants: 2,
-    warmup: 1,
-    durationMs: 12,
-    throughputPerSec: 500,
-    overall: lat(0.31, 6),
-    perHook: { [hookId]: { type: 'js', ...lat(0.2, 6), queuedP50: 0.01, queuedP99: 0.02, notRun: 0 } },
-    perTenant: {
-      t1: { ...lat(0.3, 3), throughputPerSec: 250 },
-      t2: { ...lat(0.3, 3), throughputPerSec: 250 },
-    },
-    baselines: { piscinaEcho: lat(0.1), spawnTrue: lat(1.7), quickJsEval: lat(0.27) },
-    ratios: {
-      overall: { vsPiscinaEcho: 3.1, vsSpawnTrue: 0.18, vsQuickJsEval: 1.15, vsEchoPlusEval: 0.84 },
-      perHook: { [hookId]: { vsQuickJsEval: 0.74, vsEchoPlusEval: 0.54 } },
-    },
-    decisions: { allow: 6 },
-    errors: { timeout: 1 },
-    histogram: h.buckets(2),
-    machine: { cpuModel: 'cpu', cpus: 2, totalMemoryBytes: 1, node: 'v20', platform: 'linux', arch: 'x64' },
-    startedAt: '2026-11-29T00:00:00.000Z',
-    ...extra,
-  };
+function result(hookId = 'guard') {
+  const r = benchResult();
+  if (hookId !== 'guard') {
+    r.perHook = { [hookId]: r.perHook.guard! };
+    r.ratios.perHook = { [hookId]: r.ratios.perHook.guard! };
+    r.stages.perHook = { [hookId]: r.stages.perHook.guard! };
+    r.hooks = [{ ...r.hooks[0]!, id: hookId }];
+    r.perHook[hookId]!.errors = { [HOSTILE]: 2 };
+  }
+  return r;
 }
 
+const svgCount = (html: string) => html.match(/<svg /g)?.length ?? 0;
+
 describe('renderHtmlReport', () => {
-  it('renders tables and two inline SVG charts with no script or external reference', () => {
+  it('renders the description, four inline SVG charts and the tables, with no script or external reference', () => {
     const html = renderHtmlReport(result());
-    expect(html.match(/<svg /g)).toHaveLength(2);
+    expect(svgCount(html)).toBe(4);
     expect(html).not.toMatch(/https?:\/\/|src=|<script/i);
     for (const text of [
+      'hookwarden 0.1.0 commit aaaaaaaaaaaa',
+      'Where the time goes',
+      'Latency over the run',
+      'fold &amp; result',
       'Per hook (ms)',
-      'Per tenant (ms)',
       'Ratios (p50 ÷ baseline p50)',
-      'timeout',
-      'p99.9',
+      'sha256:111111111111',
+      'Input (digest',
     ])
       expect(html).toContain(text);
+    // One bar segment per stage of the dispatch, and one point per block on each line of the strip.
+    expect(html.match(/class="st-fold"><title>/g)).toHaveLength(1);
+    expect(html.match(/<circle [^>]*class="ot-p50"/g)).toHaveLength(10);
   });
 
-  it('escapes hook ids and paths taken from config files', () => {
-    const html = renderHtmlReport(result({}, HOSTILE));
+  it('greys out the ratios and says why when dispatches queued behind each other', () => {
+    expect(renderHtmlReport(result())).not.toContain('class="queued"');
+    const html = renderHtmlReport({ ...result(), concurrency: 8 });
+    expect(html).toContain('<table class="queued">');
+    expect(html).toContain('Greyed: not like for like.');
+  });
+
+  it('shows the run warnings, failures per hook, and only the digest of a redacted input', () => {
+    const r = result();
+    r.warnings = ['high variance between blocks: …'];
+    r.perHook.noop!.errors = { nonzero_exit: 3, timeout: 1 };
+    r.input = { digest: r.input.digest, varied: true };
+    const html = renderHtmlReport(r);
+    expect(html).toContain('<div class="warn"><strong>Warnings</strong><ul><li>high variance between blocks');
+    expect(html).toContain('<th>hook</th><th>nonzero_exit</th><th>timeout</th>');
+    expect(html).toContain('Input: redacted');
+    expect(html).not.toContain('toolName');
+  });
+
+  it('escapes hook ids, error codes and paths taken from config files, and keeps names on one line', () => {
+    const html = renderHtmlReport({ ...result(HOSTILE), config: ['conf/"hooks".json'] });
     expect(html).toContain('&lt;img src=x onerror=alert(1)&gt;');
     expect(html).toContain('conf/&quot;hooks&quot;.json');
     expect(html).not.toContain('<img');
+    expect(html).toContain(`<td class="name" title="&lt;img src=x onerror=alert(1)&gt;">`);
   });
 
   it('renders a run with no hook and no sample without failing', () => {
-    const html = renderHtmlReport(
-      result({ perHook: {}, ratios: { ...result().ratios, perHook: {} }, histogram: [], errors: {} }),
-    );
-    expect(html.match(/<svg /g)).toHaveLength(2);
+    const r = result();
+    const html = renderHtmlReport({
+      ...r,
+      perHook: {},
+      ratios: { ...r.ratios, perHook: {} },
+      histogram: [],
+      blocks: [],
+      stages: { overall: { queueMs: 0, transportMs: 0, runMs: 0, foldMs: 0, totalMs: 0 }, perHook: {} },
+    });
+    expect(svgCount(html)).toBe(4);
     expect(html).not.toContain('NaN');
+    expect(html).not.toContain('Infinity');
   });
 
   it('labels latencies compactly', () => {
     expect([0.05, 0.25, 3.2, 150, 2000].map(formatMs)).toEqual(['0.05', '0.25', '3.2', '150', '2 s']);
+  });
+
+  it('places marker labels so that none overlaps another, even when the markers bunch up', () => {
+    const texts = ['p50 7.98', 'p90 13.7', 'p99 17.3', 'p99.9 19.3', 'echo 0.32', 'eval 0.55', 'spawn 3.75'];
+    const xs = [420, 452, 460, 463, 110, 150, 380];
+    const places = placeLabels(xs, texts);
+    const boxes = places.map((p, i) => ({
+      row: p.row,
+      from: p.x - (texts[i]!.length * 6.2) / 2,
+      to: p.x + (texts[i]!.length * 6.2) / 2,
+    }));
+    for (const [i, a] of boxes.entries())
+      for (const b of boxes.slice(i + 1))
+        if (a.row === b.row) expect(a.to <= b.from || b.to <= a.from).toBe(true);
+    expect(Math.max(...places.map((p) => p.row))).toBeLessThan(4);
+  });
+
+  it('cuts long names with an ellipsis', () => {
+    expect(ellipsize('short', 10)).toBe('short');
+    expect(ellipsize('a-very-long-hook-name-indeed', 10)).toBe('a-very-lo…');
+  });
+});
+
+describe('renderCompareReport', () => {
+  it('overlays both CDFs and shows each verdict', () => {
+    const base = benchResult();
+    const next = benchResult({
+      noop: base.blocks.map((b) => b.perHook.noop! * 3),
+      overall: base.blocks.map((b) => b.overall.p50 * 3),
+    });
+    const html = renderCompareReport(base, next, compareResults(base, next), 'base.json', 'new.json');
+    expect(html).toContain('class="cdf base"');
+    expect(html).toContain('class="cdf new"');
+    expect(html).toContain('<td class="slower">slower</td>');
+    expect(html).toContain('Regression: a series got significantly slower.');
+    expect(html).not.toMatch(/https?:\/\/|src=|<script/i);
   });
 });
 
@@ -89,23 +133,43 @@ describe('createProgress', () => {
     return { isTTY, columns: 100, write: (s: string) => writes.push(s), writes };
   };
 
-  it('draws a bar in place on a terminal and erases it at the end', () => {
+  it('draws a bar with the rate and the time left in place on a terminal, and erases it at the end', () => {
     const s = stream(true);
-    const p = createProgress(s, 'bench');
+    let t = 0;
+    const p = createProgress(s, 'bench', { now: () => t });
+    t = 1000;
     p.update(1, 4);
+    t = 4000;
     p.update(4, 4);
     p.finish();
-    expect(s.writes[0]).toMatch(/^\r\x1b\[2Kbench .* 25% 1\/4/);
-    expect(s.writes.at(-2)).toMatch(/100% 4\/4/);
+    expect(s.writes[0]).toMatch(/^\r\x1b\[2Kbench .* 25% 1\/4 1\/s ETA 3 s$/);
+    expect(s.writes.at(-2)).toMatch(/100% 4\/4 1\/s ETA 0 s/);
     expect(s.writes.at(-1)).toBe('\r\x1b[2K');
   });
 
-  it('writes nothing when the stream is not a terminal', () => {
+  it('off a terminal, writes one plain line per interval, and nothing to erase', () => {
     const s = stream(false);
-    const p = createProgress(s, 'bench');
-    p.update(1, 2);
-    p.update(2, 2);
+    let t = 0;
+    const p = createProgress(s, 'bench', { now: () => t, logIntervalMs: 5000 });
+    for (let done = 1; done <= 100; done++) {
+      t = done * 200; // 20 s in all
+      p.update(done, 100);
+    }
     p.finish();
-    expect(s.writes).toEqual([]);
+    expect(s.writes).toEqual([
+      'bench: 25/100 dispatches (25%), 5/s, about 15 s left\n',
+      'bench: 50/100 dispatches (50%), 5/s, about 10 s left\n',
+      'bench: 75/100 dispatches (75%), 5/s, about 5 s left\n',
+      'bench: 100/100 dispatches (100%), 5/s, about 0 s left\n',
+    ]);
+  });
+
+  it('formats durations', () => {
+    expect([900, 42_000, 185_000, 3_725_000].map(formatDuration)).toEqual([
+      '1 s',
+      '42 s',
+      '3 min 05 s',
+      '1 h 02 min',
+    ]);
   });
 });

@@ -41,6 +41,85 @@ describe('runBench', () => {
     expect(r.histogram.reduce((n, b) => n + b.count, 0)).toBe(6);
     expect(r.perTenant).toBeUndefined();
     expect(r.config).toEqual(['<inline>']);
+    expect(r.perHook.fails!.errors).toEqual({ nonzero_exit: 6 });
+    expect(r.perHook['js-allow']!.errors).toEqual({});
+  });
+
+  it('describes itself: schema, version, the hooks with isolation and digests, the input, one summary per block', async () => {
+    const r = await runBench({
+      ...tiny,
+      config: mixed,
+      event: 'PreToolUse',
+      input: input({ toolName: 'Bash' }),
+    });
+    expect(r.schema).toBe(2);
+    expect(r.hookwarden.version).toMatch(/^\d+\.\d+\.\d+/);
+    expect(r.hookwarden.commit === null || /^[0-9a-f]{40}$/.test(r.hookwarden.commit)).toBe(true);
+    expect(r.hooks.map((h) => [h.id, h.type, h.isolation])).toEqual([
+      ['js-allow', 'js', 'quickjs'],
+      ['fails', 'command', 'process'],
+    ]);
+    for (const h of r.hooks) expect(h.digest).toMatch(/^sha256:[0-9a-f]{64}$/);
+    expect(r.input.value).toMatchObject({ toolName: 'Bash' });
+    expect(r.input.digest).toMatch(/^sha256:[0-9a-f]{64}$/);
+    // 6 iterations: 6 blocks of one dispatch each (at most one block per dispatch).
+    expect(r.blocks).toHaveLength(6);
+    expect(r.blocks.map((b) => b.dispatches)).toEqual([1, 1, 1, 1, 1, 1]);
+    for (const b of r.blocks) expect(Object.keys(b.perHook)).toEqual(['js-allow', 'fails']);
+    expect(r.blocks[5]!.atMs).toBeGreaterThan(r.blocks[0]!.atMs);
+  });
+
+  it('splits each dispatch into queue, transport, hook run and fold, per dispatch and per hook', async () => {
+    const r = await runBench({
+      ...tiny,
+      config: mixed,
+      event: 'PreToolUse',
+      input: input({ toolName: 'Bash' }),
+    });
+    const o = r.stages.overall;
+    expect(Object.keys(r.stages.perHook)).toEqual(['js-allow', 'fails']);
+    for (const s of [o, ...Object.values(r.stages.perHook)])
+      for (const v of [s.queueMs, s.transportMs, s.runMs]) expect(v).toBeGreaterThanOrEqual(0);
+    // A command hook's run excludes its spawn(); the stages of a serial dispatch add up to its mean.
+    expect(r.stages.perHook.fails!.transportMs).toBeGreaterThan(0);
+    expect(r.stages.perHook.fails!.runMs).toBeLessThan(r.perHook.fails!.mean);
+    expect(o.queueMs + o.transportMs + o.runMs + o.foldMs).toBeCloseTo(o.totalMs, 2);
+    expect(o.totalMs).toBeCloseTo(r.overall.mean, 2);
+  });
+
+  it('--vary-input gives every dispatch its own timestamp, so a seeded Math.random takes other paths', async () => {
+    // The guest's Math.random is seeded from the input: with one input, every call draws the same number.
+    const coin = {
+      hooks: {
+        BeforeTool: [
+          {
+            hooks: [
+              {
+                type: 'js',
+                name: 'coin',
+                code: "export default () => ({ decision: Math.random() < 0.5 ? 'deny' : 'allow' })",
+              },
+            ],
+          },
+        ],
+      },
+    };
+    const base = {
+      ...tiny,
+      iterations: 40,
+      config: coin,
+      event: 'BeforeTool',
+      input: input({ toolName: 'Bash' }),
+    };
+    const fixed = await runBench(base);
+    expect(Object.keys(fixed.decisions)).toHaveLength(1);
+    const varied = await runBench({ ...base, varyInput: true });
+    expect(varied.decisions.allow! + varied.decisions.deny!).toBe(40);
+    expect(varied.decisions.allow).toBeGreaterThan(0);
+    expect(varied.decisions.deny).toBeGreaterThan(0);
+    expect(varied.input.varied).toBe(true);
+    const redacted = await runBench({ ...base, iterations: 2, redactInput: true });
+    expect(redacted.input).toEqual({ digest: fixed.input.digest, varied: false });
   });
 
   it('spreads dispatches round-robin over tenants t1…tT and reports each', async () => {
@@ -137,7 +216,7 @@ describe('runBench', () => {
       warmup: 10,
       minBaselineSamples: 20,
       maxBaselineSamples: 200,
-      blocks: 10,
+      blocks: 20,
     });
     expect(Object.isFrozen(BENCH_DEFAULTS)).toBe(true);
   });

@@ -19,11 +19,33 @@ const latency = {
 };
 const latencySchema = z.strictObject(latency);
 
-/** The documented `--json` schema (README, "hookwarden bench"). */
+const digest = z.string().regex(/^sha256:[0-9a-f]{64}$/);
+const stage = { queueMs: num, transportMs: num, runMs: num };
+
+/** The documented `--json` schema (docs/bench.md, "The result: --json"). */
 const benchJsonSchema = z.strictObject({
+  schema: z.literal(2),
+  hookwarden: z.strictObject({
+    version: z.string(),
+    commit: z
+      .string()
+      .regex(/^[0-9a-f]{40}$/)
+      .nullable(),
+    dirty: z.boolean().nullable(),
+  }),
   config: z.array(z.string()),
   policy: z.array(z.string()),
   event: z.string(),
+  hooks: z.array(
+    z.strictObject({
+      id: z.string(),
+      type: z.enum(['command', 'js']),
+      scope: z.enum(['policy', 'project', 'user']),
+      isolation: z.enum(['process', 'namespace', 'quickjs']),
+      digest,
+    }),
+  ),
+  input: z.strictObject({ digest, value: z.record(z.string(), z.unknown()).optional(), varied: z.boolean() }),
   iterations: z.number().int().positive(),
   concurrency: z.number().int().positive(),
   tenants: z.number().int().positive(),
@@ -39,6 +61,7 @@ const benchJsonSchema = z.strictObject({
       queuedP50: num,
       queuedP99: num,
       notRun: z.number().int().nonnegative(),
+      errors: z.record(z.string(), z.number().int().positive()),
     }),
   ),
   perTenant: z.record(z.string(), z.strictObject({ ...latency, throughputPerSec: num })).optional(),
@@ -66,6 +89,22 @@ const benchJsonSchema = z.strictObject({
   decisions: z.partialRecord(z.enum(['allow', 'deny', 'ask', 'passthrough']), z.number().int().positive()),
   errors: z.record(z.string(), z.number().int().positive()),
   histogram: z.array(z.strictObject({ fromMs: num, toMs: num, count: z.number().int().positive() })),
+  blocks: z.array(
+    z.strictObject({
+      atMs: num,
+      durationMs: num,
+      dispatches: z.number().int().nonnegative(),
+      overall: z.strictObject({ p50: num, p90: num, p99: num }),
+      perHook: z.record(z.string(), num),
+      perTenant: z.record(z.string(), num).optional(),
+      baselines: z.strictObject({ piscinaEcho: num, spawnTrue: num, quickJsEval: num }),
+    }),
+  ),
+  stages: z.strictObject({
+    overall: z.strictObject({ ...stage, foldMs: num, totalMs: num }),
+    perHook: z.record(z.string(), z.strictObject(stage)),
+  }),
+  warnings: z.array(z.string()),
   machine: z.strictObject({
     cpuModel: z.string(),
     cpus: z.number().int().positive(),
@@ -73,6 +112,7 @@ const benchJsonSchema = z.strictObject({
     node: z.string().startsWith('v'),
     platform: z.string(),
     arch: z.string(),
+    loadAverage: z.array(num).length(3),
   }),
   startedAt: z.iso.datetime(),
 });
@@ -101,7 +141,7 @@ const HANG_MS = 120_000;
 
 describe('hookwarden bench', () => {
   it(
-    '--json prints one JSON object of the documented schema on stdout, and no progress bar off a TTY',
+    '--json prints one JSON object of the documented schema on stdout; off a TTY stderr gets only progress lines',
     async () => {
       const { cfg, event } = setup();
       // More dispatches in flight (32) than Node's default listener limit (10) share one abort signal:
@@ -110,7 +150,9 @@ describe('hookwarden bench', () => {
       const flags = ['-n', '64', '--warmup', '1', '--concurrency', '32', '--tenants', '2', '--json'];
       const r = await runCli(['bench', '-c', cfg, '-e', 'PreToolUse', '-i', event, ...flags]);
       expect(r.code, r.stderr).toBe(0);
-      expect(r.stderr).toBe('');
+      // A line every 5 s at most (none when the run is quick), never a bar's control characters.
+      for (const line of r.stderr.split('\n').filter(Boolean))
+        expect(line).toMatch(/^bench: \d+\/64 dispatches \(\d+%\), \d+\/s, about .* left$/);
       expect(r.stdout.trim().split('\n')).toHaveLength(1);
       const result = benchJsonSchema.parse(JSON.parse(r.stdout));
       expect(result).toMatchObject({ config: [cfg], event: 'PreToolUse', iterations: 64, concurrency: 32 });
@@ -118,6 +160,10 @@ describe('hookwarden bench', () => {
       expect(Object.keys(result.perTenant ?? {})).toEqual(['t1', 't2']);
       expect(result.decisions).toEqual({ allow: 64 });
       expect([result.perTenant?.t1?.count, result.perTenant?.t2?.count]).toEqual([32, 32]);
+      expect(result.hooks.map((h) => h.id)).toEqual(['guard', 'noop']);
+      expect(result.blocks).toHaveLength(20);
+      expect(result.blocks.every((b) => Object.keys(b.perTenant ?? {}).length === 2)).toBe(true);
+      expect(result.warnings.join('\n')).toMatch(/concurrency 32: dispatch latencies include queueing/);
     },
     HANG_MS,
   );
@@ -129,15 +175,25 @@ describe('hookwarden bench', () => {
     expect(r.code, r.stderr).toBe(0);
     const html = readFileSync(out, 'utf8');
     expect(html).toMatch(/^<!doctype html>/);
-    expect(html.match(/<svg /g)).toHaveLength(2);
-    expect(html).toContain('Dispatch latency CDF');
+    expect(html.match(/<svg /g)).toHaveLength(4);
+    for (const text of ['Dispatch latency CDF', 'Where the time goes', 'Latency over the run'])
+      expect(html).toContain(text);
     expect(html).not.toMatch(/https?:\/\/|src=|<script/i);
     expect(r.stdout).toContain(`report: ${out}`);
   });
 
-  it('prints a table of the figures and ratios without --json', async () => {
+  it('runs without git: the result says commit null', async () => {
     const { cfg, event } = setup();
-    const r = await runCli(['bench', '-c', cfg, '-e', 'BeforeTool', '-i', event, ...TINY]);
+    // No git on PATH (command hooks get their own PATH; node is called by its absolute path).
+    const env = { ...process.env, PATH: '/nonexistent' };
+    const r = await runCli(['bench', '-c', cfg, '-e', 'BeforeTool', '-i', event, ...TINY, '--json'], { env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).hookwarden).toMatchObject({ commit: null, dirty: null });
+  });
+
+  it('prints a table of the figures, ratios and stages without --json', async () => {
+    const { cfg, event } = setup();
+    const r = await runCli(['bench', '-c', cfg, '-e', 'BeforeTool', '-i', event, ...TINY, '--no-progress']);
     expect(r.code, r.stderr).toBe(0);
     for (const text of [
       'dispatch, overall',
@@ -145,6 +201,8 @@ describe('hookwarden bench', () => {
       'hook noop (command)',
       "raw spawn('/bin/true')",
       '÷ echo+eval',
+      'stages (mean ms)',
+      'fold & result',
     ])
       expect(r.stdout).toContain(text);
   });
@@ -156,6 +214,7 @@ describe('hookwarden bench', () => {
       [['--concurrency', 'lots'], /--concurrency: expected a whole number ≥ 1, got "lots"/],
       [['--tenants', '-2'], /--tenants: expected a whole number ≥ 1, got "-2"/],
       [['--warmup', '1.5'], /--warmup: expected a whole number ≥ 0, got "1.5"/],
+      [['--blocks', '0'], /--blocks: expected a whole number ≥ 1, got "0"/],
       [['--report', join(dir, 'missing', 'r.html')], /--report .*: directory .*missing does not exist/],
       [['-e', 'NoSuchEvent'], /unknown event "NoSuchEvent"/],
     ];
@@ -171,7 +230,7 @@ describe('hookwarden bench', () => {
       expect.stringMatching(/needs at least one --config/),
     ]);
     const noEvent = await runCli(['bench', '-c', cfg]);
-    expect([noEvent.code, noEvent.stderr]).toEqual([1, expect.stringMatching(/--event/)]);
+    expect([noEvent.code, noEvent.stderr]).toEqual([1, expect.stringMatching(/bench needs --event <event>/)]);
   });
 
   it('--help explains the figures, the baselines and the ratios, with examples', async () => {
@@ -183,6 +242,8 @@ describe('hookwarden bench', () => {
       'Ratios are p50 ÷ baseline p50',
       'Examples:',
       '--report',
+      '--vary-input',
+      'bench compare',
     ])
       expect(r.stdout).toContain(text);
   });

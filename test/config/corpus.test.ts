@@ -34,7 +34,10 @@ function expectedHooks(raw: Record<string, unknown>): { hooks: Expected[]; unsup
         return;
       }
       const m = g.matcher as string | undefined;
-      const matcher = def.toolScoped && m !== undefined && m !== '' && m !== '*' ? m : undefined;
+      const matcher =
+        (def.toolScoped || def.matchOn.length > 0) && m !== undefined && m !== '' && m !== '*'
+          ? m
+          : undefined;
       (g.hooks as Record<string, unknown>[]).forEach((h, j) => {
         if (h.type !== 'command') {
           unsupported.push(`hooks.${event}[${i}].hooks[${j}]`);

@@ -81,7 +81,7 @@ describe('config problems', () => {
             ],
           },
         ],
-        Notification: [{ hooks: [{ command: 'n.sh' }] }],
+        Notifcation: [{ hooks: [{ command: 'n.sh' }] }],
         SessionStart: 'nope',
       },
     });
@@ -91,7 +91,7 @@ describe('config problems', () => {
       'error hooks.BeforeTool[0].hooks[1].timeoutMs: expected a positive integer, got -1',
       'error hooks.BeforeTool[0].hooks[2].onError: expected "skip" or "deny", got "explode"',
       expect.stringMatching(
-        /^warning hooks.Notification: unknown event "Notification"; valid events are SessionStart, BeforeTurn, .*PreToolUse/,
+        /^warning hooks.Notifcation: unknown event "Notifcation" \(did you mean "Notification"\?\); valid events are SessionStart, BeforeTurn, .*PreToolUse/,
       ),
       'error hooks.SessionStart: expected an array of hook groups, got "nope"',
     ]);
@@ -355,12 +355,23 @@ describe('custom events', () => {
     expect(r.hooks.map((h) => h.event)).toEqual(['Notification']);
   });
 
-  it('cannot redefine built-in events or aliases', async () => {
+  it('cannot redefine built-in events or aliases, but can switch their mode (first setting wins)', async () => {
     const dir = tempDir();
     const p = writeConfig(dir, 'h.json', { events: { PreToolUse: { mode: 'parallel', canDeny: false } } });
     const r = await load([file(p)]);
     expect(messages(r)).toEqual([
-      'error events.PreToolUse: "PreToolUse" is a built-in event or alias and cannot be redefined',
+      'error events.PreToolUse: "PreToolUse" is a built-in event or alias: only its mode can be set, as {"mode": "serial"|"parallel"}, got {"mode":"parallel","canDeny":false}',
+    ]);
+    const policy = writeConfig(dir, 'p.json', { events: { BeforeTool: { mode: 'parallel' } } });
+    const project = writeConfig(dir, 'q.json', { events: { PreToolUse: { mode: 'serial' } } });
+    const m = await load([file(project)], [file(policy, 'policy')]);
+    expect(m.catalogue.get('BeforeTool')).toMatchObject({
+      mode: 'parallel',
+      canDeny: true,
+      toolScoped: true,
+    });
+    expect(messages(m)).toEqual([
+      'warning events.PreToolUse: the mode of BeforeTool is already set to "parallel"; this one is ignored',
     ]);
   });
 });

@@ -121,7 +121,7 @@ describe('dispatch', () => {
     });
   });
 
-  it('applies matchers and if filters on tool events only', async () => {
+  it('applies matchers and if filters on tool events, and matchers on events with a matcher field', async () => {
     const config = {
       hooks: {
         BeforeTool: [
@@ -133,6 +133,7 @@ describe('dispatch', () => {
           { matcher: 'mcp__.*', hooks: [printing({ decision: 'deny' }, { name: 'mcp' })] },
         ],
         BeforeTurn: [{ matcher: 'Bash', hooks: [printing({ additionalContext: 'always' })] }],
+        SessionStart: [{ matcher: 'startup|clear', hooks: [printing({ additionalContext: 'fresh' })] }],
       },
     };
     await withExecutor({ config }, async (hw, warnings) => {
@@ -148,27 +149,35 @@ describe('dispatch', () => {
         'deny',
       );
       expect((await hw.dispatch('BeforeTurn', input({ prompt: 'hi' }))).additionalContext).toBe('always');
-      expect(warnings).toEqual([expect.stringContaining('matcher ignored: BeforeTurn is not a tool event')]);
+      expect(warnings).toEqual([expect.stringContaining('matcher ignored: BeforeTurn has no matcher field')]);
+      // SessionStart's matcher tests `source` (Claude Code's startup, resume, clear, compact).
+      expect((await hw.dispatch('SessionStart', input({ source: 'clear' }))).additionalContext).toBe('fresh');
+      expect(
+        (await hw.dispatch('SessionStart', input({ source: 'resume' }))).additionalContext,
+      ).toBeUndefined();
     });
   });
 
-  it('resolves aliases both in config and at dispatch; PostToolUseFailure hooks see only failures', async () => {
+  it('resolves aliases both in config and at dispatch; PostToolUse hooks see successes, PostToolUseFailure failures, AfterTool both', async () => {
     const config = {
       hooks: {
         PostToolUse: [{ hooks: [printing({ additionalContext: 'post' })] }],
         PostToolUseFailure: [{ hooks: [printing({ additionalContext: 'failure' })] }],
+        AfterTool: [{ hooks: [printing({ additionalContext: 'any' })] }],
       },
     };
     await withExecutor({ config }, async (hw) => {
       expect((await hw.dispatch('AfterTool', input({ toolName: 'Bash', ok: true }))).additionalContext).toBe(
-        'post',
+        'post\nany',
       );
       expect((await hw.dispatch('AfterTool', input({ toolName: 'Bash', ok: false }))).additionalContext).toBe(
-        'post\nfailure',
+        'failure\nany',
       );
       const viaAlias = await hw.dispatch('PostToolUseFailure', input({ toolName: 'Bash' }));
       expect(viaAlias.event).toBe('AfterTool');
-      expect(viaAlias.additionalContext).toBe('post\nfailure');
+      expect(viaAlias.additionalContext).toBe('failure\nany');
+      const success = await hw.dispatch('PostToolUse', input({ toolName: 'Bash' }));
+      expect(success.additionalContext).toBe('post\nany');
     });
   });
 

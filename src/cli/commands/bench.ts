@@ -27,6 +27,13 @@ export interface BenchFlags {
   root?: string;
   json?: boolean;
   report?: string;
+  blocks?: string;
+  varyInput?: boolean;
+  redactInput?: boolean;
+  /** Commander's `--no-progress`: false when given. */
+  progress?: boolean;
+  url?: string;
+  token?: string;
 }
 
 /** A whole number from a flag, or a UsageError naming the flag and the value. */
@@ -39,12 +46,22 @@ function parseCount(flag: string, value: string | undefined, min: number): numbe
   return n;
 }
 
-function checkReportPath(path: string): void {
+export function checkReportPath(path: string, flag = '--report'): void {
   const dir = dirname(resolve(path));
   if (!existsSync(dir) || !statSync(dir).isDirectory())
-    throw new UsageError(`--report ${path}: directory ${dir} does not exist`);
+    throw new UsageError(`${flag} ${path}: directory ${dir} does not exist`);
   if (existsSync(path) && statSync(path).isDirectory())
-    throw new UsageError(`--report ${path}: is a directory, expected an .html file path`);
+    throw new UsageError(`${flag} ${path}: is a directory, expected an .html file path`);
+}
+
+export function writeReport(path: string, html: string, flag = '--report'): void {
+  try {
+    writeFileSync(path, html);
+  } catch (err) {
+    throw new UsageError(
+      `${flag} ${path}: cannot write (${(err as NodeJS.ErrnoException).code ?? String(err)})`,
+    );
+  }
 }
 
 export async function runBenchCommand(flags: BenchFlags): Promise<number> {
@@ -62,7 +79,13 @@ export async function runBenchCommand(flags: BenchFlags): Promise<number> {
     ...(flags.userConfig ?? []).map((path) => ({ path, scope: 'user' as const })),
     ...(flags.config ?? []),
   ];
-  if (config.length === 0 && (flags.policy ?? []).length === 0) {
+  // --url: the server's configuration applies; its token may come from the environment (argv is public).
+  const token = flags.token ?? process.env.HOOKWARDEN_TOKEN;
+  if (flags.url !== undefined && token === undefined)
+    throw new UsageError(
+      '--url needs a token: --token <token> or HOOKWARDEN_TOKEN (`hookwarden serve token`)',
+    );
+  if (config.length === 0 && (flags.policy ?? []).length === 0 && flags.url === undefined) {
     throw new UsageError(
       'bench needs at least one --config <file> (or --policy <file>); see `hookwarden bench --help`',
     );
@@ -71,16 +94,17 @@ export async function runBenchCommand(flags: BenchFlags): Promise<number> {
   const concurrency = parseCount('--concurrency', flags.concurrency, 1);
   const tenants = parseCount('--tenants', flags.tenants, 1);
   const warmup = parseCount('--warmup', flags.warmup, 0);
+  const blocks = parseCount('--blocks', flags.blocks, 1);
   if (flags.report !== undefined) checkReportPath(flags.report);
   const input = await readCliInput(flags.input, flags.event);
 
-  const progress = createProgress(process.stderr, 'bench');
+  const progress =
+    flags.progress === false ? { update() {}, finish() {} } : createProgress(process.stderr, 'bench');
   let result: BenchResult;
   running = true;
   try {
     result = await runBench({
-      config,
-      policy: flags.policy ?? [],
+      ...(flags.url === undefined ? { config, policy: flags.policy ?? [] } : {}),
       ...(flags.root !== undefined ? { root: flags.root } : {}),
       event: flags.event,
       input,
@@ -88,11 +112,18 @@ export async function runBenchCommand(flags: BenchFlags): Promise<number> {
       ...(concurrency !== undefined ? { concurrency } : {}),
       ...(tenants !== undefined ? { tenants } : {}),
       ...(warmup !== undefined ? { warmup } : {}),
+      ...(blocks !== undefined ? { blocks } : {}),
+      varyInput: flags.varyInput === true,
+      redactInput: flags.redactInput === true,
+      ...(flags.url !== undefined && token !== undefined ? { url: flags.url, token } : {}),
       onProgress: (done, total) => progress.update(done, total),
       signal: abort.signal,
     });
   } catch (err) {
-    if (err instanceof HookwardenError && (err.code === 'unknown_event' || err.code === 'invalid_input')) {
+    if (
+      err instanceof HookwardenError &&
+      ['unknown_event', 'invalid_input', 'invalid_options'].includes(err.code)
+    ) {
       throw new UsageError(err.message);
     }
     throw err;
@@ -100,15 +131,7 @@ export async function runBenchCommand(flags: BenchFlags): Promise<number> {
     progress.finish();
   }
 
-  if (flags.report !== undefined) {
-    try {
-      writeFileSync(flags.report, renderHtmlReport(result));
-    } catch (err) {
-      throw new UsageError(
-        `--report ${flags.report}: cannot write (${(err as NodeJS.ErrnoException).code ?? String(err)})`,
-      );
-    }
-  }
+  if (flags.report !== undefined) writeReport(flags.report, renderHtmlReport(result));
   process.stdout.write(flags.json === true ? `${JSON.stringify(result)}\n` : `${formatBenchText(result)}\n`);
   if (flags.report !== undefined && flags.json !== true) process.stdout.write(`report: ${flags.report}\n`);
   return 0;

@@ -9,7 +9,7 @@
 // (SIGTERM): its hooks did not all run.
 
 import { config as zodConfig } from 'zod';
-import { DEFAULT_EVENTS, EventCatalogue } from '../../contract/events.js';
+import { DEFAULT_EVENTS, defineEvent, EventCatalogue } from '../../contract/events.js';
 import { HookwardenError } from '../../contract/hookwarden-error.js';
 import type { DispatchResult } from '../../contract/result.js';
 import { interruptedResult } from '../../dispatch/dispatcher.js';
@@ -30,6 +30,7 @@ export interface DispatchFlags {
   audit?: string;
   auditKey?: string;
   root?: string;
+  packCache?: string;
   pretty?: boolean;
 }
 
@@ -40,9 +41,7 @@ export interface DispatchFlags {
  */
 function interruptedEarly(event: string): DispatchResult {
   const known = new EventCatalogue(DEFAULT_EVENTS).get(event);
-  return interruptedResult(
-    known ?? { name: event, mode: 'serial', canDeny: true, honours: [], toolScoped: false, chain: {} },
-  );
+  return interruptedResult(known ?? defineEvent(event, { mode: 'serial', canDeny: true, honours: [] }));
 }
 
 const exitCodeOf = (result: DispatchResult, signal: InterruptSignal | undefined) =>
@@ -108,6 +107,11 @@ export async function runDispatch(event: string, flags: DispatchFlags): Promise<
     // One dispatch per process: start QuickJS workers only if a JS hook runs.
     prestartJsWorkers: false,
     ...(flags.strict === true ? { strict: true } : {}),
+    // A url pin's bundle checked less than pollSeconds ago is used as cached: no request per dispatch.
+    remotePacks: {
+      revalidate: 'when-stale',
+      ...(flags.packCache === undefined ? {} : { cacheDir: flags.packCache }),
+    },
   });
   executor = created;
   // Interrupted while the config loaded: the early answer is out and the process exits (after
