@@ -15,7 +15,10 @@ afterAll(async () => {
   const problems: string[] = [];
   if (OPEN_POOLS.size > 0)
     problems.push(`${OPEN_POOLS.size} executor pool(s) were never closed: call close() (withExecutor does)`);
-  if (LEAKS.length > 0) problems.push(`QuickJS runtimes/contexts left alive: ${JSON.stringify(LEAKS)}`);
+  if (LEAKS.length > 0)
+    problems.push(
+      `QuickJS leaks (a runtime or context alive besides the sandbox, or a call's state left in memory): ${JSON.stringify(LEAKS)}`,
+    );
   for (const p of [...OPEN_POOLS]) await p.close();
   // Pools are closed now: a request still open outlived its executor.
   if (OPEN_HTTP_REQUESTS.size > 0)

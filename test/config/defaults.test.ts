@@ -38,7 +38,12 @@ describe('defaults', () => {
         jsHeapCeilingBytes: 134217728,
         jsBackstopGraceMs: 1000,
       },
-      piscina: { idleTimeoutMs: 60000, maxOldGenerationSizeMb: 256, stackSizeMb: 4 },
+      piscina: {
+        idleTimeoutMs: 60000,
+        maxOldGenerationSizeMb: 256,
+        maxYoungGenerationSizeMb: 4,
+        stackSizeMb: 4,
+      },
       suspiciousTimeoutSeconds: 600,
       maxReasonBytes: 4096,
       maxIgnoredFields: 32,
