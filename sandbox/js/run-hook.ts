@@ -79,12 +79,7 @@ function measure(sb: Sandbox): number | undefined {
 type Timing = { latencyMs: number; queuedMs: number; logs?: string[] };
 
 /** The answer of a call's outcome: a failure, or its JSON checked for size and against the contract. */
-function answerOf(
-  outcome: CallOutcome,
-  spec: JsHookSpec,
-  run: CallInput,
-  timing: Timing,
-): HookAnswer {
+function answerOf(outcome: CallOutcome, spec: JsHookSpec, run: CallInput, timing: Timing): HookAnswer {
   if (outcome.kind === 'failure') return { kind: 'failure', error: outcome.error, ...timing };
   if (outcome.raw === undefined) return { kind: 'output', output: undefined, unknownFields: [], ...timing };
   const bytes = Buffer.byteLength(outcome.raw);
