@@ -2,6 +2,7 @@
 // command's implementation is imported when that command runs: `--help`, `--version` and a
 // `dispatch` load nothing they do not use (start-up time is the latency of a one-shot CLI call).
 import { Command } from 'commander';
+import { addClaudeCodeCommands } from './claude-code/commands.js';
 import { addPackCommands } from './commands/pack.js';
 import { UsageError } from './usage-error.js';
 import { VERSION } from './version.js';
@@ -332,6 +333,7 @@ Exit status: 0 when every level works, 1 otherwise.`,
       setExitCode(await runDoctor(flags));
     });
   addPackCommands(program, setExitCode);
+  addClaudeCodeCommands(program, setExitCode);
 
   program
     .command('schema')
