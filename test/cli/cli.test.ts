@@ -127,14 +127,14 @@ describe('hookwarden dispatch', () => {
   it('prints config warnings on stderr and keeps going', async () => {
     const cfg = config({
       hooks: {
-        Notification: [{ hooks: [{ command: 'x' }] }],
+        PlatformAlert: [{ hooks: [{ command: 'x' }] }],
         SessionStart: [{ hooks: [printing({ additionalContext: 'ok' })] }],
       },
     });
     const r = await runCli(['dispatch', 'SessionStart', '-c', cfg]);
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(
-      /^hookwarden: warning: .*hooks.json: hooks.Notification: unknown event "Notification"/,
+      /^hookwarden: warning: .*hooks.json: hooks.PlatformAlert: unknown event "PlatformAlert"/,
     );
     expect(JSON.parse(r.stdout).additionalContext).toBe('ok');
   });

@@ -95,7 +95,7 @@ describe('hookwarden dispatch interrupted', () => {
     ['BeforeTool', 'SIGINT', 2, 'deny'],
     ['PreToolUse', 'SIGTERM', 2, 'deny'],
     // Not in the built-in catalogue, and the config that may declare it is not loaded yet.
-    ['Notification', 'SIGINT', 2, 'deny'],
+    ['PlatformAlert', 'SIGINT', 2, 'deny'],
     ['SessionStart', 'SIGINT', 130, 'passthrough'],
     ['SessionEnd', 'SIGTERM', 143, 'passthrough'],
   ] as const)(
