@@ -4,8 +4,9 @@
 //
 // Only a certain "none" counts: the answer is then exactly the dispatcher's for an input no hook
 // accepts (passthrough, nothing printed). Anything the scan does not fully understand (a file that is
-// not plain JSON or not in the claude-code dialect, a policy file, --strict or --audit, a matcher on a
-// non-tool event, an entry of an unusual shape) is "maybe", and the full dispatch decides.
+// not plain JSON, declares events, packs, tenants or limits, or is in the FreeCode dialect; a policy
+// file, --strict or --audit; a matcher on a non-tool event; an entry of an unusual shape) is "maybe",
+// and the full dispatch decides. Matchers are the registry's own (ToolMatcher).
 
 import { readFileSync, statSync } from 'node:fs';
 import { detectDialect } from '../../config/dialect.js';
@@ -15,6 +16,9 @@ import { ToolMatcher } from '../../registry/matcher.js';
 
 /** Files larger than this are left to the full loader (and its limits). */
 const MAX_SCANNED_BYTES = 1024 * 1024;
+
+/** Keys that add hooks or change events beyond a file's `hooks` map. */
+const HOOKWARDEN_ONLY = ['policyHooks', 'events', 'limits', 'packs', 'tenants'];
 
 const catalogue = new EventCatalogue(DEFAULT_EVENTS);
 const canonical = new Set(catalogue.names());
@@ -44,9 +48,8 @@ function fileRunsNothing(
   event: string,
   input: Record<string, unknown>,
 ): boolean {
-  const declared = file.dialect;
-  if (declared !== undefined && declared !== 'claude-code') return false;
-  if (declared === undefined && detectDialect(file, canonical) !== 'claude-code') return false;
+  if (HOOKWARDEN_ONLY.some((k) => Object.hasOwn(file, k))) return false;
+  if ((file.dialect ?? detectDialect(file, canonical)) === 'freecode') return false;
   const target = catalogue.get(event);
   if (target === undefined) return false;
   const hooks = file.hooks;
