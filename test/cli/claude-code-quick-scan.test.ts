@@ -72,7 +72,9 @@ describe('the fast path of hookwarden claude-code', () => {
         {
           config: [
             writeConfig(dir, 'obj.json', {
-              hooks: { PreToolUse: [{ matcher: { tool: 'Bash' }, hooks: [{ type: 'command', command: 'x' }] }] },
+              hooks: {
+                PreToolUse: [{ matcher: { tool: 'Bash' }, hooks: [{ type: 'command', command: 'x' }] }],
+              },
             }),
           ],
         },

@@ -65,7 +65,7 @@ In a settings file (what \`install\` writes):
     )
     .option(
       '--hooks-file <path>',
-      'where the hooks copy goes (default: <file name>.hookwarden.json next to <file>)',
+      'where the hooks copy goes (default: <file name>.hookwarden.json next to <file>, or at the root of a plugin)',
     )
     .addHelpText(
       'after',
@@ -97,7 +97,7 @@ Exit status: 0 printed (and written, with --write), 1 error (nothing written).
 Examples:
   $ hookwarden claude-code install .claude/settings.json
   $ hookwarden claude-code install ~/.claude/settings.json --write
-  $ hookwarden claude-code install plugins/guard/hooks/hooks.json --hooks-file plugins/guard/hooks/sandboxed.json --write`,
+  $ hookwarden claude-code install plugins/guard/hooks/hooks.json --hooks-file plugins/guard/sandboxed.json --write`,
     )
     .action(async (file: string, flags: { write?: boolean; hooksFile?: string }) => {
       const { runClaudeCodeInstall } = await import('./install.js');

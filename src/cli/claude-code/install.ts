@@ -1,6 +1,7 @@
 // `hookwarden claude-code install <file>`: turns a Claude Code hooks file (settings.json, a plugin's
 // hooks.json or plugin.json) into a sandboxed setup. The handlers the adapter runs move to a hooks
-// copy next to the file (`<name>.hookwarden.json`, Claude Code never reads it); each event that had
+// copy (`<name>.hookwarden.json` next to the file, or at a plugin's root; Claude Code never reads
+// it); each event that had
 // them gets one adapter hook instead, whose matcher matches whenever one of theirs did and whose
 // timeout covers them all. Prints that settings block; with --write, writes the copy and puts the
 // block in the file (the file as it was is kept as `<file>.bak`).
@@ -11,9 +12,9 @@ import { existsSync, readFileSync, realpathSync, renameSync, statSync, writeFile
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { applyEdits, modify } from 'jsonc-parser';
 import { formatDiagnostic } from '../../config/diagnostics.js';
-import { detectDialect } from '../../config/dialect.js';
 import { loadConfig } from '../../config/load.js';
 import { readJsonFile } from '../../config/read-json.js';
+import { CLAUDE_CODE_EVENTS } from '../../contract/claude-code-answer.js';
 import { DEFAULT_EVENTS, EventCatalogue } from '../../contract/events.js';
 import { isObject } from '../../contract/messages.js';
 import { UsageError } from '../usage-error.js';
@@ -33,17 +34,39 @@ const ANSWER_MARGIN_S = 3;
 type Obj = Record<string, unknown>;
 const err = (line: string) => process.stderr.write(`${line}\n`);
 
+/** Keys only hookwarden's own config files have. */
+const HOOKWARDEN_ONLY = ['policyHooks', 'events', 'limits', 'packs', 'tenants'];
+
+/**
+ * Why a file is not in Claude Code's form, or undefined when it is: a declared dialect, a key or an
+ * event name only hookwarden has, or FreeCode's flat hook entries. (The copy declares its dialect, so
+ * the adapter reads it as Claude Code's whatever the shape suggests.)
+ */
+function notClaudeCodeWhy(value: Obj): string | undefined {
+  if (value.dialect !== undefined && value.dialect !== 'claude-code')
+    return `declared dialect ${JSON.stringify(value.dialect)}`;
+  const own = HOOKWARDEN_ONLY.find((k) => Object.hasOwn(value, k));
+  if (own !== undefined) return `hookwarden's "${own}" key`;
+  const catalogue = new EventCatalogue(DEFAULT_EVENTS);
+  for (const [event, groups] of Object.entries(value.hooks as Obj)) {
+    if (catalogue.get(event) !== undefined && !Object.hasOwn(CLAUDE_CODE_EVENTS, event))
+      return `hookwarden's event name "${event}"`;
+    if (Array.isArray(groups) && groups.some((g) => isObject(g) && !Object.hasOwn(g, 'hooks')))
+      return `flat hook entries under "${event}" (FreeCode's form)`;
+  }
+  return undefined;
+}
+
 async function readHooksFile(path: string): Promise<{ text: string; value: Obj; hooks: Obj }> {
   const read = await readJsonFile(path);
   if (!read.ok) throw new UsageError(`${path}: ${read.message}`);
   if (!isObject(read.value) || !isObject(read.value.hooks) || Object.keys(read.value.hooks).length === 0)
     throw new UsageError(`${path}: no "hooks" to route (expected a Claude Code settings.json or hooks.json)`);
   const value = read.value;
-  const catalogue = new EventCatalogue(DEFAULT_EVENTS);
-  const dialect = value.dialect ?? detectDialect(value, new Set(catalogue.names()));
-  if (dialect !== 'claude-code')
+  const notClaudeCode = notClaudeCodeWhy(value);
+  if (notClaudeCode !== undefined)
     throw new UsageError(
-      `${path}: a ${JSON.stringify(dialect)}-dialect file, not Claude Code's: give it to \`hookwarden dispatch\` instead`,
+      `${path}: ${notClaudeCode}, not a Claude Code hooks file: give it to \`hookwarden dispatch\` instead`,
     );
   const routed = adapterConfigs(value);
   if (routed.events.length > 0) {
@@ -144,13 +167,27 @@ function withHooks(text: string, hooks: unknown): string {
   return applyEdits(text, edits);
 }
 
+/**
+ * Where the hooks copy goes by default: next to the file, or for a plugin's hooks (`<plugin>/hooks/`
+ * or its manifest in `<plugin>/.claude-plugin/`) at the plugin's root, so that ${CLAUDE_PLUGIN_ROOT}
+ * means the same folder whether it is read as the plugin's root or as the config file's folder.
+ */
+function defaultCopyPath(path: string): string {
+  const dir = dirname(path);
+  const up = dirname(dir);
+  const pluginRoot =
+    basename(dir) === '.claude-plugin'
+      ? up
+      : basename(dir) === 'hooks' && existsSync(join(up, '.claude-plugin'))
+        ? up
+        : undefined;
+  return join(pluginRoot ?? dir, `${basename(path, extname(path))}.hookwarden${extname(path) || '.json'}`);
+}
+
 export async function runClaudeCodeInstall(file: string, flags: InstallFlags): Promise<number> {
   const path = resolve(file);
   const { text, hooks } = await readHooksFile(path);
-  const copyPath = resolve(
-    flags.hooksFile ??
-      join(dirname(path), `${basename(path, extname(path))}.hookwarden${extname(path) || '.json'}`),
-  );
+  const copyPath = resolve(flags.hooksFile ?? defaultCopyPath(path));
   if (copyPath === path) throw new UsageError('--hooks-file: the copy cannot be the file itself');
   const plan = planInstall(hooks);
   if (Object.keys(plan.copy).length === 0)
