@@ -190,8 +190,10 @@ export async function runClaudeCodeInstall(file: string, flags: InstallFlags): P
   const copyPath = resolve(flags.hooksFile ?? defaultCopyPath(path));
   if (copyPath === path) throw new UsageError('--hooks-file: the copy cannot be the file itself');
   const plan = planInstall(hooks);
-  if (Object.keys(plan.copy).length === 0)
+  if (Object.keys(plan.copy).length === 0) {
+    for (const note of plan.notes) err(`hookwarden: ${note}`);
     throw new UsageError(`${path}: no hook the adapter runs (see above)`);
+  }
   const command = adapterCommand();
   const budgets = await eventBudgets(plan, copyPath);
   const block = routingBlock(plan, budgets, command.words, copyPath);
