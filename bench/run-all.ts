@@ -16,6 +16,7 @@ const SCENARIOS: Record<string, () => Promise<{ run: (quick?: boolean) => Promis
   'cli-startup': () => import('./cli-startup.js'),
   regex: () => import('./regex.js'),
   'url-pin': () => import('./url-pin.js'),
+  'claude-code-adapter': () => import('./claude-code-adapter.js'),
 };
 
 const args = process.argv.slice(2);
