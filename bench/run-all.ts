@@ -12,10 +12,12 @@ const SCENARIOS: Record<string, () => Promise<{ run: (quick?: boolean) => Promis
   'js-cold-warm': () => import('./js-cold-warm.js'),
   'js-chain': () => import('./js-chain.js'),
   'tenants-mixed': () => import('./tenants-mixed.js'),
+  'mixed-load': () => import('./mixed-load.js'),
   peers: () => import('./peers.js'),
   'cli-startup': () => import('./cli-startup.js'),
   regex: () => import('./regex.js'),
   'url-pin': () => import('./url-pin.js'),
+  serve: () => import('./serve.js'),
   'claude-code-adapter': () => import('./claude-code-adapter.js'),
 };
 

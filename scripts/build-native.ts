@@ -1,22 +1,41 @@
-// Builds sandbox/native/hw-exec.c into dist/native/hw-exec (run by `npm run build`). Without a C
-// compiler the build says so and hookwarden falls back to prlimit(1) at run time.
+// Builds hookwarden's native helpers (run by `npm run build`): the spawn server, which starts every
+// command hook so that the main thread never forks (sandbox/native/spawn-server.c with
+// spawn-child.c and spawn-wire.c), and the hw-exec helper, which the Node spawn path uses
+// (sandbox/native/hw-exec.c). Both go to dist/native/. Without a C compiler the build says so, and
+// hookwarden falls back to spawning hooks from Node through prlimit(1) at run time (docs/spawning.md).
 import { spawnSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-const src = fileURLToPath(new URL('../../sandbox/native/hw-exec.c', import.meta.url));
+const native = (name: string) => fileURLToPath(new URL(`../../sandbox/native/${name}`, import.meta.url));
 const outDir = fileURLToPath(new URL('../native/', import.meta.url));
-const out = `${outDir}hw-exec`;
 mkdirSync(outDir, { recursive: true });
 
+const HELPERS = [
+  {
+    out: 'hw-spawn-server',
+    sources: ['spawn-server.c', 'spawn-relay.c', 'spawn-child.c', 'spawn-wire.c'],
+    without: 'command hooks will be spawned from Node on the main thread',
+  },
+  { out: 'hw-exec', sources: ['hw-exec.c'], without: 'command hooks will use prlimit(1)' },
+];
+
 const cc = process.env.CC ?? 'cc';
-const flags = ['-O2', '-Wall', '-Wextra', '-Werror', '-o', out, src];
-// Static when the C library allows it (a static binary starts fastest); dynamic otherwise.
-let r = spawnSync(cc, ['-static', ...flags], { stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
-if (r.status !== 0) r = spawnSync(cc, flags, { stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
-if (r.status !== 0) {
-  const why = r.error !== undefined ? r.error.message : r.stderr.trim().split('\n')[0];
-  process.stderr.write(
-    `hookwarden: note: could not build the exec helper (${why}); command hooks will use prlimit(1)\n`,
-  );
+for (const helper of HELPERS) {
+  const flags = [
+    '-O2',
+    '-Wall',
+    '-Wextra',
+    '-Werror',
+    '-o',
+    `${outDir}${helper.out}`,
+    ...helper.sources.map(native),
+  ];
+  // Static when the C library allows it (a static binary starts fastest); dynamic otherwise.
+  let r = spawnSync(cc, ['-static', ...flags], { stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
+  if (r.status !== 0) r = spawnSync(cc, flags, { stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
+  if (r.status !== 0) {
+    const why = r.error !== undefined ? r.error.message : r.stderr.trim().split('\n')[0];
+    process.stderr.write(`hookwarden: note: could not build ${helper.out} (${why}); ${helper.without}\n`);
+  }
 }

@@ -7,7 +7,8 @@
 // the dispatcher. The library (package.json "exports") is the plain tsc output: it is not bundled.
 //
 // Kept outside the bundle: Piscina and QuickJS (loaded only when a JS hook runs; they find their
-// own files next to themselves). The output folder is two levels under dist/, like dist/src/<stage>/
+// own files next to themselves), and the service's fastify, pino and prom-client (`serve` is
+// long-lived: its start-up time does not matter, and pino and fastify load files of their own). The output folder is two levels under dist/, like dist/src/<stage>/
 // and dist/sandbox/<part>/, so the `new URL('../../…', import.meta.url)` lookups of the QuickJS
 // worker file and the exec helper find the same files from the bundle.
 import { rmSync } from 'node:fs';
@@ -20,7 +21,14 @@ rmSync(outDir, { recursive: true, force: true });
 await build({
   input: fileURLToPath(new URL('src/cli/main.js', dist)),
   platform: 'node',
-  external: [/^piscina(\/|$)/, /^quickjs-emscripten-core(\/|$)/, /^@jitl\//],
+  external: [
+    /^piscina(\/|$)/,
+    /^quickjs-emscripten-core(\/|$)/,
+    /^@jitl\//,
+    /^fastify(\/|$)/,
+    /^pino(\/|$)/,
+    /^prom-client(\/|$)/,
+  ],
   logLevel: 'warn',
   // Prefer a package's ES module build: a UMD build (jsonc-parser's "main") hides its requires
   // from the bundler.

@@ -14,7 +14,8 @@ import { spawnSync } from 'node:child_process';
 import { accessSync, constants, cpSync, existsSync, lstatSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { CommandTask } from '../../src/contract/command-task.js';
-import { type Launch, programArgv, type Wrapper, wrapperArgv } from './process-profile.js';
+import type { LaunchSpec } from './launch.js';
+import { baseSpec, programArgv } from './process-profile.js';
 
 const BWRAP_CANDIDATES = ['/usr/bin/bwrap', '/bin/bwrap', '/usr/local/bin/bwrap'];
 
@@ -105,8 +106,11 @@ export function namespaceSupport(): NamespaceSupport {
   return probed;
 }
 
-/** How the host lays out /bin, /lib…: links into /usr (merged /usr) or real directories. */
-function systemMounts(): string[] {
+let mounts: readonly string[] | undefined;
+
+/** How the host lays out /bin, /lib…: links into /usr (merged /usr) or real directories (read once). */
+function systemMounts(): readonly string[] {
+  if (mounts !== undefined) return mounts;
   const args = ['--ro-bind', '/usr', '/usr'];
   for (const name of USR_LINKS) {
     try {
@@ -117,6 +121,7 @@ function systemMounts(): string[] {
       // absent on this host
     }
   }
+  mounts = args;
   return args;
 }
 
@@ -183,15 +188,16 @@ export function bwrapEnvArgs(env: Readonly<Record<string, string>>): Buffer {
   return Buffer.from(args.map((a) => `${a}\0`).join(''));
 }
 
-/** How to start the hook in `namespace` isolation: the rlimit wrapper, then bubblewrap, then the hook. */
-export function namespaceLaunch(
+/** How to start the hook in `namespace` isolation: bubblewrap, then the hook, under the rlimits. */
+export function namespaceSpec(
   task: CommandTask,
-  wrapper: Wrapper,
   bwrap: string,
   env: Readonly<Record<string, string>>,
-): Launch {
+): LaunchSpec {
   return {
-    argv: [...wrapperArgv(task, wrapper, 'pass'), ...bwrapArgs(bwrap, task), ...programArgv(task)],
+    ...baseSpec(task),
+    argv: [...bwrapArgs(bwrap, task), ...programArgv(task)],
+    env: undefined,
     fd3: bwrapEnvArgs(env),
   };
 }

@@ -36,6 +36,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "env-record.h"
+
 extern char **environ;
 
 /* Far above what execve accepts for a whole environment (a quarter of the 8 MiB stack limit). */
@@ -58,16 +60,6 @@ static int set_limit(int resource, const char *value) {
 static int fail(const char *what, const char *why) {
   fprintf(stderr, "hw-exec: %s: %s\n", what, why);
   return 125;
-}
-
-/* A record is NAME=VALUE with NAME in [A-Za-z_][A-Za-z0-9_]*. */
-static int valid_record(const char *s) {
-  if (!((*s >= 'A' && *s <= 'Z') || (*s >= 'a' && *s <= 'z') || *s == '_')) return 0;
-  for (s++; *s != '='; s++) {
-    if (!((*s >= 'A' && *s <= 'Z') || (*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9') || *s == '_'))
-      return 0;
-  }
-  return 1;
 }
 
 /* Reads fd 3 to EOF into a NULL-terminated envp (pointing into one buffer), then closes fd 3. */
@@ -96,7 +88,7 @@ static char **read_env(const char **error) {
   if (envp == NULL) return *error = "out of memory", NULL;
   size_t k = 0;
   for (size_t i = 0; i < len; i += strlen(buf + i) + 1) {
-    if (strchr(buf + i, '=') == NULL || !valid_record(buf + i)) return *error = "malformed NAME=VALUE record", NULL;
+    if (strchr(buf + i, '=') == NULL || !valid_env_record(buf + i)) return *error = "malformed NAME=VALUE record", NULL;
     envp[k++] = buf + i;
   }
   envp[k] = NULL;

@@ -54,6 +54,13 @@ export interface BenchOptions
   onProgress?: (done: number, total: number) => void;
   /** Aborting stops the run: running hooks are killed and `runBench` rejects with the reason. */
   signal?: AbortSignal;
+  /**
+   * A running `hookwarden serve` (`http://HOST:PORT`) to dispatch to instead of an executor in this
+   * process; needs `token`, and no `config`, `policy` or `tenants` (the server's and the token's apply).
+   */
+  url?: string;
+  /** Bearer token for `url` (`hookwarden serve token`). */
+  token?: string;
 }
 
 const count = (min: number, max: number) =>

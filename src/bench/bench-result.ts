@@ -127,6 +127,8 @@ export interface BenchResult {
   /** Version of this shape: 2. */
   schema: typeof BENCH_SCHEMA;
   hookwarden: BuildInfo;
+  /** The server the dispatches went to (`bench --url`); absent for an executor in the bench's process. */
+  url?: string;
   /** The config sources: file paths as given, `<inline>` for objects. */
   config: string[];
   /** Policy sources, same form (empty when none). */

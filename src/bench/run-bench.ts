@@ -13,6 +13,7 @@ import { BenchRecorder } from './bench-recorder.js';
 import { BENCH_SCHEMA, type BenchResult } from './bench-result.js';
 import { describeBuild, describeHooks, describeInput } from './describe-run.js';
 import { describeMachine } from './machine.js';
+import { checkRemoteOptions, type DispatchTarget, remoteTarget } from './remote-target.js';
 import { benchWarnings } from './warnings.js';
 
 /** Unmeasured calls of each baseline before the first sample (pool start, wasm compile). */
@@ -43,7 +44,7 @@ function executorOptions(options: BenchOptions): ExecutorOptions {
 
 class BenchRun {
   readonly #o: ResolvedBenchOptions;
-  readonly #executor: Executor;
+  readonly #executor: Pick<Executor, 'dispatch'>;
   readonly #baselines: Baselines;
   readonly #signal: AbortSignal;
   readonly recorder: BenchRecorder;
@@ -53,7 +54,12 @@ class BenchRun {
   #sent = 0;
   readonly #baseTime: number;
 
-  constructor(o: ResolvedBenchOptions, executor: Executor, baselines: Baselines, signal: AbortSignal) {
+  constructor(
+    o: ResolvedBenchOptions,
+    executor: Pick<Executor, 'dispatch'>,
+    baselines: Baselines,
+    signal: AbortSignal,
+  ) {
     this.#o = o;
     this.#executor = executor;
     this.#baselines = baselines;
@@ -149,13 +155,16 @@ export async function runBench(options: BenchOptions): Promise<BenchResult> {
   const onAbort = () => stop.abort(o.signal?.reason);
   if (o.signal?.aborted) onAbort();
   o.signal?.addEventListener('abort', onAbort, { once: true });
-  let executor: Executor | undefined;
+  checkRemoteOptions(options);
+  let executor: DispatchTarget | Executor | undefined;
   let baselines: Baselines | undefined;
   try {
-    executor = await createExecutor(executorOptions(options));
-    const hooks = await describeHooks(options);
+    if (options.url !== undefined) executor = remoteTarget(options.url, options.token!, o.concurrency);
+    else executor = await createExecutor(executorOptions(options));
+    // A server's hooks are its own configuration's: only a local run can describe them.
+    const hooks = options.url !== undefined ? [] : await describeHooks(options);
     // --tenants T: every tenant t1…tT runs the configured hooks as its own hook set.
-    if (o.tenants > 1 && options.config !== undefined) {
+    if (o.tenants > 1 && options.config !== undefined && 'setTenant' in executor) {
       for (let i = 1; i <= o.tenants; i++) await executor.setTenant(`t${i}`, { config: options.config });
     }
     baselines = await openBaselines({ ...o.input, event: o.event });
@@ -181,6 +190,7 @@ export async function runBench(options: BenchOptions): Promise<BenchResult> {
     return {
       schema: BENCH_SCHEMA,
       hookwarden: describeBuild(),
+      ...(options.url !== undefined ? { url: options.url } : {}),
       config: labels(options.config),
       policy: labels(options.policy),
       event: o.event,

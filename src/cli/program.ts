@@ -4,6 +4,7 @@
 import { Command } from 'commander';
 import { addClaudeCodeCommands } from './claude-code/commands.js';
 import { addPackCommands } from './commands/pack.js';
+import { addServeCommand } from './commands/serve-command.js';
 import { UsageError } from './usage-error.js';
 import { VERSION } from './version.js';
 
@@ -224,6 +225,11 @@ Example:
     .option('--json', 'print one JSON object on stdout (schema 2, docs/bench.md)')
     .option('--report <file.html>', 'also write a self-contained HTML report (charts, stage split, tables)')
     .option('--no-progress', 'no progress on stderr (default: a bar on a terminal, else a line every 5 s)')
+    .option(
+      '--url <url>',
+      'dispatch to a running `hookwarden serve` instead (its config and the token apply)',
+    )
+    .option('--token <token>', 'bearer token for --url (default: $HOOKWARDEN_TOKEN)')
     .addHelpText(
       'after',
       `
@@ -258,7 +264,8 @@ Examples:
   $ hookwarden bench -c hooks.json -e PreToolUse -n 20000 --concurrency 32 --tenants 4
   $ hookwarden bench -c hooks.json -e SessionStart --json > bench.json
   $ hookwarden bench -c hooks.json -e BeforeTool -i event.json --report bench.html
-  $ hookwarden bench compare main.json branch.json --threshold 10%`,
+  $ hookwarden bench compare main.json branch.json --threshold 10%
+  $ HOOKWARDEN_TOKEN=hw_… hookwarden bench --url http://127.0.0.1:8080 -e PreToolUse -i event.json --concurrency 32`,
     )
     .action(async (flags) => {
       if (flags.event === undefined)
@@ -325,7 +332,9 @@ Examples:
       'after',
       `
 Each check runs a real hook: a command hook in process and namespace isolation, as user nobody,
-and a JS hook in a QuickJS worker.
+and a JS hook in a QuickJS worker. It also says what starts command hooks: the spawn server, or
+(without a C compiler at build time, or with HOOKWARDEN_SPAWN_SERVER=off) Node's spawn on the
+main thread, and what that costs.
 Exit status: 0 when every level works, 1 otherwise.`,
     )
     .action(async (flags) => {
@@ -333,6 +342,7 @@ Exit status: 0 when every level works, 1 otherwise.`,
       setExitCode(await runDoctor(flags));
     });
   addPackCommands(program, setExitCode);
+  addServeCommand(program, setExitCode);
   addClaudeCodeCommands(program, setExitCode);
 
   program

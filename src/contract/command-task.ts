@@ -67,4 +67,16 @@ export type CommandOutcome =
       readonly durationMs: number;
       /** The cap each stream had. */
       readonly limitBytes: number;
+    }
+  | {
+      /** The spawn server that started the hook died under it; the hook's process group was killed. */
+      readonly kind: 'spawn_server_lost';
+      readonly message: string;
+      readonly stderr: string;
+      readonly durationMs: number;
+      readonly server: {
+        readonly pid: number | undefined;
+        readonly exitCode: number | null;
+        readonly signal: string | null;
+      };
     };

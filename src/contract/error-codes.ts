@@ -12,6 +12,7 @@ export const ERROR_CODES = [
   'invalid_output',
   'nonzero_exit',
   'spawn_failed',
+  'spawn_server_lost',
   'isolation_unavailable',
   'queue_full',
   'aborted',
@@ -38,6 +39,8 @@ export interface ErrorDetails {
   invalid_output: Record<string, never>;
   nonzero_exit: { exitCode?: number; signal?: string };
   spawn_failed: { exitCode?: number };
+  /** The spawn server that died under a running command hook: its pid and how it ended. */
+  spawn_server_lost: { pid?: number; exitCode?: number; signal?: string };
   isolation_unavailable: Record<string, never>;
   queue_full: { tenant?: string };
   aborted: Record<string, never>;

@@ -101,6 +101,14 @@ export function interpretCommand(outcome: CommandOutcome, event: string): Answer
       return fail('spawn_failed', outcome.message);
     case 'isolation_unavailable':
       return fail('isolation_unavailable', outcome.message);
+    case 'spawn_server_lost': {
+      const { pid, exitCode, signal } = outcome.server;
+      return fail('spawn_server_lost', outcome.message, {
+        ...(pid === undefined ? {} : { pid }),
+        ...(exitCode === null ? {} : { exitCode }),
+        ...(signal === null ? {} : { signal }),
+      });
+    }
     case 'exited':
       break;
   }

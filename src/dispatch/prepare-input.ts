@@ -68,5 +68,8 @@ export function prepareInput(
     const problems = parsed.error.issues.map((issue) => describeIssue(issue, candidate));
     throw new HookwardenError('invalid_input', `invalid hook input: ${problems.join('; ')}`, { problems });
   }
-  return parsed.data as HookInput;
+  // The input as given, not zod's copy: a copy assigns each key, and a `__proto__` key assigned to
+  // an object sets its prototype instead (the key would vanish from what hooks see). The schema has
+  // no transforms or defaults, so a valid candidate is its own parsed value.
+  return candidate as HookInput;
 }

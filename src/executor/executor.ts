@@ -83,8 +83,14 @@ export interface Executor {
   close(): Promise<void>;
 }
 
-/** Internal access for tests and benchmarks (not exported from the package entry). */
+/** Internal access for tests, benchmarks and the server (not exported from the package entry). */
 export const INTERNALS: unique symbol = Symbol('hookwarden.internals');
+
+/** What INTERNALS gives: the pool (lane load, warm-up) and the generation in force (catalogue, limits). */
+export interface ExecutorInternals {
+  readonly pool: HookPool;
+  readonly generation: () => Generation;
+}
 
 function openAudit(option: NonNullable<ResolvedOptions['audit']>): AuditLog {
   try {
@@ -124,7 +130,7 @@ class HookExecutor implements Executor {
     this.#loaded = loaded;
     this.#warn = options.onWarning ?? defaultWarning;
     this.#poolLimits = loaded.limits;
-    // The audit sink first: if it cannot be opened, no pool (threads, scratch root) is left behind.
+    // Before the pool: an audit file that is refused must not leave a pool (threads, a spawn server) open.
     this.#audit = options.audit === undefined ? undefined : openAudit(options.audit);
     this.#pool = new HookPool({
       maxConcurrentCommands: loaded.limits.maxConcurrentCommands,
@@ -366,8 +372,8 @@ class HookExecutor implements Executor {
     return this.#closed;
   }
 
-  [INTERNALS](): { pool: HookPool } {
-    return { pool: this.#pool };
+  [INTERNALS](): ExecutorInternals {
+    return { pool: this.#pool, generation: () => this.#generation };
   }
 }
 

@@ -1,12 +1,16 @@
 // The command lane: every command hook's run. It waits for its tenant's turn (at most
 // `maxConcurrentCommands` processes at once), prepares a per-invocation scratch directory (HOME and
-// TMPDIR; an /etc snapshot for namespace hooks), starts the process through the subprocess runner,
-// tracks its process group, and cleans up. close() kills every group and removes the scratch root.
+// TMPDIR; an /etc snapshot for namespace hooks), starts the process through the subprocess runner
+// and the lane's launcher (the spawn server, started on the first hook, or Node's spawn where it was
+// not built), tracks its process group, and cleans up. close() kills every group, stops the spawn
+// server and removes the scratch root.
 import { ProcessGroups } from '../../sandbox/command/kill-group.js';
+import type { Launcher } from '../../sandbox/command/launch.js';
+import { createLauncher } from '../../sandbox/command/launcher.js';
 import { runCommand } from '../../sandbox/command/run-command.js';
 import type { CommandOutcome, CommandTask } from '../contract/command-task.js';
 import { hookError } from '../contract/error-codes.js';
-import { type LaneResult, type LaneRunOptions, refusal } from './lane.js';
+import { type LaneLoad, type LaneResult, type LaneRunOptions, refusal } from './lane.js';
 import { LinkedAbort } from './linked-abort.js';
 import { ScratchDirs } from './scratch.js';
 import type { TenantLimits } from './tenant-queues.js';
@@ -30,6 +34,7 @@ export class CommandLane {
   readonly #scratch: ScratchDirs;
   readonly #groups = new ProcessGroups();
   readonly #running = new Set<Promise<unknown>>();
+  readonly #launcher: Launcher = createLauncher();
 
   constructor(options: CommandLaneOptions, closing: AbortSignal) {
     this.#options = options;
@@ -41,6 +46,11 @@ export class CommandLane {
   /** Process groups that may still have members (leak checks). */
   liveProcessGroups(): number[] {
     return this.#groups.live();
+  }
+
+  /** Process slots, slots in use, and each tenant's hooks waiting and running (metrics). */
+  load(): LaneLoad {
+    return { capacity: this.#turns.capacity, busy: this.#turns.running, tenants: this.#turns.counts() };
   }
 
   async run(request: CommandRequest, options: LaneRunOptions = {}): Promise<LaneResult<CommandOutcome>> {
@@ -72,6 +82,7 @@ export class CommandLane {
         },
         this.#groups,
         link.signal,
+        this.#launcher,
       );
     })();
     this.#running.add(run);
@@ -94,6 +105,7 @@ export class CommandLane {
     this.#turns.close();
     await Promise.allSettled([...this.#running]);
     this.#groups.dispose();
+    await this.#launcher.close();
     await this.#scratch.close();
   }
 }

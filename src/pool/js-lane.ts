@@ -11,7 +11,7 @@ import type { Piscina } from 'piscina';
 import { hookError } from '../contract/error-codes.js';
 import type { JsTask, JsTaskResult } from '../contract/js-task.js';
 import { destroyWhenLoaded } from './destroy-piscina.js';
-import { type LaneResult, type LaneRunOptions, refusal } from './lane.js';
+import { type LaneLoad, type LaneResult, type LaneRunOptions, refusal } from './lane.js';
 import { createQuickJsPool } from './piscina-pool.js';
 import { type BatchBudget, type TenantLimits, TenantQueues } from './tenant-queues.js';
 
@@ -127,6 +127,11 @@ export class JsLane {
   }
 
   /** Runs a task (one JS hook, or a serial run of them); its budget is the sum of their deadlines. */
+  /** Threads, batches in flight, and each tenant's tasks waiting and running (metrics). */
+  load(): LaneLoad {
+    return { capacity: this.#options.threads, busy: this.#running.size, tenants: this.#queue.counts() };
+  }
+
   run(task: JsTask, options: LaneRunOptions = {}): Promise<JsLaneResult> {
     const { signal, onStart } = options;
     if (this.#closing.aborted) return Promise.resolve(refusal('pool_closed', 0));

@@ -42,3 +42,10 @@ export function refusal(error: HookError | ErrorCode, queuedMs: number, started 
     ? { ran: false, error: e as HookError, queuedMs, started: true }
     : { ran: false, error: e as HookError, queuedMs };
 }
+
+/** A lane's load at one moment (metrics): its slots, the slots in use, each tenant's work ('' = no tenant). */
+export interface LaneLoad {
+  readonly capacity: number;
+  readonly busy: number;
+  readonly tenants: readonly { tenant: string; queued: number; running: number }[];
+}

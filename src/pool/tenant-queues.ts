@@ -149,6 +149,15 @@ export class TenantQueues<T> {
     t.usedMs += ranMs;
   }
 
+  /** Each tenant's items waiting and running (metrics; read-only). '' is the default tenant. */
+  counts(): { tenant: string; queued: number; running: number }[] {
+    return [...this.#tenants.values()].map((t) => ({
+      tenant: t.id,
+      queued: t.queue.length,
+      running: t.running,
+    }));
+  }
+
   /** Every queued item, emptied (the lane is closing). */
   drain(): T[] {
     clearTimeout(this.#timer);

@@ -27,6 +27,16 @@ export class Turns {
     return this.#queues.size;
   }
 
+  /** Most turns out at once. */
+  get capacity(): number {
+    return this.#capacity;
+  }
+
+  /** Each tenant's waiting and running turns (metrics). */
+  counts(): { tenant: string; queued: number; running: number }[] {
+    return this.#queues.counts();
+  }
+
   acquire(tenant: string, signal?: AbortSignal): Promise<TurnResult> {
     if (this.#closed) return Promise.resolve('closed');
     if (signal?.aborted) return Promise.resolve('aborted');

@@ -10,15 +10,34 @@ describe('hookwarden doctor', () => {
     const r = await runCli(['doctor', '--json']);
     const report = JSON.parse(r.stdout);
     expect(report.checks.map((c: { name: string }) => c.name)).toEqual([
+      'command hook spawning',
       'process isolation',
       'namespace isolation',
       'runAs "nobody"',
       'JS hooks (QuickJS)',
       'scratch directories',
     ]);
-    expect(report.checks[0]).toMatchObject({ ok: true });
-    expect(report.checks[3]).toMatchObject({ ok: true });
+    expect(report.checks[0]).toMatchObject({
+      ok: true,
+      detail: expect.stringMatching(/^spawn server \(.*\/hw-spawn-server\): .*the main thread never forks/),
+    });
+    expect(report.checks[1]).toMatchObject({ ok: true, detail: expect.stringContaining('(spawn server)') });
+    expect(report.checks[4]).toMatchObject({ ok: true });
     expect(r.code).toBe(report.ok ? 0 : 1);
+  });
+
+  it('says when command hooks are spawned from Node instead, why, and what it costs', async () => {
+    const r = await runCli(['doctor', '--json'], { env: { ...process.env, HOOKWARDEN_SPAWN_SERVER: 'off' } });
+    const [spawning, processCheck] = JSON.parse(r.stdout).checks;
+    expect(spawning).toMatchObject({
+      name: 'command hook spawning',
+      ok: true,
+      detail: expect.stringMatching(
+        /^Node child_process.spawn on the main thread, because HOOKWARDEN_SPAWN_SERVER=off: every hook start forks the whole Node process/,
+      ),
+      fix: 'unset HOOKWARDEN_SPAWN_SERVER',
+    });
+    expect(processCheck).toMatchObject({ ok: true, detail: expect.stringContaining('(hw-exec helper)') });
   });
 
   it.each([
@@ -39,7 +58,7 @@ describe('hookwarden doctor', () => {
     async (_what, bwrap, reason, fix) => {
       const r = await runCli(['doctor', '--json'], { env: { ...process.env, HOOKWARDEN_BWRAP: bwrap } });
       expect(r.code).toBe(1);
-      const ns = JSON.parse(r.stdout).checks[1];
+      const ns = JSON.parse(r.stdout).checks[2];
       expect(ns).toMatchObject({
         ok: false,
         detail: expect.stringMatching(reason),

@@ -24,8 +24,17 @@ export interface CliOptions {
 }
 
 export function runCli(args: string[], options: CliOptions = {}): Promise<CliResult> {
+  return runProgram(process.execPath, [...(options.nodeArgs ?? []), BIN, ...args], options);
+}
+
+/** Runs any program to its end (stdin written and closed, as for runCli) and captures its output. */
+export function runProgram(
+  command: string,
+  args: string[],
+  options: Omit<CliOptions, 'nodeArgs'> = {},
+): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...(options.nodeArgs ?? []), BIN, ...args], {
+    const child = spawn(command, args, {
       cwd: options.cwd ?? process.cwd(),
       env: options.env ?? process.env,
     });

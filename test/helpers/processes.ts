@@ -1,5 +1,7 @@
-// Finds processes started as hooks (their environment carries HOOK_EVENT), for leak checks.
-import { readdirSync, readFileSync } from 'node:fs';
+// Finds processes started as hooks (their environment carries HOOK_EVENT), and spawn servers, for
+// leak checks.
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 
 export interface HookProcess {
   pid: number;
@@ -87,4 +89,37 @@ export function processesWithEnv(name: string, value: string): HookProcess[] {
       return false;
     }
   });
+}
+
+/** This checkout's spawn server binary (a server of another checkout is not this suite's). */
+const SPAWN_SERVER = fileURLToPath(new URL('../../dist/native/hw-spawn-server', import.meta.url));
+
+/** Running spawn servers of this checkout; with `parent`, only that process's children. */
+export function spawnServers(parent?: number): HookProcess[] {
+  const out: HookProcess[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readlinkSync(`/proc/${entry}/exe`) !== SPAWN_SERVER) continue;
+      const stat = readFileSync(`/proc/${entry}/stat`, 'latin1');
+      const fields = /^\d+ \(.*\) (\S) (\d+) /.exec(stat);
+      if (fields === null || fields[1] === 'Z') continue;
+      if (parent !== undefined && Number(fields[2]) !== parent) continue;
+      const cmdline = readFileSync(`/proc/${entry}/cmdline`, 'latin1').split('\0').join(' ').trim();
+      out.push({ pid: Number(entry), cmdline });
+    } catch {
+      // gone, or not ours to read
+    }
+  }
+  return out;
+}
+
+/** Waits until no spawn server of this checkout is left (or the timeout passes); returns what is left. */
+export async function settleSpawnServers(timeoutMs = 3000, parent?: number): Promise<HookProcess[]> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const left = spawnServers(parent);
+    if (left.length === 0 || Date.now() > until) return left;
+    await new Promise((r) => setTimeout(r, 50));
+  }
 }

@@ -32,6 +32,8 @@ export interface BenchFlags {
   redactInput?: boolean;
   /** Commander's `--no-progress`: false when given. */
   progress?: boolean;
+  url?: string;
+  token?: string;
 }
 
 /** A whole number from a flag, or a UsageError naming the flag and the value. */
@@ -77,7 +79,13 @@ export async function runBenchCommand(flags: BenchFlags): Promise<number> {
     ...(flags.userConfig ?? []).map((path) => ({ path, scope: 'user' as const })),
     ...(flags.config ?? []),
   ];
-  if (config.length === 0 && (flags.policy ?? []).length === 0) {
+  // --url: the server's configuration applies; its token may come from the environment (argv is public).
+  const token = flags.token ?? process.env.HOOKWARDEN_TOKEN;
+  if (flags.url !== undefined && token === undefined)
+    throw new UsageError(
+      '--url needs a token: --token <token> or HOOKWARDEN_TOKEN (`hookwarden serve token`)',
+    );
+  if (config.length === 0 && (flags.policy ?? []).length === 0 && flags.url === undefined) {
     throw new UsageError(
       'bench needs at least one --config <file> (or --policy <file>); see `hookwarden bench --help`',
     );
@@ -96,8 +104,7 @@ export async function runBenchCommand(flags: BenchFlags): Promise<number> {
   running = true;
   try {
     result = await runBench({
-      config,
-      policy: flags.policy ?? [],
+      ...(flags.url === undefined ? { config, policy: flags.policy ?? [] } : {}),
       ...(flags.root !== undefined ? { root: flags.root } : {}),
       event: flags.event,
       input,
@@ -108,11 +115,15 @@ export async function runBenchCommand(flags: BenchFlags): Promise<number> {
       ...(blocks !== undefined ? { blocks } : {}),
       varyInput: flags.varyInput === true,
       redactInput: flags.redactInput === true,
+      ...(flags.url !== undefined && token !== undefined ? { url: flags.url, token } : {}),
       onProgress: (done, total) => progress.update(done, total),
       signal: abort.signal,
     });
   } catch (err) {
-    if (err instanceof HookwardenError && (err.code === 'unknown_event' || err.code === 'invalid_input')) {
+    if (
+      err instanceof HookwardenError &&
+      ['unknown_event', 'invalid_input', 'invalid_options'].includes(err.code)
+    ) {
       throw new UsageError(err.message);
     }
     throw err;

@@ -4,8 +4,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ProcessGroups } from '../../../sandbox/command/kill-group.js';
+import { chooseLauncher, createLauncher, type LauncherChoice } from '../../../sandbox/command/launcher.js';
 import { namespaceSupport } from '../../../sandbox/command/namespace-profile.js';
-import { findWrapper } from '../../../sandbox/command/process-profile.js';
 import { runCommand } from '../../../sandbox/command/run-command.js';
 import type { CommandOutcome, CommandTask } from '../../contract/command-task.js';
 import { createExecutor } from '../../executor/executor.js';
@@ -42,35 +42,58 @@ const described = (o: CommandOutcome) =>
     ? `exit ${o.exitCode}${o.stderr.trim() ? `: ${o.stderr.trim().split('\n')[0]}` : ''}`
     : o.message;
 
+/** Which launcher starts command hooks, and what the fallback costs. */
+function spawnCheck(choice: LauncherChoice): Check {
+  if (choice.kind === 'spawn-server') {
+    return {
+      name: 'command hook spawning',
+      ok: true,
+      detail: `spawn server (${choice.path}): hooks start from a small clean process; the main thread never forks`,
+    };
+  }
+  return {
+    name: 'command hook spawning',
+    ok: true,
+    detail: `Node child_process.spawn on the main thread, because ${choice.reason}: every hook start forks the whole Node process (~1–2 ms of blocked event loop each, far more under load; docs/spawning.md)`,
+    fix: choice.fix,
+  };
+}
+
+function processCheck(choice: LauncherChoice, plain: CommandOutcome): Check {
+  const ok = plain.kind === 'exited' && plain.exitCode === 0;
+  if (!ok) {
+    return {
+      name: 'process isolation',
+      ok,
+      detail: described(plain),
+      fix: 'install util-linux (prlimit) or a C compiler for the native helpers, then npm run build',
+    };
+  }
+  if (choice.kind === 'spawn-server' || choice.wrapper?.kind === 'hw-exec') {
+    const by = choice.kind === 'spawn-server' ? 'spawn server' : 'hw-exec helper';
+    return {
+      name: 'process isolation',
+      ok,
+      detail: `own process group, rlimits, no_new_privs, parent-death signal (${by})`,
+    };
+  }
+  return {
+    name: 'process isolation',
+    ok,
+    detail: 'own process group, rlimits via prlimit(1); no no_new_privs or parent-death signal',
+    fix: 'build the native helpers: install a C compiler (apt-get install -y gcc libc6-dev) and run npm run build',
+  };
+}
+
 async function commandChecks(): Promise<Check[]> {
   const groups = new ProcessGroups();
   const scratch = mkdtempSync(join(tmpdir(), 'hookwarden-doctor-'));
-  const checks: Check[] = [];
+  const choice = chooseLauncher();
+  const launcher = createLauncher(choice);
+  const run = (extra: Partial<CommandTask>) => runCommand(task(extra, scratch), groups, undefined, launcher);
+  const checks: Check[] = [spawnCheck(choice)];
   try {
-    const wrapper = findWrapper();
-    const plain = await runCommand(task({}, scratch), groups);
-    const processOk = plain.kind === 'exited' && plain.exitCode === 0;
-    checks.push(
-      processOk && wrapper?.kind === 'hw-exec'
-        ? {
-            name: 'process isolation',
-            ok: true,
-            detail: 'own process group, rlimits, no_new_privs, parent-death signal (hw-exec helper)',
-          }
-        : processOk
-          ? {
-              name: 'process isolation',
-              ok: true,
-              detail: 'own process group, rlimits via prlimit(1); no no_new_privs or parent-death signal',
-              fix: 'build the hw-exec helper: install a C compiler (apt-get install -y gcc libc6-dev) and run npm run build',
-            }
-          : {
-              name: 'process isolation',
-              ok: false,
-              detail: described(plain),
-              fix: 'install util-linux (prlimit) or a C compiler for the hw-exec helper, then npm run build',
-            },
-    );
+    checks.push(processCheck(choice, await run({})));
     const ns = namespaceSupport();
     if (!ns.ok)
       checks.push({
@@ -80,7 +103,7 @@ async function commandChecks(): Promise<Check[]> {
         ...(ns.hint ? { fix: ns.hint } : {}),
       });
     else {
-      const r = await runCommand(task({ isolation: 'namespace' }, scratch), groups);
+      const r = await run({ isolation: 'namespace' });
       const ok = r.kind === 'exited' && r.exitCode === 0;
       checks.push(
         ok
@@ -105,7 +128,7 @@ async function commandChecks(): Promise<Check[]> {
         fix: 'run hookwarden as root to switch hooks to uid 65534',
       });
     } else {
-      const r = await runCommand(task({ runAs: 'nobody' }, scratch), groups);
+      const r = await run({ runAs: 'nobody' });
       const ok = r.kind === 'exited' && r.exitCode === 0 && r.stdout.trim() === '65534';
       checks.push(
         ok
@@ -120,6 +143,7 @@ async function commandChecks(): Promise<Check[]> {
     }
   } finally {
     groups.dispose();
+    await launcher.close();
     rmSync(scratch, { recursive: true, force: true });
   }
   return checks;

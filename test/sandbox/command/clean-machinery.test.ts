@@ -1,8 +1,9 @@
 // DESIGN §8.5: the sandbox's own machinery runs in a clean environment; only the hook process sees
-// the hook's variables. Each stage of the machinery (hw-exec or prlimit, env(1), bwrap) is wiretapped
-// by a script that records the environment and argv it was started with, then execs the real one.
+// the hook's variables. Each stage of the machinery (the spawn server, or on the Node spawn path
+// hw-exec or prlimit and env(1); then bwrap) is wiretapped by a program that records the environment
+// and argv it was started with, then execs the real one.
 // Real processes, real bwrap, a real LD_PRELOAD library.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import {
   existsSync,
@@ -19,11 +20,17 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildHookEnv } from '../../../sandbox/command/env.js';
 import { ProcessGroups } from '../../../sandbox/command/kill-group.js';
+import type { Launcher } from '../../../sandbox/command/launch.js';
 import { namespaceSupport } from '../../../sandbox/command/namespace-profile.js';
-import { findWrapper, type Wrapper } from '../../../sandbox/command/process-profile.js';
+import { findNativeHelper } from '../../../sandbox/command/native-helper.js';
+import { NodeSpawnLauncher } from '../../../sandbox/command/node-launcher.js';
 import { runCommand } from '../../../sandbox/command/run-command.js';
+import { SpawnServer } from '../../../sandbox/command/spawn-server.js';
+import { findWrapper } from '../../../sandbox/command/wrapper.js';
 import type { CommandTask } from '../../../src/contract/command-task.js';
-import { hooksOn, input, tempDir, withExecutor } from '../../helpers/fixture.js';
+import { commandTask, sh } from '../../helpers/command-task.js';
+import { hooksOn, input, withExecutor } from '../../helpers/fixture.js';
+import { dispatchInLeakyHost } from '../../helpers/host.js';
 
 const required = process.env.HOOKWARDEN_REQUIRE_NAMESPACE === '1';
 const REAL_BWRAP = ['/usr/bin/bwrap', '/bin/bwrap', '/usr/local/bin/bwrap'].find((p) => existsSync(p));
@@ -54,10 +61,33 @@ function listedFds(lsOutput: string): string[] {
 const hwExec = findWrapper('hw-exec');
 const prlimit = findWrapper('prlimit');
 const envBin = prlimit?.kind === 'prlimit' ? prlimit.env : '/usr/bin/env';
-const WRAPPERS: Wrapper[] = [
-  { kind: 'hw-exec', path: tap('hw-exec', hwExec!.path) },
-  { kind: 'prlimit', path: tap('prlimit', prlimit!.path), env: tap('env', envBin) },
-];
+const serverPath = findNativeHelper('hw-spawn-server');
+const tappedServer = tap('spawn-server', serverPath!);
+const tappedHwExec = tap('hw-exec', hwExec!.path);
+const tappedPrlimit = { path: tap('prlimit', prlimit!.path), env: tap('env', envBin) };
+/** Each way of starting a hook, its machinery tapped; a fresh launcher per test (one server start). */
+const LAUNCHES = [
+  {
+    name: 'the spawn server',
+    kind: 'spawn-server',
+    launcher: (): Launcher => new SpawnServer(tappedServer),
+    stages: { process: ['spawn-server'], namespace: ['bwrap', 'spawn-server'] },
+  },
+  {
+    name: 'Node spawn + hw-exec',
+    kind: 'hw-exec',
+    launcher: (): Launcher => new NodeSpawnLauncher({ kind: 'hw-exec', path: tappedHwExec }),
+    stages: { process: ['hw-exec'], namespace: ['bwrap', 'hw-exec'] },
+  },
+  {
+    name: 'Node spawn + prlimit(1)',
+    kind: 'prlimit',
+    launcher: (): Launcher => new NodeSpawnLauncher({ kind: 'prlimit', ...tappedPrlimit }),
+    stages: { process: ['env', 'prlimit'], namespace: ['bwrap', 'prlimit'] },
+  },
+] as const;
+/** For tasks refused before anything starts. */
+const untapped = new SpawnServer(serverPath!);
 // The bwrap stage is tapped through HOOKWARDEN_BWRAP, read at the first namespaceSupport() (below).
 if (REAL_BWRAP !== undefined) process.env.HOOKWARDEN_BWRAP = tap('bwrap', REAL_BWRAP);
 const MODES = (['process', 'namespace'] as const).filter(
@@ -66,8 +96,9 @@ const MODES = (['process', 'namespace'] as const).filter(
 
 const groups = new ProcessGroups();
 afterEach(() => groups.killAll());
-afterAll(() => {
+afterAll(async () => {
   groups.dispose();
+  await untapped.close();
   delete process.env.HOOKWARDEN_BWRAP;
   rmSync(TAPS, { recursive: true, force: true });
 });
@@ -85,24 +116,7 @@ function records(): Map<string, { environ: string; cmdline: string[] }[]> {
   return out;
 }
 
-function task(extra: Partial<CommandTask>): CommandTask {
-  return {
-    program: { kind: 'shell', command: 'true' },
-    cwd: tmpdir(),
-    scratchDir: tempDir('hw-scratch-'),
-    env: { HOOK_EVENT: 'BeforeTool', HW_MARK: randomUUID() },
-    inheritEnv: [],
-    stdin: '{}',
-    deadlineMs: 10_000,
-    killGraceMs: 200,
-    maxOutputBytes: 1024 * 1024,
-    rlimits: { cpuSeconds: 0, openFiles: 256, fileSizeBytes: 1024 * 1024, addressSpaceBytes: undefined },
-    isolation: 'process',
-    writable: false,
-    runAs: undefined,
-    ...extra,
-  };
-}
+const task = (extra: Partial<CommandTask>) => commandTask(sh('true'), extra);
 
 /** The descriptors a child of this process inherits when nothing closes them (fd 3+ leaked to us). */
 function plainChildFds(): string[] {
@@ -112,7 +126,7 @@ function plainChildFds(): string[] {
 }
 
 describe.each(MODES)('the machinery’s environment (%s isolation)', (mode) => {
-  describe.each(WRAPPERS)('through $kind', (wrapper) => {
+  describe.each(LAUNCHES)('through $name', (start) => {
     it('every stage starts with an empty environment; the hook gets exactly its own variables and no extra descriptor', async () => {
       rmSync(RECORDS, { recursive: true, force: true });
       mkdirSync(RECORDS);
@@ -134,7 +148,8 @@ describe.each(MODES)('the machinery’s environment (%s isolation)', (mode) => {
           UNICODE: 'é ✓',
         },
       });
-      const r = await runCommand(t, groups, undefined, wrapper);
+      const launcher = start.launcher();
+      const r = await runCommand(t, groups, undefined, launcher).finally(() => launcher.close());
       expect(r).toMatchObject({ kind: 'exited', exitCode: 0, stderr: '' });
       if (r.kind !== 'exited') return;
       const [environ, fdList] = r.stdout.split('\n--fds--\n') as [string, string];
@@ -151,31 +166,21 @@ describe.each(MODES)('the machinery’s environment (%s isolation)', (mode) => {
       );
       expect(seen).toEqual(expected);
 
-      // No descriptor beyond stdio: fd 3 (the channel) is closed; hw-exec also closes what this
-      // process inherited, prlimit cannot (README: residual exposure of the fallback).
+      // No descriptor beyond stdio: fd 3 (the channel) is closed; the spawn server and hw-exec also
+      // close what this process inherited, prlimit cannot (docs: residual exposure of the fallback).
       const fds = listedFds(fdList);
       const inherited = plainChildFds().filter((fd) => Number(fd) > 2);
-      expect(fds).toEqual(
-        wrapper.kind === 'hw-exec' ? ['0', '1', '2'] : ['0', '1', '2', ...inherited].sort(),
-      );
+      expect(fds).toEqual(start.kind !== 'prlimit' ? ['0', '1', '2'] : ['0', '1', '2', ...inherited].sort());
 
       // Every stage of the machinery: an empty environment, and no hook value in its argv, except
       // the prlimit fallback's env(1) assignments in process mode (documented).
       const stages = records();
-      const expectStages =
-        wrapper.kind === 'hw-exec'
-          ? mode === 'process'
-            ? ['hw-exec']
-            : ['bwrap', 'hw-exec']
-          : mode === 'process'
-            ? ['env', 'prlimit']
-            : ['bwrap', 'prlimit'];
-      expect([...stages.keys()].sort()).toEqual(expectStages);
+      expect([...stages.keys()].sort()).toEqual(start.stages[mode]);
       for (const [stage, runs] of stages) {
         expect(runs, stage).toHaveLength(1);
         expect(runs[0]!.environ, `${stage}'s environment`).toBe('');
         const argvHasValue = runs[0]!.cmdline.some((a) => a.includes(needle));
-        expect(argvHasValue, `${stage}'s argv`).toBe(wrapper.kind === 'prlimit' && mode === 'process');
+        expect(argvHasValue, `${stage}'s argv`).toBe(start.kind === 'prlimit' && mode === 'process');
       }
     });
   });
@@ -248,6 +253,8 @@ __attribute__((constructor)) static void evil(void) {
       const explicit = await runCommand(
         task({ isolation: mode, env: { HOOK_EVENT: 'x', LD_PRELOAD: so } }),
         groups,
+        undefined,
+        untapped,
       );
       expect(explicit).toMatchObject({
         kind: 'spawn_failed',
@@ -255,7 +262,12 @@ __attribute__((constructor)) static void evil(void) {
       });
       process.env.LD_PRELOAD = so;
       try {
-        const inherited = await runCommand(task({ isolation: mode, inheritEnv: ['LD_PRELOAD'] }), groups);
+        const inherited = await runCommand(
+          task({ isolation: mode, inheritEnv: ['LD_PRELOAD'] }),
+          groups,
+          undefined,
+          untapped,
+        );
         expect(inherited).toMatchObject({
           kind: 'spawn_failed',
           message: expect.stringContaining('inheritEnv: "LD_PRELOAD"'),
@@ -263,7 +275,12 @@ __attribute__((constructor)) static void evil(void) {
       } finally {
         delete process.env.LD_PRELOAD;
       }
-      const nul = await runCommand(task({ isolation: mode, env: { A: `x\0LD_PRELOAD=${so}` } }), groups);
+      const nul = await runCommand(
+        task({ isolation: mode, env: { A: `x\0LD_PRELOAD=${so}` } }),
+        groups,
+        undefined,
+        untapped,
+      );
       expect(nul).toMatchObject({ kind: 'spawn_failed', message: expect.stringContaining('NUL') });
       expect(readdirSync(markers)).toEqual([]);
     },
@@ -271,9 +288,7 @@ __attribute__((constructor)) static void evil(void) {
 });
 
 describe('descriptors the host inherited', () => {
-  it.each(MODES)('never reach a hook started through hw-exec (%s)', async (mode) => {
-    // A host whose own parent leaked fd 250 to it (bash does not set close-on-exec on `exec 250<`).
-    const host = fileURLToPath(new URL('../../fixtures/hosts/dispatch-once.mjs', import.meta.url));
+  it.each(MODES)('never reach a hook started through the spawn server (%s)', async (mode) => {
     const options = {
       config: hooksOn('BeforeTool', [
         // exit 2: the listing comes back as the deny reason
@@ -283,21 +298,9 @@ describe('descriptors the host inherited', () => {
       event: 'BeforeTool',
       input: input({ toolName: 'Bash' }),
     };
-    const child = spawn(
-      '/bin/bash',
-      ['-c', 'exec 250</dev/null; exec "$0" "$@"', process.execPath, host, JSON.stringify(options)],
-      {
-        stdio: ['ignore', 'pipe', 'inherit'],
-      },
-    );
-    let out = '';
-    child.stdout.on('data', (d) => {
-      out += d;
-    });
-    await new Promise((r) => child.on('close', r));
-    const { result, plainFds } = JSON.parse(out);
+    const { result, plainFds } = await dispatchInLeakyHost(options);
     expect(plainFds).toContain('250');
     expect(result.decision).toBe('deny');
-    expect(listedFds(result.reason)).toEqual(['0', '1', '2']);
+    expect(listedFds(result.reason ?? '')).toEqual(['0', '1', '2']);
   });
 });

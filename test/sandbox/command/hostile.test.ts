@@ -96,7 +96,16 @@ async function readHostEnviron(
 
 /** The ancestors the hook walked through: pid → whether their environment was readable. */
 const ancestors = (dump: string) =>
-  new Map([...dump.matchAll(/^pid (\d+) (readable|unreadable)$/gm)].map((m) => [Number(m[1]), m[2]]));
+  new Map([...dump.matchAll(/^pid (\d+) (readable|unreadable) .*$/gm)].map((m) => [Number(m[1]), m[2]]));
+
+/** The ancestor just below the host (the hook's starter): its executable and environment. */
+function starter(dump: string, hostPid: number): { exe: string; readable: boolean; environ: string[] } {
+  const entries = dump.split(/^(?=pid \d+ )/m).filter((e) => e.startsWith('pid '));
+  const host = entries.findIndex((e) => e.startsWith(`pid ${hostPid} `));
+  const [head = '', ...vars] = (entries[host - 1] ?? '').split('\n');
+  const [, , state = '', exe = ''] = head.split(' ');
+  return { exe, readable: state === 'readable', environ: vars.filter((v) => v !== '') };
+}
 
 async function survivors(marker: string, waitMs = 3000): Promise<number[]> {
   const until = Date.now() + waitMs;
@@ -174,7 +183,7 @@ describe.each(MODES)('hostile hooks (%s isolation)', (mode) => {
     it(
       contained
         ? `cannot read hookwarden's environment through /proc${who}`
-        : "reads hookwarden's environment through /proc/$PPID/environ (not contained in process mode as the same user)",
+        : "finds nothing in its parent's environment (the spawn server's) but reads hookwarden's one step up (not contained in process mode as the same user)",
       async () => {
         const canary = `canary-${randomUUID()}`;
         const { result, hostPid, dump, marker } = await readHostEnviron(mode, runAs, canary);
@@ -187,14 +196,22 @@ describe.each(MODES)('hostile hooks (%s isolation)', (mode) => {
           expect(seen.has(hostPid)).toBe(false);
           expect(dump).not.toContain(canary);
         } else if (runAs === 'nobody') {
-          // Another uid: the environment of hookwarden (root) and of every process above it is not
-          // readable; only the hook's own processes (its `sh -c`) are.
+          // Another uid: the environment of the spawn server and of hookwarden (root), and of every
+          // process above them, is not readable; only the hook's own processes (its `sh -c`) are.
+          expect(starter(dump, hostPid)).toMatchObject({ readable: false });
           expect(seen.get(hostPid)).toBe('unreadable');
           const walk = [...seen];
           const fromHost = walk.slice(walk.findIndex(([pid]) => pid === hostPid));
           expect(fromHost.map(([, r]) => r)).toEqual(fromHost.map(() => 'unreadable'));
           expect(dump).not.toContain(canary);
         } else {
+          // The hook's parent is the spawn server: readable, and empty (it starts with no environment).
+          expect(starter(dump, hostPid)).toEqual({
+            exe: expect.stringMatching(/\/hw-spawn-server$/),
+            readable: true,
+            environ: [],
+          });
+          // One step further up is hookwarden itself (not contained in process mode as the same user).
           expect(seen.get(hostPid)).toBe('readable');
           expect(dump).toContain(`HW_CANARY_API_TOKEN=${canary}`);
         }

@@ -2,36 +2,22 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { ProcessGroups } from '../../../sandbox/command/kill-group.js';
-import { findWrapper } from '../../../sandbox/command/process-profile.js';
+import type { Launcher } from '../../../sandbox/command/launch.js';
+import { findNativeHelper } from '../../../sandbox/command/native-helper.js';
+import { NodeSpawnLauncher } from '../../../sandbox/command/node-launcher.js';
 import { runCommand as run } from '../../../sandbox/command/run-command.js';
+import { SpawnServer } from '../../../sandbox/command/spawn-server.js';
+import { findWrapper } from '../../../sandbox/command/wrapper.js';
 import type { CommandTask } from '../../../src/contract/command-task.js';
-import { processesWithEnv, settleHookProcesses } from '../../helpers/processes.js';
+import { commandTask, sh } from '../../helpers/command-task.js';
+import { processesWithEnv, settleHookProcesses, spawnServers } from '../../helpers/processes.js';
 
 const groups = new ProcessGroups();
 afterEach(() => groups.killAll());
 
-function task(program: CommandTask['program'], extra: Partial<CommandTask> = {}): CommandTask {
-  return {
-    program,
-    cwd: tmpdir(),
-    scratchDir: mkdtempSync(join(tmpdir(), 'hw-scratch-')),
-    env: { HOOK_EVENT: 'BeforeTool', HW_MARK: randomUUID() },
-    inheritEnv: [],
-    stdin: '{}',
-    deadlineMs: 10_000,
-    killGraceMs: 200,
-    maxOutputBytes: 1024 * 1024,
-    rlimits: { cpuSeconds: 0, openFiles: 256, fileSizeBytes: 1024 * 1024, addressSpaceBytes: undefined },
-    isolation: 'process',
-    writable: false,
-    runAs: undefined,
-    ...extra,
-  };
-}
-
-const sh = (command: string) => ({ kind: 'shell' as const, command });
+const task = commandTask;
 const marked = (t: CommandTask) => processesWithEnv('HW_MARK', t.env.HW_MARK!);
 
 async function noSurvivors(t: CommandTask): Promise<void> {
@@ -40,14 +26,26 @@ async function noSurvivors(t: CommandTask): Promise<void> {
   expect(marked(t)).toEqual([]);
 }
 
-const WRAPPERS = [findWrapper('hw-exec'), findWrapper('prlimit')];
-
-it('finds both rlimit wrappers on this machine (the helper is built by npm run build)', () => {
-  expect(WRAPPERS.map((w) => w?.kind)).toEqual(['hw-exec', 'prlimit']);
+const serverPath = findNativeHelper('hw-spawn-server');
+const LAUNCHERS: { name: string; launcher: Launcher }[] = [
+  { name: 'spawn server', launcher: new SpawnServer(serverPath ?? 'hw-spawn-server was not built') },
+  { name: 'Node spawn + hw-exec', launcher: new NodeSpawnLauncher(findWrapper('hw-exec')) },
+  { name: 'Node spawn + prlimit(1)', launcher: new NodeSpawnLauncher(findWrapper('prlimit')) },
+];
+afterAll(async () => {
+  for (const { launcher } of LAUNCHERS) await launcher.close();
 });
 
-describe.each(WRAPPERS)('the subprocess runner ($kind)', (wrapper) => {
-  const runCommand = (t: CommandTask, g: ProcessGroups, signal?: AbortSignal) => run(t, g, signal, wrapper);
+it('finds the spawn server and both rlimit wrappers on this machine (built by npm run build)', () => {
+  expect(serverPath).toMatch(/\/hw-spawn-server$/);
+  expect([findWrapper('hw-exec'), findWrapper('prlimit')].map((w) => w?.kind)).toEqual([
+    'hw-exec',
+    'prlimit',
+  ]);
+});
+
+describe.each(LAUNCHERS)('the subprocess runner ($name)', ({ launcher }) => {
+  const runCommand = (t: CommandTask, g: ProcessGroups, signal?: AbortSignal) => run(t, g, signal, launcher);
 
   it('passes the input on stdin and returns exit code, stdout and stderr', async () => {
     const t = task(sh('cat; echo err >&2; exit 3'), { stdin: '{"event":"BeforeTool"}' });
@@ -216,11 +214,9 @@ describe.each(WRAPPERS)('the subprocess runner ($kind)', (wrapper) => {
   });
 });
 
-describe('the hw-exec helper', () => {
-  const helper = findWrapper('hw-exec');
-
+describe.each(LAUNCHERS.slice(0, 2))('$name', ({ launcher }) => {
   it('sets no_new_privs for the hook', async () => {
-    const r = await run(task(sh('grep NoNewPrivs /proc/self/status')), groups, undefined, helper);
+    const r = await run(task(sh('grep NoNewPrivs /proc/self/status')), groups, undefined, launcher);
     expect(r).toMatchObject({ kind: 'exited', stdout: expect.stringMatching(/NoNewPrivs:\s+1/) });
   });
 
@@ -230,17 +226,27 @@ describe('the hw-exec helper', () => {
     const host = spawn(process.execPath, [
       new URL('../../fixtures/hosts/dies-while-hook-runs.mjs', import.meta.url).pathname,
       marker,
-      'hw-exec',
+      launcher.kind,
     ]);
     const withMarker = () => processesWithEnv('HW_MARK', marker);
+    let server = 0;
     try {
-      await new Promise<void>((resolve) => host.stdout.once('data', () => resolve()));
+      const line = await new Promise<string>((resolve) =>
+        host.stdout.once('data', (d) => resolve(String(d))),
+      );
+      server = Number(line.split(' ')[1]);
       expect(withMarker()).toHaveLength(1);
+      if (launcher.kind === 'spawn-server')
+        expect(spawnServers(host.pid).map((p) => p.pid)).toEqual([server]);
     } finally {
       host.kill('SIGKILL');
     }
     const until = Date.now() + 3000;
     while (withMarker().length > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
     expect(withMarker()).toEqual([]);
+    // The spawn server went with its executor (its parent-death signal).
+    const serverRuns = () => spawnServers().some((p) => p.pid === server);
+    while (serverRuns() && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+    expect(serverRuns()).toBe(false);
   });
 });

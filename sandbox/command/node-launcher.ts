@@ -1,0 +1,72 @@
+// The Node spawn path (the fallback where the spawn server was not built): child_process.spawn on
+// the calling thread, through an rlimit wrapper (wrapper.ts), detached (its own session and process
+// group), with an empty environment. Each start forks the whole Node process: about a millisecond
+// of blocked main thread, more under load (docs/spawning.md). Spawned from the main thread:
+// PDEATHSIG-style cleanup is per thread.
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import type { Writable } from 'node:stream';
+import type { LaunchEvents, Launcher, LaunchHandle, LaunchSpec } from './launch.js';
+import { type Wrapper, wrappedLaunch } from './wrapper.js';
+
+const NOTHING: LaunchHandle = { release() {} };
+
+export class NodeSpawnLauncher implements Launcher {
+  readonly kind = 'node-spawn';
+  readonly wrapper: Wrapper | null;
+
+  constructor(wrapper: Wrapper | null) {
+    this.wrapper = wrapper;
+  }
+
+  start(spec: LaunchSpec, events: LaunchEvents): LaunchHandle {
+    if (this.wrapper === null) {
+      events.failed(
+        'neither the hw-exec helper (npm run build) nor prlimit(1) (apt-get install util-linux) is available to apply rlimits',
+      );
+      return NOTHING;
+    }
+    const { argv, fd3 } = wrappedLaunch(spec, this.wrapper);
+    let child: ChildProcessWithoutNullStreams;
+    try {
+      child = spawn(argv[0]!, argv.slice(1), {
+        cwd: spec.cwd,
+        // The wrapper, prlimit and bwrap run before any sandbox exists: nothing of the hook's reaches them.
+        env: {},
+        detached: true,
+        stdio: fd3 === undefined ? 'pipe' : ['pipe', 'pipe', 'pipe', 'pipe'],
+        ...(spec.runAs ?? {}),
+      }) as ChildProcessWithoutNullStreams;
+    } catch (err) {
+      events.failed(`cannot start the hook: ${(err as Error).message}`);
+      return NOTHING;
+    }
+    const side = fd3 === undefined ? undefined : (child.stdio[3] as Writable);
+    if (child.pid !== undefined) events.started(child.pid);
+    child.on('error', (err) => {
+      // Only a failed spawn leaves no pid; later errors (e.g. a failed kill) change nothing here.
+      if (child.pid === undefined) events.failed(`cannot start the hook: ${err.message}`);
+    });
+    child.stdout.on('data', (chunk: Buffer) => events.output('stdout', chunk));
+    child.stderr.on('data', (chunk: Buffer) => events.output('stderr', chunk));
+    child.stdout.on('close', () => events.closed('stdout'));
+    child.stderr.on('close', () => events.closed('stderr'));
+    child.on('exit', (code, signal) => events.exited(code, signal));
+    // A hook may never read stdin: the write is asynchronous and EPIPE is ignored.
+    child.stdin.on('error', () => {});
+    child.stdin.end(spec.stdin);
+    // The environment (or bwrap's --args) on fd 3: read to EOF and closed before the hook starts. A
+    // wrapper that fails first leaves it unread (EPIPE, ignored); its exit status says why.
+    side?.on('error', () => {});
+    side?.end(fd3);
+    return {
+      release() {
+        child.stdout.destroy();
+        child.stderr.destroy();
+        child.stdin.destroy();
+        side?.destroy();
+      },
+    };
+  }
+
+  async close(): Promise<void> {}
+}

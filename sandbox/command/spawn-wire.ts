@@ -1,0 +1,97 @@
+// The spawn server's wire format, host side (the protocol is described in
+// sandbox/native/spawn-server.c): SPAWN and RELEASE frames out, reply frames in.
+import type { LaunchSpec } from './launch.js';
+
+export const PROTOCOL = 1;
+export const REQUEST = { spawn: 1, release: 2 } as const;
+export const REPLY = { ready: 0, started: 1, failed: 2, stdout: 3, stderr: 4, closed: 5, exited: 6 } as const;
+const FLAG = { runAs: 1, fd3: 2, addressSpace: 4 } as const;
+
+class Writer {
+  readonly buf: Buffer;
+  off = 0;
+  constructor(size: number) {
+    this.buf = Buffer.allocUnsafe(size);
+  }
+  u8(v: number) {
+    this.buf[this.off++] = v;
+  }
+  u32(v: number) {
+    this.buf.writeUInt32LE(v, this.off);
+    this.off += 4;
+  }
+  u64(v: number) {
+    this.u32(v % 0x1_0000_0000);
+    this.u32(Math.floor(v / 0x1_0000_0000));
+  }
+  bytes(b: Buffer) {
+    this.u32(b.length);
+    this.off += b.copy(this.buf, this.off);
+  }
+  string(s: string, size: number) {
+    this.u32(size);
+    this.off += this.buf.write(s, this.off, size, 'utf8');
+  }
+}
+
+/** A SPAWN frame for hook `id`. Strings must hold no NUL (the runner refuses them first). */
+export function encodeSpawn(id: number, spec: LaunchSpec): Buffer {
+  const env = spec.env === undefined ? [] : Object.entries(spec.env).map(([k, v]) => `${k}=${v}`);
+  const strings = [spec.cwd, ...spec.argv, ...env];
+  const sizes = strings.map((s) => Buffer.byteLength(s));
+  const stdin = Buffer.from(spec.stdin);
+  const fd3 = spec.fd3 ?? Buffer.alloc(0);
+  const size =
+    4 + 1 + 4 + 4 * 3 + 8 * 5 + 4 * 2 + sizes.reduce((a, n) => a + 4 + n, 0) + 8 + fd3.length + stdin.length;
+  const w = new Writer(size);
+  const l = spec.limits;
+  w.u32(size - 4);
+  w.u8(REQUEST.spawn);
+  w.u32(id);
+  w.u32(
+    (spec.runAs === undefined ? 0 : FLAG.runAs) |
+      (spec.fd3 === undefined ? 0 : FLAG.fd3) |
+      (l.addressSpaceBytes === undefined ? 0 : FLAG.addressSpace),
+  );
+  w.u32(spec.runAs?.uid ?? 0);
+  w.u32(spec.runAs?.gid ?? 0);
+  w.u64(l.cpuSeconds);
+  w.u64(l.openFiles);
+  w.u64(l.fileSizeBytes);
+  w.u64(l.addressSpaceBytes ?? 0);
+  w.u64(spec.maxOutputBytes);
+  let k = 0;
+  w.string(strings[k]!, sizes[k++]!);
+  w.u32(spec.argv.length);
+  for (let i = 0; i < spec.argv.length; i++) w.string(strings[k]!, sizes[k++]!);
+  w.u32(env.length);
+  for (let i = 0; i < env.length; i++) w.string(strings[k]!, sizes[k++]!);
+  w.bytes(fd3);
+  w.bytes(stdin);
+  return w.buf;
+}
+
+export function encodeRelease(id: number): Buffer {
+  const buf = Buffer.allocUnsafe(9);
+  buf.writeUInt32LE(5, 0);
+  buf[4] = REQUEST.release;
+  buf.writeUInt32LE(id, 5);
+  return buf;
+}
+
+/** Splits the server's byte stream into frames (type, id, payload). */
+export class FrameReader {
+  #pending: Buffer | undefined;
+
+  push(chunk: Buffer, onFrame: (type: number, id: number, payload: Buffer) => void): void {
+    const buf = this.#pending === undefined ? chunk : Buffer.concat([this.#pending, chunk]);
+    let off = 0;
+    while (buf.length - off >= 9) {
+      const len = buf.readUInt32LE(off);
+      if (buf.length - off - 4 < len) break;
+      onFrame(buf[off + 4]!, buf.readUInt32LE(off + 5), buf.subarray(off + 9, off + 4 + len));
+      off += 4 + len;
+    }
+    this.#pending = off < buf.length ? buf.subarray(off) : undefined;
+  }
+}

@@ -1,0 +1,96 @@
+// `hookwarden serve` and `hookwarden serve token`: the flags and the help text. The service itself
+// (fastify, pino, prom-client) is imported from ./serve.js when the command runs.
+import type { Command } from 'commander';
+
+const collect = (value: string, previous: string[] = []) => [...previous, value];
+
+export function addServeCommand(program: Command, setExitCode: (code: number) => void): void {
+  const serve = program
+    .command('serve')
+    .description(
+      'run hookwarden as an HTTP service: POST /v1/dispatch/{event} with a bearer token per tenant',
+    )
+    .option('-c, --config <file>', 'hooks.json (project scope); repeatable, later ones win', collect)
+    .option('--user-config <file>', 'hooks.json loaded as user scope; repeatable', collect)
+    .option('-p, --policy <file>', 'policy file; repeatable', collect)
+    .option('--root <dir>', 'sandbox root: the working directory of command hooks (default: cwd)')
+    .option('-l, --listen <host:port>', 'address of the API, e.g. 127.0.0.1:8080 (port 0: a free port)')
+    .option(
+      '--auth <file>',
+      'auth file {"tokens": [entry…]} (entries from `serve token`); required off loopback',
+    )
+    .option(
+      '--metrics-listen <host:port>',
+      'second address serving /metrics, /healthz, /readyz without a token',
+    )
+    .option('--audit <file.jsonl>', 'append one JSON line per executed hook (metadata only)')
+    .option(
+      '--audit-key <file>',
+      'key the --audit file with HMAC-SHA-256 (mode 0600 file, from `audit keygen`)',
+    )
+    .option('--watch', 'reload the configuration when its files change (last-known-good)')
+    .option(
+      '--drain-timeout <seconds>',
+      'after SIGTERM/SIGINT, time running dispatches get to finish (default 30)',
+    )
+    .option('--headers-timeout <seconds>', 'time a client has to send its request headers (default 10)')
+    .option('--request-timeout <seconds>', 'time a client has to send its whole request (default 30)')
+    .option('--keep-alive-timeout <seconds>', 'idle keep-alive connections close after this (default 72)')
+    .option('--max-header-bytes <n>', 'largest request head; larger ones get 431 (default 16384)')
+    .option('--log-level <level>', 'fatal, error, warn, info (one line per request) or debug (default info)')
+    .addHelpText(
+      'after',
+      `
+When it listens, it prints one JSON line on stdout: {"listening":"http://HOST:PORT"} (with
+"metrics" too when --metrics-listen is given). Logs are JSON lines on stderr: one per request
+(route, status, tenant, duration, decision), never a body or a token.
+
+Routes: POST /v1/dispatch/{event} (any token: the token's tenant decides which hooks run; the
+verdict is in the body), GET /v1/events, POST /v1/reload and GET /metrics (admin tokens),
+GET /healthz, GET /readyz, GET /openapi.json (no token). Without --auth it listens on loopback only
+and every caller is the operator (dispatches run without a tenant).
+
+Signals: SIGTERM or SIGINT drains (new dispatches get 503, running ones finish within
+--drain-timeout, then it exits 0); a second one kills the running hooks and exits 143 or 130.
+SIGHUP reloads the configuration and the auth file, like POST /v1/reload.
+Exit status: 0 after a drain, 1 when it cannot start (message on stderr).
+Reference: docs/serve.md.
+
+Examples:
+  $ hookwarden serve token --tenant acme --add-to /etc/hookwarden/tokens.json
+  $ hookwarden serve --config hooks.json --listen 127.0.0.1:8080
+  $ hookwarden serve -c /etc/hookwarden/hooks.json -p /etc/hookwarden/policy.json \\
+      --listen 0.0.0.0:8080 --auth /etc/hookwarden/tokens.json --metrics-listen 127.0.0.1:9464
+  $ curl -s -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' \\
+      -d '{"tool_name":"Bash","tool_input":{"command":"ls"}}' http://127.0.0.1:8080/v1/dispatch/PreToolUse`,
+    )
+    .action(async (flags) => {
+      const { runServe } = await import('./serve.js');
+      setExitCode(await runServe(flags));
+    });
+
+  serve
+    .command('token')
+    .description('make a bearer token: prints {token, entry}; only the entry goes into the --auth file')
+    .option('--tenant <id>', 'the tenant the token speaks for (letters, digits, _ . -)')
+    .option('--admin', 'an operator token: reload, metrics, and dispatch without a tenant')
+    .option('--note <text>', 'a note kept in the entry (e.g. who holds the token)')
+    .option('--add-to <file>', 'also add the entry to this auth file (created with mode 0600 if missing)')
+    .addHelpText(
+      'after',
+      `
+The token is 32 random bytes (base64url, prefixed hw_); the server keeps only its SHA-256. Give the
+token to its holder and put the entry in the auth file; then reload the server (SIGHUP or POST
+/v1/reload) or start it. A lost token cannot be recovered: make a new one and remove the old entry.
+Exit status: 0 printed, 1 error.
+
+Examples:
+  $ hookwarden serve token --tenant acme
+  {"token":"hw_…","entry":{"sha256":"…","tenant":"acme"}}
+  $ hookwarden serve token --admin --note ops --add-to /etc/hookwarden/tokens.json`,
+    )
+    .action(async (flags) => {
+      const { runServeToken } = await import('./serve.js');
+      setExitCode(await runServeToken(flags));
+    });
+}

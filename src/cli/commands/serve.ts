@@ -1,0 +1,237 @@
+// `hookwarden serve`: the service (src/server/), its signals and its one line on stdout; and
+// `hookwarden serve token`. Everything the service writes to stderr is a JSON log line, its start-up
+// failures included (exit 1); stdout carries only {"listening": …}.
+import type { Stats } from 'node:fs';
+import { chmod, chown, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { HookwardenError } from '../../contract/hookwarden-error.js';
+import type { ExecutorOptions } from '../../executor/options.js';
+import { AuthFileError, readAuthFile } from '../../server/auth-file.js';
+import { createServiceLogger } from '../../server/logging.js';
+import { ServeOptionsError } from '../../server/options.js';
+import { type RunningServer, startServer } from '../../server/server.js';
+import { newToken, type TokenEntry } from '../../server/tokens.js';
+import { claimInterrupts, signalExitCode } from '../interrupt.js';
+import { UsageError } from '../usage-error.js';
+import { readKeyFlag } from './audit.js';
+
+export interface ServeFlags {
+  config?: string[];
+  userConfig?: string[];
+  policy?: string[];
+  root?: string;
+  listen?: string;
+  auth?: string;
+  metricsListen?: string;
+  audit?: string;
+  auditKey?: string;
+  watch?: boolean;
+  drainTimeout?: string;
+  headersTimeout?: string;
+  requestTimeout?: string;
+  keepAliveTimeout?: string;
+  maxHeaderBytes?: string;
+  logLevel?: string;
+}
+
+const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+/** Seconds from a flag (`30`, `0.5`) as whole milliseconds, or a UsageError naming the flag. */
+function seconds(flag: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = /^\d+(\.\d+)?$/.test(value.trim()) ? Math.round(Number(value) * 1000) : Number.NaN;
+  if (!Number.isSafeInteger(n) || n < 1)
+    throw new UsageError(
+      `${flag}: expected a number of seconds above 0, e.g. 30 or 0.5, got ${JSON.stringify(value)}`,
+    );
+  return n;
+}
+
+function executorOptions(flags: ServeFlags): ServeFlagsResolved['executor'] {
+  const config = [
+    ...(flags.userConfig ?? []).map((path) => ({ path, scope: 'user' as const })),
+    ...(flags.config ?? []),
+  ];
+  if (config.length === 0 && (flags.policy ?? []).length === 0)
+    throw new UsageError(
+      'serve needs at least one --config <file> (or --policy <file>); see `hookwarden serve --help`',
+    );
+  if (flags.auditKey !== undefined && flags.audit === undefined)
+    throw new UsageError('--audit-key keys the --audit file: give --audit <file.jsonl> too');
+  const key = flags.auditKey === undefined ? undefined : readKeyFlag(flags.auditKey, '--audit-key');
+  return {
+    config,
+    policy: flags.policy ?? [],
+    ...(flags.root !== undefined ? { root: flags.root } : {}),
+    ...(flags.audit !== undefined
+      ? { audit: key === undefined ? flags.audit : { file: flags.audit, key } }
+      : {}),
+    ...(flags.watch === true ? { watch: true } : {}),
+  };
+}
+
+type ServeFlagsResolved = { executor: Omit<ExecutorOptions, 'onWarning' | 'onReload'> };
+
+/** The message of a start-up failure, or undefined when the error is not one of ours. */
+function startupProblem(err: unknown): string | undefined {
+  if (err instanceof AuthFileError) return `--auth: ${err.message}`;
+  if (err instanceof ServeOptionsError || err instanceof UsageError || err instanceof HookwardenError)
+    return err.message;
+  return undefined;
+}
+
+export async function runServe(flags: ServeFlags): Promise<number> {
+  const level = flags.logLevel ?? 'info';
+  if (!LEVELS.includes(level))
+    throw new UsageError(`--log-level: expected one of ${LEVELS.join(', ')}, got ${JSON.stringify(level)}`);
+  const { logger, flush } = createServiceLogger(level);
+  let server: RunningServer | undefined;
+  let early: NodeJS.Signals | undefined;
+  let stopped: (code: number) => void = () => {};
+  const exit = new Promise<number>((resolve) => (stopped = resolve));
+  claimInterrupts((signal, repeated) => {
+    if (repeated || (server === undefined && early !== undefined)) {
+      logger.warn({ signal }, 'second signal: killing the running hooks');
+      const now = () => {
+        flush();
+        process.exit(signalExitCode(signal));
+      };
+      (server?.kill() ?? Promise.resolve()).then(now, now);
+      return;
+    }
+    if (server === undefined) {
+      early = signal; // starting: stop as soon as it has started
+      logger.info({ signal }, 'signal received while starting: stopping once started');
+      return;
+    }
+    logger.info({ signal }, 'signal received: draining');
+    server.shutdown().then(
+      () => stopped(0),
+      (err: unknown) => {
+        logger.error({ errorName: (err as Error).name }, `shutdown failed: ${(err as Error).message}`);
+        stopped(1);
+      },
+    );
+  });
+  // A bug must not end the service with a stack trace in the middle of the JSON logs: one fatal line
+  // (without the error's message, which may quote a request, unless HOOKWARDEN_DEBUG=1), then exit 1.
+  const crash = (err: unknown) => {
+    const e = err instanceof Error ? err : new Error(String(err));
+    const message = process.env.HOOKWARDEN_DEBUG === '1' ? `: ${e.message}` : '';
+    logger.fatal(
+      { errorName: e.name, stack: e.stack?.split('\n').slice(1).join('\n') },
+      `internal error${message}; exiting`,
+    );
+    flush();
+    process.exit(1);
+  };
+  process.on('uncaughtException', crash);
+  process.on('unhandledRejection', crash);
+  // SIGHUP reloads (systemd's ExecReload); before the server runs there is nothing to reload.
+  const onHangup = () => {
+    server?.reload().catch((err: unknown) => logger.error(`reload failed: ${(err as Error).message}`));
+  };
+  process.on('SIGHUP', onHangup);
+  try {
+    if (flags.listen === undefined)
+      throw new UsageError('serve needs --listen <host:port>, e.g. --listen 127.0.0.1:8080');
+    server = await startServer(
+      {
+        executor: executorOptions(flags),
+        listen: flags.listen,
+        metricsListen: flags.metricsListen,
+        authFile: flags.auth,
+        drainTimeoutMs: seconds('--drain-timeout', flags.drainTimeout),
+        headersTimeoutMs: seconds('--headers-timeout', flags.headersTimeout),
+        requestTimeoutMs: seconds('--request-timeout', flags.requestTimeout),
+        keepAliveTimeoutMs: seconds('--keep-alive-timeout', flags.keepAliveTimeout),
+        maxHeaderBytes:
+          flags.maxHeaderBytes === undefined ? undefined : Number.parseInt(flags.maxHeaderBytes, 10),
+      },
+      logger,
+    );
+  } catch (err) {
+    const problem = startupProblem(err);
+    if (problem === undefined) throw err;
+    logger.fatal(problem);
+    flush();
+    process.off('SIGHUP', onHangup);
+    return 1;
+  }
+  if (early !== undefined) {
+    await server.shutdown();
+  } else {
+    const line = {
+      listening: server.url,
+      ...(server.metricsUrl !== undefined ? { metrics: server.metricsUrl } : {}),
+    };
+    process.stdout.write(`${JSON.stringify(line)}\n`);
+  }
+  const code = early !== undefined ? 0 : await exit;
+  process.off('SIGHUP', onHangup);
+  flush();
+  return code;
+}
+
+export interface TokenFlags {
+  tenant?: string;
+  admin?: boolean;
+  note?: string;
+  addTo?: string;
+}
+
+/**
+ * Adds an entry to an auth file by writing the new file beside it and renaming it over the old one
+ * (a reader never sees half a file). A new file gets mode 0600; an existing one keeps its mode and
+ * owner, so a server running as another user can still read it.
+ */
+async function addToAuthFile(path: string, entry: TokenEntry): Promise<void> {
+  let old: Stats | undefined;
+  try {
+    old = await stat(path);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT')
+      throw new UsageError(`--add-to ${path}: cannot read (${(err as NodeJS.ErrnoException).code})`);
+  }
+  let entries: TokenEntry[] = [];
+  if (old !== undefined) {
+    try {
+      entries = readAuthFile(path);
+    } catch (err) {
+      if (err instanceof AuthFileError)
+        throw new UsageError(`--add-to: ${err.message}; the file was not changed`);
+      throw err;
+    }
+  }
+  const text = `${JSON.stringify({ tokens: [...entries, entry] }, null, 2)}\n`;
+  const tmp = `${path}.${process.pid}.tmp`;
+  try {
+    await writeFile(tmp, text, { mode: 0o600, flag: 'wx' });
+    if (old !== undefined) {
+      await chmod(tmp, old.mode & 0o755);
+      if (process.getuid?.() === 0) await chown(tmp, old.uid, old.gid);
+    }
+    await rename(tmp, path);
+  } catch (err) {
+    await rm(tmp, { force: true });
+    throw new UsageError(
+      `--add-to ${path}: cannot write (${(err as NodeJS.ErrnoException).code ?? String(err)})`,
+    );
+  }
+}
+
+export async function runServeToken(flags: TokenFlags): Promise<number> {
+  if ((flags.tenant === undefined) === (flags.admin !== true))
+    throw new UsageError('serve token needs exactly one of --tenant <id> or --admin');
+  if (flags.note !== undefined && !/^[^\u0000-\u001f\u007f]{0,256}$/.test(flags.note))
+    throw new UsageError('--note: expected at most 256 characters, without control characters');
+  let made: ReturnType<typeof newToken>;
+  try {
+    made = newToken(flags.tenant !== undefined ? { tenant: flags.tenant } : { admin: true });
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+  const entry: TokenEntry = flags.note === undefined ? made.entry : { ...made.entry, note: flags.note };
+  if (flags.addTo !== undefined) await addToAuthFile(flags.addTo, entry);
+  process.stdout.write(`${JSON.stringify({ token: made.token, entry })}\n`);
+  return 0;
+}

@@ -1,0 +1,66 @@
+// What the routes share: the executor, the tokens in force, the drain, metrics and the log. One
+// object per server, built by server.ts.
+import type { Generation } from '../dispatch/generation.js';
+import type { Executor } from '../executor/executor.js';
+import type { ReloadResult } from '../executor/reload.js';
+import type { HookPool } from '../pool/pool.js';
+import type { Connections } from './connections.js';
+import type { Drain } from './drain.js';
+import type { ApiError } from './errors.js';
+import type { Logger } from './logging.js';
+import type { ServerMetrics } from './metrics.js';
+import type { ResolvedServeOptions } from './options.js';
+import type { Principal, TokenTable } from './tokens.js';
+
+/** POST /v1/reload's answer: the executor's ReloadResult, and the auth file's reload. */
+export type ServeReloadResult = ReloadResult & {
+  readonly auth?:
+    | { readonly ok: true; readonly tokens: number }
+    | { readonly ok: false; readonly reason: string };
+};
+
+export interface ServerContext {
+  readonly executor: Executor;
+  readonly pool: HookPool;
+  /** The configuration generation in force (catalogue, limits). */
+  readonly generation: () => Generation;
+  readonly drain: Drain;
+  readonly connections: Connections;
+  readonly metrics: ServerMetrics;
+  readonly logger: Logger;
+  readonly options: ResolvedServeOptions;
+  /** Largest body of a dispatch (limits.maxInputBytes when the server started). */
+  readonly maxBodyBytes: number;
+  /** The tokens in force; undefined without --auth (every request is the operator's). */
+  readonly tokens: () => TokenTable | undefined;
+  /** Why the server is not ready (503), or undefined when it is. */
+  readonly notReady: () => ApiError | undefined;
+  readonly reload: () => Promise<ServeReloadResult>;
+}
+
+/** Route access: `public` (probes, the OpenAPI document), `tenant` (any token), `admin` (admin tokens). */
+export type Access = 'public' | 'tenant' | 'admin';
+
+/** Per-request state: who is calling, and what goes into the request's log line. */
+export interface RequestState {
+  principal: Principal | undefined;
+  readonly startedAt: number;
+  /** The log line is written (once per request). */
+  logged: boolean;
+  /** The client went away before the answer. */
+  aborted: boolean;
+  /** A dispatch is running for this request (it writes the line of an aborted request itself). */
+  dispatching: boolean;
+  event?: string;
+  decision?: string;
+  errorCode?: string;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    hw: RequestState;
+  }
+  interface FastifyContextConfig {
+    access?: Access;
+  }
+}

@@ -1,0 +1,117 @@
+// Options of `hookwarden serve` (and startServer): validated once, into a frozen, fully-defaulted
+// form. Durations are milliseconds here; the CLI reads seconds (`--drain-timeout 30`).
+import { z } from 'zod';
+import { renderValue } from '../config/diagnostics.js';
+import type { ExecutorOptions } from '../executor/options.js';
+import { isLoopback, type ListenAddress, parseListenAddress } from './listen-address.js';
+
+/** Defaults of the service (pinned by test/server/options.test.ts). */
+export const SERVE_DEFAULTS = Object.freeze({
+  /** How long in-flight dispatches may take to finish after SIGTERM/SIGINT before they are aborted. */
+  drainTimeoutMs: 30_000,
+  /** Time a client has to send its request headers (slowloris). */
+  headersTimeoutMs: 10_000,
+  /** Time a client has to send its whole request, body included. */
+  requestTimeoutMs: 30_000,
+  /** An idle keep-alive connection is closed after this (above common load balancers' 60 s). */
+  keepAliveTimeoutMs: 72_000,
+  /** Largest request head (request line and headers); past it the answer is 431. */
+  maxHeaderBytes: 16 * 1024,
+  /** `Retry-After` of a 429 (a tenant's queue is full), seconds. */
+  retryAfterSeconds: 1,
+});
+
+export interface ServeOptions {
+  /** Executor options (config, policy, root, audit, watch…); `onWarning`/`onReload` are the server's. */
+  readonly executor: Omit<ExecutorOptions, 'onWarning' | 'onReload'>;
+  /** `HOST:PORT` of the API (port 0: a free port). */
+  readonly listen: string;
+  /** `HOST:PORT` of a second listener serving /metrics, /healthz and /readyz without authentication. */
+  readonly metricsListen?: string | undefined;
+  /** The auth file (`{"tokens": [...]}`); without it only a loopback address is accepted. */
+  readonly authFile?: string | undefined;
+  readonly drainTimeoutMs?: number | undefined;
+  readonly headersTimeoutMs?: number | undefined;
+  readonly requestTimeoutMs?: number | undefined;
+  readonly keepAliveTimeoutMs?: number | undefined;
+  readonly maxHeaderBytes?: number | undefined;
+  readonly retryAfterSeconds?: number | undefined;
+}
+
+export interface ResolvedServeOptions {
+  readonly executor: ServeOptions['executor'];
+  readonly listen: ListenAddress;
+  readonly metricsListen: ListenAddress | undefined;
+  readonly authFile: string | undefined;
+  readonly drainTimeoutMs: number;
+  readonly headersTimeoutMs: number;
+  readonly requestTimeoutMs: number;
+  readonly keepAliveTimeoutMs: number;
+  readonly maxHeaderBytes: number;
+  readonly retryAfterSeconds: number;
+}
+
+/** A problem with the options: the message names the option and the value. */
+export class ServeOptionsError extends Error {
+  override readonly name = 'ServeOptionsError';
+}
+
+const ms = (max: number) =>
+  z
+    .number({ error: 'expected a number of milliseconds' })
+    .int({ error: 'expected a whole number of milliseconds' })
+    .min(1, { error: 'expected at least 1 ms' })
+    .max(max, { error: `expected at most ${max} ms` });
+
+const schema = z.object({
+  drainTimeoutMs: ms(24 * 3600_000).default(SERVE_DEFAULTS.drainTimeoutMs),
+  headersTimeoutMs: ms(3600_000).default(SERVE_DEFAULTS.headersTimeoutMs),
+  requestTimeoutMs: ms(3600_000).default(SERVE_DEFAULTS.requestTimeoutMs),
+  keepAliveTimeoutMs: ms(3600_000).default(SERVE_DEFAULTS.keepAliveTimeoutMs),
+  maxHeaderBytes: z
+    .number({ error: 'expected a number of bytes' })
+    .int({ error: 'expected a whole number of bytes' })
+    .min(1024, { error: 'expected at least 1024 bytes' })
+    .max(1024 * 1024, { error: 'expected at most 1 MiB' })
+    .default(SERVE_DEFAULTS.maxHeaderBytes),
+  retryAfterSeconds: z
+    .number({ error: 'expected a number of seconds' })
+    .int({ error: 'expected a whole number of seconds' })
+    .min(1, { error: 'expected at least 1 s' })
+    .max(3600, { error: 'expected at most 3600 s' })
+    .default(SERVE_DEFAULTS.retryAfterSeconds),
+});
+
+function address(option: string, value: string): ListenAddress {
+  const parsed = parseListenAddress(value);
+  if ('problem' in parsed) throw new ServeOptionsError(`${option}: ${parsed.problem}`);
+  return parsed;
+}
+
+export function resolveServeOptions(options: ServeOptions): ResolvedServeOptions {
+  const defined = Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined));
+  const parsed = schema.safeParse(defined);
+  if (!parsed.success) {
+    const i = parsed.error.issues[0]!;
+    const key = String(i.path[0]);
+    throw new ServeOptionsError(`${key}: ${i.message}, got ${renderValue(defined[key])}`);
+  }
+  const o = parsed.data;
+  if (o.headersTimeoutMs > o.requestTimeoutMs)
+    throw new ServeOptionsError(
+      `headersTimeoutMs (${o.headersTimeoutMs}) must not exceed requestTimeoutMs (${o.requestTimeoutMs}): the headers are part of the request`,
+    );
+  const listen = address('listen', options.listen);
+  if (options.authFile === undefined && !isLoopback(listen.host))
+    throw new ServeOptionsError(
+      `listen: ${options.listen} is reachable from other machines, and without --auth anyone could dispatch and reload; give --auth <file> (tokens from \`hookwarden serve token\`) or listen on 127.0.0.1`,
+    );
+  return Object.freeze({
+    executor: options.executor,
+    listen,
+    metricsListen:
+      options.metricsListen === undefined ? undefined : address('metricsListen', options.metricsListen),
+    authFile: options.authFile,
+    ...o,
+  });
+}

@@ -1,0 +1,60 @@
+// POST /v1/dispatch/{event}: runs the event's hooks for the token's tenant and answers the
+// DispatchResult (200, whatever the verdict). A dispatch in which any hook was refused `queue_full`
+// answers 429 with Retry-After, the partial result included: some hooks did not run, so its verdict
+// does not cover the input (a guard that never ran cannot have allowed it). While draining: 503.
+// A client that goes away aborts its dispatch (connections.ts: its hooks are killed, nobody waits).
+import type { FastifyInstance } from 'fastify';
+import type { DispatchInput } from '../../contract/types.js';
+import { tenantOf } from '../auth.js';
+import type { ServerContext } from '../context.js';
+import { ApiError } from '../errors.js';
+import { CLIENT_CLOSED, finishRequest } from '../http-app.js';
+
+export function dispatchRoutes(app: FastifyInstance, ctx: ServerContext): void {
+  app.post<{ Params: { event: string } }>(
+    '/v1/dispatch/:event',
+    { config: { access: 'tenant' } },
+    async (request, reply) => {
+      const controller = ctx.connections.controllerOf(request);
+      if (!ctx.drain.admit(controller))
+        throw new ApiError(
+          503,
+          'draining',
+          'the server is shutting down; send the dispatch to another replica',
+          {
+            connection: 'close',
+          },
+        );
+      const tenant = tenantOf(request.hw.principal);
+      const started = performance.now();
+      let result: Awaited<ReturnType<typeof ctx.executor.dispatch>>;
+      request.hw.dispatching = true;
+      try {
+        result = await ctx.executor.dispatch(request.params.event, (request.body ?? {}) as DispatchInput, {
+          tenant,
+          signal: controller.signal,
+        });
+      } finally {
+        request.hw.dispatching = false;
+        ctx.drain.done(controller);
+      }
+      ctx.metrics.observeDispatch(result, tenant, (performance.now() - started) / 1000);
+      request.hw.event = result.event;
+      request.hw.decision = result.decision;
+      if (request.hw.aborted) finishRequest(ctx, request, CLIENT_CLOSED);
+      if (result.hooks.some((h) => h.error?.code === 'queue_full')) {
+        request.hw.errorCode = 'queue_full';
+        reply.code(429).header('retry-after', String(ctx.options.retryAfterSeconds));
+        return {
+          error: {
+            code: 'queue_full',
+            message:
+              'a hook was not run: this tenant has its maximum of hooks queued (limits.maxQueued); retry after Retry-After seconds',
+          },
+          result,
+        };
+      }
+      return result;
+    },
+  );
+}

@@ -1,0 +1,237 @@
+// startServer: the service's life. Start: read the auth file, create the executor, warm its worker
+// pools, listen. Run: dispatch, reload, report. Stop (drain): refuse new dispatches (503) while the
+// running ones finish, bounded by the drain timeout (then they are aborted and answer interrupted),
+// close the listeners and the executor; the audit file has every record by then (it is written
+// synchronously, before each dispatch answers). Kill: close the executor at once (hooks killed).
+import type { FastifyInstance } from 'fastify';
+import { createExecutor, type Executor, type ExecutorInternals, INTERNALS } from '../executor/executor.js';
+import type { ReloadResult } from '../executor/reload.js';
+import { AuthFileError, readAuthFile } from './auth-file.js';
+import { Connections } from './connections.js';
+import type { ServeReloadResult, ServerContext } from './context.js';
+import { Drain } from './drain.js';
+import { ApiError } from './errors.js';
+import { createHttpApp, requestGone } from './http-app.js';
+import { addressUrl } from './listen-address.js';
+import { type Logger, logDiagnostic } from './logging.js';
+import { ServerMetrics } from './metrics.js';
+import {
+  type ResolvedServeOptions,
+  resolveServeOptions,
+  type ServeOptions,
+  ServeOptionsError,
+} from './options.js';
+import { adminRoutes, metricsRoute } from './routes/admin.js';
+import { catalogueRoutes } from './routes/catalogue.js';
+import { dispatchRoutes } from './routes/dispatch.js';
+import { healthRoutes } from './routes/health.js';
+import { TokenTable } from './tokens.js';
+
+export interface RunningServer {
+  /** `http://HOST:PORT` of the API. */
+  readonly url: string;
+  /** `http://HOST:PORT` of --metrics-listen, if any. */
+  readonly metricsUrl: string | undefined;
+  /** Reloads the configuration and the auth file (SIGHUP, POST /v1/reload). */
+  reload(): Promise<ServeReloadResult>;
+  /** Drains and stops (see the file comment); resolves once everything is closed. Idempotent. */
+  shutdown(): Promise<void>;
+  /** Stops now: running hooks are killed. */
+  kill(): Promise<void>;
+}
+
+const internalsOf = (e: Executor): ExecutorInternals =>
+  (e as unknown as { [INTERNALS](): ExecutorInternals })[INTERNALS]();
+
+/** Bound on the other requests still running once no dispatch runs (a slow client mid-request). */
+const CLOSE_GRACE_MS = 5_000;
+
+function loadTokens(path: string | undefined): TokenTable | undefined {
+  return path === undefined ? undefined : new TokenTable(readAuthFile(path));
+}
+
+/** Waits until every QuickJS worker thread has answered once (when the configuration has JS hooks). */
+async function warmPools(internals: ExecutorInternals): Promise<void> {
+  const js = internals.pool.js;
+  await Promise.all(Array.from({ length: js.threads }, () => js.stats()));
+}
+
+class Server implements RunningServer {
+  url = '';
+  metricsUrl: string | undefined;
+  readonly #o: ResolvedServeOptions;
+  readonly #logger: Logger;
+  readonly #drain = new Drain();
+  #tokens: TokenTable | undefined;
+  #tenants: ReadonlySet<string> = new Set();
+  #executor!: Executor;
+  #metrics!: ServerMetrics;
+  #apps: FastifyInstance[] = [];
+  #ready = false;
+  #closing: Promise<void> | undefined;
+
+  constructor(o: ResolvedServeOptions, logger: Logger) {
+    this.#o = o;
+    this.#logger = logger;
+  }
+
+  async start(): Promise<void> {
+    this.#tokens = loadTokens(this.#o.authFile);
+    this.#executor = await createExecutor({
+      ...this.#o.executor,
+      onWarning: (d) => logDiagnostic(this.#logger, d),
+      onReload: (r) => this.#onReload(r),
+    });
+    const internals = internalsOf(this.#executor);
+    this.#tenants = new Set(this.#executor.tenants);
+    this.#warnUnknownTenants();
+    this.#metrics = new ServerMetrics({
+      load: () => ({ command: internals.pool.command.load(), js: internals.pool.js.load() }),
+      tenants: () => this.#tenants,
+      inFlight: () => this.#drain.inFlight,
+      draining: () => this.#drain.draining,
+    });
+    const ctx: ServerContext = {
+      connections: new Connections((request) => requestGone(ctx, request)),
+      executor: this.#executor,
+      pool: internals.pool,
+      generation: internals.generation,
+      drain: this.#drain,
+      metrics: this.#metrics,
+      logger: this.#logger,
+      options: this.#o,
+      maxBodyBytes: internals.generation().limits.maxInputBytes,
+      tokens: () => this.#tokens,
+      notReady: () => this.#notReady(),
+      reload: () => this.reload(),
+    };
+    try {
+      const api = createHttpApp(ctx);
+      this.#apps.push(api);
+      healthRoutes(api, ctx);
+      dispatchRoutes(api, ctx);
+      catalogueRoutes(api, ctx);
+      adminRoutes(api, ctx);
+      if (this.#o.metricsListen !== undefined) {
+        const m = createHttpApp(ctx);
+        this.#apps.push(m);
+        healthRoutes(m, ctx);
+        metricsRoute(m, ctx, 'public');
+      }
+      await warmPools(internals);
+      this.url = await this.#listen(api, this.#o.listen, '--listen');
+      if (this.#o.metricsListen !== undefined)
+        this.metricsUrl = await this.#listen(this.#apps[1]!, this.#o.metricsListen, '--metrics-listen');
+    } catch (err) {
+      await this.kill();
+      throw err;
+    }
+    this.#ready = true;
+    this.#logger.info(
+      { url: this.url, metricsUrl: this.metricsUrl, tokens: this.#tokens?.size },
+      'listening',
+    );
+  }
+
+  async #listen(app: FastifyInstance, at: { host: string; port: number }, flag: string): Promise<string> {
+    try {
+      await app.listen({ host: at.host, port: at.port });
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      const why =
+        code === 'EADDRINUSE'
+          ? 'the address is in use'
+          : code === 'EADDRNOTAVAIL'
+            ? 'no interface has this address'
+            : String(code ?? (err as Error).message);
+      throw new ServeOptionsError(`${flag} ${at.host}:${at.port}: cannot listen: ${why}`);
+    }
+    const bound = app.server.address();
+    const port = typeof bound === 'object' && bound !== null ? bound.port : at.port;
+    return addressUrl(at.host, port);
+  }
+
+  #warnUnknownTenants(): void {
+    for (const t of this.#tokens?.tenants ?? [])
+      if (!this.#tenants.has(t))
+        this.#logger.warn(
+          { tenant: t },
+          'a token speaks for a tenant the configuration does not name: only trusted and policy hooks run for it',
+        );
+  }
+
+  #notReady(): ApiError | undefined {
+    if (this.#drain.draining) return new ApiError(503, 'draining', 'the server is draining');
+    if (!this.#ready || this.#closing !== undefined)
+      return new ApiError(503, 'closed', 'the server is not running');
+    return undefined;
+  }
+
+  #onReload(r: ReloadResult): void {
+    this.#metrics?.countReload('config', r.ok);
+    if (r.ok) {
+      this.#tenants = new Set(this.#executor.tenants);
+      this.#logger.info({ generation: r.generation }, 'configuration reloaded');
+    } else this.#logger.warn({ generation: r.generation }, r.reason);
+  }
+
+  async reload(): Promise<ServeReloadResult> {
+    const config = await this.#executor.reload();
+    if (this.#o.authFile === undefined) return config;
+    let auth: ServeReloadResult['auth'];
+    try {
+      this.#tokens = loadTokens(this.#o.authFile);
+      auth = { ok: true, tokens: this.#tokens!.size };
+      this.#logger.info({ tokens: this.#tokens!.size }, 'auth file reloaded');
+    } catch (err) {
+      if (!(err instanceof AuthFileError)) throw err;
+      auth = { ok: false, reason: `auth file refused, the tokens in force stay: ${err.message}` };
+      this.#logger.warn(auth.reason);
+    }
+    this.#metrics.countReload('auth', auth.ok);
+    this.#warnUnknownTenants();
+    return { ...config, auth };
+  }
+
+  shutdown(): Promise<void> {
+    this.#drain.start();
+    this.#closing ??= this.#drainAndClose();
+    return this.#closing;
+  }
+
+  async #drainAndClose(): Promise<void> {
+    this.#logger.info({ inFlight: this.#drain.inFlight, timeoutMs: this.#o.drainTimeoutMs }, 'draining');
+    if ((await this.#drain.whenIdle(this.#o.drainTimeoutMs)) === 'timeout') {
+      this.#logger.warn(
+        { inFlight: this.#drain.inFlight },
+        'drain timeout: aborting the dispatches still running',
+      );
+      this.#drain.abortAll('the drain timeout passed');
+      await this.#drain.whenIdle(CLOSE_GRACE_MS);
+    }
+    await this.#closeApps();
+    await this.#executor.close();
+    this.#logger.info('stopped');
+  }
+
+  /** Stops listening, lets the requests still running (probes, scrapes) answer, then closes every connection. */
+  async #closeApps(): Promise<void> {
+    const closed = Promise.all(this.#apps.map((a) => a.close()));
+    await this.#drain.whenIdle(CLOSE_GRACE_MS, 'requests');
+    for (const a of this.#apps) a.server.closeAllConnections();
+    await closed;
+  }
+
+  async kill(): Promise<void> {
+    this.#drain.start();
+    await this.#executor?.close();
+    for (const a of this.#apps) a.server.closeAllConnections?.();
+  }
+}
+
+/** Starts the service; rejects (AuthFileError, HookwardenError, ServeOptionsError…) when it cannot. */
+export async function startServer(options: ServeOptions, logger: Logger): Promise<RunningServer> {
+  const server = new Server(resolveServeOptions(options), logger);
+  await server.start();
+  return server;
+}
