@@ -84,3 +84,8 @@ export function parseHookOutput(raw: unknown, event: string): ParsedOutput {
   }
   return { ok: true, output, unknownFields };
 }
+
+/** What is wrong with `value` as the output field `name` (undefined: fine, or not an output field). */
+export function outputFieldProblem(name: string, value: unknown): string | undefined {
+  return Object.hasOwn(FIELDS, name) ? FIELDS[name]!(value) : undefined;
+}

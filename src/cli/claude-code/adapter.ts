@@ -13,11 +13,13 @@
 
 import { statSync } from 'node:fs';
 import { toClaudeCodeAnswer } from '../../contract/claude-code-answer.js';
+import { configIdentity } from '../../server/config-identity.js';
 import { claimInterrupts } from '../interrupt.js';
 import type { CliAnswer } from '../one-dispatch.js';
 import { UsageError } from '../usage-error.js';
 import { failureAnswer, toCliAnswer } from './answer-io.js';
 import { type AdapterFlags, parseAdapterArgs, timeoutMs } from './flags.js';
+import { forwardDispatch } from './forward.js';
 import { InputProblem, readClaudeCodeInput } from './input.js';
 import { nothingCanRun, readScannable } from './quick-scan.js';
 import { refusedRouting } from './routing.js';
@@ -68,48 +70,97 @@ function checkRouting(flags: AdapterFlags): { refusal?: string; unparsed: string
   return { unparsed };
 }
 
+/** The daemon's socket: --socket, else $HOOKWARDEN_SOCKET (empty: none). */
+const socketOf = (flags: AdapterFlags) => flags.socket ?? (process.env.HOOKWARDEN_SOCKET || undefined);
+
+/** Flags of this process the daemon cannot honour (its own --audit, --strict… are its operator's). */
+function unforwardable(flags: AdapterFlags): string | undefined {
+  const own = (['strict', 'audit', 'auditKey', 'packCache'] as const).filter((k) => flags[k] !== undefined);
+  return own.length === 0
+    ? undefined
+    : `${own.map((k) => `--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`).join(', ')} given to the adapter`;
+}
+
+/** The configuration this adapter runs, as the daemon names its own (config-identity.ts). */
+const identityOf = (flags: AdapterFlags) =>
+  configIdentity(
+    [...(flags.userConfig ?? []).map((path) => ({ path, scope: 'user' })), ...(flags.config ?? [])],
+    flags.policy ?? [],
+    flags.root,
+  );
+
 export async function runClaudeCodeAdapter(args: readonly string[]): Promise<number> {
-  let stage = 'read' as 'read' | 'full' | 'done';
+  const startedAt = performance.now();
+  // fast: this module answers (signals, --timeout, errors); full: full-dispatch.ts does.
+  let stage = 'fast' as 'fast' | 'full' | 'done';
   let event: string | undefined;
-  claimInterrupts((signal) => {
-    // After `read`, the full path claims interrupts itself (a signal meanwhile is handed over to it).
-    if (stage !== 'read') return;
-    stage = 'done';
-    const a = failureAnswer(event, new UsageError(`interrupted (${signal}) before a verdict`));
-    write(a, () => process.exit(a.code));
-  });
   const never = () => new Promise<number>(() => {});
+  /** The one answer of the fast stage; undefined when it is over (another answer is out). */
+  const answer = (a: CliAnswer, thenExit = false): number | undefined => {
+    if (stage !== 'fast') return undefined;
+    stage = 'done';
+    return write(a, thenExit ? () => process.exit(a.code) : undefined);
+  };
+  const fail = (err: unknown) => answer(failureAnswer(event, err)) ?? never();
+  // After `fast`, the full path claims interrupts itself (a signal meanwhile is handed over to it).
+  claimInterrupts((signal) => {
+    answer(failureAnswer(event, new UsageError(`interrupted (${signal}) before a verdict`)), true);
+  });
   const flags = parseFlags(args);
-  let input: Record<string, unknown>;
+  const deadlineMs = flags instanceof UsageError ? undefined : timeoutMs(flags);
+  const deadline =
+    deadlineMs === undefined
+      ? undefined
+      : setTimeout(() => {
+          const why = `no verdict within --timeout ${(flags as AdapterFlags).timeout} s`;
+          answer(failureAnswer(event, new UsageError(why)), true);
+        }, deadlineMs);
+  deadline?.unref();
   try {
-    ({ event, input } = await readClaudeCodeInput());
-  } catch (err) {
-    if (stage === 'done') return never();
-    stage = 'done';
-    return write(failureAnswer(err instanceof InputProblem ? err.event : undefined, err));
+    let input: Record<string, unknown>;
+    try {
+      ({ event, input } = await readClaudeCodeInput());
+    } catch (err) {
+      if (err instanceof InputProblem) event = err.event;
+      return await fail(err);
+    }
+    if (flags instanceof UsageError) return await fail(flags);
+    const routing = checkRouting(flags);
+    if (routing.refusal !== undefined) return await fail(new UsageError(routing.refusal));
+    if (nothingCanRun(flags, event, input))
+      return (
+        answer(toCliAnswer(toClaudeCodeAnswer(event, { event, decision: 'passthrough', hooks: [] }))) ??
+        never()
+      );
+    const notes: string[] = [];
+    const socket = socketOf(flags);
+    const own = socket === undefined ? undefined : unforwardable(flags);
+    if (own !== undefined)
+      notes.push(`hookwarden: the daemon was not used (${own}): dispatched in this process`);
+    else if (socket !== undefined) {
+      const forwarded = await forwardDispatch(socket, event, input, identityOf(flags));
+      if (forwarded.kind === 'result')
+        return answer(toCliAnswer(toClaudeCodeAnswer(event, forwarded.result))) ?? never();
+      notes.push(`hookwarden: the daemon was not used (${forwarded.why}): dispatched in this process`);
+    }
+    if (stage !== 'fast') return never();
+    stage = 'full';
+    let full: typeof import('./full-dispatch.js');
+    try {
+      full = await import('./full-dispatch.js');
+    } catch (err) {
+      stage = 'fast';
+      return await fail(err);
+    }
+    const left =
+      deadlineMs === undefined ? undefined : Math.max(1, deadlineMs - (performance.now() - startedAt));
+    // It answers its own errors, interrupts and the rest of the deadline.
+    return await full.runFullDispatch(flags, event, input, {
+      unparsed: routing.unparsed,
+      notes,
+      deadlineMs: left,
+    });
+  } finally {
+    if (deadline !== undefined) clearTimeout(deadline);
   }
-  if (stage === 'done') return never();
-  if (flags instanceof UsageError) {
-    stage = 'done';
-    return write(failureAnswer(event, flags));
-  }
-  const routing = checkRouting(flags);
-  if (routing.refusal !== undefined) {
-    stage = 'done';
-    return write(failureAnswer(event, new UsageError(routing.refusal)));
-  }
-  if (nothingCanRun(flags, event, input)) {
-    stage = 'done';
-    return write(toCliAnswer(toClaudeCodeAnswer(event, { event, decision: 'passthrough', hooks: [] })));
-  }
-  stage = 'full';
-  let full: typeof import('./full-dispatch.js');
-  try {
-    full = await import('./full-dispatch.js');
-  } catch (err) {
-    stage = 'done';
-    return write(failureAnswer(event, err));
-  }
-  // It answers its own errors and interrupts (a signal since `read` ended is handed over to it).
-  return full.runFullDispatch(flags, event, input, routing.unparsed);
 }

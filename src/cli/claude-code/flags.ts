@@ -13,6 +13,7 @@ export interface AdapterFlags {
   audit?: string;
   auditKey?: string;
   packCache?: string;
+  socket?: string;
 }
 
 interface FlagSpec {
@@ -77,6 +78,12 @@ export const ADAPTER_FLAGS: readonly FlagSpec[] = [
     name: 'pack-cache',
     value: '<dir>',
     description: 'cache of packs pinned by url (default ~/.cache/hookwarden/packs)',
+  },
+  {
+    name: 'socket',
+    value: '<path>',
+    description:
+      'forward to `hookwarden serve --socket <path>` when it runs this same config (default: $HOOKWARDEN_SOCKET); else dispatch here',
   },
 ];
 

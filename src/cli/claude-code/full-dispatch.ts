@@ -9,7 +9,7 @@ import type { DispatchResult } from '../../contract/result.js';
 import { type Interruption, runOneDispatch } from '../one-dispatch.js';
 import { UsageError } from '../usage-error.js';
 import { failureAnswer, toCliAnswer } from './answer-io.js';
-import { type AdapterFlags, timeoutMs } from './flags.js';
+import type { AdapterFlags } from './flags.js';
 import { refusedRouting } from './routing.js';
 
 /** The reason of a result cut short by the adapter's --timeout or a signal. */
@@ -34,14 +34,22 @@ async function refusedJsonc(paths: readonly string[]): Promise<string | undefine
   return undefined;
 }
 
+export interface FullDispatchOptions {
+  /** Config files the fast path could not parse (checked here for adapter hooks). */
+  readonly unparsed: readonly string[];
+  /** Notes for the debug log from the fast path (why the daemon was not used). */
+  readonly notes: readonly string[];
+  /** What is left of --timeout. */
+  readonly deadlineMs: number | undefined;
+}
+
 export async function runFullDispatch(
   flags: AdapterFlags,
   event: string,
   input: Record<string, unknown>,
-  unparsed: readonly string[],
+  { unparsed, notes, deadlineMs }: FullDispatchOptions,
 ): Promise<number> {
-  const warnings: string[] = [];
-  const deadlineMs = timeoutMs(flags);
+  const warnings: string[] = [...notes];
   return runOneDispatch({
     command: 'claude-code',
     flags,

@@ -20,6 +20,7 @@ export interface ServeFlags {
   policy?: string[];
   root?: string;
   listen?: string;
+  socket?: string;
   auth?: string;
   metricsListen?: string;
   audit?: string;
@@ -132,12 +133,15 @@ export async function runServe(flags: ServeFlags): Promise<number> {
   };
   process.on('SIGHUP', onHangup);
   try {
-    if (flags.listen === undefined)
-      throw new UsageError('serve needs --listen <host:port>, e.g. --listen 127.0.0.1:8080');
+    if (flags.listen === undefined && flags.socket === undefined)
+      throw new UsageError(
+        'serve needs --listen <host:port> (e.g. --listen 127.0.0.1:8080) or --socket <path> (e.g. --socket "$XDG_RUNTIME_DIR/hookwarden.sock")',
+      );
     server = await startServer(
       {
         executor: executorOptions(flags),
         listen: flags.listen,
+        socket: flags.socket,
         metricsListen: flags.metricsListen,
         authFile: flags.auth,
         drainTimeoutMs: seconds('--drain-timeout', flags.drainTimeout),
@@ -161,7 +165,8 @@ export async function runServe(flags: ServeFlags): Promise<number> {
     await server.shutdown();
   } else {
     const line = {
-      listening: server.url,
+      ...(server.url !== '' ? { listening: server.url } : {}),
+      ...(server.socketPath !== undefined ? { socket: server.socketPath } : {}),
       ...(server.metricsUrl !== undefined ? { metrics: server.metricsUrl } : {}),
     };
     process.stdout.write(`${JSON.stringify(line)}\n`);
