@@ -5,6 +5,8 @@
 // prlimit, bwrap) runs with an empty environment and receives this one through a side channel
 // (process-profile.ts, namespace-profile.ts). The load-time checks are made again here, because a
 // task can reach the runner without going through the config loader.
+import { join } from 'node:path';
+import { ENV_FILE_NAME } from '../../src/contract/command-task.js';
 import { ENV_NAME, isReservedName, refusedEnvReason } from '../../src/contract/refused-env.js';
 import { isSecretName, secretValueKind } from '../../src/contract/secret-names.js';
 
@@ -19,6 +21,9 @@ export function buildHookEnv(
     readonly env: Readonly<Record<string, string>>;
     readonly inheritEnv: readonly string[];
     readonly scratchDir: string;
+    readonly hostHome?: boolean | undefined;
+    readonly envFile?: boolean | undefined;
+    readonly isolation?: 'process' | 'namespace';
   },
   hostEnv: NodeJS.ProcessEnv = process.env,
 ): HookEnv {
@@ -50,8 +55,18 @@ export function buildHookEnv(
     }
     env[name] = value;
   }
-  // Scratch locations last: a hook cannot point HOME or TMPDIR back at the host's.
-  env.HOME = task.scratchDir;
+  // Scratch locations last: a hook cannot point HOME or TMPDIR back at the host's. A Claude Code
+  // hook in process mode gets the host's HOME (an absolute path that passes the secret filter).
+  const home = hostEnv.HOME;
+  const hostHome =
+    task.hostHome === true &&
+    task.isolation !== 'namespace' &&
+    home !== undefined &&
+    home.startsWith('/') &&
+    !home.includes('\0') &&
+    secretValueKind(home) === undefined;
+  env.HOME = hostHome ? home : task.scratchDir;
+  if (task.envFile === true) env.CLAUDE_ENV_FILE = join(task.scratchDir, ENV_FILE_NAME);
   env.TMPDIR = task.scratchDir;
   return { ok: true, env };
 }

@@ -4,8 +4,14 @@
 // (supervise.ts: the HookInput on stdin without ever blocking on it, capped output, the whole
 // process group killed on timeout, abort, flood and exit). Only the hook itself, past the machinery
 // that starts it (the spawn server or wrapper, and bwrap), gets its variables.
-import { chownSync } from 'node:fs';
-import type { CommandOutcome, CommandTask } from '../../src/contract/command-task.js';
+import { chownSync, closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  type CommandOutcome,
+  type CommandTask,
+  ENV_FILE_MAX_BYTES,
+  ENV_FILE_NAME,
+} from '../../src/contract/command-task.js';
 import { buildHookEnv } from './env.js';
 import type { ProcessGroups } from './kill-group.js';
 import type { Launcher, LaunchSpec } from './launch.js';
@@ -62,5 +68,31 @@ export function runCommand(
       return notRun('isolation_unavailable', message);
     }
   }
-  return supervise(task, how.spec, groups, signal, launcher);
+  const outcome = supervise(task, how.spec, groups, signal, launcher);
+  return task.envFile === true ? outcome.then((o) => withEnvFile(o, task.scratchDir)) : outcome;
+}
+
+/**
+ * What the hook wrote to CLAUDE_ENV_FILE. Hook-controlled: read only if it is a regular file with one
+ * link (never through a symlink or hard link to a file the host can read and the hook cannot),
+ * without blocking (a FIFO), and at most ENV_FILE_MAX_BYTES.
+ */
+function withEnvFile(outcome: CommandOutcome, scratchDir: string): CommandOutcome {
+  if (outcome.kind !== 'exited') return outcome;
+  let fd: number | undefined;
+  try {
+    fd = openSync(
+      join(scratchDir, ENV_FILE_NAME),
+      constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK,
+    );
+    const st = fstatSync(fd);
+    if (!st.isFile() || st.nlink !== 1) return outcome;
+    const buf = Buffer.alloc(Math.min(st.size, ENV_FILE_MAX_BYTES));
+    const n = readSync(fd, buf, 0, buf.length, 0);
+    return { ...outcome, envFileText: buf.subarray(0, n).toString('utf8') };
+  } catch {
+    return outcome; // not written (or not a file we read)
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
 }

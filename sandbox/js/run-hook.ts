@@ -203,7 +203,9 @@ function runHook(sb: Sandbox, hook: JsHookTask, run: RunContext): RunResult {
     );
     return { answer: { kind: 'failure', error, ...timing }, memoryUsedBytes };
   }
-  const parsed = parseHookOutput(JSON.parse(outcome.raw), run.event);
+  const toolInput = (run.input as { toolInput?: unknown } | null)?.toolInput;
+  // JS hooks speak hookwarden's dialect; a seed's `modifiedInput` patches the input they saw.
+  const parsed = parseHookOutput(JSON.parse(outcome.raw), run.event, { toolInput });
   if (!parsed.ok)
     return {
       answer: { kind: 'failure', error: { code: 'invalid_output', message: parsed.message }, ...timing },

@@ -1,4 +1,5 @@
 // Every default in one frozen constant (pinned by test/config/defaults.test.ts).
+import { DIALECT_RULES } from '../contract/dialects.js';
 import type { TextCaps } from '../contract/text-caps.js';
 
 const MiB = 1024 * 1024;
@@ -18,7 +19,8 @@ export const DEFAULTS = Object.freeze({
     maxLogBytes: 16 * 1024,
   }),
   command: Object.freeze({
-    timeoutMs: 60_000,
+    /** hookwarden's own files; Claude Code and FreeCode files have their own (contract/dialects.ts). */
+    timeoutMs: DIALECT_RULES.hookwarden.defaultTimeoutMs,
     /** Per stream (stdout and stderr each). */
     maxOutputBytes: MiB,
     openFiles: 1024,

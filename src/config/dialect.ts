@@ -6,10 +6,9 @@
 // - claude-code: Claude Code's nested form under its event names (settings.json, plugin hooks.json).
 // The dialect decides how relative command paths resolve (README "Paths").
 
+import type { Dialect } from '../contract/dialects.js';
+import { CLAUDE_CODE_EVENT_NAMES } from '../contract/events.js';
 import { isObject } from '../contract/messages.js';
-
-export const DIALECTS = ['hookwarden', 'claude-code', 'freecode'] as const;
-export type Dialect = (typeof DIALECTS)[number];
 
 const HOOKWARDEN_TOP = ['policyHooks', 'events', 'limits', 'packs', 'tenants'];
 const HOOKWARDEN_FIELDS = [
@@ -28,9 +27,6 @@ const HOOKWARDEN_FIELDS = [
   'rlimits',
 ];
 
-/** Event names Claude Code (and FreeCode) share with hookwarden's catalogue. */
-const SHARED_EVENTS = new Set(['SessionStart', 'SessionEnd']);
-
 /** Whether a hook spec uses a field only hookwarden has. */
 const hookwardenHook = (h: unknown) =>
   isObject(h) && (h.type === 'js' || HOOKWARDEN_FIELDS.some((f) => Object.hasOwn(h, f)));
@@ -43,7 +39,7 @@ export function detectDialect(file: Record<string, unknown>, canonical: Readonly
   let flat = false;
   let aliasOnly = true;
   for (const [event, entries] of Object.entries(hooks)) {
-    if (canonical.has(event) && !SHARED_EVENTS.has(event)) return 'hookwarden';
+    if (canonical.has(event) && !CLAUDE_CODE_EVENT_NAMES.has(event)) return 'hookwarden';
     if (!/^[A-Z][A-Za-z]+$/.test(event)) aliasOnly = false;
     if (!Array.isArray(entries)) continue;
     for (const entry of entries) {

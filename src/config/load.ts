@@ -23,7 +23,9 @@ import type { RemotePinTarget } from '../packs/remote/url-pin-fields.js';
 import type { HookDefinition } from '../registry/hook-definition.js';
 import type { Limits } from './defaults.js';
 import { type Diagnostic, DiagnosticSink } from './diagnostics.js';
-import { DIALECTS, type Dialect, detectDialect } from './dialect.js';
+import { DIALECTS, type Dialect } from '../contract/dialects.js';
+import { detectDialect } from './dialect.js';
+import { findPluginRoot } from './plugin-root.js';
 import { type Layer, mergeLayers } from './merge-layers.js';
 import { normalizeHooksMap } from './normalize-entries.js';
 import { readJsonFile } from './read-json.js';
@@ -326,6 +328,7 @@ export async function loadConfig(options: LoadOptions): Promise<LoadedConfig> {
       scope: src.spec.scope,
       sink: src.sink,
       configDir: src.dir,
+      pluginRoot: src.spec.kind === 'file' ? findPluginRoot(src.dir) : undefined,
       dialect: dialectOf(src.value, src.sink, catalogue),
       limits: scopeLimits[src.spec.scope],
       scopeLimits,

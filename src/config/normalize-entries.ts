@@ -7,7 +7,7 @@ import type { Scope } from '../contract/types.js';
 import type { HookDefinition, PackOrigin } from '../registry/hook-definition.js';
 import { ToolMatcher } from '../registry/matcher.js';
 import type { DiagnosticSink } from './diagnostics.js';
-import type { Dialect } from './dialect.js';
+import type { Dialect } from '../contract/dialects.js';
 import { type HookContext, normalizeHook } from './normalize-hook.js';
 import type { ScopeLimits } from './scope-limits.js';
 import { didYouMean } from './suggest.js';
@@ -18,6 +18,8 @@ export interface EntriesContext {
   readonly scope: Scope;
   readonly sink: DiagnosticSink;
   readonly configDir: string;
+  /** The plugin root of the file (CLAUDE_PLUGIN_ROOT); default `configDir`. */
+  readonly pluginRoot?: string | undefined;
   readonly limits: ScopeLimits;
   readonly catalogue: EventCatalogue;
   /** Set when the hooks come from a verified pack. */
@@ -88,6 +90,7 @@ async function normalizeEntry(
     scope: ctx.scope,
     sink,
     configDir: ctx.configDir,
+    pluginRoot: ctx.pluginRoot,
     limits: ctx.limits,
     matcher,
     groupIf,

@@ -2,6 +2,7 @@
 // diagnostics that name the JSON path and the value received.
 import { basename, posix, sep } from 'node:path';
 import { computeDeadline } from '../contract/budget.js';
+import { dialectTimeoutMs } from '../contract/dialects.js';
 import type { EventDefinition } from '../contract/events.js';
 import { isObject, issueMessages, joinPath, renderValue } from '../contract/messages.js';
 import type { Scope } from '../contract/types.js';
@@ -12,7 +13,7 @@ import type { ToolMatcher } from '../registry/matcher.js';
 import { resolveCommandPaths } from './command-paths.js';
 import { DEFAULTS, type IsolationLevel } from './defaults.js';
 import type { DiagnosticSink } from './diagnostics.js';
-import type { Dialect } from './dialect.js';
+import type { Dialect } from '../contract/dialects.js';
 import { commandEnv, commandInheritEnv } from './hook-env.js';
 import { hookSpecSchema, type RawHookSpec } from './schema.js';
 import type { ScopeLimits } from './scope-limits.js';
@@ -31,6 +32,8 @@ export interface HookContext {
   readonly scope: Scope;
   readonly sink: DiagnosticSink;
   readonly configDir: string;
+  /** The plugin root of the file (CLAUDE_PLUGIN_ROOT); default `configDir`. */
+  readonly pluginRoot?: string | undefined;
   readonly limits: ScopeLimits;
   readonly matcher: ToolMatcher | undefined;
   readonly groupIf: string | undefined;
@@ -99,8 +102,10 @@ export async function normalizeHook(
   }
   // Policy hooks fail closed unless they say otherwise (trust invariant 4); a policy hook that
   // writes "skip" is reported, since its failure lets the call through.
-  const onError = spec.onError ?? (ctx.scope === 'policy' ? 'deny' : 'skip');
-  if (ctx.scope === 'policy' && spec.onError === 'skip') {
+  const written = writtenOnError(spec, path, ctx);
+  if (written === null) return undefined;
+  const onError = written ?? (ctx.scope === 'policy' ? 'deny' : 'skip');
+  if (ctx.scope === 'policy' && written === 'skip') {
     sink.warn(
       joinPath(path, 'onError'),
       'this policy hook fails open: if it crashes, times out or answers garbage, the call proceeds (policy hooks default to "deny")',
@@ -111,6 +116,8 @@ export async function normalizeHook(
   const timing = deadlineFor(type, spec, path, ctx);
   const dedupKey = canonicalJson({
     type,
+    // The same command means something else in another dialect (a crash blocks in FreeCode's).
+    dialect: type === 'command' ? (ctx.dialect ?? 'hookwarden') : undefined,
     onError: onError,
     deadlineMs: timing.deadlineMs,
     requireOk: ctx.requireOk,
@@ -124,6 +131,8 @@ export async function normalizeHook(
     named: spec.name !== undefined,
     event: ctx.event.name,
     scope: ctx.scope,
+    // JS hooks speak hookwarden's protocol whatever their file's dialect.
+    dialect: type === 'js' ? 'hookwarden' : (ctx.dialect ?? 'hookwarden'),
     matcher: ctx.matcher,
     ifFilters,
     requireOk: ctx.requireOk,
@@ -142,6 +151,27 @@ export async function normalizeHook(
       ? { ...common, type, command: body as CommandHookSpec }
       : { ...common, type, js: body as JsHookSpec };
   return Object.freeze(def);
+}
+
+/** Events where Claude Code's onFailure "block" has no effect (exit 2 there means "keep working"). */
+const NO_BLOCK_ON_FAILURE = new Set(['AfterTurn', 'AfterSubagent', 'TaskCompleted', 'TeammateIdle']);
+
+/** The hook's written onError (or Claude Code's onFailure, mapped); null when both are given. */
+function writtenOnError(
+  spec: RawHookSpec,
+  path: string,
+  ctx: HookContext,
+): 'skip' | 'deny' | undefined | null {
+  if (spec.onFailure === undefined) return spec.onError;
+  if (spec.onError !== undefined) {
+    ctx.sink.error(
+      joinPath(path, 'onFailure'),
+      `give either onError or onFailure (Claude Code's spelling), not both, got ${renderValue(spec.onFailure)}`,
+    );
+    return null;
+  }
+  if (spec.onFailure === 'continue') return 'skip';
+  return NO_BLOCK_ON_FAILURE.has(ctx.event.name) ? undefined : 'deny';
 }
 
 function inferType(spec: RawHookSpec): 'command' | 'js' | undefined {
@@ -177,6 +207,7 @@ function commandSpec(spec: RawHookSpec, path: string, ctx: HookContext): Command
     sink.error(path, 'a command hook needs "command" (shell) or "argv" (no shell), got neither');
     return undefined;
   }
+  if (ctx.dialect === 'claude-code') warnUnsetVariables(program, path, sink);
   // hookwarden files: relative command paths are the config file's, like a JS hook's `source`.
   if (ctx.dialect === 'hookwarden') program = resolveCommandPaths(program, ctx.configDir);
   const env = commandEnv(spec, path, sink);
@@ -200,7 +231,7 @@ function commandSpec(spec: RawHookSpec, path: string, ctx: HookContext): Command
       addressSpaceBytes: r.addressSpaceBytes,
     }),
     maxOutputBytes,
-    configDir: ctx.configDir,
+    pluginRoot: ctx.pluginRoot ?? ctx.configDir,
     claudeEvent: ctx.claudeEvent,
   });
 }
@@ -294,7 +325,9 @@ function buildIfFilters(spec: RawHookSpec, path: string, ctx: HookContext): IfFi
 
 function deadlineFor(type: 'command' | 'js', spec: RawHookSpec, path: string, ctx: HookContext) {
   const { sink, limits } = ctx;
-  let timeoutMs: number = type === 'js' ? DEFAULTS.js.timeoutMs : DEFAULTS.command.timeoutMs;
+  // A command hook's default is its dialect's (Claude Code: 600 s, 30 s on UserPromptSubmit, …).
+  let timeoutMs: number =
+    type === 'js' ? DEFAULTS.js.timeoutMs : dialectTimeoutMs(ctx.dialect ?? 'hookwarden', ctx.event.name);
   if (spec.timeout !== undefined) {
     timeoutMs = Math.round(spec.timeout * 1000);
     if (spec.timeout > DEFAULTS.suspiciousTimeoutSeconds) {
@@ -341,11 +374,24 @@ function effectiveIsolation(asked: IsolationLevel | undefined, ctx: HookContext)
   return asked === 'namespace' || ctx.limits.minIsolation === 'namespace' ? 'namespace' : 'process';
 }
 
+/** Variables some Claude Code configs use that Claude Code never sets (FreeCode's, or folklore). */
+const NEVER_SET = /\$\{?(CLAUDE_TOOL_INPUT\w*|CLAUDE_TOOL_NAME|CLAUDE_FILE_PATHS|TOOL_ARGS|CLAUDE_MODEL)\b/;
+
+function warnUnsetVariables(program: CommandHookSpec['program'], path: string, sink: DiagnosticSink): void {
+  const text = program.kind === 'shell' ? program.command : program.argv.join(' ');
+  const m = NEVER_SET.exec(text);
+  if (m !== null)
+    sink.warn(
+      joinPath(path, 'command'),
+      `$${m[1]} is not set by Claude Code (nor by hookwarden in a Claude Code file): the hook sees it empty. Read the input from stdin instead, e.g. jq -r '.tool_input.file_path'`,
+    );
+}
+
 function commandIdentity(c: CommandHookSpec): unknown {
-  const { configDir: _dir, claudeEvent: _event, ...rest } = c;
-  // The config directory matters only when the command refers to it (CLAUDE_PLUGIN_ROOT).
+  const { pluginRoot: _root, claudeEvent: _event, ...rest } = c;
+  // The plugin root matters only when the command refers to it (CLAUDE_PLUGIN_ROOT).
   const text = c.program.kind === 'shell' ? c.program.command : c.program.argv.join(' ');
-  return text.includes('CLAUDE_PLUGIN_ROOT') ? { ...rest, configDir: c.configDir } : rest;
+  return text.includes('CLAUDE_PLUGIN_ROOT') ? { ...rest, pluginRoot: c.pluginRoot } : rest;
 }
 
 /** Programs that run a script given as an argument: the script, not the interpreter, names the hook. */

@@ -80,6 +80,10 @@ export const hookSpecSchema = z
     onError: z.enum(['skip', 'deny'], { error: 'expected "skip" or "deny"' }).optional().meta({
       description: 'What a failure of this hook means: skip (fail-open, default) or deny (fail-closed).',
     }),
+    onFailure: z.enum(['block', 'continue'], { error: 'expected "block" or "continue"' }).optional().meta({
+      description:
+        "Claude Code's spelling of onError: block = deny (no effect on Stop, SubagentStop, TaskCompleted, TeammateIdle), continue = skip.",
+    }),
     memoryBytes: posInt().optional().meta({ description: 'JS heap cap in bytes. Default 32 MiB.' }),
     maxOutputBytes: posInt()
       .optional()

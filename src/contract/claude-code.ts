@@ -1,27 +1,25 @@
-// Claude Code's hook output shape, mapped onto HookOutput (DESIGN §2). Dependency-free.
+// Claude Code's hook output shape, mapped onto HookOutput (DESIGN §2, §9). Dependency-free.
 //
 //   decision: "block"            → deny; on AfterTurn/AfterSubagent (Stop/SubagentStop) it means
 //                                  "keep working" → continueWork; on AfterTool it is feedback for the
 //                                  model → additionalContext
 //   decision: "approve"          → allow (Claude Code's deprecated spelling)
-//   continue: false, stopReason  → deny with stopReason
-//   hookSpecificOutput.permissionDecision / permissionDecisionReason → decision / reason
-//   hookSpecificOutput.decision {behavior, message, updatedInput}    → decision / reason / mutatedToolInput
+//   continue, stopReason, systemMessage, suppressOutput → the same fields (every event; the fold
+//                                  stops the chain on continue: false, and denies where it can)
+//   hookSpecificOutput.permissionDecision / permissionDecisionReason → decision / reason (allow, deny,
+//                                  ask, defer)
+//   hookSpecificOutput.decision {behavior, message, updatedInput, updatedPermissions, interrupt}
+//                                → decision / reason / mutatedToolInput / updatedPermissions / interrupt
 //   hookSpecificOutput.updatedInput, top-level updatedInput          → mutatedToolInput
 //   hookSpecificOutput.additionalContext                             → additionalContext
-//   hookSpecificOutput.updatedMCPToolOutput                          → updatedToolOutput
-//   suppressOutput, systemMessage, anything else                     → ignored (listed)
+//   hookSpecificOutput.updatedToolOutput, updatedMCPToolOutput       → updatedToolOutput
+//   hookSpecificOutput.updatedPermissions                            → updatedPermissions
+//   anything else in hookSpecificOutput (sessionTitle, watchPaths…)  → ignored (listed)
 
 import { isObject } from './messages.js';
 
-const CC_ONLY_KEYS = [
-  'continue',
-  'stopReason',
-  'suppressOutput',
-  'systemMessage',
-  'hookSpecificOutput',
-  'updatedInput',
-];
+/** Keys only Claude Code's shape has (continue, stopReason, systemMessage… are hookwarden's too). */
+const CC_ONLY_KEYS = ['hookSpecificOutput', 'updatedInput'];
 
 type Obj = Record<string, unknown>;
 
@@ -55,26 +53,12 @@ export function mapClaudeCodeOutput(raw: Obj, event: string): { mapped: Obj; ign
       case 'reason':
         if (!(raw.decision === 'block' && (stopLike || event === 'AfterTool'))) mapped.reason = value;
         break;
-      case 'continue':
-        if (value === false) {
-          mapped.decision = 'deny';
-          mapped.reason =
-            typeof raw.stopReason === 'string' ? raw.stopReason : (raw.reason ?? 'stopped by hook');
-        }
-        break;
-      case 'stopReason':
-        if (raw.continue !== false) ignored.push(key);
-        break;
       case 'updatedInput':
         mapped.mutatedToolInput = value;
         break;
       case 'hookSpecificOutput':
         if (isObject(value)) mapSpecific(value, mapped, ignored);
         else ignored.push(key);
-        break;
-      case 'suppressOutput':
-      case 'systemMessage':
-        ignored.push(key);
         break;
       default:
         mapped[key] = value;
@@ -101,18 +85,35 @@ function mapSpecific(spec: Obj, mapped: Obj, ignored: string[]): void {
       case 'additionalContext':
         mapped.additionalContext = value;
         break;
+      case 'updatedToolOutput':
       case 'updatedMCPToolOutput':
         mapped.updatedToolOutput = value;
         break;
+      case 'updatedPermissions':
+        mapped.updatedPermissions = value;
+        break;
       case 'decision':
-        if (isObject(value)) {
-          if (value.behavior !== undefined) mapped.decision = value.behavior;
-          if (value.message !== undefined) mapped.reason = value.message;
-          if (value.updatedInput !== undefined) mapped.mutatedToolInput = value.updatedInput;
-        } else ignored.push('hookSpecificOutput.decision');
+        // PermissionRequest: {behavior: "allow"|"deny", message, updatedInput, updatedPermissions, interrupt}.
+        if (isObject(value)) mapPermissionDecision(value, mapped, ignored);
+        else ignored.push('hookSpecificOutput.decision');
         break;
       default:
         ignored.push(`hookSpecificOutput.${key}`);
     }
+  }
+}
+
+const PERMISSION_FIELDS: Readonly<Record<string, string>> = {
+  behavior: 'decision',
+  message: 'reason',
+  updatedInput: 'mutatedToolInput',
+  updatedPermissions: 'updatedPermissions',
+  interrupt: 'interrupt',
+};
+
+function mapPermissionDecision(decision: Obj, mapped: Obj, ignored: string[]): void {
+  for (const key of Object.keys(decision)) {
+    if (Object.hasOwn(PERMISSION_FIELDS, key)) mapped[PERMISSION_FIELDS[key]!] = decision[key];
+    else ignored.push(`hookSpecificOutput.decision.${key}`);
   }
 }

@@ -19,6 +19,16 @@ export interface CommandTask {
   readonly env: Readonly<Record<string, string>>;
   /** Host variable names to pass through (the secret-name filter is applied again at spawn). */
   readonly inheritEnv: readonly string[];
+  /**
+   * Process mode only: HOME is the host's (a Claude Code hook's git config, `gh` auth, ~/.local/bin)
+   * rather than the scratch directory. TMPDIR stays the scratch directory.
+   */
+  readonly hostHome?: boolean;
+  /**
+   * Claude Code's CLAUDE_ENV_FILE: the hook gets a file in its scratch directory to write `export`
+   * lines to; what it wrote comes back as the outcome's `envFileText`.
+   */
+  readonly envFile?: boolean;
   /** Bytes written to stdin (the HookInput JSON). */
   readonly stdin: string;
   readonly deadlineMs: number;
@@ -51,6 +61,8 @@ export type CommandOutcome =
       readonly stdout: string;
       readonly stderr: string;
       readonly durationMs: number;
+      /** What the hook wrote to CLAUDE_ENV_FILE (with `envFile`; at most ENV_FILE_MAX_BYTES). */
+      readonly envFileText?: string;
       /** Of `durationMs`, the time `spawn()` took (fork/exec of the launcher), for bench's stage split. */
       readonly spawnMs?: number;
     }
@@ -80,3 +92,8 @@ export type CommandOutcome =
         readonly signal: string | null;
       };
     };
+
+/** The name of CLAUDE_ENV_FILE in the hook's scratch directory. */
+export const ENV_FILE_NAME = 'claude-env.sh';
+/** At most this much of CLAUDE_ENV_FILE is read back. */
+export const ENV_FILE_MAX_BYTES = 64 * 1024;

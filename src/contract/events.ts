@@ -90,12 +90,8 @@ const gate = (honours: readonly Honoured[] = [], matchOn?: readonly string[]): E
   ...(matchOn === undefined ? {} : { matchOn }),
 });
 
-/**
- * The built-in catalogue (docs/semantics.md shows the same table): hookwarden's own events in firing
- * order, then the events of Claude Code's reference that have no hookwarden name (their own names
- * are canonical; most are observers).
- */
-export const DEFAULT_EVENTS: readonly EventDefinition[] = Object.freeze([
+/** hookwarden's own events, in firing order. */
+const HOOKWARDEN_EVENTS: readonly EventDefinition[] = [
   defineEvent('SessionStart', observer(['additionalContext', 'sessionEnv'], ['source'])),
   defineEvent('BeforeTurn', gate(['allow', 'mutatedPrompt', 'modelOverride', 'additionalContext'])),
   defineEvent('BeforeModel', gate(['allow', 'mutatedRequest'])),
@@ -135,7 +131,10 @@ export const DEFAULT_EVENTS: readonly EventDefinition[] = Object.freeze([
   }),
   defineEvent('AfterTurn', { mode: 'serial', canDeny: false, honours: ['mutatedText', 'continueWork'] }),
   defineEvent('SessionEnd', observer([], ['reason'])),
-  // Claude Code's other events.
+];
+
+/** The events of Claude Code's reference that have no hookwarden name: their own names are canonical. */
+const CLAUDE_CODE_OWN_EVENTS: readonly EventDefinition[] = [
   defineEvent('Setup', observer(['sessionEnv'], ['trigger'])),
   defineEvent('Notification', observer([], ['notificationType'])),
   defineEvent('UserPromptExpansion', gate(['additionalContext'], ['commandName'])),
@@ -157,6 +156,15 @@ export const DEFAULT_EVENTS: readonly EventDefinition[] = Object.freeze([
   defineEvent('PreModelSwitch', gate(['allow', 'ask'], ['toModel'])),
   defineEvent('PostModelSwitch', observer(['additionalContext'], ['toModel'])),
   defineEvent('MessageDisplay', observer()),
+];
+
+/**
+ * The built-in catalogue (docs/semantics.md shows the same table): hookwarden's own events in firing
+ * order, then the events of Claude Code's reference that have no hookwarden name (most are observers).
+ */
+export const DEFAULT_EVENTS: readonly EventDefinition[] = Object.freeze([
+  ...HOOKWARDEN_EVENTS,
+  ...CLAUDE_CODE_OWN_EVENTS,
 ]);
 
 /** Claude Code / FreeCode names and what they resolve to. */
@@ -170,11 +178,21 @@ export const EVENT_ALIASES: Readonly<Record<string, { event: string; input?: { o
     PermissionRequest: { event: 'ApprovalRequest' },
     UserPromptSubmit: { event: 'BeforeTurn' },
     Stop: { event: 'AfterTurn' },
+    // FreeCode's name for the end of a turn.
+    TurnEnd: { event: 'AfterTurn' },
     SubagentStart: { event: 'BeforeSubagent' },
     SubagentStop: { event: 'AfterSubagent' },
     PreCompact: { event: 'BeforeCompact' },
     PostCompact: { event: 'AfterCompact' },
   });
+
+/** Every event name of Claude Code's reference (aliases, shared names, and its own events). */
+export const CLAUDE_CODE_EVENT_NAMES: ReadonlySet<string> = new Set([
+  ...Object.keys(EVENT_ALIASES),
+  'SessionStart',
+  'SessionEnd',
+  ...CLAUDE_CODE_OWN_EVENTS.map((e) => e.name),
+]);
 
 /** A resolved catalogue: canonical names plus aliases. */
 export class EventCatalogue {

@@ -36,3 +36,28 @@ export function withCamelCaseNames(input: Record<string, unknown>, event: string
   }
   return out ?? input;
 }
+
+const CAMEL = /^[a-z][a-z0-9]*(?:[A-Z][a-z0-9]*)+$/;
+const SNAKE_OF: Readonly<Record<string, string>> = { toolResult: 'tool_response' };
+const snake = (name: string) => SNAKE_OF[name] ?? name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+
+/**
+ * The other direction, for hooks registered under Claude Code's event names: a snake_case twin of
+ * each camelCase field (`toolInput` → `tool_input`, `toolResult` → `tool_response`), never
+ * overwriting a field the input has. Top level only, as in Claude Code's input.
+ */
+export function withSnakeCaseNames(input: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...input };
+  for (const key of Object.keys(input)) {
+    if (!CAMEL.test(key)) continue;
+    const twin = snake(key);
+    if (!Object.hasOwn(out, twin))
+      Object.defineProperty(out, twin, {
+        value: input[key],
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+  }
+  return out;
+}

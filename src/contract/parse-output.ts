@@ -2,10 +2,12 @@
 // chains of JS hooks with exactly the host's parser. The zod `hookOutputSchema` (hook-output.ts)
 // documents the same shape for users; test/contract/parse-output.test.ts keeps the two in step.
 import { isClaudeCodeOutput, mapClaudeCodeOutput } from './claude-code.js';
+import { DIALECT_RULES, type Dialect } from './dialects.js';
 import { isObject } from './messages.js';
 import { type FieldKinds, OUTPUT_FIELD_SPECS } from './output-fields.js';
 import { PlainJsonError, toPlainJson } from './plain-json.js';
 import type { HookOutput } from './types.js';
+import { isSeedOutput, mapSeedOutput } from './vocabularies.js';
 
 export type ParsedOutput =
   | { ok: true; output: HookOutput | undefined; unknownFields: string[] }
@@ -43,12 +45,20 @@ const FIELDS: Record<string, Check> = Object.fromEntries(
   OUTPUT_FIELD_SPECS.map((f) => [f.name, CHECKS[f.kind]]),
 );
 
+/** What an answer is read against: the hook's dialect, and the tool input it was given. */
+export interface AnswerContext {
+  /** Default `hookwarden`. */
+  readonly dialect?: Dialect | undefined;
+  /** The tool input the hook saw (FreeCode's `modifiedInput` patches it). */
+  readonly toolInput?: unknown;
+}
+
 /**
- * Validates a hook's raw answer for `event` (canonical name). Accepts hookwarden's shape and Claude
- * Code's; `undefined`/`null` mean "proceed". The output is made of null-prototype objects, without
- * `__proto__`/`constructor`/`prototype` keys at any depth.
+ * Validates a hook's raw answer for `event` (canonical name). Accepts hookwarden's shape, Claude
+ * Code's and the seeds' (vocabularies.ts); `undefined`/`null` mean "proceed". The output is made of
+ * null-prototype objects, without `__proto__`/`constructor`/`prototype` keys at any depth.
  */
-export function parseHookOutput(raw: unknown, event: string): ParsedOutput {
+export function parseHookOutput(raw: unknown, event: string, context: AnswerContext = {}): ParsedOutput {
   if (raw === undefined || raw === null) return { ok: true, output: undefined, unknownFields: [] };
   let plain: unknown;
   try {
@@ -65,6 +75,12 @@ export function parseHookOutput(raw: unknown, event: string): ParsedOutput {
     };
   let obj = plain;
   const unknownFields: string[] = [];
+  if (isSeedOutput(obj)) {
+    const seed = mapSeedOutput(obj, context.toolInput);
+    if (!seed.ok) return seed;
+    obj = seed.mapped;
+    unknownFields.push(...seed.ignored);
+  }
   if (isClaudeCodeOutput(obj)) {
     const { mapped, ignored } = mapClaudeCodeOutput(obj, event);
     obj = mapped;
@@ -81,6 +97,17 @@ export function parseHookOutput(raw: unknown, event: string): ParsedOutput {
     const problem = FIELDS[key]!(value);
     if (problem !== undefined) return { ok: false, message: `${key}: ${problem}` };
     (output as Record<string, unknown>)[key] = value;
+  }
+  // hookwarden's own BeforeCompact only injects what to preserve; Claude Code and FreeCode hooks may
+  // stop the compaction (the history is left intact).
+  if (
+    event === 'BeforeCompact' &&
+    output.decision === 'deny' &&
+    !DIALECT_RULES[context.dialect ?? 'hookwarden'].compactVeto
+  ) {
+    delete output.decision;
+    delete output.reason;
+    unknownFields.push('decision');
   }
   return { ok: true, output, unknownFields };
 }

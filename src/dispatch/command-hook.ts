@@ -1,18 +1,15 @@
-// Execute stage for command hooks: HookDefinition + input → pool → the DESIGN §5 protocol:
-// exit 2 = deny (stderr = reason); exit 0 with empty stdout = proceed; exit 0 with JSON stdout =
-// HookOutput (schema-validated, Claude Code's shape accepted); anything else = failure.
+// Execute stage for command hooks: HookDefinition + input → the request (stdin, environment) → pool
+// → the answer, read by the command protocol of the hook's dialect (command-protocol.ts).
 
-import { DEFAULTS } from '../config/defaults.js';
-import { mapClaudeCodeOutput } from '../contract/claude-code.js';
-import type { CommandOutcome } from '../contract/command-task.js';
-import { type ErrorCode, type ErrorDetails, type HookError, hookError } from '../contract/error-codes.js';
+import { DIALECT_RULES } from '../contract/dialects.js';
+import { hookError } from '../contract/error-codes.js';
+import { withSnakeCaseNames } from '../contract/input-names.js';
 import { type HookAnswer, notRunAnswer } from '../contract/fold.js';
-import { parseHookOutput } from '../contract/parse-output.js';
-import { capText } from '../contract/text-caps.js';
-import type { HookInput, HookOutput } from '../contract/types.js';
+import type { HookInput } from '../contract/types.js';
 import { fingerprintChanges } from '../packs/fingerprint.js';
 import type { CommandRequest, HookPool } from '../pool/pool.js';
 import type { CommandHookDefinition } from '../registry/hook-definition.js';
+import { blockAnswer, interpretCommand } from './command-protocol.js';
 import { type HookTimingListener, reportCommandTiming } from './hook-timing.js';
 import { refusedAnswer } from './refused.js';
 
@@ -28,25 +25,41 @@ export interface CommandContext {
   readonly onTiming?: HookTimingListener | undefined;
 }
 
-/** Trimmed, and within `max` UTF-8 bytes (the deny reason from stderr gets the reason cap). */
-function excerpt(text: string, max: number = DEFAULTS.maxReasonBytes): string {
-  return capText(text.trim(), max);
-}
-
 /** stdin for the hook: the HookInput, plus Claude Code's snake_case fields for hooks registered under its names. */
 export function commandStdin(def: CommandHookDefinition, input: HookInput, inputJson: string): string {
   const claudeEvent = def.command.claudeEvent;
   if (claudeEvent === undefined) return inputJson;
-  const mirror: Record<string, unknown> = {
-    session_id: input.sessionId,
-    cwd: input.cwd,
+  return JSON.stringify({
+    ...withSnakeCaseNames(input as Record<string, unknown>),
     hook_event_name: claudeEvent,
-  };
-  if (input.toolName !== undefined) mirror.tool_name = input.toolName;
-  if (input.toolInput !== undefined) mirror.tool_input = input.toolInput;
-  if (input.toolResult !== undefined) mirror.tool_response = input.toolResult;
-  return JSON.stringify({ ...input, ...mirror });
+  });
 }
+
+/** Host variables a Claude Code hook gets in process mode (values pass the secret filter at spawn). */
+export const CLAUDE_CODE_HOST_ENV: readonly string[] = Object.freeze([
+  'PATH',
+  'USER',
+  'LOGNAME',
+  'SHELL',
+  'LANG',
+  'LC_ALL',
+  'LC_CTYPE',
+  'XDG_CONFIG_HOME',
+  'XDG_DATA_HOME',
+  'XDG_CACHE_HOME',
+]);
+
+/** Events whose command hooks get CLAUDE_ENV_FILE (Claude Code's list); what they write is `sessionEnv`. */
+export const ENV_FILE_EVENTS: ReadonlySet<string> = new Set([
+  'SessionStart',
+  'Setup',
+  'CwdChanged',
+  'FileChanged',
+]);
+
+/** `$CLAUDE_TOOL_INPUT` above this is not passed: the hook is not run (an environment value this
+ * large fails exec with E2BIG on Linux at 128 KiB). */
+export const MAX_TOOL_INPUT_ENV_BYTES = 100 * 1024;
 
 export function commandRequest(
   def: CommandHookDefinition,
@@ -55,6 +68,7 @@ export function commandRequest(
   root: string,
 ): CommandRequest {
   const c = def.command;
+  const rules = DIALECT_RULES[def.dialect];
   const env: Record<string, string> = { ...c.env };
   env.HOOK_EVENT = def.event;
   if (input.toolName !== undefined) env.HOOK_TOOL_NAME = input.toolName;
@@ -62,13 +76,20 @@ export function commandRequest(
   env.HOOK_PROJECT_DIR = root;
   // Claude Code compatibility: its hooks refer to these.
   env.CLAUDE_PROJECT_DIR = root;
-  env.CLAUDE_PLUGIN_ROOT = c.configDir;
+  env.CLAUDE_PLUGIN_ROOT = c.pluginRoot;
+  // FreeCode: the tool input as JSON (its examples pass "$CLAUDE_TOOL_INPUT" to the command).
+  if (rules.toolInputEnv) env.CLAUDE_TOOL_INPUT = JSON.stringify(input.toolInput ?? {});
   if (def.pack !== undefined) env.HOOK_PACK_DIR = def.pack.dir;
+  // Claude Code hooks expect the user's tools and configuration (process mode; namespace mode has
+  // neither the host's home nor its PATH directories).
+  const hostEnv = rules.hostEnv && c.isolation === 'process';
   return {
     program: c.program,
     cwd: root,
     env,
-    inheritEnv: c.inheritEnv,
+    inheritEnv: hostEnv ? [...new Set([...CLAUDE_CODE_HOST_ENV, ...c.inheritEnv])] : c.inheritEnv,
+    ...(hostEnv ? { hostHome: true } : {}),
+    ...(ENV_FILE_EVENTS.has(def.event) ? { envFile: true } : {}),
     stdin,
     deadlineMs: def.deadlineMs,
     maxOutputBytes: c.maxOutputBytes,
@@ -78,79 +99,6 @@ export function commandRequest(
     runAs: c.runAs,
     ...(def.pack === undefined ? {} : { packDir: def.pack.dir }),
   };
-}
-
-type Answer =
-  | { kind: 'output'; output: HookOutput | undefined; unknownFields: string[] }
-  | { kind: 'failure'; error: HookError };
-
-/** Applies the command protocol to how the process ended. */
-export function interpretCommand(outcome: CommandOutcome, event: string): Answer {
-  const fail = <C extends ErrorCode>(code: C, message: string, details?: ErrorDetails[C]): Answer => ({
-    kind: 'failure',
-    error: hookError(code, message, details),
-  });
-  switch (outcome.kind) {
-    case 'timeout':
-      return fail('timeout', outcome.message);
-    case 'aborted':
-      return fail('aborted', outcome.message);
-    case 'output_limit':
-      return fail('output_limit', outcome.message, { limitBytes: outcome.limitBytes });
-    case 'spawn_failed':
-      return fail('spawn_failed', outcome.message);
-    case 'isolation_unavailable':
-      return fail('isolation_unavailable', outcome.message);
-    case 'spawn_server_lost': {
-      const { pid, exitCode, signal } = outcome.server;
-      return fail('spawn_server_lost', outcome.message, {
-        ...(pid === undefined ? {} : { pid }),
-        ...(exitCode === null ? {} : { exitCode }),
-        ...(signal === null ? {} : { signal }),
-      });
-    }
-    case 'exited':
-      break;
-  }
-  const { exitCode, signal, stdout, stderr } = outcome;
-  if (exitCode === 2) {
-    // Exit 2 is a deny whatever stdout says; on Stop-like events Claude Code reads it as "keep working".
-    const reason = excerpt(stderr) || 'hook exited with code 2';
-    const { mapped } = mapClaudeCodeOutput({ decision: 'block', reason }, event);
-    return { kind: 'output', output: mapped as HookOutput, unknownFields: [] };
-  }
-  if (exitCode === null) {
-    if (signal === 'SIGXCPU') return fail('timeout', 'CPU time limit (rlimits.cpuSeconds) exceeded');
-    return fail(
-      'nonzero_exit',
-      `killed by ${signal ?? 'a signal'}${stderr.trim() ? `: ${excerpt(stderr, 500)}` : ''}`,
-      signal === null ? {} : { signal },
-    );
-  }
-  if (exitCode === 126 || exitCode === 127) {
-    return fail(
-      'spawn_failed',
-      `could not execute the hook (exit ${exitCode}): ${excerpt(stderr, 500) || 'command not found'}`,
-      { exitCode },
-    );
-  }
-  if (exitCode !== 0)
-    return fail(
-      'nonzero_exit',
-      `exited with code ${exitCode}${stderr.trim() ? `: ${excerpt(stderr, 500)}` : ''}`,
-      { exitCode },
-    );
-  const text = stdout.trim();
-  if (text === '') return { kind: 'output', output: undefined, unknownFields: [] };
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch {
-    return fail('invalid_output', `stdout is not JSON: ${JSON.stringify(excerpt(text, 120))}`);
-  }
-  const parsed = parseHookOutput(raw, event);
-  if (!parsed.ok) return fail('invalid_output', parsed.message);
-  return { kind: 'output', output: parsed.output, unknownFields: parsed.unknownFields };
 }
 
 export async function runCommandHook(
@@ -167,13 +115,22 @@ export async function runCommandHook(
       return notRunAnswer(hookError('pack_tampered', message, { changed }));
     }
   }
+  const request = commandRequest(def, input, commandStdin(def, input, inputJson), ctx.root);
+  const toolInputEnv = request.env.CLAUDE_TOOL_INPUT;
+  if (toolInputEnv !== undefined && Buffer.byteLength(toolInputEnv) > MAX_TOOL_INPUT_ENV_BYTES) {
+    // The hook would not see the input it guards: FreeCode's rule for a hook that cannot run right
+    // is a block (a crash blocks), so it is one here too.
+    const message = `$CLAUDE_TOOL_INPUT would be ${Buffer.byteLength(toolInputEnv)} bytes, above ${MAX_TOOL_INPUT_ENV_BYTES}; the hook was not run`;
+    return { ...blockAnswer(message, def, input), latencyMs: 0, queuedMs: 0 };
+  }
   const startedAt = performance.now();
-  const lane = await ctx.pool.command.run(
-    commandRequest(def, input, commandStdin(def, input, inputJson), ctx.root),
-    { signal: ctx.signal, tenant: ctx.tenant, onStart: ctx.onStart },
-  );
+  const lane = await ctx.pool.command.run(request, {
+    signal: ctx.signal,
+    tenant: ctx.tenant,
+    onStart: ctx.onStart,
+  });
   if (!lane.ran) return refusedAnswer(lane);
-  const answer = interpretCommand(lane.value, def.event);
+  const answer = interpretCommand(lane.value, def, input);
   if (ctx.onTiming !== undefined)
     reportCommandTiming(ctx.onTiming, def.id, startedAt, lane.queuedMs, lane.value);
   return { ...answer, latencyMs: lane.value.durationMs, queuedMs: lane.queuedMs };

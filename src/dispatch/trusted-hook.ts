@@ -35,7 +35,7 @@ export async function runTrustedHook(
       value.error instanceof Error ? `${value.error.name}: ${value.error.message}` : String(value.error);
     return { kind: 'failure', error: { code: 'runtime_error', message }, ...timing };
   }
-  const parsed = parseHookOutput(value.value ?? undefined, def.event);
+  const parsed = parseHookOutput(value.value ?? undefined, def.event, { toolInput: input.toolInput });
   if (!parsed.ok)
     return { kind: 'failure', error: { code: 'invalid_output', message: parsed.message }, ...timing };
   return { kind: 'output', output: parsed.output, unknownFields: parsed.unknownFields, ...timing };

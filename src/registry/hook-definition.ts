@@ -2,6 +2,7 @@
 // of a discriminated union per hook type (`type`). Configured hooks are built once at load and
 // frozen; trusted callbacks are registered through the library. A new hook type adds a member.
 import type { CommandRlimits } from '../contract/command-task.js';
+import type { Dialect } from '../contract/dialects.js';
 import type { HookInput, HookOutput, Scope } from '../contract/types.js';
 import type { IfFilter } from './if-filter.js';
 import type { ToolMatcher } from './matcher.js';
@@ -20,8 +21,11 @@ export interface CommandHookSpec {
   readonly runAs: 'nobody' | undefined;
   readonly rlimits: Rlimits;
   readonly maxOutputBytes: number;
-  /** Directory of the config file (or pack) that declared the hook. */
-  readonly configDir: string;
+  /**
+   * `CLAUDE_PLUGIN_ROOT`: the plugin root of the file that declared the hook (config/plugin-root.ts),
+   * else that file's (or pack's) directory.
+   */
+  readonly pluginRoot: string;
   /**
    * The Claude Code event name the hook was registered under (e.g. `PreToolUse`), if any: its stdin
    * then also carries Claude Code's snake_case fields (session_id, tool_name, tool_input, …).
@@ -71,6 +75,8 @@ interface ConfiguredHook {
   /** Canonical event name. */
   readonly event: string;
   readonly scope: Scope;
+  /** The protocol the hook speaks where hook systems differ (its file's dialect; packs: hookwarden). */
+  readonly dialect: Dialect;
   /** Undefined when the event is not tool-scoped or the matcher matches everything. */
   readonly matcher: ToolMatcher | undefined;
   readonly ifFilters: readonly IfFilter[];

@@ -19,6 +19,12 @@ interface Expected {
   program: unknown;
 }
 
+/** Claude Code's default timeouts: 600 s; 30 s on UserPromptSubmit and model switches; 10 s MessageDisplay. */
+function claudeCodeDefaultMs(event: string): number {
+  if (event === 'BeforeTurn' || event === 'PreModelSwitch' || event === 'PostModelSwitch') return 30_000;
+  return event === 'MessageDisplay' ? 10_000 : 600_000;
+}
+
 function expectedHooks(raw: Record<string, unknown>): { hooks: Expected[]; unsupported: string[] } {
   const hooks: Expected[] = [];
   const unsupported: string[] = [];
@@ -47,7 +53,7 @@ function expectedHooks(raw: Record<string, unknown>): { hooks: Expected[]; unsup
         hooks.push({
           event: def.name,
           matcher,
-          deadlineMs: typeof h.timeout === 'number' ? h.timeout * 1000 : 60_000,
+          deadlineMs: typeof h.timeout === 'number' ? h.timeout * 1000 : claudeCodeDefaultMs(def.name),
           program: args
             ? { kind: 'argv', argv: [h.command, ...args] }
             : { kind: 'shell', command: h.command },

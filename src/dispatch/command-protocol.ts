@@ -1,0 +1,155 @@
+// The command hook protocol (DESIGN §5, §9): how a finished process becomes an answer, in the
+// dialect of the file that declared the hook (contract/dialects.ts).
+//   exit 2                 → a block (stderr is the reason), every dialect
+//   exit 0, empty stdout   → proceed
+//   exit 0, JSON object    → the answer (hookwarden's, Claude Code's or a seed's vocabulary)
+//   exit 0, other text     → hookwarden: invalid_output; claude-code: context on the events where
+//                            Claude Code adds it, else nothing; freecode: nothing
+//   other exits, 126/127, killed → a failure (the hook's onError applies); freecode: a block
+//   timeout, spawn failure → a failure (freecode fails open: its hooks default to onError "skip")
+//   CLAUDE_ENV_FILE lines  → `sessionEnv` (exit 0; SessionStart, Setup, CwdChanged, FileChanged)
+
+import { DEFAULTS } from '../config/defaults.js';
+import type { CommandOutcome } from '../contract/command-task.js';
+import { DIALECT_RULES, type DialectRules, PLAIN_TEXT_CONTEXT_EVENTS } from '../contract/dialects.js';
+import { type ErrorCode, type ErrorDetails, type HookError, hookError } from '../contract/error-codes.js';
+import { type AnswerContext, parseHookOutput } from '../contract/parse-output.js';
+import { readSessionEnv } from '../contract/session-env.js';
+import { capText } from '../contract/text-caps.js';
+import type { HookInput, HookOutput } from '../contract/types.js';
+import type { CommandHookDefinition } from '../registry/hook-definition.js';
+
+export type CommandAnswer =
+  | { kind: 'output'; output: HookOutput | undefined; unknownFields: string[] }
+  | { kind: 'failure'; error: HookError };
+
+/** Trimmed, and within `max` UTF-8 bytes (the deny reason from stderr gets the reason cap). */
+function excerpt(text: string, max: number = DEFAULTS.maxReasonBytes): string {
+  return capText(text.trim(), max);
+}
+
+const fail = <C extends ErrorCode>(code: C, message: string, details?: ErrorDetails[C]): CommandAnswer => ({
+  kind: 'failure',
+  error: hookError(code, message, details),
+});
+
+/** A block answer (exit 2, or a FreeCode crash), read like `{"decision":"block","reason":…}`. */
+function block(reason: string, def: CommandHookDefinition, context: AnswerContext): CommandAnswer {
+  const parsed = parseHookOutput({ decision: 'block', reason }, def.event, context);
+  if (!parsed.ok) return fail('invalid_output', parsed.message);
+  return { kind: 'output', output: parsed.output, unknownFields: parsed.unknownFields };
+}
+
+/** A block from the hook's side that the process did not answer (e.g. it could not be given its input). */
+export function blockAnswer(reason: string, def: CommandHookDefinition, input: HookInput): CommandAnswer {
+  return block(reason, def, { dialect: def.dialect, toolInput: input.toolInput });
+}
+
+/** Applies the command protocol of the hook's dialect to how the process ended. */
+export function interpretCommand(
+  outcome: CommandOutcome,
+  def: CommandHookDefinition,
+  input: HookInput,
+): CommandAnswer {
+  switch (outcome.kind) {
+    case 'timeout':
+      return fail('timeout', outcome.message);
+    case 'aborted':
+      return fail('aborted', outcome.message);
+    case 'output_limit':
+      return fail('output_limit', outcome.message, { limitBytes: outcome.limitBytes });
+    case 'spawn_failed':
+      return fail('spawn_failed', outcome.message);
+    case 'isolation_unavailable':
+      return fail('isolation_unavailable', outcome.message);
+    case 'spawn_server_lost': {
+      const { pid, exitCode, signal } = outcome.server;
+      return fail('spawn_server_lost', outcome.message, {
+        ...(pid === undefined ? {} : { pid }),
+        ...(exitCode === null ? {} : { exitCode }),
+        ...(signal === null ? {} : { signal }),
+      });
+    }
+    case 'exited':
+      break;
+  }
+  const rules = DIALECT_RULES[def.dialect];
+  const context: AnswerContext = { dialect: def.dialect, toolInput: input.toolInput };
+  const { exitCode, signal, stdout, stderr } = outcome;
+  if (exitCode === 2) {
+    // Exit 2 blocks whatever stdout says; on Stop-like events Claude Code reads it as "keep working".
+    return block(excerpt(stderr) || 'hook exited with code 2', def, context);
+  }
+  if (exitCode === 0) {
+    const answer = readStdout(stdout, def, rules, context);
+    return outcome.envFileText === undefined ? answer : withSessionEnv(answer, outcome.envFileText);
+  }
+  if (signal === 'SIGXCPU') return fail('timeout', 'CPU time limit (rlimits.cpuSeconds) exceeded');
+  const crash = crashFailure(exitCode, signal, stderr);
+  // FreeCode: "a hook that crashes (typo, missing binary, non-zero exit from a linter) blocks the tool".
+  if (rules.crash === 'block') return block(`hook failed: ${crash.error.message}`, def, context);
+  return crash;
+}
+
+/** Adds what the hook wrote to CLAUDE_ENV_FILE as `sessionEnv` (its JSON `sessionEnv` wins per name). */
+function withSessionEnv(answer: CommandAnswer, text: string): CommandAnswer {
+  if (answer.kind !== 'output') return answer;
+  const read = readSessionEnv(text);
+  if (Object.keys(read.env).length === 0 && read.ignored.length === 0) return answer;
+  const output: HookOutput = Object.assign(Object.create(null), answer.output);
+  if (Object.keys(read.env).length > 0)
+    output.sessionEnv = Object.assign(Object.create(null), read.env, answer.output?.sessionEnv);
+  return { kind: 'output', output, unknownFields: [...answer.unknownFields, ...read.ignored] };
+}
+
+/** A process that ended other than with exit 0 or 2. */
+function crashFailure(
+  exitCode: number | null,
+  signal: string | null,
+  stderr: string,
+): Extract<CommandAnswer, { kind: 'failure' }> {
+  const said = stderr.trim() ? `: ${excerpt(stderr, 500)}` : '';
+  const answer =
+    exitCode === null
+      ? fail('nonzero_exit', `killed by ${signal ?? 'a signal'}${said}`, signal === null ? {} : { signal })
+      : exitCode === 126 || exitCode === 127
+        ? fail(
+            'spawn_failed',
+            `could not execute the hook (exit ${exitCode}): ${excerpt(stderr, 500) || 'command not found'}`,
+            { exitCode },
+          )
+        : fail('nonzero_exit', `exited with code ${exitCode}${said}`, { exitCode });
+  return answer as Extract<CommandAnswer, { kind: 'failure' }>;
+}
+
+/** Claude Code's plain-text context, as a (null-prototype) answer. */
+function plainContext(text: string): HookOutput {
+  const output: HookOutput = Object.create(null);
+  output.additionalContext = text;
+  return output;
+}
+
+/** Exit 0: empty, a JSON answer, or plain text (read by the dialect's rule). */
+function readStdout(
+  stdout: string,
+  def: CommandHookDefinition,
+  rules: DialectRules,
+  context: AnswerContext,
+): CommandAnswer {
+  const text = stdout.trim();
+  if (text === '') return { kind: 'output', output: undefined, unknownFields: [] };
+  // Text that opens like a JSON object is one, in every dialect: a broken answer is an error.
+  if (rules.plainStdout !== 'invalid_output' && !text.startsWith('{')) {
+    const addsContext = rules.plainStdout === 'context' && PLAIN_TEXT_CONTEXT_EVENTS.has(def.event);
+    return { kind: 'output', output: addsContext ? plainContext(text) : undefined, unknownFields: [] };
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    return fail('invalid_output', `stdout is not JSON: ${JSON.stringify(excerpt(text, 120))}`);
+  }
+  const parsed = parseHookOutput(raw, def.event, context);
+  if (!parsed.ok) return fail('invalid_output', parsed.message);
+  return { kind: 'output', output: parsed.output, unknownFields: parsed.unknownFields };
+}
