@@ -8,6 +8,7 @@
 // - `packs` pins are verified and their hooks join at the pin's scope (src/packs/pins.ts): a refused
 //   policy-scope pack is a policy failure, a refused user-scope pack is skipped with a warning.
 import { basename, dirname, resolve } from 'node:path';
+import { DIALECTS, type Dialect } from '../contract/dialects.js';
 import {
   DEFAULT_EVENTS,
   defineEvent,
@@ -23,11 +24,10 @@ import type { RemotePinTarget } from '../packs/remote/url-pin-fields.js';
 import type { HookDefinition } from '../registry/hook-definition.js';
 import type { Limits } from './defaults.js';
 import { type Diagnostic, DiagnosticSink } from './diagnostics.js';
-import { DIALECTS, type Dialect } from '../contract/dialects.js';
 import { detectDialect } from './dialect.js';
-import { findPluginRoot } from './plugin-root.js';
 import { type Layer, mergeLayers } from './merge-layers.js';
 import { normalizeHooksMap } from './normalize-entries.js';
+import { findPluginRoot } from './plugin-root.js';
 import { readJsonFile } from './read-json.js';
 import { eventDefinitionSchema, limitsSchema } from './schema.js';
 import {

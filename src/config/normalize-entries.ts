@@ -1,13 +1,14 @@
 // Walks a `hooks` / `policyHooks` map: event names (canonical, alias or custom), then the entries in
 // either shape: Claude Code's nested groups `{matcher, hooks: [...]}` or FreeCode's flat hooks
 // `{name, matcher, command, timeout}`.
+
+import type { Dialect } from '../contract/dialects.js';
 import { EVENT_ALIASES, type EventCatalogue, type EventDefinition } from '../contract/events.js';
 import { isObject, joinPath, renderValue } from '../contract/messages.js';
 import type { Scope } from '../contract/types.js';
 import type { HookDefinition, PackOrigin } from '../registry/hook-definition.js';
 import { ToolMatcher } from '../registry/matcher.js';
 import type { DiagnosticSink } from './diagnostics.js';
-import type { Dialect } from '../contract/dialects.js';
 import { type HookContext, normalizeHook } from './normalize-hook.js';
 import type { ScopeLimits } from './scope-limits.js';
 import { didYouMean } from './suggest.js';

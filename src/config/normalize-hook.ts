@@ -2,6 +2,7 @@
 // diagnostics that name the JSON path and the value received.
 import { basename, posix, sep } from 'node:path';
 import { computeDeadline } from '../contract/budget.js';
+import type { Dialect } from '../contract/dialects.js';
 import { dialectTimeoutMs } from '../contract/dialects.js';
 import type { EventDefinition } from '../contract/events.js';
 import { isObject, issueMessages, joinPath, renderValue } from '../contract/messages.js';
@@ -13,7 +14,6 @@ import type { ToolMatcher } from '../registry/matcher.js';
 import { resolveCommandPaths } from './command-paths.js';
 import { DEFAULTS, type IsolationLevel } from './defaults.js';
 import type { DiagnosticSink } from './diagnostics.js';
-import type { Dialect } from '../contract/dialects.js';
 import { commandEnv, commandInheritEnv } from './hook-env.js';
 import { hookSpecSchema, type RawHookSpec } from './schema.js';
 import type { ScopeLimits } from './scope-limits.js';

@@ -3,8 +3,8 @@
 
 import { DIALECT_RULES } from '../contract/dialects.js';
 import { hookError } from '../contract/error-codes.js';
-import { withSnakeCaseNames } from '../contract/input-names.js';
 import { type HookAnswer, notRunAnswer } from '../contract/fold.js';
+import { withSnakeCaseNames } from '../contract/input-names.js';
 import type { HookInput } from '../contract/types.js';
 import { fingerprintChanges } from '../packs/fingerprint.js';
 import type { CommandRequest, HookPool } from '../pool/pool.js';
