@@ -57,6 +57,7 @@ describe('event catalogue', () => {
       SubagentStop: 'AfterSubagent',
       PreCompact: 'BeforeCompact',
       PostCompact: 'AfterCompact',
+      TurnEnd: 'AfterTurn',
     };
     expect(Object.keys(EVENT_ALIASES).sort()).toEqual(Object.keys(expected).sort());
     for (const [alias, target] of Object.entries(expected)) expect(catalogue.get(alias)?.name).toBe(target);
