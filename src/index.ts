@@ -53,7 +53,7 @@ export type { ConfigSource, ExecutorOptions } from './executor/options.js';
 /** What reload() (and onReload) reports. */
 export type { ReloadResult } from './executor/reload.js';
 /** setTenant()'s spec. */
-export type { TenantSpec } from './executor/set-tenant.js';
+export type { TenantSpec } from './executor/tenants.js';
 /** Validates configuration without running a hook (what `hookwarden validate` reports). */
 export { type ValidationReport, validateConfig } from './executor/validate.js';
 /** A pinned pack and how it fared at load (in a ValidationReport). */

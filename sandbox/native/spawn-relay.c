@@ -3,6 +3,8 @@
 #include "spawn-relay.h"
 
 #include <errno.h>
+#include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <sys/signalfd.h>
 #include <sys/wait.h>
@@ -13,6 +15,20 @@
 #define READ_CHUNK 65536
 
 struct hook *hooks;
+struct wire_buf relay_out;
+
+_Noreturn void kill_all_and_exit(int code) {
+  for (struct hook *h = hooks; h != NULL; h = h->next)
+    if (!h->exited) kill(-h->pid, SIGKILL);
+  _exit(code);
+}
+
+void reply(uint8_t type, uint32_t id, const void *a, size_t alen, const void *b, size_t blen) {
+  if (wire_frame(&relay_out, type, id, a, alen, b, blen) != 0) {
+    fputs("hw-spawn-server: out of memory\n", stderr);
+    kill_all_and_exit(3);
+  }
+}
 
 void close_fd(struct hook *h, int which) {
   if (h->fd[which] < 0) return;

@@ -9,6 +9,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "spawn-wire.h"
+
 enum { REP_READY = 0, REP_STARTED, REP_FAILED, REP_STDOUT, REP_STDERR, REP_CLOSED, REP_EXITED };
 /* A hook's descriptors: what it reads (stdin, fd 3) is written here, what it writes is read. */
 enum { IN = 0, OUT = 1, ERR = 2, FD3 = 3 };
@@ -25,10 +27,12 @@ struct hook {
 };
 
 extern struct hook *hooks;
+/* The reply frames not yet sent to the host (spawn-server.c writes them out). */
+extern struct wire_buf relay_out;
 
-/* Appends a reply frame for the host (spawn-server.c). */
+/* Appends a reply frame for the host to relay_out. */
 void reply(uint8_t type, uint32_t id, const void *a, size_t alen, const void *b, size_t blen);
-/* SIGKILLs the process group of every hook still running, then exits (spawn-server.c). */
+/* SIGKILLs the process group of every hook still running, then exits. */
 _Noreturn void kill_all_and_exit(int code);
 
 /* Closes one of a hook's descriptors; for stdout and stderr, tells the host (unless released). */

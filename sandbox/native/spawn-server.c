@@ -55,25 +55,12 @@
 
 enum { REQ_SPAWN = 1, REQ_RELEASE = 2 };
 
-static struct wire_buf in, out;
-
-void kill_all_and_exit(int code) {
-  for (struct hook *h = hooks; h != NULL; h = h->next)
-    if (!h->exited) kill(-h->pid, SIGKILL);
-  _exit(code);
-}
+static struct wire_buf in;
 
 static _Noreturn void protocol_error(const char *what) {
   fprintf(stderr, "hw-spawn-server: protocol error: %s\n", what);
   kill_all_and_exit(2);
   _exit(2);
-}
-
-void reply(uint8_t type, uint32_t id, const void *a, size_t alen, const void *b, size_t blen) {
-  if (wire_frame(&out, type, id, a, alen, b, blen) != 0) {
-    fputs("hw-spawn-server: out of memory\n", stderr);
-    kill_all_and_exit(3);
-  }
 }
 
 /* Reports a hook that never started. */
@@ -168,14 +155,14 @@ static void read_requests(void) {
 }
 
 static void flush(void) {
-  while (out.off < out.len) {
-    ssize_t n = write(CTL_OUT, out.p + out.off, out.len - out.off);
+  while (relay_out.off < relay_out.len) {
+    ssize_t n = write(CTL_OUT, relay_out.p + relay_out.off, relay_out.len - relay_out.off);
     if (n < 0 && errno == EINTR) continue;
     if (n < 0 && errno == EAGAIN) break;
     if (n < 0) kill_all_and_exit(0);
-    out.off += (size_t)n;
+    relay_out.off += (size_t)n;
   }
-  wire_compact(&out);
+  wire_compact(&relay_out);
 }
 
 static void serve(int sigfd) {
@@ -195,8 +182,8 @@ static void serve(int sigfd) {
     if (pfd == NULL || owner == NULL || which == NULL) protocol_error("out of memory");
     pfd[n++] = (struct pollfd){CTL_IN, POLLIN, 0};
     pfd[n++] = (struct pollfd){sigfd, POLLIN, 0};
-    pfd[n++] = (struct pollfd){CTL_OUT, out.off < out.len ? POLLOUT : 0, 0};
-    int backlog = out.len - out.off > OUT_HIGH_WATER;
+    pfd[n++] = (struct pollfd){CTL_OUT, relay_out.off < relay_out.len ? POLLOUT : 0, 0};
+    int backlog = relay_out.len - relay_out.off > OUT_HIGH_WATER;
     for (struct hook *h = hooks; h != NULL; h = h->next) {
       for (int i = 0; i < 4; i++) {
         if (h->fd[i] < 0 || ((i == OUT || i == ERR) && backlog)) continue;

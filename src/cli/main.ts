@@ -2,8 +2,8 @@
 // handler is installed before anything else loads, and every command's modules load when it runs,
 // so `--version` and `--help` cost little more than Node's own start-up.
 import nodeModule from 'node:module';
+import { VERSION } from '../contract/version.js';
 import { installInterrupts, signalExitCode, unclaimedInterrupt } from './interrupt.js';
-import { VERSION } from './version.js';
 
 installInterrupts(process.argv.slice(2));
 // Node ≥ 22.1 keeps compiled code on disk between runs (its docs recommend it to CLIs); a no-op on 20.

@@ -2,11 +2,11 @@
 // command's implementation is imported when that command runs: `--help`, `--version` and a
 // `dispatch` load nothing they do not use (start-up time is the latency of a one-shot CLI call).
 import { Command } from 'commander';
+import { VERSION } from '../contract/version.js';
 import { addClaudeCodeCommands } from './claude-code/commands.js';
 import { addPackCommands } from './commands/pack.js';
 import { addServeCommand } from './commands/serve-command.js';
 import { UsageError } from './usage-error.js';
-import { VERSION } from './version.js';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 

@@ -19,7 +19,7 @@ export interface SessionEnvRead {
 const LINE = /^\s*(?:export\s+)?([^=\s]+)=(.*)$/;
 
 /** The value of `rest` (the text after `=`), or undefined when it does not parse. */
-function unquote(rest: string): string | undefined {
+function parseValue(rest: string): string | undefined {
   const text = rest.trim();
   if (text.startsWith("'")) {
     const end = text.indexOf("'", 1);
@@ -47,7 +47,7 @@ export function readSessionEnv(text: string): SessionEnvRead {
   text.split(/\r?\n/).forEach((line, i) => {
     if (line.trim() === '' || line.trimStart().startsWith('#')) return;
     const m = LINE.exec(line);
-    const value = m === null ? undefined : unquote(m[2]!);
+    const value = m === null ? undefined : parseValue(m[2]!);
     if (m === null || value === undefined || !ENV_NAME.test(m[1]!) || value.includes('\0')) {
       ignored.push(`CLAUDE_ENV_FILE:${i + 1}`);
       return;

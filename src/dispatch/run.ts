@@ -9,7 +9,7 @@ import type { EventDefinition } from '../contract/events.js';
 import { type HookAnswer, notRunAnswer } from '../contract/fold.js';
 import type { HookInput } from '../contract/types.js';
 import type { JsHookDefinition } from '../registry/hook-definition.js';
-import { StepBudget } from '../registry/regex/linear-regex.js';
+import { StepBudget } from '../registry/regex/step-budget.js';
 import type { RegisteredHook, Registry } from '../registry/registry.js';
 import { runCommandHook } from './command-hook.js';
 import type { DispatchContext, DispatchOptions } from './context.js';

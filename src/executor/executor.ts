@@ -29,7 +29,8 @@ import {
   type ReloadResult,
   refusalReason,
 } from './reload.js';
-import { loadRuntimeTenant, type TenantSpec } from './set-tenant.js';
+import { loadRuntimeTenant } from './set-tenant.js';
+import type { TenantSpec } from './tenants.js';
 import { buildTenantGenerations, type RuntimeTenant } from './tenants.js';
 import { ConfigWatcher } from './watch.js';
 

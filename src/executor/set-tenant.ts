@@ -10,15 +10,7 @@ import { HookwardenError } from '../contract/hookwarden-error.js';
 import { issueMessages } from '../contract/messages.js';
 import type { RemotePacks } from '../packs/remote/remote-packs.js';
 import { type ConfigSource, type ResolvedOptions, toSources } from './options.js';
-import type { RuntimeTenant } from './tenants.js';
-
-/** What setTenant() takes. */
-export interface TenantSpec {
-  /** The tenant's hooks: config file path(s) or object(s), in the hooks.json shape (user scope). */
-  config?: ConfigSource | readonly ConfigSource[];
-  /** Scheduling limits: maxConcurrent, maxQueued, weight, cpuMsPerWindow, windowMs. */
-  limits?: TenantLimits;
-}
+import type { RuntimeTenant, TenantSpec } from './tenants.js';
 
 /**
  * Loads a tenant's hooks at user scope, under `baseLimits`: the policy level of the executor's

@@ -6,7 +6,15 @@ import type { TenantLimits } from '../config/tenant-limits.js';
 import type { TenantGeneration } from '../dispatch/generation.js';
 import type { HookDefinition } from '../registry/hook-definition.js';
 import { type OnceTracker, Registry, type TrustedDefinition } from '../registry/registry.js';
-import type { TenantSpec } from './set-tenant.js';
+import type { ConfigSource } from './options.js';
+
+/** What setTenant() takes. */
+export interface TenantSpec {
+  /** The tenant's hooks: config file path(s) or object(s), in the hooks.json shape (user scope). */
+  config?: ConfigSource | readonly ConfigSource[];
+  /** Scheduling limits: maxConcurrent, maxQueued, weight, cpuMsPerWindow, windowMs. */
+  limits?: TenantLimits;
+}
 
 /** A tenant set through the library: its own hooks; the policy hooks are added per generation. */
 export interface RuntimeTenant {

@@ -4,7 +4,8 @@
 // matched against the whole string: `*` any run of characters, `?` one character, and Claude Code's
 // trailing `:*` meaning "this prefix". Everything runs on the linear-time regex engine.
 import { ToolMatcher } from './matcher.js';
-import { LinearRegex, RegexSyntaxError, type StepBudget } from './regex/linear-regex.js';
+import { LinearRegex, RegexSyntaxError } from './regex/linear-regex.js';
+import type { StepBudget } from './regex/step-budget.js';
 
 const SHAPE = /^\s*([^()\s]+)\s*(?:\(([\s\S]*)\))?\s*$/;
 /** Deeper than any input accepted (limits.maxInputDepth is at most 512); past it, in doubt. */

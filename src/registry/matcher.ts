@@ -2,7 +2,8 @@
 // comparison (as Claude Code does: "Edit" does not match "NotebookEdit"); anything else → a regex
 // searched in the name, run by the linear-time engine; a pattern that is not a valid regex falls back
 // to `a|b` alternatives compared exactly (with a warning at load).
-import { LinearRegex, RegexSyntaxError, type StepBudget } from './regex/linear-regex.js';
+import { LinearRegex, RegexSyntaxError } from './regex/linear-regex.js';
+import type { StepBudget } from './regex/step-budget.js';
 
 /** Claude Code's exact form: letters, digits, `_`, `-`, spaces, and `|` or `,` between names. */
 const SIMPLE = /^[A-Za-z0-9_ -]+([|,][A-Za-z0-9_ -]+)*$/;

@@ -6,7 +6,7 @@
 import type { EventDefinition } from '../contract/events.js';
 import type { HookInput } from '../contract/types.js';
 import type { HookDefinition, RegisteredHook, TrustedDefinition } from './hook-definition.js';
-import type { StepBudget } from './regex/linear-regex.js';
+import type { StepBudget } from './regex/step-budget.js';
 
 const EMPTY: readonly RegisteredHook[] = Object.freeze([]);
 

@@ -1,13 +1,15 @@
 // Authentication of a request: `Authorization: Bearer <token>` against the auth file's digests.
 // The tenant of a request is its token's tenant, and nothing else: a tenant named in the body, the
 // query or a header is never read. Without --auth (loopback only) every caller is the operator.
-import type { Access } from './context.js';
 import { ApiError } from './errors.js';
 import type { Principal, TokenTable } from './tokens.js';
 
 const OPERATOR: Principal = Object.freeze({ kind: 'admin' });
 const CHALLENGE = { 'www-authenticate': 'Bearer realm="hookwarden"' };
 const BEARER = /^Bearer +(\S+) *$/i;
+
+/** Route access: `public` (probes, the OpenAPI document), `tenant` (any token), `admin` (admin tokens). */
+export type Access = 'public' | 'tenant' | 'admin';
 
 /** The caller of a request to a route of `access` (undefined for public routes); throws a 401 ApiError. */
 export function authenticate(

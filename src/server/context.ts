@@ -4,6 +4,7 @@ import type { Generation } from '../dispatch/generation.js';
 import type { Executor } from '../executor/executor.js';
 import type { ReloadResult } from '../executor/reload.js';
 import type { HookPool } from '../pool/pool.js';
+import type { Access } from './auth.js';
 import type { Connections } from './connections.js';
 import type { Drain } from './drain.js';
 import type { ApiError } from './errors.js';
@@ -37,9 +38,6 @@ export interface ServerContext {
   readonly notReady: () => ApiError | undefined;
   readonly reload: () => Promise<ServeReloadResult>;
 }
-
-/** Route access: `public` (probes, the OpenAPI document), `tenant` (any token), `admin` (admin tokens). */
-export type Access = 'public' | 'tenant' | 'admin';
 
 /** Per-request state: who is calling, and what goes into the request's log line. */
 export interface RequestState {

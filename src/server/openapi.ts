@@ -2,7 +2,7 @@
 // api-schemas.ts (z.toJSONSchema, JSON Schema 2020-12 as OpenAPI 3.1 uses), so the document and
 // the server's answers come from one definition. Built once per server.
 import { z } from 'zod';
-import { VERSION } from '../cli/version.js';
+import { VERSION } from '../contract/version.js';
 import {
   dispatchBodySchema,
   dispatchResultSchema,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { LinearRegex, RegexSyntaxError, StepBudget } from '../../src/registry/regex/linear-regex.js';
+import { LinearRegex, RegexSyntaxError } from '../../src/registry/regex/linear-regex.js';
+import { StepBudget } from '../../src/registry/regex/step-budget.js';
 
 const PATTERNS = [
   'Bash',

@@ -1,5 +1,5 @@
 // The version `hookwarden --version` prints: package.json's, read where this code runs from
-// (dist/src/cli/ or the CLI bundle dist/cli/bundle/: three levels below the package; the sources
+// (dist/src/contract/ or the CLI bundle dist/cli/bundle/: three levels below the package; the sources
 // under vitest: two).
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
