@@ -13,8 +13,8 @@ import { DEFAULT_EVENTS, defineEvent, EventCatalogue } from '../contract/events.
 import type { DispatchResult } from '../contract/result.js';
 import { interruptedResult } from '../dispatch/dispatcher.js';
 import { createExecutor, type Executor } from '../executor/executor.js';
-import type { ConfigSource, ExecutorOptions } from '../executor/options.js';
-import { readKeyFlag } from './commands/audit.js';
+import type { ExecutorOptions } from '../executor/options.js';
+import { sourceOptions } from './executor-flags.js';
 import { claimInterrupts, type InterruptSignal } from './interrupt.js';
 import { UsageError } from './usage-error.js';
 
@@ -72,20 +72,8 @@ export function interruptedEarly(event: string | undefined): DispatchResult {
 
 /** The createExecutor options of a one-shot CLI dispatch. */
 export function cliExecutorOptions(flags: DispatchFlags): ExecutorOptions {
-  const config: ConfigSource[] = [
-    ...(flags.userConfig ?? []).map((path) => ({ path, scope: 'user' as const })),
-    ...(flags.config ?? []),
-  ];
-  if (flags.auditKey !== undefined && flags.audit === undefined)
-    throw new UsageError('--audit-key keys the --audit file: give --audit <file.jsonl> too');
-  const key = flags.auditKey === undefined ? undefined : readKeyFlag(flags.auditKey, '--audit-key');
   return {
-    config,
-    policy: flags.policy ?? [],
-    ...(flags.root !== undefined ? { root: flags.root } : {}),
-    ...(flags.audit !== undefined
-      ? { audit: key === undefined ? flags.audit : { file: flags.audit, key } }
-      : {}),
+    ...sourceOptions(flags),
     // One dispatch per process: start QuickJS workers only if a JS hook runs.
     prestartJsWorkers: false,
     ...(flags.strict === true ? { strict: true } : {}),

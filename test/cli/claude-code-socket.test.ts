@@ -8,18 +8,12 @@ import { chmodSync, existsSync, lstatSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { bashInput } from '../helpers/claude-code.js';
 import { runCli } from '../helpers/cli.js';
 import { tempDir, writeConfig } from '../helpers/fixture.js';
 import { startServe } from '../helpers/serve.js';
 
-const bash = (command: string) => ({
-  session_id: 's1',
-  cwd: '/tmp',
-  hook_event_name: 'PreToolUse',
-  tool_name: 'Bash',
-  tool_input: { command },
-  tool_use_id: 't1',
-});
+const bash = bashInput;
 const guard = (script: string) => ({
   hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: script }] }] },
 });

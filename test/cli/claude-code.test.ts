@@ -6,6 +6,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { bashInput } from '../helpers/claude-code.js';
 import { type LiveCli, runCli, startCli } from '../helpers/cli.js';
 import { hooksOn, tempDir, writeConfig, writeFile } from '../helpers/fixture.js';
 import { processesWithEnv, settleHookProcesses } from '../helpers/processes.js';
@@ -13,15 +14,7 @@ import { processesWithEnv, settleHookProcesses } from '../helpers/processes.js';
 const HANG_MS = 60_000;
 const TRACER = fileURLToPath(new URL('../fixtures/trace-modules.mjs', import.meta.url));
 
-const bash = (command: string, extra: Record<string, unknown> = {}) => ({
-  session_id: 's1',
-  cwd: '/tmp',
-  hook_event_name: 'PreToolUse',
-  tool_name: 'Bash',
-  tool_input: { command },
-  tool_use_id: 't1',
-  ...extra,
-});
+const bash = bashInput;
 const cmd = (command: string, extra: Record<string, unknown> = {}) => ({
   type: 'command',
   command,

@@ -115,3 +115,14 @@ export async function runAsClaudeCode(
   const reasons = runs.map(blockOf).filter((r): r is string => r !== undefined);
   return { blocked: reasons.length > 0, reason: reasons[0], runs };
 }
+
+/** Claude Code's PreToolUse input for a Bash call. */
+export const bashInput = (command: string, extra: Record<string, unknown> = {}) => ({
+  session_id: 's1',
+  cwd: '/tmp',
+  hook_event_name: 'PreToolUse',
+  tool_name: 'Bash',
+  tool_input: { command },
+  tool_use_id: 't1',
+  ...extra,
+});
