@@ -34,6 +34,10 @@ this adapter itself, an internal error, an interrupt or --timeout before a verdi
 line on stderr where the event can block (and when it is unknown), a JSON deny on PermissionRequest,
 exit 1 (a non-blocking error) on the other events. Never a stack trace.
 Hooks run with $CLAUDE_PROJECT_DIR (else the current directory) as their sandbox root.
+With --socket <path> (or $HOOKWARDEN_SOCKET) it forwards the event to a running
+\`hookwarden serve --socket <path>\` that runs the same --config files and root (a warm dispatcher),
+and dispatches here itself when the socket is absent, stale, not this user's, or the daemon runs
+another configuration; stderr says why (docs/claude-code.md, "The daemon").
 
 Exit status: 0 answered (JSON on stdout, if any), 2 block (reason on stderr), 1 non-blocking error.
 
@@ -41,6 +45,8 @@ Examples:
   $ echo '{"hook_event_name":"PreToolUse","session_id":"s1","tool_name":"Bash","tool_input":{"command":"rm -rf /"}}' \\
       | hookwarden claude-code --config .claude/settings.hookwarden.json
   $ hookwarden claude-code install .claude/settings.json --write
+  $ hookwarden serve -c .claude/settings.hookwarden.json --root "$PWD" --socket "$XDG_RUNTIME_DIR/hw.sock" &
+  $ export HOOKWARDEN_SOCKET="$XDG_RUNTIME_DIR/hw.sock"    # before starting claude
 In a settings file (what \`install\` writes):
   {"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "timeout": 67,
     "command": "/usr/bin/node /opt/hookwarden/bin/hookwarden claude-code --timeout 64 --config /work/proj/.claude/settings.hookwarden.json"}]}]}}`,
