@@ -19,6 +19,7 @@ const SCENARIOS: Record<string, () => Promise<{ run: (quick?: boolean) => Promis
   'url-pin': () => import('./url-pin.js'),
   'http-hook': () => import('./http-hook.js'),
   serve: () => import('./serve.js'),
+  'claude-code-adapter': () => import('./claude-code-adapter.js'),
 };
 
 const args = process.argv.slice(2);

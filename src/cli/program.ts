@@ -4,6 +4,7 @@
 
 import { Command } from 'commander';
 import { VERSION } from '../contract/version.js';
+import { addClaudeCodeCommands } from './claude-code/commands.js';
 import { collect } from './collect.js';
 import { addBenchCommands } from './commands/bench-command.js';
 import { addPackCommands } from './commands/pack.js';
@@ -232,6 +233,7 @@ Exit status: 0 when every level works, 1 otherwise.`,
     });
   addPackCommands(program, setExitCode);
   addServeCommand(program, setExitCode);
+  addClaudeCodeCommands(program, setExitCode);
 
   program
     .command('schema')
