@@ -3,6 +3,7 @@
 // with HOOKWARDEN_SPAWN_SERVER=off), and, when HOOKWARDEN_BENCH_BEFORE names another built
 // checkout's bin/hookwarden, that build's executor (imported from its dist/).
 import { execSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createExecutor, type Executor, type ExecutorOptions } from '../src/index.js';
@@ -62,16 +63,22 @@ async function allBuilds(options: { fallback?: boolean }): Promise<Build[]> {
       create: (o) => withSpawnServer('off', () => createExecutor(o)),
     });
   }
-  const bin = process.env.HOOKWARDEN_BENCH_BEFORE;
-  if (bin !== undefined && bin !== '') {
-    const root = dirname(dirname(bin));
-    const mod = (await import(pathToFileURL(join(root, 'dist/src/index.js')).href)) as {
-      createExecutor: typeof createExecutor;
-    };
-    out.push({
-      label: beforeLabel(root),
-      create: (o) => withSpawnServer(undefined, () => mod.createExecutor(o)),
-    });
-  }
+  const before = await beforeBuild();
+  if (before !== undefined) out.push(before);
   return out;
+}
+
+/**
+ * The build named by `HOOKWARDEN_BENCH_BEFORE=<another checkout>/bin/hookwarden` (built: its library
+ * is `dist/src/index.js` next to it), or undefined when none is named.
+ */
+export async function beforeBuild(): Promise<Build | undefined> {
+  const bin = process.env.HOOKWARDEN_BENCH_BEFORE;
+  if (bin === undefined || bin === '') return undefined;
+  const root = dirname(dirname(bin));
+  const index = join(root, 'dist', 'src', 'index.js');
+  if (!existsSync(index))
+    throw new Error(`HOOKWARDEN_BENCH_BEFORE: ${index} not found (build that checkout)`);
+  const mod = (await import(pathToFileURL(index).href)) as { createExecutor: typeof createExecutor };
+  return { label: beforeLabel(root), create: (o) => withSpawnServer(undefined, () => mod.createExecutor(o)) };
 }

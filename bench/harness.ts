@@ -152,16 +152,26 @@ export function nodeHookProcess(input: object): Promise<{ decision?: string }> {
   });
 }
 
-/** Runs one process to its end; rejects on a non-zero exit so a broken setup cannot pass for a figure. */
-export function runProcess(argv: readonly string[]): Promise<void> {
+/**
+ * Runs one process to its end; rejects on an exit code other than `expectCode` (default 0) so a
+ * broken setup cannot pass for a figure. `stdin` is written to it (default: none, /dev/null);
+ * `file` is the program (default: this node).
+ */
+export function runProcess(
+  argv: readonly string[],
+  options: { stdin?: string; expectCode?: number; file?: string } = {},
+): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, argv, { stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(options.file ?? process.execPath, argv, {
+      stdio: [options.stdin === undefined ? 'ignore' : 'pipe', 'ignore', 'pipe'],
+    });
     let stderr = '';
-    child.stderr.on('data', (d) => (stderr += d));
+    child.stderr?.on('data', (d) => (stderr += d));
     child.on('error', reject);
     child.on('close', (code) => {
-      if (code === 0) resolve();
+      if (code === (options.expectCode ?? 0)) resolve();
       else reject(new Error(`${argv.join(' ')} exited ${code}: ${stderr.trim().split('\n')[0]}`));
     });
+    child.stdin?.end(options.stdin);
   });
 }

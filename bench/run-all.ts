@@ -17,8 +17,10 @@ const SCENARIOS: Record<string, () => Promise<{ run: (quick?: boolean) => Promis
   'cli-startup': () => import('./cli-startup.js'),
   regex: () => import('./regex.js'),
   'url-pin': () => import('./url-pin.js'),
+  'http-hook': () => import('./http-hook.js'),
   serve: () => import('./serve.js'),
   'async-hook': () => import('./async-hook.js'),
+  'claude-code-adapter': () => import('./claude-code-adapter.js'),
 };
 
 const args = process.argv.slice(2);

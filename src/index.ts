@@ -21,6 +21,14 @@ export type { PackStatus } from './config/pin-loader.js';
 export { configFileSchema, hookSpecSchema } from './config/schema.js';
 /** A hook's failure as data (`code`, `message`, typed `details`), and the closed list of codes. */
 export { ERROR_CODES, type ErrorCode, type ErrorDetails, type HookError } from './contract/error-codes.js';
+/** Prompt and agent hooks: what the platform registers (`evaluators`) and what it is given. */
+export type {
+  EvaluatorContext,
+  EvaluatorHook,
+  Evaluators,
+  EvaluatorType,
+  HookEvaluator,
+} from './contract/evaluator.js';
 /** The built-in event catalogue and the Claude Code / FreeCode names that resolve to it. */
 export { DEFAULT_EVENTS, EVENT_ALIASES, type EventDefinition } from './contract/events.js';
 /** zod schema of a hook's input. */
@@ -53,14 +61,15 @@ export type { HookTiming, HookTimingListener } from './dispatch/hook-timing.js';
 /** The executor: createExecutor() and what it returns. */
 export { type CloseOptions, createExecutor, type Executor } from './executor/executor.js';
 /** createExecutor's options (`queue`: the async hooks' queue). */
-export type { ConfigSource, ExecutorOptions, QueueOptions } from './executor/options.js';
+export type { ConfigSource, ExecutorOptions } from './executor/options.js';
+export type { QueueOptions } from './executor/queue-options.js';
 /** What reload() (and onReload) reports. */
 export type { ReloadResult } from './executor/reload.js';
 /** setTenant()'s spec. */
 export type { TenantSpec } from './executor/tenants.js';
 export type { TrustedHookSpec } from './executor/trusted-hook.js';
 /** Validates configuration without running a hook (what `hookwarden validate` reports). */
-export { type ValidationReport, validateConfig } from './executor/validate.js';
+export { type HttpHookReport, type ValidationReport, validateConfig } from './executor/validate.js';
 /** createExecutor's `remotePacks` option: packs pinned by URL (cache, limits, revalidation). */
 export type { RemotePackOptions } from './packs/remote/options.js';
 /** A tenant's scheduling limits. */

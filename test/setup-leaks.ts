@@ -1,8 +1,9 @@
-// After each test file: every executor (pool) the file created was closed, and no QuickJS runtime
-// or context was left alive in a worker when its lane closed, and no spawn server this file started
-// is still running. A leak fails the file (and `npm test`).
+// After each test file: every executor (pool) the file created was closed, no QuickJS runtime or
+// context was left alive in a worker when its lane closed, no spawn server this file started is
+// still running, and no http hook request is in flight. A leak fails the file (and `npm test`).
 // Hook processes left running are checked once, after the whole suite (global-setup.ts).
 import { afterAll } from 'vitest';
+import { OPEN_HTTP_REQUESTS } from '../src/pool/http-lane.js';
 import { LEAKS } from '../src/pool/js-lane.js';
 import { OPEN_POOLS } from '../src/pool/pool.js';
 import { settleSpawnServers } from './helpers/processes.js';
@@ -14,8 +15,14 @@ afterAll(async () => {
   const problems: string[] = [];
   if (OPEN_POOLS.size > 0)
     problems.push(`${OPEN_POOLS.size} executor pool(s) were never closed: call close() (withExecutor does)`);
-  if (LEAKS.length > 0) problems.push(`QuickJS runtimes/contexts left alive: ${JSON.stringify(LEAKS)}`);
+  if (LEAKS.length > 0)
+    problems.push(
+      `QuickJS leaks (a runtime or context alive besides the sandbox, or a call's state left in memory): ${JSON.stringify(LEAKS)}`,
+    );
   for (const p of [...OPEN_POOLS]) await p.close();
+  // Pools are closed now: a request still open outlived its executor.
+  if (OPEN_HTTP_REQUESTS.size > 0)
+    problems.push(`${OPEN_HTTP_REQUESTS.size} http hook request(s) outlived their executor`);
   // A closed lane waits for its server to exit: one still running was never closed.
   const servers = await settleSpawnServers(2000, process.pid);
   if (servers.length > 0)

@@ -61,8 +61,7 @@ export function buildHookEnv(
   const hostHome =
     task.hostHome === true &&
     task.isolation !== 'namespace' &&
-    home !== undefined &&
-    home.startsWith('/') &&
+    home?.startsWith('/') === true &&
     !home.includes('\0') &&
     secretValueKind(home) === undefined;
   env.HOME = hostHome ? home : task.scratchDir;

@@ -4,39 +4,40 @@
 // String() or JSON.stringify), under the hook's deadline and memory limit. Properties are read with
 // the captured Reflect.get, so a throwing or looping getter is an error or a timeout, never a host
 // exception. QuickJS's dump() is never called on a guest value (it copies the whole value out).
-import type { QuickJSHandle } from 'quickjs-emscripten-core';
+import { type QuickJSContext, type QuickJSHandle, Scope } from 'quickjs-emscripten-core';
 import { capText } from '../../src/contract/text-caps.js';
-import type { Sandbox } from './sandbox.js';
+
+/** Builtins captured before any hook code ran (sandbox.ts), which reading guest text relies on. */
+export interface GuestBuiltins {
+  readonly ctx: QuickJSContext;
+  readonly json: QuickJSHandle;
+  readonly stringify: QuickJSHandle;
+  readonly string: QuickJSHandle;
+  readonly slice: QuickJSHandle;
+  readonly reflectGet: QuickJSHandle;
+}
 
 /** A guest value read as text: `undefined` when reading it threw (or was interrupted). */
 type Text = string | undefined;
 
-/** Runs `fn` with a scope whose handles are disposed afterwards. */
-function scoped<T>(fn: (own: (h: QuickJSHandle) => QuickJSHandle) => T): T {
-  const handles: QuickJSHandle[] = [];
-  try {
-    return fn((h) => {
-      handles.push(h);
-      return h;
-    });
-  } finally {
-    for (const h of handles.reverse()) if (h.alive) h.dispose();
-  }
+/** Runs `fn` with a scope whose handles are disposed afterwards (and a thrown error's handle). */
+function scoped<T>(fn: (own: <H extends QuickJSHandle>(h: H) => H) => T): T {
+  return Scope.withScope((scope) => fn((h) => scope.manage(h)));
 }
 
 /**
  * At most `maxBytes + 1` UTF-16 units of a guest string (one more than fits, so capText marks the cut):
  * longer strings are sliced in the guest first.
  */
-function readString(sb: Sandbox, s: QuickJSHandle, maxBytes: number): Text {
-  const c = sb.ctx;
+function readString(g: GuestBuiltins, s: QuickJSHandle, maxBytes: number): Text {
+  const c = g.ctx;
   return scoped((own) => {
     // `length` of a string primitive is its own, unforgeable property: no guest code runs.
     const length = c.getNumber(own(c.getProp(s, 'length')));
     if (length <= maxBytes) return c.getString(s);
-    const cut = c.callFunction(sb.slice, s, own(c.newNumber(0)), own(c.newNumber(maxBytes + 1)));
+    const cut = c.callFunction(g.slice, s, own(c.newNumber(0)), own(c.newNumber(maxBytes + 1)));
     if (cut.error) {
-      cut.error.dispose();
+      own(cut.error);
       return undefined;
     }
     return c.getString(own(cut.value));
@@ -47,29 +48,29 @@ function readString(sb: Sandbox, s: QuickJSHandle, maxBytes: number): Text {
  * Any guest value as text of at most `maxBytes` (UTF-8): strings as they are, objects as JSON when
  * `json` is set (console-style), otherwise through String().
  */
-export function readText(sb: Sandbox, h: QuickJSHandle, maxBytes: number, json = false): Text {
-  const c = sb.ctx;
+export function readText(g: GuestBuiltins, h: QuickJSHandle, maxBytes: number, json = false): Text {
+  const c = g.ctx;
   const type = c.typeof(h);
-  if (type === 'string') return capOrUndefined(readString(sb, h, maxBytes), maxBytes);
+  if (type === 'string') return capOrUndefined(readString(g, h, maxBytes), maxBytes);
   if (type === 'number' || type === 'boolean' || type === 'undefined') return String(c.dump(h));
   return scoped((own) => {
     if (json && type === 'object') {
-      const j = c.callFunction(sb.stringify, sb.json, h);
+      const j = c.callFunction(g.stringify, g.json, h);
       if (j.error) {
-        j.error.dispose();
+        own(j.error);
         return `[${type}]`;
       }
       const text = own(j.value);
-      if (c.typeof(text) === 'string') return capOrUndefined(readString(sb, text, maxBytes), maxBytes);
+      if (c.typeof(text) === 'string') return capOrUndefined(readString(g, text, maxBytes), maxBytes);
     }
     // String() of a symbol is "Symbol(description)"; of an object, whatever its toString says.
-    const r = c.callFunction(sb.string, c.undefined, h);
+    const r = c.callFunction(g.string, c.undefined, h);
     if (r.error) {
-      r.error.dispose();
+      own(r.error);
       return json ? `[${type}]` : undefined;
     }
     const text = own(r.value);
-    return c.typeof(text) === 'string' ? capOrUndefined(readString(sb, text, maxBytes), maxBytes) : undefined;
+    return c.typeof(text) === 'string' ? capOrUndefined(readString(g, text, maxBytes), maxBytes) : undefined;
   });
 }
 
@@ -79,17 +80,17 @@ const capOrUndefined = (t: Text, maxBytes: number): Text => (t === undefined ? t
  * `obj[key]` as text of at most `maxBytes`: `null` when the property is undefined, `undefined` when
  * reading it threw.
  */
-export function readProp(sb: Sandbox, obj: QuickJSHandle, key: string, maxBytes: number): Text | null {
-  const c = sb.ctx;
+export function readProp(g: GuestBuiltins, obj: QuickJSHandle, key: string, maxBytes: number): Text | null {
+  const c = g.ctx;
   return scoped((own) => {
-    const r = c.callFunction(sb.reflectGet, c.undefined, obj, own(c.newString(key)));
+    const r = c.callFunction(g.reflectGet, c.undefined, obj, own(c.newString(key)));
     if (r.error) {
-      r.error.dispose();
+      own(r.error);
       return undefined;
     }
     const value = own(r.value);
     if (c.typeof(value) === 'undefined') return null;
-    return readText(sb, value, maxBytes);
+    return readText(g, value, maxBytes);
   });
 }
 
@@ -107,15 +108,15 @@ const STACK_BYTES = 4096;
 const UNREADABLE = '(unreadable: reading it threw)';
 
 /** Reads a thrown value: an Error-like object's name/message/stack, or any other value as text. */
-export function readThrown(sb: Sandbox, h: QuickJSHandle, maxMessageBytes: number): ThrownText {
-  const c = sb.ctx;
+export function readThrown(g: GuestBuiltins, h: QuickJSHandle, maxMessageBytes: number): ThrownText {
+  const c = g.ctx;
   const type = c.typeof(h);
   if ((type !== 'object' && type !== 'function') || c.sameValue(h, c.null)) {
-    return { name: 'Error', message: readText(sb, h, maxMessageBytes) ?? UNREADABLE, stack: undefined };
+    return { name: 'Error', message: readText(g, h, maxMessageBytes) ?? UNREADABLE, stack: undefined };
   }
-  const name = readProp(sb, h, 'name', NAME_BYTES);
-  const message = readProp(sb, h, 'message', maxMessageBytes);
-  const stack = readProp(sb, h, 'stack', STACK_BYTES);
+  const name = readProp(g, h, 'name', NAME_BYTES);
+  const message = readProp(g, h, 'message', maxMessageBytes);
+  const stack = readProp(g, h, 'stack', STACK_BYTES);
   return {
     name: name === null ? 'Error' : (name ?? UNREADABLE),
     // An object thrown without name or message (`throw {…}`) is shown through its String().
@@ -125,7 +126,7 @@ export function readThrown(sb: Sandbox, h: QuickJSHandle, maxMessageBytes: numbe
         : message !== null
           ? message
           : name === null
-            ? (readText(sb, h, maxMessageBytes) ?? '')
+            ? (readText(g, h, maxMessageBytes) ?? '')
             : '',
     stack: stack ?? undefined,
   };

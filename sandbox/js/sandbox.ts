@@ -1,178 +1,238 @@
-// A fresh QuickJS runtime + context with hookwarden's guest environment, ready for one hook
-// invocation: console.* and a seeded Math.random installed as host functions, JSON.parse,
-// JSON.stringify and Object.freeze captured before any hook code can replace them. Date is pinned by
-// host-clock.ts. Sandboxes are prepared while the worker is idle and each is used exactly once.
-import type { QuickJSContext, QuickJSHandle, QuickJSRuntime } from 'quickjs-emscripten-core';
-import { capText, droppedLogsNote, type TextCaps, utf8Size } from '../../src/contract/text-caps.js';
-import { readText } from './guest-text.js';
-import type { QuickJsModule } from './quickjs-module.js';
+// The guest environment of one QuickJS module: one runtime and one context, set up once and then
+// snapshotted (the environment image) before any hook code runs. Every hook's image (hook-images.ts)
+// starts from it, so all images share this runtime's and context's JavaScript wrappers, and every
+// call starts from its hook's image again (heap-image.ts): no state survives between invocations.
+//
+// console.* and Math.random are host functions. A prelude compiled here captures what the host relies
+// on before any hook can replace it (JSON.parse/stringify, Object.freeze, Reflect, String, Error.isError
+// and the engine's error prototypes); `InternalError`, QuickJS's non-standard class for its own
+// errors, is then removed from the guest's globals. Date is pinned by host-clock.ts.
+import { type QuickJSContext, type QuickJSHandle, type QuickJSRuntime, Scope } from 'quickjs-emscripten-core';
+import { consoleLine, type Logs } from './console-capture.js';
+import type { GuestBuiltins } from './guest-text.js';
+import type { HeapImage } from './heap-image.js';
+import type { ImagedModule } from './quickjs-module.js';
+import { Sfc32 } from './seeded-random.js';
 
 /** Guest stack: well under a worker's 4 MiB host stack (a larger one lets the guest overflow the host). */
 export const MAX_STACK_BYTES = 512 * 1024;
 const LEVELS = ['log', 'info', 'warn', 'error', 'debug'] as const;
 
-let liveRuntimes = 0;
-let liveContexts = 0;
-
-/** Runtimes and contexts created and not yet disposed, in this thread's current module. */
-export function liveCounts(): { liveRuntimes: number; liveContexts: number } {
-  return { liveRuntimes, liveContexts };
-}
-
-/** A replaced module takes whatever it could not free with it. */
-export function resetLiveCounts(): void {
-  liveRuntimes = 0;
-  liveContexts = 0;
-}
-
-/** console.* lines of one invocation, within the task's caps (count, bytes per line, bytes in all). */
-export class Logs {
-  readonly lines: string[] = [];
-  #bytes = 0;
-  #dropped = 0;
-  constructor(readonly caps: TextCaps) {}
-  /** Whether another line may be kept; a line that may not is counted as dropped. */
-  accept(): boolean {
-    if (this.lines.length < this.caps.maxLogLines && this.#bytes < this.caps.maxLogBytes) return true;
-    this.#dropped++;
-    return false;
-  }
-  add(text: string): void {
-    const line = capText(text, this.caps.maxLogLineBytes);
-    const size = utf8Size(line, this.caps.maxLogLineBytes);
-    if (this.#bytes + size > this.caps.maxLogBytes) {
-      this.#dropped++;
-      return;
+const PRELUDE = `(function (JSON, Object, Reflect, Error, String, InternalError, SyntaxError) {
+  'use strict';
+  const parse = JSON.parse, stringify = JSON.stringify, freeze = Object.freeze, ownKeys = Reflect.ownKeys;
+  const isError = Error.isError, getPrototypeOf = Reflect.getPrototypeOf;
+  const internalProto = InternalError.prototype, syntaxProto = SyntaxError.prototype;
+  // Host-made JSON, parsed and deep-frozen without recursion and without a method a hook can replace.
+  const frozen = (json) => {
+    const root = parse(json);
+    const todo = { __proto__: null, 0: root };
+    let n = 1;
+    while (n > 0) {
+      const v = todo[--n];
+      if (typeof v !== 'object' || v === null) continue;
+      freeze(v);
+      const keys = ownKeys(v);
+      for (let i = 0; i < keys.length; i++) todo[n++] = v[keys[i]];
     }
-    this.#bytes += size;
-    this.lines.push(line);
-  }
-  final(): string[] {
-    if (this.#dropped === 0) return this.lines;
-    return [...this.lines, droppedLogsNote(this.#dropped, this.caps)];
-  }
+    return root;
+  };
+  delete globalThis.InternalError;
+  return {
+    __proto__: null,
+    invoke: (fn, inputJson, ctxJson) => fn(frozen(inputJson), frozen(ctxJson)),
+    // Nothing (undefined), the answer's JSON, its length when longer than max, or false: not JSON.
+    output: (value, max) => {
+      if (value === undefined || value === null) return undefined;
+      const text = stringify(value);
+      if (typeof text !== 'string') return false;
+      return text.length > max ? text.length : text;
+    },
+    // 1: an error QuickJS itself threw (InternalError), 2: a SyntaxError, 0: anything else.
+    engineKind: (e) => (isError(e) ? (getPrototypeOf(e) === internalProto ? 1 : getPrototypeOf(e) === syntaxProto ? 2 : 0) : 0),
+    JSON, stringify, String, slice: String.prototype.slice, get: Reflect.get,
+  };
+})(JSON, Object, Reflect, Error, String, InternalError, SyntaxError)`;
+
+/** The call in progress, as the interrupt handler and the host functions see it. */
+export class CallState {
+  /** performance.now() after which the call is interrupted. */
+  deadline = 0;
+  /** The heap's break when the call started, and how far it may grow past it. */
+  startBrk = 0;
+  memoryBytes = 0;
+  interrupted: 'deadline' | 'memory' | undefined;
+  logs: Logs | undefined;
+  readonly random = new Sfc32();
 }
 
-/**
- * sfc32: the guest's Math.random, seeded per invocation (a pure function of hook id and input). The
- * seed is computed on the first call only: most hooks never draw a random number.
- */
-class Sfc32 {
-  #a = 0;
-  #b = 0;
-  #c = 0;
-  #d = 0;
-  #seed: (() => readonly [number, number, number, number]) | undefined;
-  seedWith(seed: () => readonly [number, number, number, number]): void {
-    this.#seed = seed;
-  }
-  next(): number {
-    if (this.#seed !== undefined) {
-      [this.#a, this.#b, this.#c, this.#d] = this.#seed();
-      this.#seed = undefined;
-      for (let i = 0; i < 12; i++) this.#step();
-    }
-    return this.#step();
-  }
-  #step(): number {
-    const t = (((this.#a + this.#b) | 0) + this.#d) | 0;
-    this.#d = (this.#d + 1) | 0;
-    this.#a = this.#b ^ (this.#b >>> 9);
-    this.#b = (this.#c + (this.#c << 3)) | 0;
-    this.#c = (this.#c << 21) | (this.#c >>> 11);
-    this.#c = (this.#c + t) | 0;
-    return (t >>> 0) / 4294967296;
-  }
-}
-
-export class Sandbox {
+export class Sandbox implements GuestBuiltins {
   readonly rt: QuickJSRuntime;
   readonly ctx: QuickJSContext;
-  /** Builtins captured before any hook code runs (a hook may replace the globals). */
+  readonly call = new CallState();
+  readonly invoke: QuickJSHandle;
+  readonly output: QuickJSHandle;
+  readonly engineKind: QuickJSHandle;
   readonly json: QuickJSHandle;
-  readonly parse: QuickJSHandle;
   readonly stringify: QuickJSHandle;
-  readonly freeze: QuickJSHandle;
-  /** For reading hook-controlled text with a cap (guest-text.ts). */
   readonly string: QuickJSHandle;
   readonly slice: QuickJSHandle;
   readonly reflectGet: QuickJSHandle;
-  /** The console capture of the invocation (set by the runner with the task's caps). */
-  logs: Logs | undefined;
-  readonly random = new Sfc32();
-  readonly #handles: QuickJSHandle[] = [];
-  #disposed = false;
+  /** The environment before any hook: what every hook image is built from. */
+  readonly env: HeapImage;
+  /** The image the memory holds untouched, if any. */
+  #current: HeapImage | undefined;
+  /** quickjs-emscripten's lazily made handles as the environment image has them. */
+  readonly #lazy: readonly unknown[];
+  /** Runtimes and contexts quickjs-emscripten had registered when the environment image was taken. */
+  readonly #registered: { runtimes: number; contexts: number };
 
-  constructor(readonly qjs: QuickJsModule) {
+  constructor(readonly qjs: ImagedModule) {
+    const heap = qjs.heap;
+    // No limit applies while the environment is set up (the interrupt handler runs from here on).
+    this.call.deadline = Number.POSITIVE_INFINITY;
+    this.call.memoryBytes = Number.POSITIVE_INFINITY;
     this.rt = qjs.module.newRuntime();
-    liveRuntimes++;
     this.rt.setMaxStackSize(MAX_STACK_BYTES);
+    this.rt.setInterruptHandler(() => {
+      const s = this.call;
+      if (performance.now() > s.deadline) s.interrupted = 'deadline';
+      else if (heap.brk() - s.startBrk > s.memoryBytes) s.interrupted = 'memory';
+      return s.interrupted !== undefined;
+    });
     this.ctx = this.rt.newContext();
-    liveContexts++;
     const c = this.ctx;
-    const keep = (h: QuickJSHandle) => {
-      this.#handles.push(h);
-      return h;
-    };
-    // Everything is set up from the host: no guest source to compile on each fresh runtime.
-    const con = keep(c.newObject());
-    for (const level of LEVELS) {
-      const fn = keep(
-        c.newFunction(level, (...args) => {
-          const logs = this.logs;
-          if (logs === undefined || !logs.accept()) return;
-          logs.add(consoleLine(this, level, args, logs.caps.maxLogLineBytes));
-        }),
-      );
-      c.setProp(con, level, fn);
-    }
-    c.setProp(c.global, 'console', con);
-    const math = keep(c.getProp(c.global, 'Math'));
-    c.setProp(math, 'random', keep(c.newFunction('random', () => c.newNumber(this.random.next()))));
-    this.json = keep(c.getProp(c.global, 'JSON'));
-    this.parse = keep(c.getProp(this.json, 'parse'));
-    this.stringify = keep(c.getProp(this.json, 'stringify'));
-    const object = keep(c.getProp(c.global, 'Object'));
-    this.freeze = keep(c.getProp(object, 'freeze'));
-    this.string = keep(c.getProp(c.global, 'String'));
-    const proto = c.getProp(this.string, 'prototype');
-    this.slice = keep(c.getProp(proto, 'slice'));
-    proto.dispose();
-    const reflect = c.getProp(c.global, 'Reflect');
-    this.reflectGet = keep(c.getProp(reflect, 'get'));
-    reflect.dispose();
+    // Handles quickjs-emscripten creates on first use: created now, they live in every image.
+    for (const h of [c.global, c.undefined, c.null, c.true, c.false]) void h;
+    const prelude = c.unwrapResult(c.evalCode(PRELUDE, 'hookwarden-prelude.js', { type: 'global' }));
+    const get = (name: string) => c.getProp(prelude, name);
+    this.invoke = get('invoke');
+    this.output = get('output');
+    this.engineKind = get('engineKind');
+    this.json = get('JSON');
+    this.stringify = get('stringify');
+    this.string = get('String');
+    this.slice = get('slice');
+    this.reflectGet = get('get');
+    Scope.withScope((scope) => {
+      scope.manage(prelude);
+      const con = scope.manage(c.newObject());
+      for (const level of LEVELS) {
+        const fn = scope.manage(
+          c.newFunction(level, (...args) => {
+            const logs = this.call.logs;
+            if (logs === undefined || !logs.accept()) return;
+            logs.add(consoleLine(this, level, args, logs.caps.maxLogLineBytes));
+          }),
+        );
+        c.setProp(con, level, fn);
+      }
+      c.setProp(c.global, 'console', con);
+      const math = scope.manage(c.getProp(c.global, 'Math'));
+      const random = scope.manage(c.newFunction('random', () => c.newNumber(this.call.random.next())));
+      c.setProp(math, 'random', random);
+    });
+    // What quickjs-emscripten makes on first use and then keeps (the context's BigInt and Symbol):
+    // made now, they live in every image. (Its runtime's system context is never made: see memoryUsage.)
+    c.newBigInt(0n).dispose();
+    c.getWellKnownSymbol('iterator').dispose();
+    freezeHostRefs(this.rt);
+    this.#lazy = lazyState(this);
+    this.#registered = registered(this);
+    this.env = heap.capture(MAX_STACK_BYTES);
+    this.#current = this.env;
+  }
+
+  /** Makes the memory hold `image` untouched (restoring it unless it already does). */
+  use(image: HeapImage): void {
+    if (this.#current === image) return;
+    this.qjs.heap.restore(image, MAX_STACK_BYTES);
+    this.#current = image;
+  }
+
+  /** The memory now holds `image` untouched (it was just taken). */
+  holds(image: HeapImage): void {
+    this.#current = image;
+  }
+
+  /** Guest code ran: the memory no longer matches any image. */
+  touched(): void {
+    this.#current = undefined;
   }
 
   /**
-   * Frees the context and runtime (every handle first: a leaked one aborts the runtime's disposal).
-   * Returns false when QuickJS could not free them: the module must then be replaced.
+   * Whether the JavaScript side still matches every image: no handle quickjs-emscripten keeps was
+   * made after the environment image (it would point into memory the next restore frees).
    */
-  dispose(): boolean {
-    if (this.#disposed) return true;
-    this.#disposed = true;
-    for (const h of this.#handles.reverse()) if (h.alive) h.dispose();
-    try {
-      this.ctx.dispose();
-      liveContexts--;
-      this.rt.dispose();
-      liveRuntimes--;
-      return true;
-    } catch {
-      return false;
-    }
+  intact(): boolean {
+    const now = lazyState(this);
+    return now.every((v, i) => v === this.#lazy[i]);
+  }
+
+  /**
+   * QuickJS's memory accounting of the runtime, as a guest object. quickjs-emscripten's
+   * computeMemoryUsage() would make and keep a second "system" context on first use (a handle into
+   * the memory of whichever call made it, and ~4–20 ms of a worker's start if made up front); the
+   * sandbox's own context serves as well.
+   */
+  memoryUsage(): QuickJSHandle {
+    type Internals = {
+      ffi: { QTS_RuntimeComputeMemoryUsage(rt: number, ctx: number): number };
+      rt: { value: number };
+    };
+    const rt = this.rt as unknown as Internals;
+    const ctx = this.ctx as unknown as {
+      ctx: { value: number };
+      memory: { heapValueHandle(ptr: number): QuickJSHandle };
+    };
+    return ctx.memory.heapValueHandle(rt.ffi.QTS_RuntimeComputeMemoryUsage(rt.rt.value, ctx.ctx.value));
+  }
+
+  /** Runtimes and contexts alive besides the environment's: leaks (must be 0). */
+  leaks(): { runtimes: number; contexts: number } {
+    const now = registered(this);
+    return {
+      runtimes: now.runtimes - this.#registered.runtimes,
+      contexts: now.contexts - this.#registered.contexts,
+    };
   }
 }
 
+type Lazy = { context?: unknown };
+type LazyContext = Record<
+  '_global' | '_BigInt' | '_Symbol' | '_SymbolIterator' | '_SymbolAsyncIterator',
+  unknown
+>;
+
+function lazyState(sb: Sandbox): unknown[] {
+  const c = sb.ctx as unknown as LazyContext;
+  return [
+    (sb.rt as unknown as Lazy).context,
+    c._global,
+    c._BigInt,
+    c._Symbol,
+    c._SymbolIterator,
+    c._SymbolAsyncIterator,
+  ];
+}
+
+/** Runtimes and contexts quickjs-emscripten has registered in the module (it forgets each on dispose). */
+function registered(sb: Sandbox): { runtimes: number; contexts: number } {
+  const { callbacks } = sb.qjs.module as unknown as {
+    callbacks: { runtimeCallbacks: Map<number, unknown>; contextCallbacks: Map<number, unknown> };
+  };
+  return { runtimes: callbacks.runtimeCallbacks.size, contexts: callbacks.contextCallbacks.size };
+}
+
 /**
- * One console line: the arguments joined by spaces (objects as JSON), reading no more of them than
- * fits `maxBytes`.
+ * The host functions above exist in every image. quickjs-emscripten drops its JavaScript side when
+ * the guest's collector frees the function object; in one call that must not drop it for the next
+ * (whose image has it again). And no host function may be made after the environment image.
  */
-function consoleLine(sb: Sandbox, level: string, args: QuickJSHandle[], maxBytes: number): string {
-  let line = level === 'log' ? '' : `[${level}] `;
-  for (const [i, h] of args.entries()) {
-    const room = maxBytes - line.length;
-    if (room < 0) break;
-    line += `${i > 0 ? ' ' : ''}${readText(sb, h, room + 1, true) ?? `[${sb.ctx.typeof(h)}]`}`;
-  }
-  return line;
+function freezeHostRefs(rt: QuickJSRuntime): void {
+  const refs = (rt as unknown as { hostRefs: { delete(id: number): void; put(v: object): number } }).hostRefs;
+  refs.delete = () => {};
+  refs.put = () => {
+    throw new Error('host functions are made only before the environment image is taken');
+  };
 }

@@ -1,6 +1,6 @@
 // The async queue an executor gets: in-process by default, Redis (BullMQ) with `queue.redis`.
 import { DEFAULTS } from '../config/defaults.js';
-import type { ResolvedQueueOptions } from '../executor/options.js';
+import type { ResolvedQueueOptions } from '../executor/queue-options.js';
 import type { AsyncQueue, QueueHost } from './async-queue.js';
 import { EmbeddedQueue } from './embedded-queue.js';
 import { RedisQueue } from './redis-queue.js';

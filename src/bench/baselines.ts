@@ -8,6 +8,7 @@ import { Piscina } from 'piscina';
 import { createQuickJsModule } from '../../sandbox/js/quickjs-module.js';
 import { destroyWhenLoaded } from '../pool/destroy-piscina.js';
 import { findWorkerFile } from '../pool/piscina-pool.js';
+import { evalFresh } from './fresh-eval.js';
 
 /** The hook every baseline and peer comparison runs: deny `rm`, allow anything else. */
 export const TRIVIAL_HOOK =
@@ -59,31 +60,7 @@ export async function createQuickJsEval(
 ): Promise<() => Promise<unknown>> {
   const qjs = await createQuickJsModule(128 << 20);
   const json = JSON.stringify(input);
-  return async () => {
-    const rt = qjs.module.newRuntime();
-    try {
-      rt.setMemoryLimit(32 << 20);
-      rt.setMaxStackSize(512 * 1024);
-      const deadline = Date.now() + 5000;
-      rt.setInterruptHandler(() => Date.now() > deadline);
-      const ctx = rt.newContext();
-      try {
-        const ns = ctx.unwrapResult(ctx.evalCode(code, 'hook.js', { type: 'module' }));
-        const call = ctx.unwrapResult(
-          ctx.evalCode('(ns, j) => JSON.stringify(ns.default(JSON.parse(j)))', 'call.js', { type: 'global' }),
-        );
-        const arg = ctx.newString(json);
-        const out = ctx.unwrapResult(ctx.callFunction(call, ctx.undefined, ns, arg));
-        const result: unknown = JSON.parse(ctx.getString(out));
-        for (const h of [out, arg, call, ns]) h.dispose();
-        return result;
-      } finally {
-        ctx.dispose();
-      }
-    } finally {
-      rt.dispose();
-    }
-  };
+  return async () => evalFresh(qjs.module, code, json);
 }
 
 /** The three baselines, ready to run one call at a time. */

@@ -19,7 +19,10 @@ export const BENCH_DEFAULTS = Object.freeze({
 });
 
 export interface BenchOptions
-  extends Pick<ExecutorOptions, 'config' | 'policy' | 'root' | 'limits' | 'onWarning' | 'scratchRoot'> {
+  extends Pick<
+    ExecutorOptions,
+    'config' | 'policy' | 'root' | 'limits' | 'onWarning' | 'scratchRoot' | 'allowedHttpHookUrls'
+  > {
   /** Event to dispatch (name or alias). */
   event: string;
   /**

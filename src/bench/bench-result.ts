@@ -75,10 +75,13 @@ export interface BuildInfo {
 /** One hook the config registers for the benchmarked event. */
 export interface ConfiguredHook {
   id: string;
-  type: 'command' | 'js';
+  type: 'command' | 'js' | 'http' | 'prompt' | 'agent';
   scope: string;
-  /** Command hooks: `process` or `namespace`; JS hooks: `quickjs`. */
-  isolation: 'process' | 'namespace' | 'quickjs';
+  /**
+   * Command hooks: `process` or `namespace`; JS hooks: `quickjs`; http hooks: `remote` (the server
+   * runs it); prompt and agent hooks: `platform` (the embedding platform's evaluator).
+   */
+  isolation: 'process' | 'namespace' | 'quickjs' | 'remote' | 'platform';
   /** `sha256:` of what the hook does (command, env, limits, isolation; or the JS source), path-independent. */
   digest: string;
 }

@@ -56,6 +56,14 @@ function hookIdentity(h: HookDefinition): unknown {
   const base = { type: h.type, onError: h.onError, deadlineMs: h.deadlineMs, once: h.once };
   if (h.type === 'js')
     return { ...base, code: h.js.code, memoryBytes: h.js.memoryBytes, maxOutputBytes: h.js.maxOutputBytes };
+  if (h.type === 'http') {
+    const { url, headers, envVars, maxOutputBytes } = h.http;
+    return { ...base, url, headers, envVars, maxOutputBytes };
+  }
+  if (h.type === 'prompt' || h.type === 'agent') {
+    const { prompt, model, continueOnBlock } = h.evaluator;
+    return { ...base, prompt, model: model ?? null, continueOnBlock: continueOnBlock ?? null };
+  }
   const c = h.command;
   return {
     ...base,
@@ -70,12 +78,22 @@ function hookIdentity(h: HookDefinition): unknown {
   };
 }
 
+/** Where a hook runs, as bench results name it. */
+function isolationOf(h: HookDefinition): ConfiguredHook['isolation'] {
+  if (h.type === 'command') return h.command.isolation;
+  if (h.type === 'js') return 'quickjs';
+  return h.type === 'http' ? 'remote' : 'platform';
+}
+
 /** The hooks registered for `event` (default tenant: policy, project, user), in order. */
 export async function describeHooks(options: BenchOptions): Promise<ConfiguredHook[]> {
   const resolved = resolveOptions({
     ...(options.config !== undefined ? { config: options.config } : {}),
     ...(options.policy !== undefined ? { policy: options.policy } : {}),
     ...(options.limits !== undefined ? { limits: options.limits } : {}),
+    ...(options.allowedHttpHookUrls !== undefined
+      ? { allowedHttpHookUrls: options.allowedHttpHookUrls }
+      : {}),
     onWarning: () => {},
   });
   const loaded = await loadConfig({
@@ -83,6 +101,7 @@ export async function describeHooks(options: BenchOptions): Promise<ConfiguredHo
     policy: resolved.policy,
     limits: resolved.limits,
     pins: packPinLoader(),
+    hookTypes: resolved.hookTypes,
   });
   const event = loaded.catalogue.resolve(options.event)?.definition.name;
   return loaded.hooks
@@ -91,7 +110,7 @@ export async function describeHooks(options: BenchOptions): Promise<ConfiguredHo
       id: h.id,
       type: h.type,
       scope: h.scope,
-      isolation: h.type === 'command' ? h.command.isolation : 'quickjs',
+      isolation: isolationOf(h),
       digest: sha256(canonicalJson(hookIdentity(h))),
     }));
 }

@@ -49,9 +49,9 @@ const resultSchema = z.object({
   hooks: z.array(
     z.object({
       id: z.string(),
-      type: z.enum(['command', 'js']),
+      type: z.enum(['command', 'js', 'http', 'prompt', 'agent']),
       scope: z.string(),
-      isolation: z.enum(['process', 'namespace', 'quickjs']),
+      isolation: z.enum(['process', 'namespace', 'quickjs', 'remote', 'platform']),
       digest: z.string(),
     }),
   ),
@@ -70,7 +70,7 @@ const resultSchema = z.object({
   perHook: idMap(
     z.object({
       ...latency,
-      type: z.enum(['command', 'js', 'trusted']),
+      type: z.enum(['command', 'js', 'http', 'prompt', 'agent', 'trusted']),
       queuedP50: ms,
       queuedP99: ms,
       notRun: count,

@@ -39,6 +39,7 @@ function executorOptions(options: BenchOptions): ExecutorOptions {
   if (options.limits !== undefined) out.limits = options.limits;
   if (options.onWarning !== undefined) out.onWarning = options.onWarning;
   if (options.scratchRoot !== undefined) out.scratchRoot = options.scratchRoot;
+  if (options.allowedHttpHookUrls !== undefined) out.allowedHttpHookUrls = options.allowedHttpHookUrls;
   return out;
 }
 

@@ -1,12 +1,12 @@
-// Ctrl-C (SIGINT) and SIGTERM for the commands that answer them: `dispatch` (the interrupted
-// verdict), `bench` (no result) and `serve` (drain). main.ts installs the handlers before anything else is imported,
-// so a signal at any moment after the entry script starts has a defined answer instead of Node's
-// default (the process dies, nothing on stdout). Dependency-free on purpose: it loads in
-// microseconds. A signal that arrives before the command has loaded is held and handed over when it
-// claims it (within milliseconds: the command only has modules to load).
+// Ctrl-C (SIGINT) and SIGTERM for the commands that answer them: `dispatch` and `claude-code` (the
+// interrupted verdict), `bench` (no result) and `serve` (drain). main.ts installs the handlers before
+// anything else is imported, so a signal at any moment after the entry script starts has a defined
+// answer instead of Node's default (the process dies, nothing on stdout). Dependency-free on purpose:
+// it loads in microseconds. A signal that arrives before the command has loaded is held and handed
+// over when it claims it (within milliseconds: the command only has modules to load).
 //
-// Other commands (validate, pack, audit, doctor, schema) keep Node's default: the signal ends them
-// at once (the shell reports 130 or 143).
+// Other commands (validate, pack, audit, doctor, schema, claude-code install) keep Node's default:
+// the signal ends them at once (the shell reports 130 or 143).
 
 export type InterruptSignal = 'SIGINT' | 'SIGTERM';
 
@@ -17,7 +17,9 @@ export const signalExitCode = (signal: InterruptSignal): number => (signal === '
 type Responder = (signal: InterruptSignal, repeated: boolean) => void;
 
 /** Commands that answer an interrupt themselves (the CLI's first argument). */
-const CLAIMING = new Set(['dispatch', 'bench', 'serve']);
+const CLAIMING = new Set(['dispatch', 'bench', 'serve', 'claude-code']);
+/** Their subcommands that do not (the CLI's second argument). */
+const NOT_CLAIMING = new Set(['install']);
 
 let received: InterruptSignal | undefined;
 let responder: Responder | undefined;
@@ -28,9 +30,10 @@ function onSignal(signal: InterruptSignal): void {
   responder?.(signal, repeated);
 }
 
-/** Installs the SIGINT/SIGTERM handlers when `command` (the CLI's first argument) answers them. */
-export function installInterrupts(command: string | undefined): void {
-  if (command === undefined || !CLAIMING.has(command)) return;
+/** Installs the SIGINT/SIGTERM handlers when the command (the CLI's arguments) answers them. */
+export function installInterrupts(args: readonly string[]): void {
+  const [command, sub] = args;
+  if (command === undefined || !CLAIMING.has(command) || (sub !== undefined && NOT_CLAIMING.has(sub))) return;
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
 }

@@ -1,13 +1,14 @@
 // The `hookwarden` command line: commands, flags and the help text that teaches them. Each
 // command's implementation is imported when that command runs: `--help`, `--version` and a
 // `dispatch` load nothing they do not use (start-up time is the latency of a one-shot CLI call).
+
 import { Command } from 'commander';
 import { VERSION } from '../contract/version.js';
+import { addClaudeCodeCommands } from './claude-code/commands.js';
+import { collect } from './collect.js';
+import { addBenchCommands } from './commands/bench-command.js';
 import { addPackCommands } from './commands/pack.js';
 import { addServeCommand } from './commands/serve-command.js';
-import { UsageError } from './usage-error.js';
-
-const collect = (value: string, previous: string[] = []) => [...previous, value];
 
 export function buildProgram(setExitCode: (code: number) => void): Command {
   const program = new Command('hookwarden')
@@ -40,6 +41,11 @@ export function buildProgram(setExitCode: (code: number) => void): Command {
       collect,
     )
     .option(
+      '--allow-http-url <pattern>',
+      'a URL pattern http hooks may be sent to, as a policy file\'s allowedHttpHookUrls (e.g. "https://hooks.example.com/*"); repeatable',
+      collect,
+    )
+    .option(
       '-i, --input <file>',
       'HookInput JSON file, or - for stdin (default: stdin when it is a pipe or a file, else {})',
     )
@@ -69,7 +75,9 @@ export function buildProgram(setExitCode: (code: number) => void): Command {
 Exit status: 0 proceed (allow, ask, passthrough), 2 deny, 1 usage or config error.
 Async hooks ("async": true) run after the result is printed; the process exits when they have
 finished (at most --async-wait ms). Each "rewake" (an asyncRewake hook said no) is one JSON line on
-stderr, prefixed "hookwarden: rewake: "; their records go to --audit.
+stderr, prefixed "hookwarden: rewake: "; their records go to --audit. Ctrl-C or SIGTERM while
+waiting for them aborts those still queued or running (each recorded not-run); the exit status
+stays the result's.
 stdout carries only the JSON result; warnings and errors go to stderr.
 The input: --input <file>; else stdin when it is a pipe or a file (read to its end: a caller that
 keeps stdin open without writing must pass --input); else {} (a terminal, /dev/null). Input that is
@@ -99,6 +107,11 @@ Examples:
     )
     .argument('[config...]', 'hooks.json files (hookwarden, Claude Code settings.json or FreeCode form)')
     .option('-p, --policy <file>', 'a policy file to validate (alone or with configs); repeatable', collect)
+    .option(
+      '--allow-http-url <pattern>',
+      'a URL pattern http hooks may be sent to, as a policy file\'s allowedHttpHookUrls (e.g. "https://hooks.example.com/*"); repeatable',
+      collect,
+    )
     .option('--strict', 'exit 1 on warnings too')
     .option('--json', 'print the report as JSON')
     .option('--no-tests', 'do not run the fixtures (tests/*.json) of the packs that verified')
@@ -128,6 +141,11 @@ Examples:
     .argument('<config>', 'hooks.json (project scope)')
     .argument('<fixtures...>', 'fixture files, or directories of them (every .json file inside)')
     .option('-p, --policy <file>', 'policy file loaded with the config; repeatable', collect)
+    .option(
+      '--allow-http-url <pattern>',
+      'a URL pattern http hooks may be sent to, as a policy file\'s allowedHttpHookUrls (e.g. "https://hooks.example.com/*"); repeatable',
+      collect,
+    )
     .option('--root <dir>', 'sandbox root: the working directory of command hooks (default: cwd)')
     .option('--pack-cache <dir>', 'cache of packs pinned by url (default ~/.cache/hookwarden/packs)')
     .option('--json', 'print the results as JSON (for CI)')
@@ -203,132 +221,7 @@ Example:
       setExitCode(runAuditKeygen(flags));
     });
 
-  const bench = program
-    .command('bench')
-    .enablePositionalOptions()
-    .description(
-      'dispatch one event many times; report latency percentiles, throughput and ratios to baselines',
-    )
-    .option('-e, --event <event>', 'event to dispatch, e.g. BeforeTool or PreToolUse (required)')
-    .option('-c, --config <file>', 'hooks.json (project scope); repeatable, later ones win', collect)
-    .option('--user-config <file>', 'hooks.json loaded as user scope; repeatable', collect)
-    .option('-p, --policy <file>', 'policy file; repeatable', collect)
-    .option(
-      '-i, --input <file>',
-      'HookInput JSON file, or - for stdin (default: stdin when it is a pipe or a file, else {}; defaults filled in)',
-    )
-    .option('-n, --iterations <n>', 'measured dispatches (default: 1000)')
-    .option('--concurrency <c>', 'dispatches in flight at once (default: 1)')
-    .option('--tenants <t>', 'spread dispatches round-robin over tenants t1…tT (default: 1, no tenant)')
-    .option('--warmup <n>', 'unmeasured dispatches run first (default: 10)')
-    .option('--blocks <b>', 'blocks the run is cut into, baselines before each (default: 20)')
-    .option(
-      '--vary-input',
-      "give each dispatch its own timestamp (input's + n ms): seeded Math.random varies",
-    )
-    .option('--redact-input', 'record only the digest of the input in the result, not the input')
-    .option('--root <dir>', 'sandbox root: the working directory of command hooks (default: cwd)')
-    .option('--json', 'print one JSON object on stdout (schema 2, docs/bench.md)')
-    .option('--report <file.html>', 'also write a self-contained HTML report (charts, stage split, tables)')
-    .option('--no-progress', 'no progress on stderr (default: a bar on a terminal, else a line every 5 s)')
-    .option(
-      '--url <url>',
-      'dispatch to a running `hookwarden serve` instead (its config and the token apply)',
-    )
-    .option('--token <token>', 'bearer token for --url (default: $HOOKWARDEN_TOKEN)')
-    .addHelpText(
-      'after',
-      `
-What it measures (docs/bench.md explains every figure):
-  overall      latency of whole dispatches, timed around dispatch(): resolve, run every hook, fold.
-  per hook     each hook's own latencyMs from the DispatchResult: a command hook spawn to exit; a JS
-               hook the isolate call inside its worker (the round trip to the worker is not in it).
-  per tenant   with --tenants T > 1, each tenant's dispatch latency and dispatch rate.
-  stages       where a dispatch's time goes: queue, transport (thread hop or spawn), the hook's run,
-               fold and result building; per dispatch and per hook (means).
-  throughput   measured dispatches / wall time of the dispatch blocks.
-  percentiles  p50 p90 p99 p99.9 from an HDR histogram (3 significant digits); max and mean exact.
-
-Baselines, measured in the same run, one call at a time, in blocks between the dispatch blocks:
-  echo         a raw Piscina round trip of the input to a worker that returns it: the floor of any pool.
-  spawn        a raw spawn('/bin/true') to exit: the floor of any command hook.
-  eval         a fresh QuickJS runtime+context evaluating a trivial hook on this thread: the floor of a
-               fresh isolate per call, without any pool.
-Ratios are p50 ÷ baseline p50 (2.00× = twice the baseline). The overall dispatch is compared with each
-baseline and with echo + eval (a JS hook end to end); a command hook with spawn; a JS hook with eval
-(like for like) and with echo + eval. At --concurrency above 1 dispatch latencies include queueing:
-compare ratios at concurrency 1, and throughput at higher concurrency.
-
-Warnings (printed, and in --json) flag high variance between blocks, baselines that moved during the
-run (a busy machine), a slow first block (warm-up) and hook failures. Hook failures never stop the
-run; a dispatch that is rejected (unknown event, invalid input) stops it with exit 1.
-
-Saved results: \`bench report\` renders one again, \`bench compare\` compares two (exit 1 on a regression).
-
-Examples:
-  $ hookwarden bench -c examples/hooks.json -e BeforeTool -i examples/events/bash-rm-rf.json
-  $ hookwarden bench -c hooks.json -e PreToolUse -n 20000 --concurrency 32 --tenants 4
-  $ hookwarden bench -c hooks.json -e SessionStart --json > bench.json
-  $ hookwarden bench -c hooks.json -e BeforeTool -i event.json --report bench.html
-  $ hookwarden bench compare main.json branch.json --threshold 10%
-  $ HOOKWARDEN_TOKEN=hw_… hookwarden bench --url http://127.0.0.1:8080 -e PreToolUse -i event.json --concurrency 32`,
-    )
-    .action(async (flags) => {
-      if (flags.event === undefined)
-        throw new UsageError('bench needs --event <event>: the event to dispatch, e.g. BeforeTool');
-      const { runBenchCommand } = await import('./commands/bench.js');
-      setExitCode(await runBenchCommand(flags));
-    });
-
-  bench
-    .command('report')
-    .description('render a saved bench result (bench --json) as a self-contained HTML page')
-    .argument('<result.json>', 'output of hookwarden bench --json')
-    .requiredOption('-o, --out <file.html>', 'the page to write')
-    .addHelpText(
-      'after',
-      `
-Exit status: 0 written, 1 unreadable result or unwritable page.
-
-Example:
-  $ hookwarden bench report bench.json --out bench.html`,
-    )
-    .action(async (file: string, flags: { out: string }) => {
-      const { runBenchReport } = await import('./commands/bench-compare.js');
-      setExitCode(runBenchReport(file, flags));
-    });
-
-  bench
-    .command('compare')
-    .description('compare two saved bench results series by series; exit 1 when one got slower')
-    .argument('<base.json>', 'the baseline run (bench --json)')
-    .argument('<new.json>', 'the run to judge')
-    .option('--threshold <pct>', 'smallest p50 change that counts, in percent (default: 5%)')
-    .option('--alpha <p>', 'significance level of the Mann-Whitney U test (default: 0.05)')
-    .option('--no-normalize', 'compare raw latencies instead of dividing each run by its own baselines')
-    .option('--json', 'print the comparison as one JSON object')
-    .option('--report <file.html>', 'also write a page with both CDFs overlaid and the table')
-    .addHelpText(
-      'after',
-      `
-For each series (overall, each hook, each tenant, each baseline): the p50, p90 and p99 change, and a
-two-sided Mann-Whitney U test over the two runs' per-block medians. Each run's figures are first
-divided by the baselines it measured (command hooks by spawn, JS hooks by eval, dispatches by the
-baselines of the hook types they ran), so a slower machine is not a slower hookwarden; when the
-baselines themselves moved, a note says so. A series is "slower" or "faster" when p < alpha AND its
-p50 moved more than the threshold; otherwise "no significant change".
-
-Exit status: 0 no series got slower, 1 a series (not a baseline) got slower, or an unreadable result.
-
-Examples:
-  $ hookwarden bench -c hooks.json -e BeforeTool -i event.json -n 2000 --json > base.json
-  $ hookwarden bench -c hooks.json -e BeforeTool -i event.json -n 2000 --json > new.json
-  $ hookwarden bench compare base.json new.json --threshold 10% --report compare.html`,
-    )
-    .action(async (baseFile: string, newFile: string, flags) => {
-      const { runBenchCompare } = await import('./commands/bench-compare.js');
-      setExitCode(runBenchCompare(baseFile, newFile, flags));
-    });
+  addBenchCommands(program, setExitCode);
 
   program
     .command('doctor')
@@ -349,6 +242,7 @@ Exit status: 0 when every level works, 1 otherwise.`,
     });
   addPackCommands(program, setExitCode);
   addServeCommand(program, setExitCode);
+  addClaudeCodeCommands(program, setExitCode);
 
   program
     .command('schema')

@@ -6,10 +6,11 @@
 // A terminal, /dev/null (any character device) or a closed stdin means no input: `{}`. A caller
 // that leaves a pipe open without ever writing or closing it must pass `--input` (or `</dev/null`):
 // hookwarden reads a pipe to its end, as every hook protocol on stdin does.
-import { constants, fstatSync, openSync } from 'node:fs';
+import { constants, openSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { Socket } from 'node:net';
 import { parseJsonText } from '../config/read-json.js';
+import { stdinHasInput } from './stdin.js';
 import { UsageError } from './usage-error.js';
 
 async function readAll(stream: AsyncIterable<unknown>): Promise<string> {
@@ -28,16 +29,6 @@ async function readInputFile(path: string): Promise<string> {
   // O_NONBLOCK: opening does not wait for a writer; reading waits for data or the writer's close.
   const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
   return readAll(new Socket({ fd, readable: true, writable: false }));
-}
-
-/** Whether stdin carries data to read: a pipe, a socket or a regular file (not a TTY, not /dev/null). */
-export function stdinHasInput(): boolean {
-  try {
-    const s = fstatSync(0);
-    return s.isFIFO() || s.isSocket() || s.isFile();
-  } catch {
-    return false; // fd 0 closed
-  }
 }
 
 const flagged = (label: string) => (label.startsWith('stdin') ? label : `--input ${label}`);
@@ -74,7 +65,10 @@ export async function readCliInput(
   return {
     ...input,
     event,
-    sessionId: input.sessionId ?? 'cli',
+    // Claude Code's `session_id` names the session too (its camelCase twin is added at dispatch).
+    ...(input.sessionId === undefined && input.session_id !== undefined
+      ? {}
+      : { sessionId: input.sessionId ?? 'cli' }),
     cwd: input.cwd ?? process.cwd(),
     timestamp: input.timestamp ?? new Date().toISOString(),
   };

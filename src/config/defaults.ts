@@ -28,6 +28,18 @@ export const DEFAULTS = Object.freeze({
     /** Fixed PATH of every command hook. */
     path: '/usr/local/bin:/usr/bin:/bin',
   }),
+  // An http hook's default timeout is its dialect's, as a command hook's (contract/dialects.ts).
+  http: Object.freeze({
+    /** Largest response body read. */
+    maxOutputBytes: MiB,
+    /** Hard ceiling of maxOutputBytes for http hooks (the body is held in memory). */
+    maxOutputBytesCeiling: 16 * MiB,
+  }),
+  /** Prompt and agent hooks (Claude Code's defaults). */
+  evaluator: Object.freeze({
+    promptTimeoutMs: 30_000,
+    agentTimeoutMs: 60_000,
+  }),
   budget: Object.freeze({
     /** Added to a declared budget that widens the deadline. */
     graceMs: 5_000,
@@ -76,6 +88,11 @@ export const DEFAULTS = Object.freeze({
     idleTimeoutMs: 60_000,
     /** V8 heap of a worker (QuickJS's own heap is a WebAssembly.Memory outside it). */
     maxOldGenerationSizeMb: 256,
+    /**
+     * A worker's young generation: its garbage per call is small and short-lived, and V8 would grow it
+     * to ~30 MB per worker under load (measured: no cost in CPU per dispatch at 4 MB).
+     */
+    maxYoungGenerationSizeMb: 4,
     /** A worker's V8 stack; QuickJS's maximum stack is set at a quarter of it (field notes, trap 2). */
     stackSizeMb: 4,
   }),

@@ -17,12 +17,18 @@ import { collectEvents } from './collect-events.js';
 import type { Limits } from './defaults.js';
 import type { Diagnostic, DiagnosticSink } from './diagnostics.js';
 import { detectDialect } from './dialect.js';
+import {
+  collectHookTypePolicy,
+  HOOK_TYPE_KEYS,
+  type HookTypeOptions,
+  type HookTypePolicy,
+} from './hook-type-policy.js';
+import { limitsSchema } from './limits-schema.js';
 import { type Layer, mergeLayers } from './merge-layers.js';
 import { normalizeHooksMap } from './normalize-entries.js';
 import type { PackStatus, PinLoader, RemotePinTarget } from './pin-loader.js';
 import { findPluginRoot } from './plugin-root.js';
 import { type ReadSource, readSource, type SourceSpec } from './read-source.js';
-import { limitsSchema } from './schema.js';
 import {
   type LimitsByScope,
   type LimitsSource,
@@ -52,6 +58,10 @@ export interface LoadOptions {
    * that could not load packs would drop a policy pack's guards without a word.
    */
   readonly pins: PinLoader;
+  /** The caller's allowed http hook URLs and variables, and the evaluators it registered. */
+  readonly hookTypes?: HookTypeOptions | undefined;
+  /** Runtime tenants: the executor's resolved policy, instead of one built from policy sources here. */
+  readonly baseHookTypes?: HookTypePolicy | undefined;
 }
 
 export interface LoadedConfig {
@@ -75,6 +85,8 @@ export interface LoadedConfig {
   readonly remotePins: readonly RemotePinTarget[];
   /** Tenants declared under `tenants`: each with the policy hooks plus its own. */
   readonly tenants: ReadonlyMap<string, LoadedTenant>;
+  /** What http, prompt and agent hooks were loaded under (runtime tenants load under it too). */
+  readonly hookTypes: HookTypePolicy;
 }
 
 export interface LoadedTenant {
@@ -95,6 +107,7 @@ const TOP_LEVEL = new Set([
   'packs',
   'tenants',
   'description',
+  ...HOOK_TYPE_KEYS,
 ]);
 
 /** Pins are judged pack by pack (their own policy failures), not as part of their file's validity. */
@@ -148,6 +161,12 @@ export async function loadConfig(options: LoadOptions): Promise<LoadedConfig> {
     options.limits,
     options.baseLimits,
   );
+  // Read even under a base policy: a runtime tenant's file that sets the keys hears why they do nothing.
+  const readHookTypes = collectHookTypePolicy(
+    sources.map((s) => ({ scope: s.spec.scope, sink: s.sink, value: s.value })),
+    options.hookTypes,
+  );
+  const hookTypes = options.baseHookTypes ?? readHookTypes;
 
   const layers: Layer[] = [];
   const packSinks: DiagnosticSink[] = [];
@@ -181,6 +200,7 @@ export async function loadConfig(options: LoadOptions): Promise<LoadedConfig> {
       scopeLimits,
       catalogue,
       pins: options.pins,
+      hookTypes,
     };
     const hooks: HookDefinition[] = [];
     if (src.value.hooks !== undefined)
@@ -250,6 +270,7 @@ export async function loadConfig(options: LoadOptions): Promise<LoadedConfig> {
     watchTargets,
     remotePins,
     tenants,
+    hookTypes,
   };
 }
 

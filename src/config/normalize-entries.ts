@@ -9,7 +9,9 @@ import type { Scope } from '../contract/types.js';
 import type { HookDefinition, PackOrigin } from '../registry/hook-definition.js';
 import { ToolMatcher } from '../registry/matcher.js';
 import type { DiagnosticSink } from './diagnostics.js';
-import { type HookContext, normalizeHook } from './normalize-hook.js';
+import type { HookContext } from './hook-context.js';
+import type { HookTypePolicy } from './hook-type-policy.js';
+import { normalizeHook } from './normalize-hook.js';
 import type { ScopeLimits } from './scope-limits.js';
 import { didYouMean } from './suggest.js';
 
@@ -27,6 +29,8 @@ export interface EntriesContext {
   readonly pack?: PackOrigin | undefined;
   /** The file's dialect; undefined for packs (their paths are resolved by the pack loader). */
   readonly dialect?: Dialect | undefined;
+  /** Allowed http hook URLs and variables, registered evaluators (undefined: none). */
+  readonly hookTypes?: HookTypePolicy | undefined;
 }
 
 export async function normalizeHooksMap(
@@ -98,6 +102,7 @@ async function normalizeEntry(
     groupIfPath: joinPath(path, 'if'),
     pack: ctx.pack,
     dialect: ctx.dialect,
+    hookTypes: ctx.hookTypes,
   });
   if (!isGroup) {
     const { matcher: _m, ...spec } = entry;

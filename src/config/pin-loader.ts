@@ -5,6 +5,7 @@
 import type { EventCatalogue } from '../contract/events.js';
 import type { HookDefinition } from '../registry/hook-definition.js';
 import type { DiagnosticSink } from './diagnostics.js';
+import type { HookTypePolicy } from './hook-type-policy.js';
 import type { LimitsByScope } from './scope-limits.js';
 import type { WatchTarget } from './watch-target.js';
 
@@ -49,6 +50,8 @@ export interface PinsContext {
   readonly catalogue: EventCatalogue;
   /** Limits by scope: a pack's hooks get those of the pin's scope. */
   readonly scopeLimits: LimitsByScope;
+  /** Allowed http hook URLs and variables, registered evaluators: a pack's hooks load under them. */
+  readonly hookTypes?: HookTypePolicy | undefined;
 }
 
 /** What one `packs` array loaded. */

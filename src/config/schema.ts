@@ -1,20 +1,18 @@
 // zod schemas of hooks.json. Each piece is validated on its own by the loader (so one bad entry is
 // reported with its JSON path and skipped while the rest loads); together they generate the JSON
 // Schema editors use (see json-schema.ts).
+
 import { z } from 'zod';
 import { MUTATION_FIELDS } from '../contract/events.js';
+import { SENDABLE_HEADER_VALUE } from '../contract/header-template.js';
 import { LIMIT_BOUNDS } from './defaults.js';
+import { limitsSchema } from './limits-schema.js';
 import { DIGEST_PATTERN } from './pin-loader.js';
 import { tenantLimitsSchema } from './tenant-limits.js';
+import { nonEmpty, posInt } from './zod-fields.js';
 
-const posInt = (what = 'a positive integer') =>
-  z
-    .number({ error: `expected ${what}` })
-    .int({ error: `expected ${what}` })
-    .positive({ error: `expected ${what}` });
-
-const nonEmpty = (what: string) =>
-  z.string({ error: `expected ${what}` }).min(1, { error: `expected ${what}` });
+/** An HTTP header name (an RFC 9110 token). */
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,256}$/;
 
 /** Resource limits applied through prlimit to a command hook's process tree. */
 export const rlimitsSchema = z
@@ -36,9 +34,15 @@ export const rlimitsSchema = z
  */
 export const hookSpecSchema = z
   .object({
-    type: z.enum(['command', 'js'], { error: 'expected "command" or "js"' }).optional().meta({
-      description: 'Hook kind. Inferred from command/argv (command) or source/code (js) when omitted.',
-    }),
+    type: z
+      .enum(['command', 'js', 'http', 'prompt', 'agent'], {
+        error: 'expected "command", "js", "http", "prompt" or "agent"',
+      })
+      .optional()
+      .meta({
+        description:
+          'Hook kind. Inferred from command/argv (command), source/code (js) or url (http) when omitted. prompt and agent hooks need an evaluator registered by the platform.',
+      }),
     name: z
       .string({ error: 'expected a string' })
       .regex(/^[A-Za-z0-9][A-Za-z0-9._:@/+-]{0,127}$/, {
@@ -107,6 +111,37 @@ export const hookSpecSchema = z
     writable: z.boolean({ error: 'expected true or false' }).optional(),
     runAs: z.enum(['nobody'], { error: 'expected "nobody"' }).optional(),
     rlimits: rlimitsSchema.optional(),
+    url: nonEmpty('a URL like "https://hooks.example.com/pre-tool"').optional().meta({
+      description:
+        'http hooks: where the input is POSTed. Must match allowedHttpHookUrls (policy files or options).',
+    }),
+    headers: z
+      .record(
+        z.string().regex(HEADER_NAME, { error: 'expected an HTTP header name (letters, digits, - and _)' }),
+        z.string({ error: 'expected a string value' }).regex(SENDABLE_HEADER_VALUE, {
+          error: 'expected a value without line breaks, control characters or characters beyond Latin-1',
+        }),
+        { error: 'expected an object of header names to strings' },
+      )
+      .optional()
+      .meta({
+        description:
+          'http hooks: request headers. $NAME (or the braced form) is filled from the environment for names in allowedEnvVars only; others are sent empty.',
+      }),
+    allowedEnvVars: z
+      .array(z.string({ error: 'expected a variable name' }), {
+        error: 'expected an array of variable names',
+      })
+      .optional()
+      .meta({ description: 'http hooks: the variables headers may name.' }),
+    prompt: nonEmpty('a non-empty prompt')
+      .optional()
+      .meta({ description: "prompt and agent hooks: the text handed to the platform's evaluator." }),
+    model: nonEmpty('a model name').optional().meta({ description: 'prompt and agent hooks: passed on.' }),
+    continueOnBlock: z
+      .boolean({ error: 'expected true or false' })
+      .optional()
+      .meta({ description: 'prompt hooks (Claude Code): passed on to the evaluator.' }),
     if: z.string({ error: 'expected a string like "Bash(git *)"' }).optional(),
     once: z
       .boolean({ error: 'expected true or false' })
@@ -138,7 +173,10 @@ export const hookSpecSchema = z
     statusMessage: z.string({ error: 'expected a string' }).optional(),
     description: z.string({ error: 'expected a string' }).optional(),
   })
-  .meta({ description: 'A hook: a command (command/argv) or a JS module (source/code).' });
+  .meta({
+    description:
+      'A hook: a command (command/argv), a JS module (source/code), an http request (url), or a prompt/agent hook (prompt).',
+  });
 
 export type RawHookSpec = z.infer<typeof hookSpecSchema>;
 
@@ -174,95 +212,6 @@ export const eventDefinitionSchema = z.object({
     })
     .optional(),
   toolScoped: z.boolean({ error: 'expected true or false' }).optional(),
-});
-
-/** Executor-wide limits (DESIGN §4). */
-export const limitsSchema = z.object({
-  maxHookCalls: posInt()
-    .max(LIMIT_BOUNDS.maxHookCalls, { error: `expected at most ${LIMIT_BOUNDS.maxHookCalls}` })
-    .optional()
-    .meta({ description: 'Hooks run per dispatch at most. Default 128, max 4096.' }),
-  maxDeclaredBudgetMs: posInt()
-    .optional()
-    .meta({ description: 'Clamp for declared budgets and timeouts. Default 600000.' }),
-  maxConcurrentCommands: posInt()
-    .max(LIMIT_BOUNDS.maxConcurrentCommands, {
-      error: `expected at most ${LIMIT_BOUNDS.maxConcurrentCommands}`,
-    })
-    .optional()
-    .meta({ description: 'Command hook processes running at once; the rest queue. Default 16.' }),
-  maxInputBytes: posInt().optional().meta({ description: 'Largest HookInput JSON accepted. Default 8 MiB.' }),
-  maxInputDepth: posInt()
-    .max(LIMIT_BOUNDS.maxInputDepth, { error: `expected at most ${LIMIT_BOUNDS.maxInputDepth}` })
-    .optional()
-    .meta({
-      description:
-        'Deepest nesting of a HookInput (objects and arrays). A deeper input is invalid_input. Default 64, max 512.',
-    }),
-  killGraceMs: posInt()
-    .max(LIMIT_BOUNDS.killGraceMs, { error: `expected at most ${LIMIT_BOUNDS.killGraceMs}` })
-    .optional()
-    .meta({ description: 'SIGTERM → SIGKILL grace for a command hook process group. Default 500.' }),
-  jsThreads: z
-    .number({ error: 'expected a whole number' })
-    .int({ error: 'expected a whole number' })
-    .min(0, { error: 'expected 0 (one per CPU) or more' })
-    .max(LIMIT_BOUNDS.jsThreads, { error: `expected at most ${LIMIT_BOUNDS.jsThreads}` })
-    .optional()
-    .meta({ description: 'QuickJS worker threads; 0 = one per available CPU. Default 0.' }),
-  jsHeapCeilingBytes: posInt()
-    .min(32 * 1024 * 1024, { error: 'expected at least 33554432 (32 MiB)' })
-    .max(LIMIT_BOUNDS.jsHeapCeilingBytes, { error: `expected at most ${LIMIT_BOUNDS.jsHeapCeilingBytes}` })
-    .optional()
-    .meta({ description: "Hard cap of each QuickJS worker's heap, in bytes. Default 134217728 (128 MiB)." }),
-  minIsolation: z
-    .union(
-      [
-        z.enum(['process', 'namespace']),
-        z.object({
-          policy: z.enum(['process', 'namespace']).optional(),
-          project: z.enum(['process', 'namespace']).optional(),
-          user: z.enum(['process', 'namespace']).optional(),
-        }),
-      ],
-      { error: 'expected "process", "namespace" or {"policy"|"project"|"user": level}' },
-    )
-    .optional()
-    .meta({
-      description:
-        'Least isolation of command hooks: one level for every scope, or per scope. A hook asking for less runs at this level. Default "process".',
-    }),
-  jsBackstopGraceMs: posInt()
-    .max(LIMIT_BOUNDS.jsBackstopGraceMs, { error: `expected at most ${LIMIT_BOUNDS.jsBackstopGraceMs}` })
-    .optional()
-    .meta({
-      description:
-        'A JS task overrunning its deadlines by this much has its worker terminated. Default 1000.',
-    }),
-  maxAsyncQueued: posInt()
-    .max(LIMIT_BOUNDS.maxAsyncQueued, { error: `expected at most ${LIMIT_BOUNDS.maxAsyncQueued}` })
-    .optional()
-    .meta({
-      description:
-        'Async hooks of one tenant queued or running at once; past it a hook is recorded queue_full and not run. Default 1000. Policy files and the caller only.',
-    }),
-  tenantRatePerSec: posInt()
-    .max(LIMIT_BOUNDS.tenantRatePerSec, { error: `expected at most ${LIMIT_BOUNDS.tenantRatePerSec}` })
-    .optional()
-    .meta({
-      description:
-        'Dispatches per second per tenant, across every replica in Redis mode; over it: rate_limited (HTTP 429). Default: no limit. Policy files and the caller only.',
-    }),
-  tenantRateBurst: z
-    .number({ error: 'expected a whole number' })
-    .int({ error: 'expected a whole number' })
-    .min(0, { error: 'expected 0 or more' })
-    .max(LIMIT_BOUNDS.tenantRateBurst, { error: `expected at most ${LIMIT_BOUNDS.tenantRateBurst}` })
-    .optional()
-    .meta({
-      description:
-        'Dispatches allowed above tenantRatePerSec per 10 s burst window. Default 0. Policy files and the caller only.',
-    }),
 });
 
 /** A pinned policy pack (DESIGN §6): verified at every load, refused when anything changed. */
@@ -320,6 +269,17 @@ export const configFileSchema = z
     policyHooks: hooksMapSchema.optional().meta({ description: 'Only honoured in --policy files.' }),
     events: z.record(z.string(), eventDefinitionSchema).optional(),
     limits: limitsSchema.optional(),
+    allowedHttpHookUrls: z.array(z.string(), { error: 'expected an array of URL patterns' }).optional().meta({
+      description:
+        'Policy files only: URL patterns (`*` wildcards) http hooks may be sent to. Unset: no http hook runs.',
+    }),
+    httpHookAllowedEnvVars: z
+      .array(z.string(), { error: 'expected an array of variable names' })
+      .optional()
+      .meta({
+        description:
+          "Policy files only: the variables any http hook's headers may name (an outer limit of each hook's allowedEnvVars).",
+      }),
     packs: z.array(packPinSchema, { error: 'expected an array of pack pins' }).optional().meta({
       description: 'Policy packs, each verified against its pin (digest and/or signing keys) at load.',
     }),

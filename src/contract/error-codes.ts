@@ -23,6 +23,8 @@ export const ERROR_CODES = [
   'worker_crashed',
   'max_hook_calls',
   'pack_tampered',
+  'http_status',
+  'http_error',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
@@ -57,6 +59,10 @@ export interface ErrorDetails {
   worker_crashed: Record<string, never>;
   max_hook_calls: { limit?: number };
   pack_tampered: { changed?: readonly string[] };
+  /** An http hook's answer was not a 2xx (a 3xx is never followed: `location` says where it pointed). */
+  http_status: { status?: number; location?: string };
+  /** An http hook's request failed (connection refused, DNS, TLS, reset…): `cause` is the system's code. */
+  http_error: { cause?: string };
 }
 
 /** A hook failure as data: it crosses the worker boundary by structured clone. */

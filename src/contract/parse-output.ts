@@ -111,3 +111,8 @@ export function parseHookOutput(raw: unknown, event: string, context: AnswerCont
   }
   return { ok: true, output, unknownFields };
 }
+
+/** What is wrong with `value` as the output field `name` (undefined: fine, or not an output field). */
+export function outputFieldProblem(name: string, value: unknown): string | undefined {
+  return Object.hasOwn(FIELDS, name) ? FIELDS[name]!(value) : undefined;
+}

@@ -58,7 +58,7 @@ export type Decision = FieldKinds['decision'];
 
 export type { HookOutput } from './output-fields.js';
 
-export type HookType = 'command' | 'js' | 'trusted';
+export type HookType = 'command' | 'js' | 'http' | 'prompt' | 'agent' | 'trusted';
 export type Scope = 'trusted' | 'policy' | 'project' | 'user';
 
 /** Per-hook outcome in a DispatchResult (`queued`: an async hook handed to the queue; see docs/scaling.md). */

@@ -4,12 +4,12 @@
 import { DIALECT_RULES } from '../contract/dialects.js';
 import { hookError } from '../contract/error-codes.js';
 import { type HookAnswer, notRunAnswer } from '../contract/fold.js';
-import { withSnakeCaseNames } from '../contract/input-names.js';
 import type { HookInput } from '../contract/types.js';
 import { fingerprintChanges } from '../packs/fingerprint.js';
 import type { CommandRequest, HookPool } from '../pool/pool.js';
 import type { CommandHookDefinition } from '../registry/hook-definition.js';
 import { blockAnswer, interpretCommand } from './command-protocol.js';
+import { hookInputJson } from './hook-stdin.js';
 import { type HookTimingListener, reportCommandTiming } from './hook-timing.js';
 import { refusedAnswer } from './refused.js';
 
@@ -27,12 +27,7 @@ export interface CommandContext {
 
 /** stdin for the hook: the HookInput, plus Claude Code's snake_case fields for hooks registered under its names. */
 export function commandStdin(def: CommandHookDefinition, input: HookInput, inputJson: string): string {
-  const claudeEvent = def.command.claudeEvent;
-  if (claudeEvent === undefined) return inputJson;
-  return JSON.stringify({
-    ...withSnakeCaseNames(input as Record<string, unknown>),
-    hook_event_name: claudeEvent,
-  });
+  return hookInputJson(def.command.claudeEvent, input, inputJson);
 }
 
 /** Host variables a Claude Code hook gets in process mode (values pass the secret filter at spawn). */

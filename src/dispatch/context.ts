@@ -2,6 +2,7 @@
 import type { AsyncJob } from '../async/async-job.js';
 import type { AuditLog } from '../audit/audit-log.js';
 import type { HookEvents } from '../audit/hook-events.js';
+import type { Evaluators } from '../contract/evaluator.js';
 import type { HookAnswer } from '../contract/fold.js';
 import type { HookPool } from '../pool/pool.js';
 import type { HookDefinition } from '../registry/hook-definition.js';
@@ -35,4 +36,6 @@ export interface DispatchContext {
   readonly events: HookEvents | undefined;
   /** Async hooks go here; without it they run in the dispatch like any other hook. */
   readonly async?: AsyncSubmitter | undefined;
+  /** The platform's evaluators of prompt and agent hooks. */
+  readonly evaluators?: Evaluators | undefined;
 }

@@ -1,10 +1,13 @@
 // Execute stage for JS hooks: one hook, or a run of adjacent JS hooks of a serial chain, as one task
-// on the QuickJS lane (one round trip; the worker folds the run with the same pure fold).
+// on the QuickJS lane (one round trip; the worker folds the run with the same pure fold). The task
+// carries the input's JSON and the hooks' spec keys; the specs themselves (source, limits) are built
+// once per hook definition and sent to each worker once by the lane.
 
+import { createHash } from 'node:crypto';
 import { TEXT_CAPS } from '../config/defaults.js';
 import type { EventDefinition } from '../contract/events.js';
 import type { HookAnswer } from '../contract/fold.js';
-import type { JsHookTask } from '../contract/js-task.js';
+import type { JsHookSpec, JsTask } from '../contract/js-task.js';
 import { toPlainJson } from '../contract/plain-json.js';
 import type { HookInput, HookOutput } from '../contract/types.js';
 import type { HookPool } from '../pool/pool.js';
@@ -24,12 +27,16 @@ export interface JsContext {
   readonly onTiming?: HookTimingListener | undefined;
 }
 
-export function jsHookTask(def: JsHookDefinition, rematchAfter = false): JsHookTask {
+const specs = new WeakMap<JsHookDefinition, JsHookSpec>();
+
+/** The worker-side spec of a JS hook definition (built once per definition). */
+export function jsHookSpec(def: JsHookDefinition): JsHookSpec {
+  let spec = specs.get(def);
+  if (spec !== undefined) return spec;
   const { js } = def;
-  return {
-    ...(rematchAfter ? { rematchAfter: true as const } : {}),
+  const fields = {
     id: def.id,
-    type: 'js',
+    type: 'js' as const,
     scope: def.scope,
     onError: def.onError,
     code: js.code,
@@ -37,7 +44,12 @@ export function jsHookTask(def: JsHookDefinition, rematchAfter = false): JsHookT
     memoryBytes: js.memoryBytes,
     maxOutputBytes: js.maxOutputBytes,
     deadlineMs: def.deadlineMs,
+    caps: TEXT_CAPS,
   };
+  const key = createHash('sha256').update(JSON.stringify(fields)).digest('base64');
+  spec = Object.freeze({ key, ...fields });
+  specs.set(def, spec);
+  return spec;
 }
 
 /**
@@ -52,19 +64,25 @@ export async function runJsHooks(
   ctx: JsContext,
   rematchAfter: readonly boolean[] = [],
 ): Promise<HookAnswer[]> {
-  const task = {
-    event,
-    input,
+  const hookSpecs = defs.map(jsHookSpec);
+  const nowMs = Date.parse(input.timestamp);
+  const task: JsTask = {
+    event: event.name,
+    ...(defs.length > 1 ? { definition: event } : {}),
     inputJson,
-    hooks: defs.map((d, i) => jsHookTask(d, rematchAfter[i] === true)),
+    nowMs: Number.isFinite(nowMs) ? nowMs : 0,
+    hooks: hookSpecs.map((s) => s.key),
+    ...(rematchAfter.includes(true) ? { rematchAfter } : {}),
     tenant: ctx.tenant,
     maxInputBytes: ctx.maxInputBytes,
-    caps: TEXT_CAPS,
-    measureMemory: ctx.measureMemory,
+    ...(ctx.measureMemory ? { measureMemory: true } : {}),
     submittedAt: 0,
   };
   const started = performance.now();
-  const r = await ctx.pool.js.run(task, { signal: ctx.signal, tenant: ctx.tenant, onStart: ctx.onStart });
+  const r = await ctx.pool.js.run(
+    { task, specs: hookSpecs },
+    { signal: ctx.signal, tenant: ctx.tenant, onStart: ctx.onStart },
+  );
   if (r.ran) {
     if (ctx.onTiming !== undefined) reportJsTiming(ctx.onTiming, defs, r.value, r.queuedMs, started);
     return r.value.outcomes.map((o, i) => {

@@ -15,7 +15,9 @@ import { StepBudget } from '../registry/regex/step-budget.js';
 import type { RegisteredHook, Registry } from '../registry/registry.js';
 import { runCommandHook } from './command-hook.js';
 import type { DispatchContext, DispatchOptions } from './context.js';
+import { runEvaluatorHook } from './evaluator-hook.js';
 import type { Generation } from './generation.js';
+import { runHttpHook } from './http-hook.js';
 import { nestingDepth } from './input-shape.js';
 import { runJsHooks } from './js-hook.js';
 import { notifyStarted, startNotifier } from './record.js';
@@ -131,7 +133,7 @@ export class DispatchRun {
     return answer;
   }
 
-  /** Runs one hook now, whatever it is; never throws for a hook's failure. */
+  /** Runs one hook now, whatever it is (JS hooks through runJs); never throws for a hook's failure. */
   async execute(hook: RegisteredHook, input: HookInput): Promise<HookAnswer> {
     if (hook.type === 'js') return (await this.runJs([hook], input))[0]!;
     this.#calls++;
@@ -145,6 +147,14 @@ export class DispatchRun {
         onStart: () => notifyStarted(ctx, options, [hook]),
       });
     }
+    const lane = {
+      signal: options.signal,
+      tenant: options.tenant,
+      onStart: startNotifier(ctx, options, [hook]),
+    };
+    if (hook.type === 'http') return runHttpHook(hook, input, this.serialize(input), ctx.pool, lane);
+    if (hook.type === 'prompt' || hook.type === 'agent')
+      return runEvaluatorHook(hook, input, this.serialize(input), ctx.evaluators, ctx.pool, lane);
     return runCommandHook(hook, input, this.serialize(input), {
       pool: ctx.pool,
       root: ctx.root,

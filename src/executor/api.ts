@@ -57,6 +57,8 @@ export interface Executor {
 export interface CloseOptions {
   /** Wait this long (ms) for queued and running async hooks to finish before aborting the rest. */
   drainMs?: number;
+  /** Stops waiting for the drain when aborted (an interrupt): the rest are aborted at once. */
+  signal?: AbortSignal;
 }
 
 /** Internal access for tests, benchmarks and the server (not exported from the package entry). */

@@ -3,7 +3,7 @@
 import type { AsyncQueue, QueueHost } from '../async/async-queue.js';
 import { makeQueue } from '../async/make-queue.js';
 import { RedisQueue } from '../async/redis-queue.js';
-import type { ResolvedQueueOptions } from './options.js';
+import type { ResolvedQueueOptions } from './queue-options.js';
 import { TenantRate } from './tenant-rate.js';
 
 export function asyncParts(
@@ -19,7 +19,19 @@ export function asyncParts(
 }
 
 /** Drains the queue for at most `drainMs` (when given), then closes it: what is left is aborted. */
-export async function closeQueue(queue: AsyncQueue, drainMs: number | undefined): Promise<void> {
-  if (drainMs !== undefined && Number.isFinite(drainMs) && drainMs > 0) await queue.drain(drainMs);
+export async function closeQueue(
+  queue: AsyncQueue,
+  drainMs: number | undefined,
+  signal?: AbortSignal,
+): Promise<void> {
+  if (drainMs !== undefined && Number.isFinite(drainMs) && drainMs > 0 && signal?.aborted !== true) {
+    let stop = () => {};
+    const aborted = new Promise<void>((resolve) => {
+      stop = resolve;
+      signal?.addEventListener('abort', stop, { once: true });
+    });
+    await Promise.race([queue.drain(drainMs), aborted]);
+    signal?.removeEventListener('abort', stop);
+  }
   await queue.close();
 }

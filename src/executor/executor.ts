@@ -97,7 +97,13 @@ class HookExecutor implements Executor {
     // caller dispatches once and would rather not load QuickJS for a dispatch that runs none).
     if (options.prestartJsWorkers && loaded.hooks.some((h) => h.type === 'js')) this.#pool.js.warm();
     this.#generation = this.#buildGeneration();
-    const jobs = { pool: this.#pool, root: options.root, audit: this.#audit, events: this.#events };
+    const jobs = {
+      pool: this.#pool,
+      root: options.root,
+      audit: this.#audit,
+      events: this.#events,
+      evaluators: options.evaluators,
+    };
     const parts = asyncParts({ context: () => jobs, generation: () => this.#generation }, options.queue);
     this.#queue = parts.queue;
     this.#rate = parts.rate;
@@ -141,14 +147,7 @@ class HookExecutor implements Executor {
   async setTenant(id: string, spec: TenantSpec = {}): Promise<void> {
     if (this.#closed !== undefined)
       throw new HookwardenError('closed', 'setTenant() after close(): create a new executor');
-    const tenant = await loadRuntimeTenant(
-      id,
-      spec,
-      this.#options,
-      this.#warn,
-      this.#loaded.scopeLimits.policy,
-      this.#remote,
-    );
+    const tenant = await loadRuntimeTenant(id, spec, this.#options, this.#warn, this.#loaded, this.#remote);
     if (this.#closed !== undefined)
       throw new HookwardenError('closed', 'the executor was closed during setTenant()');
     this.#tenants.set(id, tenant);
@@ -212,6 +211,7 @@ class HookExecutor implements Executor {
         limits: o.limits,
         strict: o.strict,
         pins: packPinLoader(this.#remote),
+        hookTypes: o.hookTypes,
       });
     } catch (err) {
       // Not a config problem (those are diagnostics) but e.g. EMFILE: the generation in force stays.
@@ -254,7 +254,7 @@ class HookExecutor implements Executor {
     this.#watcher?.close();
     this.#poller.close();
     this.#remote.close();
-    this.#closed ??= closeQueue(this.#queue, options.drainMs).then(() => this.#pool.close());
+    this.#closed ??= closeQueue(this.#queue, options.drainMs, options.signal).then(() => this.#pool.close());
     return this.#closed;
   }
 
@@ -277,6 +277,7 @@ export async function createExecutor(options: ExecutorOptions = {}): Promise<Exe
     limits: resolved.limits,
     strict: resolved.strict,
     pins: packPinLoader(remote),
+    hookTypes: resolved.hookTypes,
   });
   if (loaded.fatal.length > 0) {
     // Fatal problems stop the load: nothing is "skipped", so the message does not say so.

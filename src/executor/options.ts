@@ -1,12 +1,13 @@
 // createExecutor options: validated once, at the boundary, into a frozen internal form.
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { z } from 'zod';
 import type { AuditOption } from '../audit/audit-log.js';
-import { DEFAULTS, type Limits } from '../config/defaults.js';
+import type { Limits } from '../config/defaults.js';
 import type { Diagnostic } from '../config/diagnostics.js';
+import { HOOK_TYPE_KEYS, type HookTypeOptions, hookTypeOptionProblem } from '../config/hook-type-policy.js';
+import { limitsSchema } from '../config/limits-schema.js';
 import type { SourceSpec } from '../config/read-source.js';
-import { limitsSchema } from '../config/schema.js';
+import type { Evaluators, EvaluatorType } from '../contract/evaluator.js';
 import { HookwardenError } from '../contract/hookwarden-error.js';
 import { issueMessages, renderValue } from '../contract/messages.js';
 import type { Scope } from '../contract/types.js';
@@ -16,6 +17,7 @@ import {
   remotePackOptionsSchema,
   resolveRemoteOptions,
 } from '../packs/remote/options.js';
+import { type QueueOptions, type ResolvedQueueOptions, resolveQueueOptions } from './queue-options.js';
 import type { ReloadResult } from './reload.js';
 
 /**
@@ -75,53 +77,26 @@ export interface ExecutorOptions {
    * limits, the download deadline, and whether every load asks the server. See docs/packs.md.
    */
   remotePacks?: RemotePackOptions;
+  /**
+   * URL patterns (`*` wildcards, Claude Code's `allowedHttpHookUrls`) that http hooks may be sent to,
+   * joined with those of the policy files. Without a list from either, no http hook runs. Matched on
+   * the normalised URL, host and the rest apart: `"https://hooks.example.com/*"`, `"http://localhost:*"`.
+   */
+  allowedHttpHookUrls?: readonly string[];
+  /**
+   * The variables any http hook's headers may name (Claude Code's `httpHookAllowedEnvVars`), joined
+   * with those of the policy files: an outer limit of each hook's `allowedEnvVars`. Names listed here
+   * are vouched for: sent even when they look like secrets. Default: no outer limit, and
+   * secret-looking names are never sent.
+   */
+  httpHookAllowedEnvVars?: readonly string[];
+  /**
+   * The platform's answers to `prompt` and `agent` hooks: `(hook, input, { signal, inputJson }) =>
+   * output`. A hook of a type without an evaluator is skipped at load with a warning.
+   */
+  evaluators?: Evaluators;
   /** The async hooks' queue (docs/scaling.md): in-process by default. */
   queue?: QueueOptions;
-}
-
-export interface QueueOptions {
-  /**
-   * `redis://[user:password@]host:port[/db]`: async hooks become BullMQ jobs shared by every
-   * executor (replica) on this Redis, and `tenantRatePerSec` is counted there (docs/scaling.md).
-   */
-  redis?: string;
-  /** Redis mode: prefix of every key. Default "hookwarden". */
-  prefix?: string;
-  /** Redis mode: false makes this executor enqueue only (it never runs jobs). Default true. */
-  work?: boolean;
-  /** Redis mode: a job whose replica stopped renewing its lock this long runs elsewhere. Default 30000. */
-  lockDurationMs?: number;
-  /** Async hooks run at once by this executor (the rest wait their turn). Default 8. */
-  concurrency?: number;
-  /** Completion and rewake events kept per tenant for `Last-Event-ID` resumption. Default 1000. */
-  replayEvents?: number;
-}
-
-const queueOptionsSchema = z.strictObject({
-  redis: z
-    .string()
-    .max(2048)
-    .refine((u) => /^rediss?:\/\/[^\s]+$/.test(u) && URL.canParse(u), {
-      error: 'expected a URL like redis://127.0.0.1:6379',
-    })
-    .optional(),
-  prefix: z
-    .string()
-    .regex(/^[A-Za-z0-9_.:-]{1,64}$/, { error: 'expected 1-64 letters, digits, "_", ".", ":" or "-"' })
-    .optional(),
-  work: z.boolean().optional(),
-  lockDurationMs: z.number().int().min(100).max(3_600_000).optional(),
-  concurrency: z.number().int().min(1).max(1024).optional(),
-  replayEvents: z.number().int().min(1).max(1_000_000).optional(),
-});
-
-export interface ResolvedQueueOptions {
-  readonly redis: string | undefined;
-  readonly prefix: string;
-  readonly work: boolean;
-  readonly lockDurationMs: number;
-  readonly concurrency: number;
-  readonly replayEvents: number;
 }
 
 export interface ResolvedOptions {
@@ -138,6 +113,8 @@ export interface ResolvedOptions {
   readonly prestartJsWorkers: boolean;
   readonly remote: ResolvedRemoteOptions;
   readonly queue: ResolvedQueueOptions;
+  readonly hookTypes: HookTypeOptions;
+  readonly evaluators: Evaluators | undefined;
 }
 
 const isFileRef = (v: object): v is { path: string; scope?: 'project' | 'user'; optional?: boolean } =>
@@ -243,13 +220,7 @@ export function resolveOptions(options: ExecutorOptions): ResolvedOptions {
     );
     throw new HookwardenError('invalid_options', problems.join('; '), { problems });
   }
-  const queue = queueOptionsSchema.safeParse(options.queue ?? {});
-  if (!queue.success) {
-    const problems = issueMessages(queue.error.issues, options.queue, 'queue').map(
-      (m) => `${m.path}: ${m.message}`,
-    );
-    throw new HookwardenError('invalid_options', problems.join('; '), { problems });
-  }
+  const hookTypes = resolveHookTypes(options);
   const parsedLimits = Object.fromEntries(
     Object.entries(limits.data).filter(([, v]) => v !== undefined),
   ) as Partial<Limits>;
@@ -266,13 +237,43 @@ export function resolveOptions(options: ExecutorOptions): ResolvedOptions {
     strict: options.strict === true,
     prestartJsWorkers: options.prestartJsWorkers !== false,
     remote: resolveRemoteOptions(remote.data as RemotePackOptions),
-    queue: Object.freeze({
-      redis: queue.data.redis,
-      prefix: queue.data.prefix ?? 'hookwarden',
-      work: queue.data.work !== false,
-      lockDurationMs: queue.data.lockDurationMs ?? DEFAULTS.async.lockDurationMs,
-      concurrency: queue.data.concurrency ?? DEFAULTS.async.concurrency,
-      replayEvents: queue.data.replayEvents ?? DEFAULTS.async.replayEvents,
-    }),
+    queue: resolveQueueOptions(options.queue),
+
+    hookTypes,
+    evaluators: options.evaluators === undefined ? undefined : Object.freeze({ ...options.evaluators }),
   });
+}
+
+/** `allowedHttpHookUrls`, `httpHookAllowedEnvVars` and `evaluators`, checked. */
+function resolveHookTypes(options: ExecutorOptions): HookTypeOptions {
+  const out: { -readonly [K in keyof HookTypeOptions]: HookTypeOptions[K] } = {};
+  for (const key of HOOK_TYPE_KEYS) {
+    const value = options[key];
+    if (value === undefined) continue;
+    const problem = hookTypeOptionProblem(key, value);
+    if (problem !== undefined) throw new HookwardenError('invalid_options', problem);
+    out[key] = Object.freeze([...value]);
+  }
+  const { evaluators } = options;
+  if (evaluators !== undefined) {
+    if (typeof evaluators !== 'object' || evaluators === null || Array.isArray(evaluators))
+      throw new HookwardenError(
+        'invalid_options',
+        `evaluators: expected an object like { prompt: async (hook, input, { signal }) => output }, got ${renderValue(evaluators)}`,
+      );
+    const types: EvaluatorType[] = [];
+    for (const [key, fn] of Object.entries(evaluators)) {
+      if (key !== 'prompt' && key !== 'agent')
+        throw new HookwardenError('invalid_options', `evaluators.${key}: expected "prompt" or "agent" only`);
+      if (fn === undefined) continue;
+      if (typeof fn !== 'function')
+        throw new HookwardenError(
+          'invalid_options',
+          `evaluators.${key}: expected a function, got ${renderValue(fn)}`,
+        );
+      types.push(key);
+    }
+    out.evaluators = Object.freeze(types);
+  }
+  return Object.freeze(out);
 }

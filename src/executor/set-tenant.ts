@@ -2,7 +2,6 @@
 import type { Diagnostic } from '../config/diagnostics.js';
 import { formatDiagnostic } from '../config/diagnostics.js';
 import { type LoadedConfig, loadConfig } from '../config/load.js';
-import type { ScopeLimits } from '../config/scope-limits.js';
 import type { TenantLimits } from '../config/tenant-limits.js';
 import { tenantLimitsSchema } from '../config/tenant-limits.js';
 import { tenantIdProblem } from '../config/tenants.js';
@@ -15,15 +14,16 @@ import { type ResolvedOptions, toSources } from './options.js';
 import type { RuntimeTenant, TenantSpec } from './tenants.js';
 
 /**
- * Loads a tenant's hooks at user scope, under `baseLimits`: the policy level of the executor's
- * configuration (its policy files and options), so the tenant can only tighten it.
+ * Loads a tenant's hooks at user scope, under the policy level of the executor's configuration
+ * (`base`: its policy files and options): its limits, which the tenant can only tighten, and what
+ * http, prompt and agent hooks may do.
  */
 export async function loadRuntimeTenant(
   id: string,
   spec: TenantSpec,
   options: ResolvedOptions,
   warn: (d: Diagnostic) => void,
-  baseLimits: ScopeLimits,
+  base: Pick<LoadedConfig, 'scopeLimits' | 'hookTypes'>,
   remote?: RemotePacks,
 ): Promise<RuntimeTenant> {
   const problem = tenantIdProblem(id);
@@ -42,7 +42,8 @@ export async function loadRuntimeTenant(
   const loaded = await loadConfig({
     config: sources,
     policy: [],
-    baseLimits,
+    baseLimits: base.scopeLimits.policy,
+    baseHookTypes: base.hookTypes,
     pins: packPinLoader(remote),
   });
   if (loaded.fatal.length > 0) {
@@ -72,7 +73,8 @@ export async function loadRuntimeTenant(
 }
 
 /**
- * Runtime tenants were loaded under the policy level's limits: when a reload changes those, each is
+ * Runtime tenants were loaded under the policy level's limits and hook-type policy: when a reload
+ * changes those, each is
  * loaded again under the new ones; a tenant that cannot be is removed (with an error) until
  * setTenant() succeeds.
  */
@@ -84,10 +86,14 @@ export async function reloadTenants(
   warn: (d: Diagnostic) => void,
   remote: RemotePacks,
 ): Promise<void> {
-  if (jsonEqual(previous.scopeLimits.policy, next.scopeLimits.policy)) return;
+  if (
+    jsonEqual(previous.scopeLimits.policy, next.scopeLimits.policy) &&
+    jsonEqual(previous.hookTypes, next.hookTypes)
+  )
+    return;
   for (const [id, t] of [...tenants]) {
     try {
-      tenants.set(id, await loadRuntimeTenant(id, t.spec, options, warn, next.scopeLimits.policy, remote));
+      tenants.set(id, await loadRuntimeTenant(id, t.spec, options, warn, next, remote));
     } catch (err) {
       warn({
         severity: 'error',

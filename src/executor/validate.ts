@@ -25,6 +25,20 @@ export interface ValidationReport {
   readonly policyFailures: readonly string[];
   /** Every pinned pack, verified: digest, signing key, or why it is refused. */
   readonly packs: readonly PackStatus[];
+  /**
+   * Every http hook that would run: where it is declared, the URL it POSTs to and the
+   * `allowedHttpHookUrls` pattern that admits it (one that no pattern admits is a warning instead).
+   */
+  readonly httpHooks: readonly HttpHookReport[];
+}
+
+/** An http hook as `validate` reports it. */
+export interface HttpHookReport {
+  readonly file: string;
+  readonly path: string;
+  readonly event: string;
+  readonly url: string;
+  readonly allowedBy: string;
 }
 
 /** Where a command hook's program cannot be found, as `spawn_failed` would tell at run time. */
@@ -55,7 +69,18 @@ function commandProblem(
 const PATH_DIRS = DEFAULTS.command.path.split(':');
 
 export async function validateConfig(
-  options: Pick<ExecutorOptions, 'config' | 'policy' | 'root' | 'limits' | 'strict' | 'remotePacks'>,
+  options: Pick<
+    ExecutorOptions,
+    | 'config'
+    | 'policy'
+    | 'root'
+    | 'limits'
+    | 'strict'
+    | 'remotePacks'
+    | 'allowedHttpHookUrls'
+    | 'httpHookAllowedEnvVars'
+    | 'evaluators'
+  >,
 ): Promise<ValidationReport> {
   const resolved = resolveOptions(options);
   const loaded = await loadConfig({
@@ -63,6 +88,7 @@ export async function validateConfig(
     policy: resolved.policy,
     limits: resolved.limits,
     pins: packPinLoader(new RemotePacks(resolved.remote)),
+    hookTypes: resolved.hookTypes,
   });
   // A refused user-scope pack only warns at run time (its hooks are skipped); validating, it is an error.
   const refusedUserPins = new Set(
@@ -116,5 +142,10 @@ export async function validateConfig(
     warningCount: diagnostics.filter((d) => d.severity === 'warning').length,
     policyFailures: loaded.policyFailures,
     packs: loaded.packs,
+    httpHooks: unique.flatMap((h) =>
+      h.type === 'http'
+        ? [{ ...h.location, event: h.event, url: h.http.url, allowedBy: h.http.admittedBy }]
+        : [],
+    ),
   };
 }

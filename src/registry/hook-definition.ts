@@ -46,6 +46,41 @@ export interface JsHookSpec {
   readonly maxOutputBytes: number;
 }
 
+/** An http hook's request (Claude Code's `type: "http"`): the hook input POSTed as JSON to `url`. */
+export interface HttpHookSpec {
+  /** The normalised URL the request goes to (admitted by `allowedHttpHookUrls` at load). */
+  readonly url: string;
+  /** The `allowedHttpHookUrls` pattern that admitted the URL (for validate and messages). */
+  readonly admittedBy: string;
+  /** Header name → value template: `$NAME` / `${NAME}` are filled from `envVars`, others left empty. */
+  readonly headers: Readonly<Record<string, string>>;
+  /**
+   * Variables a header may name: the hook's `allowedEnvVars`, within the policy's
+   * `httpHookAllowedEnvVars` when one is set; without one, secret-looking names are removed.
+   */
+  readonly envVars: readonly string[];
+  /**
+   * True when the policy's `httpHookAllowedEnvVars` named every one of `envVars` (the operator
+   * vouched for them); otherwise a value that carries a credential is sent empty.
+   */
+  readonly envVouched: boolean;
+  /** Largest response body read, in bytes; past it the hook fails with `output_limit`. */
+  readonly maxOutputBytes: number;
+  /** As for command hooks: the body then carries Claude Code's snake_case fields too. */
+  readonly claudeEvent: string | undefined;
+}
+
+/** A prompt or agent hook: handed to the evaluator the embedding platform registered for its type. */
+export interface EvaluatorHookSpec {
+  /** The hook's `prompt` text as written (Claude Code's `$ARGUMENTS` is left for the evaluator). */
+  readonly prompt: string;
+  readonly model: string | undefined;
+  /** Claude Code's prompt-hook `continueOnBlock`, passed on to the evaluator. */
+  readonly continueOnBlock: boolean | undefined;
+  /** As for command hooks: the input then carries Claude Code's snake_case fields too. */
+  readonly claudeEvent: string | undefined;
+}
+
 /** What a verified pack looked like on disk (see src/packs/fingerprint.ts). */
 export interface PackFingerprint {
   readonly root: string;
@@ -124,8 +159,26 @@ export interface JsHookDefinition extends ConfiguredHook {
   readonly js: JsHookSpec;
 }
 
+/** An http hook: the input POSTed to an allowed URL, the response read like a command's stdout. */
+export interface HttpHookDefinition extends ConfiguredHook {
+  readonly type: 'http';
+  readonly http: HttpHookSpec;
+}
+
+/** A prompt or agent hook, answered by the platform's evaluator for that type. */
+export interface EvaluatorHookDefinition<T extends 'prompt' | 'agent' = 'prompt' | 'agent'>
+  extends ConfiguredHook {
+  readonly type: T;
+  readonly evaluator: EvaluatorHookSpec;
+}
+
 /** A hook loaded from configuration (a file, an object, a pack). */
-export type HookDefinition = CommandHookDefinition | JsHookDefinition;
+export type HookDefinition =
+  | CommandHookDefinition
+  | JsHookDefinition
+  | HttpHookDefinition
+  | EvaluatorHookDefinition<'prompt'>
+  | EvaluatorHookDefinition<'agent'>;
 
 /** Context given to a trusted callback. */
 export interface TrustedContext {

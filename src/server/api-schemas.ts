@@ -38,7 +38,7 @@ const OUTCOMES = every<Outcome>()([
 
 export const hookRecordSchema = z.object({
   id: z.string(),
-  type: z.enum(every<HookType>()(['command', 'js', 'trusted'])),
+  type: z.enum(every<HookType>()(['command', 'js', 'http', 'prompt', 'agent', 'trusted'])),
   scope: z.enum(every<Scope>()(['trusted', 'policy', 'project', 'user'])),
   outcome: z.enum(OUTCOMES),
   latencyMs: z.number(),

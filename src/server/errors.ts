@@ -19,6 +19,8 @@ export type ApiErrorCode =
   | 'draining'
   | 'closed'
   | 'request_timeout'
+  /** --socket: the client's configuration is not the server's (config-identity.ts). */
+  | 'config_mismatch'
   | 'internal_error';
 
 export const API_ERROR_CODES: readonly ApiErrorCode[] = [
@@ -35,6 +37,7 @@ export const API_ERROR_CODES: readonly ApiErrorCode[] = [
   'draining',
   'closed',
   'request_timeout',
+  'config_mismatch',
   'internal_error',
 ];
 

@@ -24,8 +24,13 @@ export const SERVE_DEFAULTS = Object.freeze({
 export interface ServeOptions {
   /** Executor options (config, policy, root, audit, watch…); `onWarning`/`onReload` are the server's. */
   readonly executor: Omit<ExecutorOptions, 'onWarning' | 'onReload'>;
-  /** `HOST:PORT` of the API (port 0: a free port). */
-  readonly listen: string;
+  /** `HOST:PORT` of the API (port 0: a free port). At least one of listen and socket. */
+  readonly listen?: string | undefined;
+  /**
+   * A Unix socket for local clients (the Claude Code adapter): in a directory only this user can
+   * write, mode 0600; its callers are the operator, no token (unix-socket.ts).
+   */
+  readonly socket?: string | undefined;
   /** `HOST:PORT` of a second listener serving /metrics, /healthz and /readyz without authentication. */
   readonly metricsListen?: string | undefined;
   /** The auth file (`{"tokens": [...]}`); without it only a loopback address is accepted. */
@@ -40,7 +45,8 @@ export interface ServeOptions {
 
 export interface ResolvedServeOptions {
   readonly executor: ServeOptions['executor'];
-  readonly listen: ListenAddress;
+  readonly listen: ListenAddress | undefined;
+  readonly socket: string | undefined;
   readonly metricsListen: ListenAddress | undefined;
   readonly authFile: string | undefined;
   readonly drainTimeoutMs: number;
@@ -101,14 +107,17 @@ export function resolveServeOptions(options: ServeOptions): ResolvedServeOptions
     throw new ServeOptionsError(
       `headersTimeoutMs (${o.headersTimeoutMs}) must not exceed requestTimeoutMs (${o.requestTimeoutMs}): the headers are part of the request`,
     );
-  const listen = address('listen', options.listen);
-  if (options.authFile === undefined && !isLoopback(listen.host))
+  if (options.listen === undefined && options.socket === undefined)
+    throw new ServeOptionsError('listen: give an address to listen on (or a socket), e.g. 127.0.0.1:8080');
+  const listen = options.listen === undefined ? undefined : address('listen', options.listen);
+  if (listen !== undefined && options.authFile === undefined && !isLoopback(listen.host))
     throw new ServeOptionsError(
       `listen: ${options.listen} is reachable from other machines, and without --auth anyone could dispatch and reload; give --auth <file> (tokens from \`hookwarden serve token\`) or listen on 127.0.0.1`,
     );
   return Object.freeze({
     executor: options.executor,
     listen,
+    socket: options.socket,
     metricsListen:
       options.metricsListen === undefined ? undefined : address('metricsListen', options.metricsListen),
     authFile: options.authFile,

@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { createExecutor, type Executor, type ExecutorInternals, INTERNALS } from '../executor/executor.js';
 import type { ReloadResult } from '../executor/reload.js';
 import { AuthFileError, readAuthFile } from './auth-file.js';
+import { CONFIG_IDENTITY_HEADER, configIdentity } from './config-identity.js';
 import { Connections } from './connections.js';
 import type { ServeReloadResult, ServerContext } from './context.js';
 import { Drain } from './drain.js';
@@ -26,10 +27,16 @@ import { catalogueRoutes } from './routes/catalogue.js';
 import { dispatchRoutes } from './routes/dispatch.js';
 import { healthRoutes } from './routes/health.js';
 import { TokenTable } from './tokens.js';
+import { prepareSocketPath, restrictSocket } from './unix-socket.js';
+
+const asList = <T>(v: T | readonly T[] | undefined): readonly T[] =>
+  v === undefined ? [] : Array.isArray(v) ? (v as readonly T[]) : [v as T];
 
 export interface RunningServer {
-  /** `http://HOST:PORT` of the API. */
+  /** `http://HOST:PORT` of the API ('' when it listens on a socket only). */
   readonly url: string;
+  /** The absolute path of --socket, if any. */
+  readonly socketPath: string | undefined;
   /** `http://HOST:PORT` of --metrics-listen, if any. */
   readonly metricsUrl: string | undefined;
   /** Reloads the configuration and the auth file (SIGHUP, POST /v1/reload). */
@@ -56,8 +63,38 @@ async function warmPools(internals: ExecutorInternals): Promise<void> {
   await Promise.all(Array.from({ length: js.threads }, () => js.stats()));
 }
 
+/** The routes of the API, on one listener. */
+function addApiRoutes(app: FastifyInstance, ctx: ServerContext): void {
+  healthRoutes(app, ctx);
+  dispatchRoutes(app, ctx);
+  catalogueRoutes(app, ctx);
+  adminRoutes(app, ctx);
+}
+
+/**
+ * The API on the Unix socket: its callers are the operator (the file system decided who may
+ * connect), and a dispatch that names a configuration (CONFIG_IDENTITY_HEADER) must name this one.
+ */
+function socketApp(ctx: ServerContext, identity: string | undefined): FastifyInstance {
+  const app = createHttpApp({ ...ctx, tokens: () => undefined });
+  app.addHook('onRequest', (request, _reply, done) => {
+    const claimed = request.headers[CONFIG_IDENTITY_HEADER];
+    if (claimed === undefined || claimed === identity) return done();
+    done(
+      new ApiError(
+        409,
+        'config_mismatch',
+        'this server runs another configuration (config files, policy files or sandbox root) than the one named in x-hookwarden-config',
+      ),
+    );
+  });
+  addApiRoutes(app, ctx);
+  return app;
+}
+
 class Server implements RunningServer {
   url = '';
+  socketPath: string | undefined;
   metricsUrl: string | undefined;
   readonly #o: ResolvedServeOptions;
   readonly #logger: Logger;
@@ -109,29 +146,35 @@ class Server implements RunningServer {
       queueStatus: () => internals.queue.status(),
     };
     try {
-      const api = createHttpApp(ctx);
-      this.#apps.push(api);
-      healthRoutes(api, ctx);
-      dispatchRoutes(api, ctx);
-      catalogueRoutes(api, ctx);
-      adminRoutes(api, ctx);
-      if (this.#o.metricsListen !== undefined) {
-        const m = createHttpApp(ctx);
-        this.#apps.push(m);
-        healthRoutes(m, ctx);
-        metricsRoute(m, ctx, 'public');
+      const api = this.#o.listen === undefined ? undefined : createHttpApp(ctx);
+      if (api !== undefined) {
+        this.#apps.push(api);
+        addApiRoutes(api, ctx);
       }
+      const metrics = this.#o.metricsListen === undefined ? undefined : createHttpApp(ctx);
+      if (metrics !== undefined) {
+        this.#apps.push(metrics);
+        healthRoutes(metrics, ctx);
+        metricsRoute(metrics, ctx, 'public');
+      }
+      const { executor } = this.#o;
+      const identity = configIdentity(asList(executor.config), asList(executor.policy), executor.root);
+      const local = this.#o.socket === undefined ? undefined : socketApp(ctx, identity);
+      if (local !== undefined) this.#apps.push(local);
       await warmPools(internals);
-      this.url = await this.#listen(api, this.#o.listen, '--listen');
-      if (this.#o.metricsListen !== undefined)
-        this.metricsUrl = await this.#listen(this.#apps[1]!, this.#o.metricsListen, '--metrics-listen');
+      if (api !== undefined && this.#o.listen !== undefined)
+        this.url = await this.#listen(api, this.#o.listen, '--listen');
+      if (metrics !== undefined && this.#o.metricsListen !== undefined)
+        this.metricsUrl = await this.#listen(metrics, this.#o.metricsListen, '--metrics-listen');
+      if (local !== undefined && this.#o.socket !== undefined)
+        this.socketPath = await this.#listenSocket(local, this.#o.socket);
     } catch (err) {
       await this.kill();
       throw err;
     }
     this.#ready = true;
     this.#logger.info(
-      { url: this.url, metricsUrl: this.metricsUrl, tokens: this.#tokens?.size },
+      { url: this.url, socket: this.socketPath, metricsUrl: this.metricsUrl, tokens: this.#tokens?.size },
       'listening',
     );
   }
@@ -152,6 +195,24 @@ class Server implements RunningServer {
     const bound = app.server.address();
     const port = typeof bound === 'object' && bound !== null ? bound.port : at.port;
     return addressUrl(at.host, port);
+  }
+
+  async #listenSocket(app: FastifyInstance, path: string): Promise<string> {
+    let abs: string;
+    try {
+      abs = await prepareSocketPath(path);
+    } catch (err) {
+      throw new ServeOptionsError(`--socket ${(err as Error).message}`);
+    }
+    // Created 0600 (no moment in which others may connect), and made so again after listening.
+    const umask = process.umask(0o177);
+    try {
+      await app.listen({ path: abs });
+    } finally {
+      process.umask(umask);
+    }
+    restrictSocket(abs);
+    return abs;
   }
 
   #warnUnknownTenants(): void {

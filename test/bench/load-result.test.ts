@@ -13,6 +13,15 @@ describe('readBenchResult', () => {
     expect(readBenchResult(file)).toEqual(r);
   });
 
+  it('reads results of http, prompt and agent hooks', () => {
+    const text = JSON.stringify(benchResult())
+      .replaceAll('"type":"js"', '"type":"http"')
+      .replaceAll('"isolation":"quickjs"', '"isolation":"remote"');
+    const r = parseBenchResult(JSON.parse(text), 'r.json');
+    expect(Object.values(r.perHook).map((h) => h.type)).toContain('http');
+    expect(r.hooks.map((h) => h.isolation)).toContain('remote');
+  });
+
   it('keeps a hook id such as "__proto__" an ordinary key', () => {
     const text = JSON.stringify(benchResult()).replaceAll('"guard"', '"__proto__"');
     const r = parseBenchResult(JSON.parse(text), 'r.json');

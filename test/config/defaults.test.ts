@@ -24,6 +24,8 @@ describe('defaults', () => {
         fileSizeBytes: 67108864,
         path: '/usr/local/bin:/usr/bin:/bin',
       },
+      http: { maxOutputBytes: 1048576, maxOutputBytesCeiling: 16777216 },
+      evaluator: { promptTimeoutMs: 30000, agentTimeoutMs: 60000 },
       budget: { graceMs: 5000 },
       limits: {
         maxHookCalls: 128,
@@ -48,7 +50,12 @@ describe('defaults', () => {
         mismatchRetryMs: 250,
         burstWindowMs: 10000,
       },
-      piscina: { idleTimeoutMs: 60000, maxOldGenerationSizeMb: 256, stackSizeMb: 4 },
+      piscina: {
+        idleTimeoutMs: 60000,
+        maxOldGenerationSizeMb: 256,
+        maxYoungGenerationSizeMb: 4,
+        stackSizeMb: 4,
+      },
       suspiciousTimeoutSeconds: 600,
       maxReasonBytes: 4096,
       maxIgnoredFields: 32,
@@ -74,6 +81,8 @@ describe('the hooks.json JSON Schema', () => {
       'policyHooks',
       'events',
       'limits',
+      'allowedHttpHookUrls',
+      'httpHookAllowedEnvVars',
       'packs',
       'tenants',
     ]);

@@ -3,8 +3,8 @@
 // the loader does not apply, fails here.
 import { describe, expect, it } from 'vitest';
 import { DEFAULTS } from '../../src/config/defaults.js';
+import { limitsSchema } from '../../src/config/limits-schema.js';
 import type { SourceSpec } from '../../src/config/read-source.js';
-import { limitsSchema } from '../../src/config/schema.js';
 import { LIMIT_RULES, type LimitKey, TENANT_LIMIT_RULES } from '../../src/config/scope-limits.js';
 import { loadConfig } from '../helpers/load-config.js';
 

@@ -1,6 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import * as api from '../../src/index.js';
-import { HookwardenError, isHookwardenError } from '../../src/index.js';
+import {
+  type EvaluatorContext,
+  type EvaluatorHook,
+  type Evaluators,
+  type EvaluatorType,
+  type ExecutorOptions,
+  type HookEvaluator,
+  HookwardenError,
+  type HttpHookReport,
+  isHookwardenError,
+} from '../../src/index.js';
 
 // The built copy is loaded by path at run time: dist/ does not exist yet when CI typechecks.
 const BUILT = new URL('../../dist/src/contract/hookwarden-error.js', import.meta.url).href;
@@ -23,6 +33,20 @@ describe('the public API', () => {
       'isHookwardenError',
       'validateConfig',
     ]);
+  });
+
+  it('names the types of http, prompt and agent hooks (checked by the typecheck of the tests)', () => {
+    const types: EvaluatorType[] = ['prompt', 'agent'];
+    const evaluator: HookEvaluator = (hook: EvaluatorHook, _input, ctx: EvaluatorContext) =>
+      types.includes(hook.type) && !ctx.signal.aborted ? { decision: 'allow' } : undefined;
+    const evaluators: Evaluators = { prompt: evaluator };
+    const options: ExecutorOptions = {
+      evaluators,
+      allowedHttpHookUrls: ['https://hooks.example.com/*'],
+      httpHookAllowedEnvVars: ['TEAM_NAME'],
+    };
+    const report: HttpHookReport = { file: 'f', path: 'p', event: 'BeforeTool', url: 'u', allowedBy: 'a' };
+    expect([options.evaluators?.prompt, report.allowedBy]).toEqual([evaluator, 'a']);
   });
 });
 

@@ -280,6 +280,15 @@ describe('the freecode dialect', () => {
     });
   });
 
+  it("a JS hook's modifiedInput patches the input it saw", async () => {
+    const code = `export default () => ({ modifiedInput: { path: 'src/safe.ts' } })`;
+    const config = { hooks: { BeforeTool: [{ type: 'js', code }] } };
+    await withExecutor({ config }, async (hw) => {
+      const r = await hw.dispatch('BeforeTool', bash({ path: '/etc/passwd', content: 'x' }));
+      expect(r.mutatedToolInput).toEqual({ path: 'src/safe.ts', content: 'x' });
+    });
+  });
+
   it('plain-text stdout is ignored, not an error', async () => {
     await withExecutor({ config: flat({ command: 'echo formatted 3 files' }) }, async (hw) => {
       const r = await hw.dispatch('PreToolUse', bash());

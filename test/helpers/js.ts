@@ -36,6 +36,10 @@ export interface WorkerStats {
   ceilingBytes: number;
   liveRuntimes: number;
   liveContexts: number;
+  images: number;
+  imageBytes: number;
+  imagesBuilt: number;
+  memoryIsImage: boolean;
 }
 
 export function workerStats(executor: Executor): Promise<WorkerStats> {

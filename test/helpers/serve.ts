@@ -17,7 +17,10 @@ export interface Exit {
 }
 
 export interface LiveServer {
+  /** '' when it listens on a --socket only. */
   readonly url: string;
+  /** The absolute path of its --socket, if any. */
+  readonly socket: string | undefined;
   readonly metricsUrl: string | undefined;
   readonly child: ChildProcess;
   readonly stdout: () => string;
@@ -99,11 +102,13 @@ export function startServe(
       stdout += d;
       if (before.includes('\n') || !stdout.includes('\n')) return;
       const line = JSON.parse(stdout.slice(0, stdout.indexOf('\n'))) as {
-        listening: string;
+        listening?: string;
+        socket?: string;
         metrics?: string;
       };
       const server: LiveServer = {
-        url: line.listening,
+        url: line.listening ?? '',
+        socket: line.socket,
         metricsUrl: line.metrics,
         child,
         stdout: () => stdout,

@@ -43,7 +43,7 @@ describe('serve options', () => {
     expect(() => resolveServeOptions({ ...base, listen: '0.0.0.0:8080' })).toThrow(
       'without --auth anyone could dispatch',
     );
-    expect(resolveServeOptions({ ...base, listen: '0.0.0.0:8080', authFile: '/x' }).listen.host).toBe(
+    expect(resolveServeOptions({ ...base, listen: '0.0.0.0:8080', authFile: '/x' }).listen?.host).toBe(
       '0.0.0.0',
     );
     // --metrics-listen serves only metrics and probes: any address.

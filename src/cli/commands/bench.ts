@@ -18,6 +18,7 @@ export interface BenchFlags {
   config?: string[];
   userConfig?: string[];
   policy?: string[];
+  allowHttpUrl?: string[];
   event: string;
   input?: string;
   iterations?: string;
@@ -104,7 +105,13 @@ export async function runBenchCommand(flags: BenchFlags): Promise<number> {
   running = true;
   try {
     result = await runBench({
-      ...(flags.url === undefined ? { config, policy: flags.policy ?? [] } : {}),
+      ...(flags.url === undefined
+        ? {
+            config,
+            policy: flags.policy ?? [],
+            ...(flags.allowHttpUrl !== undefined ? { allowedHttpHookUrls: flags.allowHttpUrl } : {}),
+          }
+        : {}),
       ...(flags.root !== undefined ? { root: flags.root } : {}),
       event: flags.event,
       input,

@@ -1,13 +1,14 @@
 // `hookwarden pack lock|keygen|sign|verify`: author, lock, sign and verify policy packs. The pack
 // modules are imported when a pack command runs (the definitions below are all the CLI loads).
+
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { HookwardenError } from '../../contract/hookwarden-error.js';
 import type { PackVerification } from '../../packs/verify.js';
+import { collect } from '../collect.js';
 import { UsageError } from '../usage-error.js';
 import { addPackPublishCommands } from './pack-publish.js';
 
-const collect = (value: string, previous: string[] = []) => [...previous, value];
 const out = (line: string) => process.stdout.write(`${line}\n`);
 const warn = (line: string) => process.stderr.write(`hookwarden: warning: ${line}\n`);
 

@@ -1,8 +1,8 @@
 // `hookwarden serve` and `hookwarden serve token`: the flags and the help text. The service itself
 // (fastify, pino, prom-client) is imported from ./serve.js when the command runs.
-import type { Command } from 'commander';
 
-const collect = (value: string, previous: string[] = []) => [...previous, value];
+import type { Command } from 'commander';
+import { collect } from '../collect.js';
 
 export function addServeCommand(program: Command, setExitCode: (code: number) => void): void {
   const serve = program
@@ -15,6 +15,10 @@ export function addServeCommand(program: Command, setExitCode: (code: number) =>
     .option('-p, --policy <file>', 'policy file; repeatable', collect)
     .option('--root <dir>', 'sandbox root: the working directory of command hooks (default: cwd)')
     .option('-l, --listen <host:port>', 'address of the API, e.g. 127.0.0.1:8080 (port 0: a free port)')
+    .option(
+      '--socket <path>',
+      'also (or only) serve the API on a Unix socket: mode 0600, in a directory only you can write; no token (the Claude Code adapter forwards to it)',
+    )
     .option(
       '--auth <file>',
       'auth file {"tokens": [entry…]} (entries from `serve token`); required off loopback',
@@ -47,13 +51,17 @@ export function addServeCommand(program: Command, setExitCode: (code: number) =>
       'after',
       `
 When it listens, it prints one JSON line on stdout: {"listening":"http://HOST:PORT"} (with
-"metrics" too when --metrics-listen is given). Logs are JSON lines on stderr: one per request
+"socket" and "metrics" too when --socket and --metrics-listen are given). Logs are JSON lines on stderr: one per request
 (route, status, tenant, duration, decision), never a body or a token.
 
 Routes: POST /v1/dispatch/{event} (any token: the token's tenant decides which hooks run; the
 verdict is in the body), GET /v1/events, POST /v1/reload and GET /metrics (admin tokens),
 GET /healthz, GET /readyz, GET /openapi.json (no token). Without --auth it listens on loopback only
 and every caller is the operator (dispatches run without a tenant).
+--socket: the same API on a Unix socket whose callers are the operator (the file system decides who
+may connect: the directory must be yours and writable by you alone; a socket left by a server that
+is gone is replaced). A dispatch carrying an x-hookwarden-config header (the Claude Code adapter's)
+must name this server's config files and root, else 409 config_mismatch. See docs/claude-code.md.
 
 Signals: SIGTERM or SIGINT drains (new dispatches get 503, running ones finish within
 --drain-timeout, then it exits 0); a second one kills the running hooks and exits 143 or 130.
@@ -64,6 +72,7 @@ Reference: docs/serve.md.
 Examples:
   $ hookwarden serve token --tenant acme --add-to /etc/hookwarden/tokens.json
   $ hookwarden serve --config hooks.json --listen 127.0.0.1:8080
+  $ hookwarden serve --config .claude/settings.hookwarden.json --socket "$XDG_RUNTIME_DIR/hookwarden.sock"
   $ hookwarden serve -c /etc/hookwarden/hooks.json -p /etc/hookwarden/policy.json \\
       --listen 0.0.0.0:8080 --auth /etc/hookwarden/tokens.json --metrics-listen 127.0.0.1:9464
   $ curl -s -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' \\

@@ -10,9 +10,9 @@ import { createServiceLogger } from '../../server/logging.js';
 import { ServeOptionsError } from '../../server/options.js';
 import { type RunningServer, startServer } from '../../server/server.js';
 import { newToken, type TokenEntry } from '../../server/tokens.js';
+import { sourceOptions } from '../executor-flags.js';
 import { claimInterrupts, signalExitCode } from '../interrupt.js';
 import { UsageError } from '../usage-error.js';
-import { readKeyFlag } from './audit.js';
 
 export interface ServeFlags {
   config?: string[];
@@ -20,6 +20,7 @@ export interface ServeFlags {
   policy?: string[];
   root?: string;
   listen?: string;
+  socket?: string;
   auth?: string;
   metricsListen?: string;
   audit?: string;
@@ -49,24 +50,13 @@ function seconds(flag: string, value: string | undefined): number | undefined {
 }
 
 function executorOptions(flags: ServeFlags): ServeFlagsResolved['executor'] {
-  const config = [
-    ...(flags.userConfig ?? []).map((path) => ({ path, scope: 'user' as const })),
-    ...(flags.config ?? []),
-  ];
-  if (config.length === 0 && (flags.policy ?? []).length === 0)
+  const sources = sourceOptions(flags);
+  if (sources.config.length === 0 && (flags.policy ?? []).length === 0)
     throw new UsageError(
       'serve needs at least one --config <file> (or --policy <file>); see `hookwarden serve --help`',
     );
-  if (flags.auditKey !== undefined && flags.audit === undefined)
-    throw new UsageError('--audit-key keys the --audit file: give --audit <file.jsonl> too');
-  const key = flags.auditKey === undefined ? undefined : readKeyFlag(flags.auditKey, '--audit-key');
   return {
-    config,
-    policy: flags.policy ?? [],
-    ...(flags.root !== undefined ? { root: flags.root } : {}),
-    ...(flags.audit !== undefined
-      ? { audit: key === undefined ? flags.audit : { file: flags.audit, key } }
-      : {}),
+    ...sources,
     ...(flags.watch === true ? { watch: true } : {}),
     ...(flags.queue !== undefined || flags.queuePrefix !== undefined
       ? {
@@ -157,12 +147,15 @@ export async function runServe(flags: ServeFlags): Promise<number> {
   };
   process.on('SIGHUP', onHangup);
   try {
-    if (flags.listen === undefined)
-      throw new UsageError('serve needs --listen <host:port>, e.g. --listen 127.0.0.1:8080');
+    if (flags.listen === undefined && flags.socket === undefined)
+      throw new UsageError(
+        'serve needs --listen <host:port> (e.g. --listen 127.0.0.1:8080) or --socket <path> (e.g. --socket "$XDG_RUNTIME_DIR/hookwarden.sock")',
+      );
     server = await startServer(
       {
         executor: executorOptions(flags),
         listen: flags.listen,
+        socket: flags.socket,
         metricsListen: flags.metricsListen,
         authFile: flags.auth,
         drainTimeoutMs: seconds('--drain-timeout', flags.drainTimeout),
@@ -186,7 +179,8 @@ export async function runServe(flags: ServeFlags): Promise<number> {
     await server.shutdown();
   } else {
     const line = {
-      listening: server.url,
+      ...(server.url !== '' ? { listening: server.url } : {}),
+      ...(server.socketPath !== undefined ? { socket: server.socketPath } : {}),
       ...(server.metricsUrl !== undefined ? { metrics: server.metricsUrl } : {}),
     };
     process.stdout.write(`${JSON.stringify(line)}\n`);

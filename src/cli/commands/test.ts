@@ -11,6 +11,7 @@ const out = (line: string) => process.stdout.write(`${line}\n`);
 
 export interface TestFlags {
   policy?: string[];
+  allowHttpUrl?: string[];
   root?: string;
   json?: boolean;
   packCache?: string;
@@ -123,6 +124,7 @@ export async function runConfigTest(
     executor: {
       config: [config],
       policy: flags.policy ?? [],
+      ...(flags.allowHttpUrl === undefined ? {} : { allowedHttpHookUrls: flags.allowHttpUrl }),
       ...(flags.root === undefined ? {} : { root: flags.root }),
       ...(flags.packCache === undefined ? {} : { remotePacks: { cacheDir: flags.packCache } }),
     },

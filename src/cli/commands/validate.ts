@@ -8,6 +8,7 @@ import { UsageError } from '../usage-error.js';
 
 export interface ValidateFlags {
   policy?: string[];
+  allowHttpUrl?: string[];
   strict?: boolean;
   json?: boolean;
   tests?: boolean;
@@ -48,6 +49,7 @@ export async function runValidate(files: string[], flags: ValidateFlags): Promis
     config: files,
     policy: flags.policy ?? [],
     ...(flags.packCache === undefined ? {} : { remotePacks: { cacheDir: flags.packCache } }),
+    ...(flags.allowHttpUrl === undefined ? {} : { allowedHttpHookUrls: flags.allowHttpUrl }),
   });
   const packTests = flags.tests === false ? [] : await runPackFixtures(report.packs);
   const testErrors = packTests.filter((t) => t.failed > 0 || t.error !== undefined).length;
@@ -63,6 +65,10 @@ export async function runValidate(files: string[], flags: ValidateFlags): Promis
   for (const d of report.diagnostics) process.stdout.write(`${d.severity}: ${formatDiagnostic(d)}\n`);
   for (const p of report.policyFailures)
     process.stdout.write(`error: ${p} → deny-capable events will deny\n`);
+  for (const h of report.httpHooks)
+    process.stdout.write(
+      `http hook: ${h.file}: ${h.path}: ${h.event} → POST ${h.url} (allowed by "${h.allowedBy}")\n`,
+    );
   for (const p of report.packs) {
     if (p.refusal !== undefined) continue;
     const signed = p.verifiedBy === undefined ? '' : `, signed by ${p.verifiedBy}`;

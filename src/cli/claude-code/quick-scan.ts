@@ -1,0 +1,84 @@
+// The adapter's fast path: before the dispatcher, its schemas and zod load, decide from the config
+// files alone whether any hook could run for this input. Claude Code runs the adapter once per event,
+// and most events match no hook (a `Bash` guard and a `Read` call), so this is the common case.
+//
+// Only a certain "none" counts: the answer is then exactly the dispatcher's for an input no hook
+// accepts (passthrough, nothing printed). Anything the scan does not fully understand (a file that is
+// not plain JSON, declares events, packs, tenants or limits, or is in the FreeCode dialect; a policy
+// file, --strict or --audit; a matcher on a non-tool event; an entry of an unusual shape) is "maybe",
+// and the full dispatch decides. Matchers are the registry's own (ToolMatcher).
+
+import { readFileSync, statSync } from 'node:fs';
+import { detectDialect } from '../../config/dialect.js';
+import { DEFAULT_EVENTS, EventCatalogue } from '../../contract/events.js';
+import { isObject } from '../../contract/messages.js';
+import { ToolMatcher } from '../../registry/matcher.js';
+
+/** Files larger than this are left to the full loader (and its limits). */
+const MAX_SCANNED_BYTES = 1024 * 1024;
+
+/** Keys that add hooks or change events beyond a file's `hooks` map. */
+const HOOKWARDEN_ONLY = ['policyHooks', 'events', 'limits', 'packs', 'tenants'];
+
+const catalogue = new EventCatalogue(DEFAULT_EVENTS);
+const canonical = new Set(catalogue.names());
+
+export interface ScanFlags {
+  readonly config?: readonly string[];
+  readonly userConfig?: readonly string[];
+  readonly policy?: readonly string[];
+  readonly strict?: boolean;
+  readonly audit?: string;
+}
+
+/** The parsed files (undefined: a file the scan leaves to the loader). */
+export function readScannable(path: string): Record<string, unknown> | undefined {
+  try {
+    if (statSync(path).size > MAX_SCANNED_BYTES) return undefined;
+    const value: unknown = JSON.parse(readFileSync(path, 'utf8'));
+    return isObject(value) ? value : undefined;
+  } catch {
+    return undefined; // missing, unreadable, JSONC or not JSON: the loader reports it
+  }
+}
+
+/** Whether `file` (a parsed config) certainly has no hook that could run for `input` at `event`. */
+function fileRunsNothing(
+  file: Record<string, unknown>,
+  event: string,
+  input: Record<string, unknown>,
+): boolean {
+  if (HOOKWARDEN_ONLY.some((k) => Object.hasOwn(file, k))) return false;
+  if ((file.dialect ?? detectDialect(file, canonical)) === 'freecode') return false;
+  const target = catalogue.get(event);
+  if (target === undefined) return false;
+  const hooks = file.hooks;
+  if (hooks === undefined) return true;
+  if (!isObject(hooks)) return false;
+  const toolName = typeof input.tool_name === 'string' ? input.tool_name : undefined;
+  for (const [name, groups] of Object.entries(hooks)) {
+    if (catalogue.get(name) !== target) continue; // another event (or one the loader skips)
+    if (!Array.isArray(groups)) return false;
+    for (const group of groups) {
+      if (!isObject(group) || !Array.isArray(group.hooks)) return false;
+      if (group.hooks.length === 0) continue;
+      if (!target.toolScoped) return false; // non-tool matchers are the dispatcher's to judge
+      if (group.matcher !== undefined && typeof group.matcher !== 'string') return false;
+      if (new ToolMatcher(group.matcher).matches(toolName)) return false;
+    }
+  }
+  return true;
+}
+
+/**
+ * True when no configured hook can run for this Claude Code input: the dispatch would answer
+ * passthrough without running anything. False means "maybe": dispatch it.
+ */
+export function nothingCanRun(flags: ScanFlags, event: string, input: Record<string, unknown>): boolean {
+  if ((flags.policy ?? []).length > 0 || flags.strict === true || flags.audit !== undefined) return false;
+  for (const path of [...(flags.userConfig ?? []), ...(flags.config ?? [])]) {
+    const file = readScannable(path);
+    if (file === undefined || !fileRunsNothing(file, event, input)) return false;
+  }
+  return true;
+}

@@ -1,0 +1,125 @@
+// A command hook's spec (shell string or argv, env, isolation, rlimits, runAs) → its CommandHookSpec,
+// and the label and identity derived ids use.
+import { joinPath, renderValue } from '../contract/messages.js';
+import type { CommandHookSpec } from '../registry/hook-definition.js';
+import { resolveCommandPaths } from './command-paths.js';
+import { DEFAULTS, type IsolationLevel } from './defaults.js';
+import type { DiagnosticSink } from './diagnostics.js';
+import type { HookContext } from './hook-context.js';
+import { commandEnv, commandInheritEnv } from './hook-env.js';
+import type { RawHookSpec } from './schema.js';
+
+export function commandSpec(spec: RawHookSpec, path: string, ctx: HookContext): CommandHookSpec | undefined {
+  const { sink } = ctx;
+  for (const key of ['source', 'code'] as const) {
+    if (spec[key] !== undefined) {
+      sink.error(
+        joinPath(path, key),
+        `"${key}" belongs to JS hooks, not command hooks, got ${renderValue(spec[key])}`,
+      );
+      return undefined;
+    }
+  }
+  let program: CommandHookSpec['program'];
+  if (spec.argv !== undefined) {
+    if (spec.command !== undefined || spec.args !== undefined) {
+      sink.error(joinPath(path, 'argv'), 'give either argv or command (with optional args), not both');
+      return undefined;
+    }
+    program = { kind: 'argv', argv: Object.freeze([...spec.argv]) };
+  } else if (spec.command !== undefined) {
+    program =
+      spec.args !== undefined
+        ? { kind: 'argv', argv: Object.freeze([spec.command, ...spec.args]) }
+        : { kind: 'shell', command: spec.command };
+  } else {
+    sink.error(path, 'a command hook needs "command" (shell) or "argv" (no shell), got neither');
+    return undefined;
+  }
+  if (ctx.dialect === 'claude-code') warnUnsetVariables(program, path, sink);
+  // hookwarden files: relative command paths are the config file's, like a JS hook's `source`.
+  if (ctx.dialect === 'hookwarden') program = resolveCommandPaths(program, ctx.configDir);
+  const env = commandEnv(spec, path, sink);
+  if (env === undefined) return undefined;
+  const inheritEnv = commandInheritEnv(spec, path, sink);
+  if (inheritEnv === undefined) return undefined;
+  const maxOutputBytes = spec.maxOutputBytes ?? DEFAULTS.command.maxOutputBytes;
+  const r = spec.rlimits ?? {};
+  return Object.freeze({
+    program,
+    env: Object.freeze(env),
+    inheritEnv: Object.freeze(inheritEnv),
+    isolation: effectiveIsolation(spec.isolation, ctx),
+    writable: spec.writable === true,
+    runAs: spec.runAs,
+    rlimits: Object.freeze({
+      // Filled per dispatch from the deadline when not given (0 = derive).
+      cpuSeconds: r.cpuSeconds ?? 0,
+      openFiles: r.openFiles ?? DEFAULTS.command.openFiles,
+      fileSizeBytes: r.fileSizeBytes ?? DEFAULTS.command.fileSizeBytes,
+      addressSpaceBytes: r.addressSpaceBytes,
+    }),
+    maxOutputBytes,
+    pluginRoot: ctx.pluginRoot ?? ctx.configDir,
+    claudeEvent: ctx.claudeEvent,
+  });
+}
+
+/** The hook's isolation, raised to the `limits.minIsolation` floor in force for its scope. */
+export function effectiveIsolation(asked: IsolationLevel | undefined, ctx: HookContext): IsolationLevel {
+  return asked === 'namespace' || ctx.limits.minIsolation === 'namespace' ? 'namespace' : 'process';
+}
+
+/** Variables some Claude Code configs use that Claude Code never sets (FreeCode's, or folklore). */
+export const NEVER_SET =
+  /\$\{?(CLAUDE_TOOL_INPUT\w*|CLAUDE_TOOL_NAME|CLAUDE_FILE_PATHS|TOOL_ARGS|CLAUDE_MODEL)\b/;
+
+export function warnUnsetVariables(
+  program: CommandHookSpec['program'],
+  path: string,
+  sink: DiagnosticSink,
+): void {
+  const text = program.kind === 'shell' ? program.command : program.argv.join(' ');
+  const m = NEVER_SET.exec(text);
+  if (m !== null)
+    sink.warn(
+      joinPath(path, 'command'),
+      `$${m[1]} is not set by Claude Code (nor by hookwarden in a Claude Code file): the hook sees it empty. Read the input from stdin instead, e.g. jq -r '.tool_input.file_path'`,
+    );
+}
+
+export function commandIdentity(c: CommandHookSpec): unknown {
+  const { pluginRoot: _root, claudeEvent: _event, ...rest } = c;
+  // The plugin root matters only when the command refers to it (CLAUDE_PLUGIN_ROOT).
+  const text = c.program.kind === 'shell' ? c.program.command : c.program.argv.join(' ');
+  return text.includes('CLAUDE_PLUGIN_ROOT') ? { ...rest, pluginRoot: c.pluginRoot } : rest;
+}
+
+/** Programs that run a script given as an argument: the script, not the interpreter, names the hook. */
+export const INTERPRETER =
+  /^(?:sh|bash|dash|zsh|ksh|fish|env|python[\d.]*|pypy\d*|uv|uvx|pipx|node|nodejs|bun|bunx|deno|npx|pnpx|tsx|ts-node|ruby|perl|php|lua|Rscript|pwsh|java|osascript)$/;
+
+/** An argument that names a script: no option, no space, and a path or a file extension. */
+export const SCRIPT = /^[^-\s][^\s]*(?:\/[^\s]*|\.[A-Za-z][A-Za-z0-9]{0,5})$/;
+
+/**
+ * The readable part of a derived hook id: the program's file name (`guard.sh`), or for an
+ * interpreter (`python3 hooks/guard.py`, `uv run guard.py`, `bash -e "$DIR"/check.sh`) the first
+ * argument that looks like a script path (`guard.py`). Leading `NAME=value` assignments are skipped.
+ */
+export function commandLabel(c: CommandHookSpec): string {
+  const all = (c.program.kind === 'argv' ? c.program.argv : c.program.command.trim().split(/\s+/)).map((w) =>
+    w.replace(/["']/g, ''),
+  );
+  const words = all.slice(
+    Math.max(
+      0,
+      all.findIndex((w) => !/^[A-Za-z_][A-Za-z0-9_]*=/.test(w)),
+    ),
+  );
+  const name = (word: string) => word.replace(/\/+$/, '').split('/').pop() || 'command';
+  const program = name(words[0] ?? 'command');
+  if (!INTERPRETER.test(program)) return program;
+  const script = words.slice(1).find((w) => SCRIPT.test(w));
+  return script === undefined ? program : name(script);
+}

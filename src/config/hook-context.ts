@@ -1,0 +1,30 @@
+import type { Dialect } from '../contract/dialects.js';
+import type { EventDefinition } from '../contract/events.js';
+import type { Scope } from '../contract/types.js';
+import type { PackOrigin } from '../registry/hook-definition.js';
+import type { ToolMatcher } from '../registry/matcher.js';
+import type { DiagnosticSink } from './diagnostics.js';
+import type { HookTypePolicy } from './hook-type-policy.js';
+import type { ScopeLimits } from './scope-limits.js';
+
+export interface HookContext {
+  readonly event: EventDefinition;
+  readonly requireOk: boolean | undefined;
+  /** The Claude Code alias used as the event key, if any. */
+  readonly claudeEvent: string | undefined;
+  readonly scope: Scope;
+  readonly sink: DiagnosticSink;
+  readonly configDir: string;
+  /** The plugin root of the file (CLAUDE_PLUGIN_ROOT); default `configDir`. */
+  readonly pluginRoot?: string | undefined;
+  readonly limits: ScopeLimits;
+  readonly matcher: ToolMatcher | undefined;
+  readonly groupIf: string | undefined;
+  readonly groupIfPath: string;
+  /** Set when the hook comes from a verified pack. */
+  readonly pack?: PackOrigin | undefined;
+  /** The config file's dialect (undefined for packs). */
+  readonly dialect?: Dialect | undefined;
+  /** Allowed http hook URLs and variables, registered evaluators (undefined: none of them). */
+  readonly hookTypes?: HookTypePolicy | undefined;
+}

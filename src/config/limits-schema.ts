@@ -1,0 +1,93 @@
+// The `limits` section's schema: every executor-wide limit with its bounds (config/defaults.ts).
+import { z } from 'zod';
+import { LIMIT_BOUNDS } from './defaults.js';
+import { posInt } from './zod-fields.js';
+
+/** Executor-wide limits (DESIGN §4). */
+export const limitsSchema = z.object({
+  maxHookCalls: posInt()
+    .max(LIMIT_BOUNDS.maxHookCalls, { error: `expected at most ${LIMIT_BOUNDS.maxHookCalls}` })
+    .optional()
+    .meta({ description: 'Hooks run per dispatch at most. Default 128, max 4096.' }),
+  maxDeclaredBudgetMs: posInt()
+    .optional()
+    .meta({ description: 'Clamp for declared budgets and timeouts. Default 600000.' }),
+  maxConcurrentCommands: posInt()
+    .max(LIMIT_BOUNDS.maxConcurrentCommands, {
+      error: `expected at most ${LIMIT_BOUNDS.maxConcurrentCommands}`,
+    })
+    .optional()
+    .meta({ description: 'Command hook processes running at once; the rest queue. Default 16.' }),
+  maxInputBytes: posInt().optional().meta({ description: 'Largest HookInput JSON accepted. Default 8 MiB.' }),
+  maxInputDepth: posInt()
+    .max(LIMIT_BOUNDS.maxInputDepth, { error: `expected at most ${LIMIT_BOUNDS.maxInputDepth}` })
+    .optional()
+    .meta({
+      description:
+        'Deepest nesting of a HookInput (objects and arrays). A deeper input is invalid_input. Default 64, max 512.',
+    }),
+  killGraceMs: posInt()
+    .max(LIMIT_BOUNDS.killGraceMs, { error: `expected at most ${LIMIT_BOUNDS.killGraceMs}` })
+    .optional()
+    .meta({ description: 'SIGTERM → SIGKILL grace for a command hook process group. Default 500.' }),
+  jsThreads: z
+    .number({ error: 'expected a whole number' })
+    .int({ error: 'expected a whole number' })
+    .min(0, { error: 'expected 0 (one per CPU) or more' })
+    .max(LIMIT_BOUNDS.jsThreads, { error: `expected at most ${LIMIT_BOUNDS.jsThreads}` })
+    .optional()
+    .meta({ description: 'QuickJS worker threads; 0 = one per available CPU. Default 0.' }),
+  jsHeapCeilingBytes: posInt()
+    .min(32 * 1024 * 1024, { error: 'expected at least 33554432 (32 MiB)' })
+    .max(LIMIT_BOUNDS.jsHeapCeilingBytes, { error: `expected at most ${LIMIT_BOUNDS.jsHeapCeilingBytes}` })
+    .optional()
+    .meta({ description: "Hard cap of each QuickJS worker's heap, in bytes. Default 134217728 (128 MiB)." }),
+  minIsolation: z
+    .union(
+      [
+        z.enum(['process', 'namespace']),
+        z.object({
+          policy: z.enum(['process', 'namespace']).optional(),
+          project: z.enum(['process', 'namespace']).optional(),
+          user: z.enum(['process', 'namespace']).optional(),
+        }),
+      ],
+      { error: 'expected "process", "namespace" or {"policy"|"project"|"user": level}' },
+    )
+    .optional()
+    .meta({
+      description:
+        'Least isolation of command hooks: one level for every scope, or per scope. A hook asking for less runs at this level. Default "process".',
+    }),
+  jsBackstopGraceMs: posInt()
+    .max(LIMIT_BOUNDS.jsBackstopGraceMs, { error: `expected at most ${LIMIT_BOUNDS.jsBackstopGraceMs}` })
+    .optional()
+    .meta({
+      description:
+        'A JS task overrunning its deadlines by this much has its worker terminated. Default 1000.',
+    }),
+  maxAsyncQueued: posInt()
+    .max(LIMIT_BOUNDS.maxAsyncQueued, { error: `expected at most ${LIMIT_BOUNDS.maxAsyncQueued}` })
+    .optional()
+    .meta({
+      description:
+        'Async hooks of one tenant queued or running at once; past it a hook is recorded queue_full and not run. Default 1000. Policy files and the caller only.',
+    }),
+  tenantRatePerSec: posInt()
+    .max(LIMIT_BOUNDS.tenantRatePerSec, { error: `expected at most ${LIMIT_BOUNDS.tenantRatePerSec}` })
+    .optional()
+    .meta({
+      description:
+        'Dispatches per second per tenant, across every replica in Redis mode; over it: rate_limited (HTTP 429). Default: no limit. Policy files and the caller only.',
+    }),
+  tenantRateBurst: z
+    .number({ error: 'expected a whole number' })
+    .int({ error: 'expected a whole number' })
+    .min(0, { error: 'expected 0 or more' })
+    .max(LIMIT_BOUNDS.tenantRateBurst, { error: `expected at most ${LIMIT_BOUNDS.tenantRateBurst}` })
+    .optional()
+    .meta({
+      description:
+        'Dispatches allowed above tenantRatePerSec per 10 s burst window. Default 0. Policy files and the caller only.',
+    }),
+});

@@ -1,0 +1,239 @@
+// A DispatchResult as Claude Code reads a hook's answer (its hooks reference, "Exit code output",
+// "JSON output", "Decision control"): an exit code, a JSON object on stdout, a text on stderr. What
+// `hookwarden claude-code` writes. Pure and dependency-free.
+//
+// A block (a deny where Claude Code's event can block) exits 2 with the reason on stderr, and the
+// JSON on stdout says the same: exit 2 blocks whatever else Claude Code makes of the JSON (a field it
+// does not know, an older version that ignores JSON on exit 2), and a version that reads it gets the
+// other fields too (systemMessage, additionalContext). PermissionRequest is the exception: exit 2 is
+// not honoured there, so its deny is the JSON `decision.behavior`, exit 0.
+
+import type { DispatchResult } from './result.js';
+
+/** How one Claude Code event takes an answer (only what the event accepts is written). */
+export interface ClaudeCodeProtocol {
+  /**
+   * How a deny reaches Claude Code: `permissionDecision` (hookSpecificOutput), `decision` (top-level
+   * `decision: "block"`), `exit` (exit 2 alone), `behavior` (PermissionRequest's decision object).
+   * Absent: the event cannot be blocked; a deny there (a mandatory hook failed) is a non-blocking error.
+   */
+  readonly deny?: 'permissionDecision' | 'decision' | 'exit' | 'behavior';
+  /** Decisions besides deny written as `permissionDecision`. */
+  readonly decisions?: readonly ('allow' | 'ask' | 'defer')[];
+  /** `hookSpecificOutput.additionalContext` is taken. */
+  readonly context?: boolean;
+  /** `hookSpecificOutput.updatedInput` (PreToolUse). */
+  readonly updatedInput?: boolean;
+  /** `hookSpecificOutput.updatedToolOutput` (PostToolUse). */
+  readonly toolOutput?: boolean;
+  /** How "keep working" (continueWork) is said: `decision: "block"` or exit 2. */
+  readonly keepWorking?: 'decision' | 'exit';
+  /** Claude Code gives these events a CLAUDE_ENV_FILE: `sessionEnv` is written there. */
+  readonly envFile?: boolean;
+}
+
+const BLOCK = { deny: 'decision' } as const;
+const CONTEXT_BLOCK = { deny: 'decision', context: true } as const;
+
+/** Every event of Claude Code's hooks reference and how it takes an answer. */
+export const CLAUDE_CODE_EVENTS: Readonly<Record<string, ClaudeCodeProtocol>> = Object.freeze({
+  SessionStart: { context: true, envFile: true },
+  Setup: { envFile: true },
+  InstructionsLoaded: {},
+  UserPromptSubmit: CONTEXT_BLOCK,
+  UserPromptExpansion: CONTEXT_BLOCK,
+  MessageDisplay: {},
+  PreToolUse: {
+    deny: 'permissionDecision',
+    decisions: ['allow', 'ask', 'defer'],
+    context: true,
+    updatedInput: true,
+  },
+  PermissionRequest: { deny: 'behavior' },
+  PermissionDenied: {},
+  PostToolUse: { context: true, toolOutput: true },
+  PostToolUseFailure: { context: true },
+  PostToolBatch: CONTEXT_BLOCK,
+  Notification: {},
+  SubagentStart: { context: true },
+  SubagentStop: { keepWorking: 'decision' },
+  TaskCreated: BLOCK,
+  TaskCompleted: { deny: 'exit' },
+  Stop: { keepWorking: 'decision' },
+  StopFailure: {},
+  TeammateIdle: { keepWorking: 'exit' },
+  ConfigChange: BLOCK,
+  CwdChanged: { envFile: true },
+  DirectoryAdded: {},
+  FileChanged: { envFile: true },
+  WorktreeCreate: { deny: 'exit' },
+  WorktreeRemove: { deny: 'exit' },
+  PreCompact: BLOCK,
+  PostCompact: {},
+  PreModelSwitch: { deny: 'permissionDecision', decisions: ['allow', 'ask'] },
+  PostModelSwitch: { context: true },
+  Elicitation: BLOCK,
+  ElicitationResult: BLOCK,
+  SessionEnd: {},
+});
+
+/** What `hookwarden claude-code` answers: exit code, stdout, stderr. */
+export interface ClaudeCodeAnswer {
+  /** 0 success (JSON on stdout, if any), 2 block (reason on stderr), 1 non-blocking error. */
+  readonly exitCode: 0 | 1 | 2;
+  /** A JSON object and a newline, or empty. */
+  readonly stdout: string;
+  /** Exit 2: the reason Claude Code shows (nothing else). Otherwise notes for Claude Code's debug log. */
+  readonly stderr: string;
+  /** Variables for Claude Code's CLAUDE_ENV_FILE (SessionStart, Setup, CwdChanged, FileChanged). */
+  readonly sessionEnv?: Readonly<Record<string, string>>;
+  /** Result fields Claude Code has no place for at this event (they are dropped; stderr names them). */
+  readonly dropped: readonly string[];
+}
+
+type Obj = Record<string, unknown>;
+
+/** The result fields every answer may carry at the top level. */
+function universal(result: DispatchResult, out: Obj): void {
+  if (result.continue === false) {
+    out.continue = false;
+    if (result.stopReason !== undefined) out.stopReason = result.stopReason;
+  }
+  if (result.systemMessage !== undefined) out.systemMessage = result.systemMessage;
+  if (result.suppressOutput !== undefined) out.suppressOutput = result.suppressOutput;
+}
+
+/** Hook-controlled text on one line (a note must not pass for another). */
+const oneLine = (text: string) => text.replace(/\s*[\r\n]+\s*/g, ' ');
+
+const denyReason = (result: DispatchResult) =>
+  result.reason ?? (result.decidedBy === undefined ? 'denied' : `denied by hook "${result.decidedBy}"`);
+
+/** The fields a result may carry that this mapping reads (the rest are dropped by name). */
+const READ = new Set(['event', 'decision', 'reason', 'decidedBy', 'interrupted', 'hooks']);
+
+/**
+ * The answer to Claude Code for `result`, a dispatch of the Claude Code event `event` (a key of
+ * CLAUDE_CODE_EVENTS; any other name gets the answer of an event that takes nothing).
+ */
+export function toClaudeCodeAnswer(event: string, result: DispatchResult): ClaudeCodeAnswer {
+  const p: ClaudeCodeProtocol = Object.hasOwn(CLAUDE_CODE_EVENTS, event) ? CLAUDE_CODE_EVENTS[event]! : {};
+  const out: Obj = {};
+  const specific: Obj = { hookEventName: event };
+  const used = new Set(READ);
+  let exitCode: 0 | 1 | 2 = 0;
+  let stderr = '';
+  universal(result, out);
+  for (const f of ['continue', 'stopReason', 'systemMessage', 'suppressOutput']) used.add(f);
+
+  const deny = result.decision === 'deny';
+  if (deny && p.deny === undefined) {
+    // A deny where Claude Code cannot block (a mandatory hook failed on an observer event): a
+    // non-blocking error, shown to the user where Claude Code shows those.
+    exitCode = 1;
+    stderr = denyReason(result);
+  } else if (deny && p.deny === 'behavior') {
+    const decision: Obj = { behavior: 'deny', message: denyReason(result) };
+    if (result.interrupt !== undefined) decision.interrupt = result.interrupt;
+    specific.decision = decision;
+    used.add('interrupt');
+  } else if (deny) {
+    exitCode = 2;
+    stderr = denyReason(result);
+    if (p.deny === 'permissionDecision') {
+      specific.permissionDecision = 'deny';
+      specific.permissionDecisionReason = stderr;
+    } else if (p.deny === 'decision') {
+      out.decision = 'block';
+      out.reason = stderr;
+    }
+  } else if (p.deny === 'behavior' && result.decision === 'allow') {
+    const decision: Obj = { behavior: 'allow' };
+    if (result.mutatedToolInput !== undefined) decision.updatedInput = result.mutatedToolInput;
+    if (result.updatedPermissions !== undefined) decision.updatedPermissions = result.updatedPermissions;
+    specific.decision = decision;
+    used.add('mutatedToolInput').add('updatedPermissions');
+  } else if (p.decisions?.includes(result.decision as 'allow') === true) {
+    specific.permissionDecision = result.decision;
+    if (result.reason !== undefined) specific.permissionDecisionReason = result.reason;
+  }
+
+  // Rewrites apply with allow or ask (Claude Code ignores them with defer and after a deny).
+  if (p.updatedInput === true && result.mutatedToolInput !== undefined && !deny) {
+    specific.updatedInput = result.mutatedToolInput;
+    used.add('mutatedToolInput');
+  }
+  if (p.toolOutput === true && result.updatedToolOutput !== undefined) {
+    specific.updatedToolOutput = result.updatedToolOutput;
+    used.add('updatedToolOutput');
+  }
+  if (p.context === true && result.additionalContext !== undefined) {
+    specific.additionalContext = result.additionalContext;
+    used.add('additionalContext');
+  }
+  if (p.keepWorking !== undefined && result.continueWork !== undefined && exitCode === 0) {
+    if (p.keepWorking === 'decision') {
+      out.decision = 'block';
+      out.reason = result.continueWork.reason;
+    } else {
+      exitCode = 2;
+      stderr = result.continueWork.reason;
+    }
+    used.add('continueWork');
+  }
+  let sessionEnv: Record<string, string> | undefined;
+  if (p.envFile === true && result.sessionEnv !== undefined) {
+    sessionEnv = result.sessionEnv;
+    used.add('sessionEnv');
+  }
+
+  if (result.interrupted === true && !deny) {
+    // Interrupted on an event that cannot block: the hooks did not all run.
+    exitCode = 1;
+    stderr = 'interrupted before every hook ran';
+  }
+
+  if (Object.keys(specific).length > 1) out.hookSpecificOutput = specific;
+  const dropped = Object.keys(result).filter((k) => !used.has(k));
+  // Exit 2: stderr is the reason Claude Code shows, and nothing else. Otherwise it goes to Claude
+  // Code's debug log (or, first line, into a non-blocking error's notice): say what did not arrive.
+  if (exitCode !== 2) {
+    const notes = [
+      ...result.hooks
+        .filter((h) => h.error !== undefined)
+        .map((h) =>
+          oneLine(`hookwarden: hook "${h.id}" ${h.outcome}: ${h.error!.code}: ${h.error!.message}`),
+        ),
+      ...dropped.map((f) => `hookwarden: Claude Code takes no ${f} on ${event}: dropped`),
+    ];
+    if (notes.length > 0) stderr = [...(stderr === '' ? [] : [stderr]), ...notes].join('\n');
+  }
+  return {
+    exitCode,
+    stdout: Object.keys(out).length === 0 ? '' : `${JSON.stringify(out)}\n`,
+    stderr: stderr === '' ? '' : `${stderr}\n`,
+    ...(sessionEnv === undefined ? {} : { sessionEnv }),
+    dropped,
+  };
+}
+
+/**
+ * The answer when no verdict could be reached (unreadable input, a config that does not load, an
+ * internal error, an interrupt before a verdict): fail closed where the event can block — exit 2, or
+ * PermissionRequest's JSON deny — and a non-blocking error (exit 1) elsewhere. `event` undefined (the
+ * input named none, or one Claude Code does not have) is answered as an event that can block.
+ */
+export function claudeCodeFailure(
+  event: string | undefined,
+  canBlock: boolean,
+  reason: string,
+): ClaudeCodeAnswer {
+  const line = `hookwarden: ${reason.split('\n')[0]}\n`;
+  if (event === 'PermissionRequest') {
+    const out = {
+      hookSpecificOutput: { hookEventName: event, decision: { behavior: 'deny', message: line.trim() } },
+    };
+    return { exitCode: 0, stdout: `${JSON.stringify(out)}\n`, stderr: line, dropped: [] };
+  }
+  return { exitCode: event === undefined || canBlock ? 2 : 1, stdout: '', stderr: line, dropped: [] };
+}
