@@ -5,52 +5,15 @@
 // row is left out when redis-server is not installed). The async runs happen in the background
 // of the following dispatches, as they would in production: their CPU is part of the figure.
 // Goals: embedded p50 ≤ 1.2× the baseline; Redis mode adds ≤ 1 ms p50 over the embedded one.
-import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { createExecutor, type Executor } from '../src/index.js';
 import { BENCH_INPUT, fmt, interleavedLatency, type ScenarioReport } from './harness.js';
+import { startRedis } from './redis.js';
 
 const sync = { type: 'command', argv: ['/bin/echo', '{}'], name: 'sync' };
 const background = { type: 'command', argv: ['/bin/echo', '{}'], name: 'bg', async: true };
 const config = (hooks: object[]) => ({ hooks: { BeforeTool: [{ hooks }] } });
 // No refusal may make the async variant look cheaper than it is.
 const limits = { maxAsyncQueued: 1_000_000 };
-
-async function startRedis(): Promise<{ url: string; stop: () => Promise<void> } | undefined> {
-  if (spawnSync('redis-server', ['--version']).status !== 0) return undefined;
-  const probe = createServer();
-  await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
-  const port = (probe.address() as { port: number }).port;
-  await new Promise((r) => probe.close(r));
-  const dir = mkdtempSync(join(tmpdir(), 'hw-bench-redis-'));
-  const child = spawn(
-    'redis-server',
-    ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', ''],
-    {
-      stdio: ['ignore', 'pipe', 'ignore'],
-    },
-  );
-  const exited = new Promise((r) => child.once('exit', r));
-  await new Promise<void>((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (d) => {
-      out += d;
-      if (out.includes('Ready to accept connections')) resolve();
-    });
-    child.once('exit', () => reject(new Error(`redis-server exited: ${out}`)));
-  });
-  return {
-    url: `redis://127.0.0.1:${port}`,
-    stop: async () => {
-      process.kill(child.pid!, 'SIGTERM');
-      await exited;
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
 
 export async function run(quick = false): Promise<ScenarioReport> {
   const redis = await startRedis();

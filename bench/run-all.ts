@@ -20,6 +20,7 @@ const SCENARIOS: Record<string, () => Promise<{ run: (quick?: boolean) => Promis
   'http-hook': () => import('./http-hook.js'),
   serve: () => import('./serve.js'),
   'async-hook': () => import('./async-hook.js'),
+  'async-replicas': () => import('./async-replicas.js'),
   'claude-code-adapter': () => import('./claude-code-adapter.js'),
 };
 

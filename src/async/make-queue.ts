@@ -13,7 +13,7 @@ export function makeQueue(host: QueueHost, o: ResolvedQueueOptions): AsyncQueue 
     concurrency: o.concurrency,
     replayEvents: o.replayEvents,
     lockDurationMs: o.lockDurationMs,
-    mismatchTimeoutMs: DEFAULTS.async.mismatchTimeoutMs,
+    mismatchTimeoutMs: o.mismatchTimeoutMs,
     mismatchRetryMs: DEFAULTS.async.mismatchRetryMs,
     work: o.work,
   });

@@ -20,6 +20,11 @@ export interface QueueOptions {
   concurrency?: number;
   /** Completion and rewake events kept per tenant for `Last-Event-ID` resumption. Default 1000. */
   replayEvents?: number;
+  /**
+   * Redis mode: a job that no replica with its hook's spec (the same configuration) has taken this
+   * long after it was queued completes `config_mismatch`, not run. Default 60000.
+   */
+  mismatchTimeoutMs?: number;
 }
 
 const queueOptionsSchema = z.strictObject({
@@ -38,6 +43,7 @@ const queueOptionsSchema = z.strictObject({
   lockDurationMs: z.number().int().min(100).max(3_600_000).optional(),
   concurrency: z.number().int().min(1).max(1024).optional(),
   replayEvents: z.number().int().min(1).max(1_000_000).optional(),
+  mismatchTimeoutMs: z.number().int().min(100).max(86_400_000).optional(),
 });
 
 export interface ResolvedQueueOptions {
@@ -47,6 +53,7 @@ export interface ResolvedQueueOptions {
   readonly lockDurationMs: number;
   readonly concurrency: number;
   readonly replayEvents: number;
+  readonly mismatchTimeoutMs: number;
 }
 
 /** The `queue` option checked, with its defaults; an invalid one is `invalid_options`, naming each field. */
@@ -63,5 +70,6 @@ export function resolveQueueOptions(raw: QueueOptions | undefined): ResolvedQueu
     lockDurationMs: queue.data.lockDurationMs ?? DEFAULTS.async.lockDurationMs,
     concurrency: queue.data.concurrency ?? DEFAULTS.async.concurrency,
     replayEvents: queue.data.replayEvents ?? DEFAULTS.async.replayEvents,
+    mismatchTimeoutMs: queue.data.mismatchTimeoutMs ?? DEFAULTS.async.mismatchTimeoutMs,
   });
 }

@@ -1,0 +1,45 @@
+// A redis-server for the benchmarks: on a free loopback port, in a temp dir, no persistence; started
+// here and stopped by PID. undefined when redis-server is not installed (the Redis rows are left out).
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export interface BenchRedis {
+  readonly url: string;
+  stop(): Promise<void>;
+}
+
+export async function startRedis(): Promise<BenchRedis | undefined> {
+  if (spawnSync('redis-server', ['--version']).status !== 0) return undefined;
+  const probe = createServer();
+  await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
+  const port = (probe.address() as { port: number }).port;
+  await new Promise((r) => probe.close(r));
+  const dir = mkdtempSync(join(tmpdir(), 'hw-bench-redis-'));
+  const child = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', ''],
+    {
+      stdio: ['ignore', 'pipe', 'ignore'],
+    },
+  );
+  const exited = new Promise((r) => child.once('exit', r));
+  await new Promise<void>((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (d) => {
+      out += d;
+      if (out.includes('Ready to accept connections')) resolve();
+    });
+    child.once('exit', () => reject(new Error(`redis-server exited: ${out}`)));
+  });
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    stop: async () => {
+      process.kill(child.pid!, 'SIGTERM');
+      await exited;
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
