@@ -10,43 +10,15 @@
 // What it shows: jobs spread over the replicas (one replica runs `queue.concurrency`, 8, at a time).
 // The hook waits rather than computes on purpose: this machine has 2 cores, so a CPU-bound hook
 // would measure the cores, not the queue.
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import { createExecutor } from '../src/index.js';
 import { BENCH_INPUT, fmt, type ScenarioReport } from './harness.js';
-import { startRedis } from './redis.js';
+import { startRedis, startReplica, stopReplica } from './redis.js';
 
-const BIN = fileURLToPath(new URL('../../bin/hookwarden', import.meta.url));
 const HOOK = { type: 'command', argv: ['/bin/sleep', '0.1'], name: 'bg', async: true };
-
-/** Starts `serve` with the Redis queue; resolves once it prints its listening line. */
-async function replica(config: string, redis: string, prefix: string): Promise<ChildProcess> {
-  const child = spawn(
-    process.execPath,
-    [BIN, 'serve', '--config', config, '--listen', '127.0.0.1:0', '--queue', redis, '--queue-prefix', prefix],
-    { stdio: ['ignore', 'pipe', 'ignore'] },
-  );
-  await new Promise<void>((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (d) => {
-      out += d;
-      if (out.includes('"listening"')) resolve();
-    });
-    child.once('exit', (code) => reject(new Error(`serve exited ${code} before listening: ${out}`)));
-  });
-  return child;
-}
-
-async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const gone = new Promise((r) => child.once('exit', r));
-  child.kill('SIGTERM');
-  await gone;
-}
 
 /** Waits until `count` async.completed events are in the stream; resolves with the time of the last. */
 async function completions(client: Redis, key: string, count: number): Promise<number> {
@@ -73,7 +45,9 @@ async function measure(
   url: string,
 ): Promise<number> {
   const prefix = `bench-r${round}-x${replicas}`;
-  const started = await Promise.all(Array.from({ length: replicas }, () => replica(config, url, prefix)));
+  const started = await Promise.all(
+    Array.from({ length: replicas }, () => startReplica(config, url, prefix)),
+  );
   const producer = await createExecutor({
     config: [config],
     onWarning: () => {},
@@ -91,7 +65,7 @@ async function measure(
   } finally {
     reader.disconnect();
     await producer.close();
-    await Promise.all(started.map(stop));
+    await Promise.all(started.map(stopReplica));
   }
 }
 

@@ -1,10 +1,14 @@
-// A redis-server for the benchmarks: on a free loopback port, in a temp dir, no persistence; started
-// here and stopped by PID. undefined when redis-server is not installed (the Redis rows are left out).
-import { spawn, spawnSync } from 'node:child_process';
+// A redis-server for the benchmarks (a free loopback port, a temp dir, no persistence; started here
+// and stopped by PID; undefined when redis-server is not installed: the Redis rows are left out),
+// and `hookwarden serve` replicas on it (the built CLI).
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const BIN = fileURLToPath(new URL('../../bin/hookwarden', import.meta.url));
 
 export interface BenchRedis {
   readonly url: string;
@@ -42,4 +46,29 @@ export async function startRedis(): Promise<BenchRedis | undefined> {
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** Starts `serve` with the Redis queue; resolves once it prints its listening line. */
+export async function startReplica(config: string, redis: string, prefix: string): Promise<ChildProcess> {
+  const child = spawn(
+    process.execPath,
+    [BIN, 'serve', '--config', config, '--listen', '127.0.0.1:0', '--queue', redis, '--queue-prefix', prefix],
+    { stdio: ['ignore', 'pipe', 'ignore'] },
+  );
+  await new Promise<void>((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (d) => {
+      out += d;
+      if (out.includes('"listening"')) resolve();
+    });
+    child.once('exit', (code) => reject(new Error(`serve exited ${code} before listening: ${out}`)));
+  });
+  return child;
+}
+
+export async function stopReplica(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const gone = new Promise((r) => child.once('exit', r));
+  child.kill('SIGTERM');
+  await gone;
 }
