@@ -4,16 +4,10 @@
 // Redis queue (a redis-server this scenario starts on a free loopback port and stops by PID; the
 // row is left out when redis-server is not installed). The async runs happen in the background
 // of the following dispatches, as they would in production: their CPU is part of the figure.
-// Goals: embedded p50 ≤ 1.2× the baseline; Redis mode adds ≤ 1 ms p50 over the embedded one (both
-// running their own jobs). A fourth row, for context: an executor that only enqueues while a `serve`
-// replica (another process) runs the jobs, i.e. what the dispatch itself pays for the queue.
-import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+// Goals: embedded p50 ≤ 1.2× the baseline; Redis mode adds ≤ 1 ms p50 over the embedded one.
 import { createExecutor, type Executor } from '../src/index.js';
 import { BENCH_INPUT, fmt, interleavedLatency, type ScenarioReport } from './harness.js';
-import { startRedis, startReplica, stopReplica } from './redis.js';
+import { startRedis } from './redis.js';
 
 const sync = { type: 'command', argv: ['/bin/echo', '{}'], name: 'sync' };
 const background = { type: 'command', argv: ['/bin/echo', '{}'], name: 'bg', async: true };
@@ -24,8 +18,6 @@ const limits = { maxAsyncQueued: 1_000_000 };
 export async function run(quick = false): Promise<ScenarioReport> {
   const redis = await startRedis();
   const executors: Executor[] = [];
-  const dir = mkdtempSync(join(tmpdir(), 'hw-bench-async-'));
-  let replica: ChildProcess | undefined;
   const make = async (hooks: object[], queue?: object) => {
     const e = await createExecutor({
       config: config(hooks),
@@ -41,19 +33,6 @@ export async function run(quick = false): Promise<ScenarioReport> {
     const embedded = await make([sync, background]);
     const viaRedis =
       redis === undefined ? undefined : await make([sync, background], { redis: redis.url, prefix: 'bench' });
-    let enqueueOnly: Executor | undefined;
-    if (redis !== undefined) {
-      const file = join(dir, 'hooks.json');
-      writeFileSync(file, JSON.stringify(config([sync, background])));
-      replica = await startReplica(file, redis.url, 'bench-other');
-      enqueueOnly = await createExecutor({
-        config: [file],
-        limits,
-        onWarning: () => {},
-        queue: { redis: redis.url, prefix: 'bench-other', work: false },
-      });
-      executors.push(enqueueOnly);
-    }
     let refused = 0;
     const counted = (e: Executor) => async () => {
       const r = await e.dispatch('BeforeTool', BENCH_INPUT);
@@ -63,15 +42,11 @@ export async function run(quick = false): Promise<ScenarioReport> {
       'one command hook (baseline)': () => base.dispatch('BeforeTool', BENCH_INPUT),
       '+ one async hook, in-process queue': counted(embedded),
       ...(viaRedis === undefined ? {} : { '+ one async hook, Redis queue': counted(viaRedis) }),
-      ...(enqueueOnly === undefined
-        ? {}
-        : { '+ one async hook, Redis queue, jobs run by another replica': counted(enqueueOnly) }),
     };
     const lat = await interleavedLatency(variants, { warmup: quick ? 3 : 50, iterations: quick ? 10 : 600 });
     const b = lat['one command hook (baseline)']!.p50;
     const e = lat['+ one async hook, in-process queue']!.p50;
     const r = lat['+ one async hook, Redis queue']?.p50;
-    const o = lat['+ one async hook, Redis queue, jobs run by another replica']?.p50;
     const rows = Object.entries(lat).map(
       ([k, s]) => `| ${k} | ${fmt(s.p50)} | ${fmt(s.p90)} | ${fmt(s.p99)} | ${fmt(s.p50 / b, 2)}× |`,
     );
@@ -83,10 +58,6 @@ export async function run(quick = false): Promise<ScenarioReport> {
         `Redis mode adds ≤ 1 ms p50 over embedded: ${fmt(r - e)} ms — ${r - e <= 1 ? 'met' : 'NOT met'}`,
       );
     else goals.push('Redis mode: not measured (redis-server is not installed)');
-    if (o !== undefined)
-      goals.push(
-        `(context) Redis enqueue only, jobs on another replica, over the baseline: ${fmt(o - b)} ms`,
-      );
     if (refused > 0)
       goals.push(`WARNING: ${refused} async hooks were not queued (the figures are not comparable)`);
     return {
@@ -101,8 +72,6 @@ export async function run(quick = false): Promise<ScenarioReport> {
   } finally {
     // Drain: the async runs still queued finish before the pools close (nothing outlives the bench).
     for (const e of executors) await e.close({ drainMs: 60_000 });
-    if (replica !== undefined) await stopReplica(replica);
     await redis?.stop();
-    rmSync(dir, { recursive: true, force: true });
   }
 }

@@ -156,7 +156,7 @@ export class RedisQueue implements AsyncQueue {
     if (retryable(answer) && attempts < (bjob.opts.attempts ?? 1))
       throw new Error('async hook failed: retried');
     const def = gen.catalogue.get(job.event)!;
-    await this.#complete(job, completionOf(def, hook, job, answer, attempts, startedAt));
+    await this.#complete(job, completionOf(def, hook, job, answer, attempts, startedAt), true);
     this.#wakeIfIdle();
   }
 
@@ -168,8 +168,16 @@ export class RedisQueue implements AsyncQueue {
     await this.#complete(job, c).catch(() => {});
   }
 
-  async #complete(job: AsyncJob, c: AsyncCompletion): Promise<void> {
+  /**
+   * Completes a job once across replicas. `ran`: this replica ran the hook; its audit file records the
+   * run first, so a replica that dies before the completion is marked still has it on record (a run
+   * made twice, its first replica dying mid-way, is then in both files: each record is true). The
+   * library events, and a record of a job that never ran, come only with the one completion.
+   */
+  async #complete(job: AsyncJob, c: AsyncCompletion, ran = false): Promise<void> {
     const o = this.#o;
+    const ctx = this.#host.context();
+    if (ran) ctx.audit?.write([c.record]);
     const first = await this.#client.eval(
       COMPLETE,
       3,
@@ -181,7 +189,7 @@ export class RedisQueue implements AsyncQueue {
       JSON.stringify(c.completed),
       c.rewake === undefined ? '' : JSON.stringify(c.rewake),
     );
-    if (first === 1) deliverLocally(this.#host.context(), c);
+    if (first === 1) deliverLocally(ctx, c, { audit: !ran });
   }
 
   #wakeIfIdle(): void {

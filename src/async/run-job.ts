@@ -56,9 +56,9 @@ export function retryable(answer: HookAnswer): boolean {
   return answer.error.code !== 'pool_closed' && answer.error.code !== 'aborted';
 }
 
-/** Writes a completion to this process's audit sink and library events. */
-export function deliverLocally(ctx: JobContext, c: AsyncCompletion): void {
-  ctx.audit?.write([c.record]);
+/** Writes a completion to this process's audit sink (unless `audit: false`) and library events. */
+export function deliverLocally(ctx: JobContext, c: AsyncCompletion, o: { audit?: boolean } = {}): void {
+  if (o.audit !== false) ctx.audit?.write([c.record]);
   const events = ctx.events;
   if (events === undefined) return;
   if (events.has('hook.completed')) events.emit('hook.completed', c.record);
