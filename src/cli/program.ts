@@ -76,8 +76,8 @@ Exit status: 0 proceed (allow, ask, passthrough), 2 deny, 1 usage or config erro
 Async hooks ("async": true) run after the result is printed; the process exits when they have
 finished (at most --async-wait ms). Each "rewake" (an asyncRewake hook said no) is one JSON line on
 stderr, prefixed "hookwarden: rewake: "; their records go to --audit. Ctrl-C or SIGTERM while
-waiting for them aborts those still queued or running (each recorded not-run); the exit status
-stays the result's.
+waiting for them aborts them: a queued one is recorded not-run, a running one is killed and recorded
+"aborted"; the exit status stays the result's.
 stdout carries only the JSON result; warnings and errors go to stderr.
 The input: --input <file>; else stdin when it is a pipe or a file (read to its end: a caller that
 keeps stdin open without writing must pass --input); else {} (a terminal, /dev/null). Input that is

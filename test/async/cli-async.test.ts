@@ -3,8 +3,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/cli.js';
-import { hooksOn, tempDir, writeConfig } from '../helpers/fixture.js';
+import { runCli, startCli } from '../helpers/cli.js';
+import { FifoLines, mkfifo, waitingHook } from '../helpers/fifo.js';
+import { hooksOn, tempDir, writeConfig, writeFile } from '../helpers/fixture.js';
 
 describe('hookwarden dispatch with async hooks', () => {
   const dir = tempDir();
@@ -61,5 +62,45 @@ describe('hookwarden dispatch with async hooks', () => {
     const bad = await runCli(['dispatch', 'BeforeTool', '-c', config, '--async-wait', '-1'], { stdin });
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain('--async-wait: expected a whole number');
+  });
+
+  it("Ctrl-C while it waits for async hooks aborts them at once (a running one is killed, recorded aborted); the exit status stays the result's", async () => {
+    const started = mkfifo(dir, 'started');
+    const release = mkfifo(dir, 'release'); // never written: only the abort ends the hook
+    const slow = writeConfig(
+      dir,
+      'slow.json',
+      hooksOn('BeforeTool', [{ ...waitingHook(started, release), name: 'slow', async: true }]),
+    );
+    const audit = join(dir, 'audit-int.jsonl');
+    const inputFile = writeFile(join(dir, 'input.json'), stdin);
+    const lines = new FifoLines(started);
+    const cli = startCli([
+      'dispatch',
+      'BeforeTool',
+      '-c',
+      slow,
+      '-i',
+      inputFile,
+      '--audit',
+      audit,
+      '--async-wait',
+      '600000',
+    ]);
+    await cli.stdoutIncludes('"decision"'); // the answer is out
+    expect(await lines.next()).toBe('started'); // the async hook runs
+    cli.child.kill('SIGINT');
+    const r = await cli.done;
+    lines.close();
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).hooks[0]).toMatchObject({ id: 'slow', outcome: 'queued' });
+    const records = readFileSync(audit, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(records.map((x) => [x.outcome, x.errorCode])).toEqual([
+      ['queued', undefined],
+      ['error', 'aborted'],
+    ]);
   });
 });

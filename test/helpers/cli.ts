@@ -53,6 +53,8 @@ export interface LiveCli {
   readonly child: ChildProcess;
   /** Resolves once stderr contains `text` (rejects if the process ends first). */
   stderrIncludes(text: string): Promise<void>;
+  /** Resolves once stdout contains `text` (rejects if the process ends first). */
+  stdoutIncludes(text: string): Promise<void>;
   /** Resolves when the process has ended, with everything it printed. */
   readonly done: Promise<CliResult & { signal: NodeJS.Signals | null }>;
 }
@@ -72,14 +74,22 @@ export function startCli(
   });
   let stdout = '';
   let stderr = '';
-  const waiters: { text: string; resolve: () => void; reject: (e: Error) => void }[] = [];
+  const waiters: {
+    text: string;
+    out: 'stdout' | 'stderr';
+    resolve: () => void;
+    reject: (e: Error) => void;
+  }[] = [];
   const check = () => {
     for (const w of waiters.splice(0)) {
-      if (stderr.includes(w.text)) w.resolve();
+      if ((w.out === 'stdout' ? stdout : stderr).includes(w.text)) w.resolve();
       else waiters.push(w);
     }
   };
-  child.stdout?.on('data', (d) => (stdout += d));
+  child.stdout?.on('data', (d) => {
+    stdout += d;
+    check();
+  });
   child.stderr?.on('data', (d) => {
     stderr += d;
     check();
@@ -97,7 +107,12 @@ export function startCli(
     done,
     stderrIncludes: (text) =>
       new Promise((resolve, reject) => {
-        waiters.push({ text, resolve, reject });
+        waiters.push({ text, out: 'stderr', resolve, reject });
+        check();
+      }),
+    stdoutIncludes: (text) =>
+      new Promise((resolve, reject) => {
+        waiters.push({ text, out: 'stdout', resolve, reject });
         check();
       }),
   };
