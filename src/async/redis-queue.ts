@@ -69,6 +69,8 @@ export class RedisQueue implements AsyncQueue {
     // No offline queue: while Redis is away a command fails at once instead of holding the dispatch.
     this.#client = new Redis(o.url, { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
     this.#client.on('error', () => {});
+    // Sent once, then called by its SHA (EVALSHA): not the script's text with every completion.
+    this.#client.defineCommand('hookwardenComplete', { numberOfKeys: 3, lua: COMPLETE });
     this.#queue = new Queue(QUEUE, { connection: this.#client, prefix: o.prefix });
     this.#queue.on('error', () => {});
     if (o.work) {
@@ -178,9 +180,10 @@ export class RedisQueue implements AsyncQueue {
     const o = this.#o;
     const ctx = this.#host.context();
     if (ran) ctx.audit?.write([c.record]);
-    const first = await this.#client.eval(
-      COMPLETE,
-      3,
+    const client = this.#client as Redis & {
+      hookwardenComplete(...args: (string | number)[]): Promise<number>;
+    };
+    const first = await client.hookwardenComplete(
       `${o.prefix}:async:done:${job.asyncId}`,
       this.#counter(job.tenant),
       streamKey(o.prefix, job.tenant),
