@@ -7,6 +7,12 @@ import { runCli, startCli } from '../helpers/cli.js';
 import { FifoLines, mkfifo, waitingHook } from '../helpers/fifo.js';
 import { hooksOn, tempDir, writeConfig, writeFile } from '../helpers/fixture.js';
 
+const readRecords = (path: string) =>
+  readFileSync(path, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
+
 describe('hookwarden dispatch with async hooks', () => {
   const dir = tempDir();
   const marker = join(dir, 'ran');
@@ -37,10 +43,7 @@ describe('hookwarden dispatch with async hooks', () => {
       asyncId: result.hooks[0].asyncId,
       reason: expect.stringContaining('no secrets please'),
     });
-    const records = readFileSync(audit, 'utf8')
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l));
+    const records = readRecords(audit);
     expect(records.map((x) => x.outcome)).toEqual(['queued', 'deny']);
     expect(records[1]).toMatchObject({ asyncId: result.hooks[0].asyncId, attempts: 1 });
   });
@@ -51,10 +54,7 @@ describe('hookwarden dispatch with async hooks', () => {
       stdin,
     });
     expect(r.code).toBe(0);
-    const records = readFileSync(audit, 'utf8')
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l));
+    const records = readRecords(audit);
     expect(records.map((x) => [x.outcome, x.errorCode])).toEqual([
       ['queued', undefined],
       ['not-run', 'pool_closed'],
@@ -94,10 +94,7 @@ describe('hookwarden dispatch with async hooks', () => {
     lines.close();
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout).hooks[0]).toMatchObject({ id: 'slow', outcome: 'queued' });
-    const records = readFileSync(audit, 'utf8')
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l));
+    const records = readRecords(audit);
     expect(records.map((x) => [x.outcome, x.errorCode])).toEqual([
       ['queued', undefined],
       ['error', 'aborted'],
