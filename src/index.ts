@@ -3,8 +3,6 @@
 // verification and the benchmark engine have entries of their own: `hookwarden/packs`,
 // `hookwarden/audit` and `hookwarden/bench`.
 
-/** An async hook's `async.completed` and `rewake` events (docs/scaling.md). */
-export type { AsyncCompletedEvent, RewakeEvent } from './async/async-events.js';
 /** An audit record (metadata only) and the `audit` option of createExecutor. */
 export type { AuditOption, AuditRecord } from './audit/audit-log.js';
 /** The executor's events: `hook.started`, `hook.completed`, `async.completed` and `rewake`. */
@@ -19,6 +17,8 @@ export { hooksJsonSchema } from './config/json-schema.js';
 export type { PackStatus } from './config/pin-loader.js';
 /** zod schemas of a config file and of one hook spec. */
 export { configFileSchema, hookSpecSchema } from './config/schema.js';
+/** An async hook's `async.completed` and `rewake` events (docs/scaling.md). */
+export type { AsyncCompletedEvent, RewakeEvent } from './contract/async-events.js';
 /** A hook's failure as data (`code`, `message`, typed `details`), and the closed list of codes. */
 export { ERROR_CODES, type ErrorCode, type ErrorDetails, type HookError } from './contract/error-codes.js';
 /** Prompt and agent hooks: what the platform registers (`evaluators`) and what it is given. */

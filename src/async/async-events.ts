@@ -5,47 +5,14 @@
 // tenant's event stream (SSE).
 import type { AuditRecord } from '../audit/audit-log.js';
 import { TEXT_CAPS } from '../config/defaults.js';
+import type { AsyncCompletedEvent, RewakeEvent } from '../contract/async-events.js';
 import type { HookError } from '../contract/error-codes.js';
 import type { EventDefinition } from '../contract/events.js';
 import { foldAnswers, type HookAnswer } from '../contract/fold.js';
 import { capAnswer } from '../contract/text-caps.js';
-import type { HookType, Outcome, Scope } from '../contract/types.js';
+import type { HookType, Outcome } from '../contract/types.js';
+import type { AsyncJob } from '../dispatch/async-job.js';
 import type { HookDefinition } from '../registry/hook-definition.js';
-import type { AsyncJob } from './async-job.js';
-
-/** `async.completed`: an async hook's run ended (its last attempt, or it could not run). */
-export interface AsyncCompletedEvent {
-  asyncId: string;
-  /** ISO time the run ended. */
-  time: string;
-  tenant?: string;
-  sessionId: string;
-  event: string;
-  hookId: string;
-  scope: Scope;
-  type: HookType;
-  /** As in a DispatchResult record (`not-run` when it never started: queue closed, spec not found). */
-  outcome: Outcome;
-  error?: HookError;
-  /** Run time of the last attempt, ms. */
-  latencyMs: number;
-  /** From the dispatch that queued it to the start of the last attempt, ms. */
-  queuedMs: number;
-  /** Attempts made (1 + retries used); 0 when it never ran. */
-  attempts: number;
-}
-
-/** `rewake`: an `asyncRewake` hook denied, asked to keep working (continueWork) or exited 2. */
-export interface RewakeEvent {
-  asyncId: string;
-  time: string;
-  tenant?: string;
-  sessionId: string;
-  event: string;
-  hookId: string;
-  /** The hook's reason (its stderr for exit 2), capped like every hook-controlled text. */
-  reason: string;
-}
 
 /** Everything one finished run produces. */
 export interface AsyncCompletion {

@@ -9,11 +9,12 @@
 // Callers that would rather let them finish call drain() first (Executor.close({ drainMs })).
 import { hookError } from '../contract/error-codes.js';
 import { type HookAnswer, notRunAnswer } from '../contract/fold.js';
+import type { AsyncJob } from '../dispatch/async-job.js';
 import type { Generation } from '../dispatch/generation.js';
 import { TenantQueues } from '../pool/tenant-queues.js';
 import type { HookDefinition } from '../registry/hook-definition.js';
 import { type AsyncCompletion, completionOf, notRunCompletion } from './async-events.js';
-import { type AsyncJob, retryDelayMs } from './async-job.js';
+import { retryDelayMs } from './async-job.js';
 import { type AsyncQueue, maxAsyncQueuedFor, type QueueHost, type QueueStatus } from './async-queue.js';
 import { MemoryFeed } from './event-feed.js';
 import { IdleWaiters } from './idle-waiters.js';

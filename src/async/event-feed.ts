@@ -6,7 +6,7 @@
 //
 // The embedded feed below keeps the last `replayEvents` events of each tenant in memory; the Redis
 // feed (redis-feed.ts) reads a Redis stream per tenant, so any replica can resume any client.
-import type { AsyncCompletedEvent, RewakeEvent } from './async-events.js';
+import type { AsyncCompletedEvent, RewakeEvent } from '../contract/async-events.js';
 
 export type FeedEventType = 'async.completed' | 'rewake';
 

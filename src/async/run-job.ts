@@ -5,12 +5,13 @@
 // the queue) the tenant's event stream.
 import { hookError } from '../contract/error-codes.js';
 import type { HookAnswer } from '../contract/fold.js';
+import type { AsyncJob } from '../dispatch/async-job.js';
 import type { DispatchContext } from '../dispatch/context.js';
 import type { Generation } from '../dispatch/generation.js';
 import { DispatchRun, matchBudget } from '../dispatch/run.js';
 import type { HookDefinition } from '../registry/hook-definition.js';
 import type { AsyncCompletion } from './async-events.js';
-import { type AsyncJob, registryFor } from './async-job.js';
+import { registryFor } from './async-job.js';
 
 /** The executor's parts a job runs with (no `async`: a job's own hook runs, it is not queued again). */
 export type JobContext = Omit<DispatchContext, 'async'>;

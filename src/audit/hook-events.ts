@@ -1,7 +1,7 @@
 // The executor's events: `hook.started` / `hook.completed` for every hook run, and for async hooks
 // `async.completed` and `rewake` (docs/scaling.md). Listeners run synchronously; an exception in one
 // is reported on stderr and never affects a dispatch.
-import type { AsyncCompletedEvent, RewakeEvent } from '../async/async-events.js';
+import type { AsyncCompletedEvent, RewakeEvent } from '../contract/async-events.js';
 import type { AuditRecord } from './audit-log.js';
 
 /** A hook was handed to its lane: the identifying part of its audit record. */

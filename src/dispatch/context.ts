@@ -1,11 +1,12 @@
 // What a dispatch runs with: the caller's options and the executor's parts.
-import type { AsyncJob } from '../async/async-job.js';
+
 import type { AuditLog } from '../audit/audit-log.js';
 import type { HookEvents } from '../audit/hook-events.js';
 import type { Evaluators } from '../contract/evaluator.js';
 import type { HookAnswer } from '../contract/fold.js';
 import type { HookPool } from '../pool/pool.js';
 import type { HookDefinition } from '../registry/hook-definition.js';
+import type { AsyncJob } from './async-job.js';
 import type { Generation } from './generation.js';
 import type { HookTimingListener } from './hook-timing.js';
 

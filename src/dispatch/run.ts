@@ -5,7 +5,6 @@
 // which hooks were folded (for the record stage).
 
 import { randomUUID } from 'node:crypto';
-import { type AsyncJob, hookDigest } from '../async/async-job.js';
 import { type ErrorDetails, hookError } from '../contract/error-codes.js';
 import type { EventDefinition } from '../contract/events.js';
 import { type HookAnswer, notRunAnswer } from '../contract/fold.js';
@@ -13,6 +12,7 @@ import type { HookInput } from '../contract/types.js';
 import { type HookDefinition, isAsyncHook, type JsHookDefinition } from '../registry/hook-definition.js';
 import { StepBudget } from '../registry/regex/step-budget.js';
 import type { RegisteredHook, Registry } from '../registry/registry.js';
+import { type AsyncJob, hookDigest } from './async-job.js';
 import { runCommandHook } from './command-hook.js';
 import type { DispatchContext, DispatchOptions } from './context.js';
 import { runEvaluatorHook } from './evaluator-hook.js';

@@ -1,8 +1,8 @@
 // The executor's async parts: the queue (in-process, or Redis with `queue.redis`) and the tenant
 // rate limiter (its buckets in the same Redis), and how close() ends the queue (docs/scaling.md).
 import type { AsyncQueue, QueueHost } from '../async/async-queue.js';
-import { makeQueue } from '../async/make-queue.js';
 import { RedisQueue } from '../async/redis-queue.js';
+import { makeQueue } from './make-queue.js';
 import type { ResolvedQueueOptions } from './queue-options.js';
 import { TenantRate } from './tenant-rate.js';
 
