@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { MUTATION_FIELDS } from '../contract/events.js';
 import { SENDABLE_HEADER_VALUE } from '../contract/header-template.js';
-import { LIMIT_BOUNDS } from './defaults.js';
+import { asyncFieldsShape } from './async-fields.js';
 import { limitsSchema } from './limits-schema.js';
 import { DIGEST_PATTERN } from './pin-loader.js';
 import { tenantLimitsSchema } from './tenant-limits.js';
@@ -147,29 +147,7 @@ export const hookSpecSchema = z
       .boolean({ error: 'expected true or false' })
       .optional()
       .meta({ description: 'Run at most once per sessionId (per executor).' }),
-    async: z.boolean({ error: 'expected true or false' }).optional().meta({
-      description:
-        'Run in the background after the dispatch answered; the answer never changes the verdict (docs/scaling.md).',
-    }),
-    asyncRewake: z.boolean({ error: 'expected true or false' }).optional().meta({
-      description:
-        'Async, and a deny, continueWork or exit 2 emits a `rewake` event for the platform to wake the agent.',
-    }),
-    retries: z
-      .number({ error: 'expected a whole number' })
-      .int({ error: 'expected a whole number' })
-      .min(0, { error: 'expected 0 or more' })
-      .max(LIMIT_BOUNDS.retries, { error: `expected at most ${LIMIT_BOUNDS.retries}` })
-      .optional()
-      .meta({ description: 'Async hooks: times a failed run is tried again. Default 0.' }),
-    retryBackoffMs: posInt()
-      .max(LIMIT_BOUNDS.retryBackoffMs, { error: `expected at most ${LIMIT_BOUNDS.retryBackoffMs}` })
-      .optional()
-      .meta({ description: 'Async hooks: wait before the first retry, in ms. Default 1000.' }),
-    retryBackoff: z
-      .enum(['fixed', 'exponential'], { error: 'expected "fixed" or "exponential"' })
-      .optional()
-      .meta({ description: 'Async hooks: the same wait each time, or doubling. Default "exponential".' }),
+    ...asyncFieldsShape,
     statusMessage: z.string({ error: 'expected a string' }).optional(),
     description: z.string({ error: 'expected a string' }).optional(),
   })

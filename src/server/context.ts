@@ -13,6 +13,7 @@ import type { ApiError } from './errors.js';
 import type { Logger } from './logging.js';
 import type { ServerMetrics } from './metrics.js';
 import type { ResolvedServeOptions } from './options.js';
+import type { StreamSlots } from './stream-slots.js';
 import type { Principal, TokenTable } from './tokens.js';
 
 /** POST /v1/reload's answer: the executor's ReloadResult, and the auth file's reload. */
@@ -43,6 +44,8 @@ export interface ServerContext {
   readonly feed: EventFeed;
   /** The async queue's status (/readyz: whether Redis answers). */
   readonly queueStatus: () => QueueStatus;
+  /** The open event streams, counted against maxEventStreams(PerTenant). */
+  readonly streams: StreamSlots;
 }
 
 /** Per-request state: who is calling, and what goes into the request's log line. */

@@ -16,6 +16,8 @@ export type ApiErrorCode =
   | 'not_acceptable'
   | 'queue_full'
   | 'rate_limited'
+  /** GET /v1/events: the tenant (or the server) has as many event streams open as it may. */
+  | 'too_many_streams'
   | 'draining'
   | 'closed'
   | 'request_timeout'
@@ -34,6 +36,7 @@ export const API_ERROR_CODES: readonly ApiErrorCode[] = [
   'not_acceptable',
   'queue_full',
   'rate_limited',
+  'too_many_streams',
   'draining',
   'closed',
   'request_timeout',

@@ -123,6 +123,9 @@ export function openApiDocument(): Json {
             },
             '400': error('Last-Event-ID is not an id this stream sent (`invalid_input`).'),
             '401': UNAUTHORIZED,
+            '429': error(
+              'Event stream: the tenant (or the server) has as many streams open as it may (`too_many_streams`, maxEventStreamsPerTenant / maxEventStreams); retry after Retry-After.',
+            ),
             '503': error('The server is draining (`draining`).'),
           },
         },

@@ -19,6 +19,10 @@ export const SERVE_DEFAULTS = Object.freeze({
   maxHeaderBytes: 16 * 1024,
   /** `Retry-After` of a 429 (a tenant's queue is full), seconds. */
   retryAfterSeconds: 1,
+  /** Event streams (GET /v1/events) open at once on this server. */
+  maxEventStreams: 256,
+  /** Event streams one tenant may hold open at once on this server. */
+  maxEventStreamsPerTenant: 8,
 });
 
 export interface ServeOptions {
@@ -41,6 +45,10 @@ export interface ServeOptions {
   readonly keepAliveTimeoutMs?: number | undefined;
   readonly maxHeaderBytes?: number | undefined;
   readonly retryAfterSeconds?: number | undefined;
+  /** Event streams open at once (each holds a Redis connection in Redis mode). Default 256. */
+  readonly maxEventStreams?: number | undefined;
+  /** Event streams one tenant may hold open at once. Default 8. */
+  readonly maxEventStreamsPerTenant?: number | undefined;
 }
 
 export interface ResolvedServeOptions {
@@ -55,6 +63,8 @@ export interface ResolvedServeOptions {
   readonly keepAliveTimeoutMs: number;
   readonly maxHeaderBytes: number;
   readonly retryAfterSeconds: number;
+  readonly maxEventStreams: number;
+  readonly maxEventStreamsPerTenant: number;
 }
 
 /** A problem with the options: the message names the option and the value. */
@@ -68,6 +78,13 @@ const ms = (max: number) =>
     .int({ error: 'expected a whole number of milliseconds' })
     .min(1, { error: 'expected at least 1 ms' })
     .max(max, { error: `expected at most ${max} ms` });
+
+const count = (max: number) =>
+  z
+    .number({ error: 'expected a whole number' })
+    .int({ error: 'expected a whole number' })
+    .min(1, { error: 'expected at least 1' })
+    .max(max, { error: `expected at most ${max}` });
 
 const schema = z.object({
   drainTimeoutMs: ms(24 * 3600_000).default(SERVE_DEFAULTS.drainTimeoutMs),
@@ -86,6 +103,8 @@ const schema = z.object({
     .min(1, { error: 'expected at least 1 s' })
     .max(3600, { error: 'expected at most 3600 s' })
     .default(SERVE_DEFAULTS.retryAfterSeconds),
+  maxEventStreams: count(100_000).default(SERVE_DEFAULTS.maxEventStreams),
+  maxEventStreamsPerTenant: count(100_000).default(SERVE_DEFAULTS.maxEventStreamsPerTenant),
 });
 
 function address(option: string, value: string): ListenAddress {

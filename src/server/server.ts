@@ -7,27 +7,20 @@ import type { FastifyInstance } from 'fastify';
 import { createExecutor, type Executor, type ExecutorInternals, INTERNALS } from '../executor/executor.js';
 import type { ReloadResult } from '../executor/reload.js';
 import { AuthFileError, readAuthFile } from './auth-file.js';
-import { CONFIG_IDENTITY_HEADER, configIdentity } from './config-identity.js';
+import { configIdentity } from './config-identity.js';
 import { Connections } from './connections.js';
 import type { ServeReloadResult, ServerContext } from './context.js';
 import { Drain } from './drain.js';
 import { ApiError } from './errors.js';
 import { createHttpApp, requestGone } from './http-app.js';
-import { addressUrl } from './listen-address.js';
+import { addApiRoutes, listenSocket, listenTcp, socketApp } from './listeners.js';
 import { type Logger, logDiagnostic } from './logging.js';
 import { ServerMetrics } from './metrics.js';
-import {
-  type ResolvedServeOptions,
-  resolveServeOptions,
-  type ServeOptions,
-  ServeOptionsError,
-} from './options.js';
-import { adminRoutes, metricsRoute } from './routes/admin.js';
-import { catalogueRoutes } from './routes/catalogue.js';
-import { dispatchRoutes } from './routes/dispatch.js';
+import { type ResolvedServeOptions, resolveServeOptions, type ServeOptions } from './options.js';
+import { metricsRoute } from './routes/admin.js';
 import { healthRoutes } from './routes/health.js';
+import { StreamSlots } from './stream-slots.js';
 import { TokenTable } from './tokens.js';
-import { prepareSocketPath, restrictSocket } from './unix-socket.js';
 
 const asList = <T>(v: T | readonly T[] | undefined): readonly T[] =>
   v === undefined ? [] : Array.isArray(v) ? (v as readonly T[]) : [v as T];
@@ -61,35 +54,6 @@ function loadTokens(path: string | undefined): TokenTable | undefined {
 async function warmPools(internals: ExecutorInternals): Promise<void> {
   const js = internals.pool.js;
   await Promise.all(Array.from({ length: js.threads }, () => js.stats()));
-}
-
-/** The routes of the API, on one listener. */
-function addApiRoutes(app: FastifyInstance, ctx: ServerContext): void {
-  healthRoutes(app, ctx);
-  dispatchRoutes(app, ctx);
-  catalogueRoutes(app, ctx);
-  adminRoutes(app, ctx);
-}
-
-/**
- * The API on the Unix socket: its callers are the operator (the file system decided who may
- * connect), and a dispatch that names a configuration (CONFIG_IDENTITY_HEADER) must name this one.
- */
-function socketApp(ctx: ServerContext, identity: string | undefined): FastifyInstance {
-  const app = createHttpApp({ ...ctx, tokens: () => undefined });
-  app.addHook('onRequest', (request, _reply, done) => {
-    const claimed = request.headers[CONFIG_IDENTITY_HEADER];
-    if (claimed === undefined || claimed === identity) return done();
-    done(
-      new ApiError(
-        409,
-        'config_mismatch',
-        'this server runs another configuration (config files, policy files or sandbox root) than the one named in x-hookwarden-config',
-      ),
-    );
-  });
-  addApiRoutes(app, ctx);
-  return app;
 }
 
 class Server implements RunningServer {
@@ -144,6 +108,7 @@ class Server implements RunningServer {
       reload: () => this.reload(),
       feed: internals.queue.feed,
       queueStatus: () => internals.queue.status(),
+      streams: new StreamSlots(this.#o.maxEventStreams, this.#o.maxEventStreamsPerTenant),
     };
     try {
       const api = this.#o.listen === undefined ? undefined : createHttpApp(ctx);
@@ -163,11 +128,11 @@ class Server implements RunningServer {
       if (local !== undefined) this.#apps.push(local);
       await warmPools(internals);
       if (api !== undefined && this.#o.listen !== undefined)
-        this.url = await this.#listen(api, this.#o.listen, '--listen');
+        this.url = await listenTcp(api, this.#o.listen, '--listen');
       if (metrics !== undefined && this.#o.metricsListen !== undefined)
-        this.metricsUrl = await this.#listen(metrics, this.#o.metricsListen, '--metrics-listen');
+        this.metricsUrl = await listenTcp(metrics, this.#o.metricsListen, '--metrics-listen');
       if (local !== undefined && this.#o.socket !== undefined)
-        this.socketPath = await this.#listenSocket(local, this.#o.socket);
+        this.socketPath = await listenSocket(local, this.#o.socket);
     } catch (err) {
       await this.kill();
       throw err;
@@ -177,42 +142,6 @@ class Server implements RunningServer {
       { url: this.url, socket: this.socketPath, metricsUrl: this.metricsUrl, tokens: this.#tokens?.size },
       'listening',
     );
-  }
-
-  async #listen(app: FastifyInstance, at: { host: string; port: number }, flag: string): Promise<string> {
-    try {
-      await app.listen({ host: at.host, port: at.port });
-    } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code;
-      const why =
-        code === 'EADDRINUSE'
-          ? 'the address is in use'
-          : code === 'EADDRNOTAVAIL'
-            ? 'no interface has this address'
-            : String(code ?? (err as Error).message);
-      throw new ServeOptionsError(`${flag} ${at.host}:${at.port}: cannot listen: ${why}`);
-    }
-    const bound = app.server.address();
-    const port = typeof bound === 'object' && bound !== null ? bound.port : at.port;
-    return addressUrl(at.host, port);
-  }
-
-  async #listenSocket(app: FastifyInstance, path: string): Promise<string> {
-    let abs: string;
-    try {
-      abs = await prepareSocketPath(path);
-    } catch (err) {
-      throw new ServeOptionsError(`--socket ${(err as Error).message}`);
-    }
-    // Created 0600 (no moment in which others may connect), and made so again after listening.
-    const umask = process.umask(0o177);
-    try {
-      await app.listen({ path: abs });
-    } finally {
-      process.umask(umask);
-    }
-    restrictSocket(abs);
-    return abs;
   }
 
   #warnUnknownTenants(): void {

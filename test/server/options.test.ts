@@ -12,6 +12,8 @@ describe('serve options', () => {
       keepAliveTimeoutMs: 72_000,
       maxHeaderBytes: 16_384,
       retryAfterSeconds: 1,
+      maxEventStreams: 256,
+      maxEventStreamsPerTenant: 8,
     });
     expect(Object.isFrozen(SERVE_DEFAULTS)).toBe(true);
     const o = resolveServeOptions(base);

@@ -3,6 +3,7 @@
 // says `lost` for an id it cannot resume from); bad ids are 400, no token is 401; the stream ends
 // with `event: end` when the server stops. Also tenantRatePerSec over HTTP: 429 rate_limited.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli.js';
 import { hooksOn, printing, tempDir, writeConfig } from '../helpers/fixture.js';
 import { type LiveServer, post, startServe, writeAuthFile } from '../helpers/serve.js';
 import { SseStream } from '../helpers/sse.js';
@@ -114,5 +115,46 @@ describe('stopping the server', () => {
     const stopped = s.stop();
     expect((await acme.next('end')).data.reason).toContain('stopping');
     expect((await stopped).code).toBe(0);
+  });
+
+  it('caps open streams per tenant and per server: 429 too_many_streams, and a closed stream frees its place', async () => {
+    const s = await startServe([
+      ...['--config', config, '--listen', '127.0.0.1:0', '--auth', auth.path],
+      ...['--max-event-streams-per-tenant', '1', '--max-event-streams', '2'],
+    ]);
+    const acme = await SseStream.open(s.url, t.acme);
+    const again = await SseStream.open(s.url, t.acme);
+    expect(again.status).toBe(429);
+    expect((await again.next('http-error')).data.error).toMatchObject({
+      code: 'too_many_streams',
+      message: expect.stringContaining('maxEventStreamsPerTenant'),
+    });
+    const globex = await SseStream.open(s.url, t.globex);
+    expect(globex.status).toBe(200);
+    const third = await SseStream.open(s.url, t.admin);
+    expect(third.status).toBe(429);
+    expect((await third.next('http-error')).data.error.message).toContain('(maxEventStreams)');
+    // acme closes its stream: once the server has seen it go (its log line), acme may open one again.
+    acme.close();
+    await s.waitForLogs((l) => l.route === '/v1/events' && l.status === 200, 1);
+    const back = await SseStream.open(s.url, t.acme);
+    expect(back.status).toBe(200);
+    back.close();
+    globex.close();
+    await s.stop();
+  });
+
+  it('a bad --max-event-streams is a usage error naming the flag', async () => {
+    const r = await runCli([
+      'serve',
+      '--config',
+      config,
+      '--listen',
+      '127.0.0.1:0',
+      '--max-event-streams',
+      '2x',
+    ]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('--max-event-streams: expected a whole number');
   });
 });

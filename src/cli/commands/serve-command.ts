@@ -46,6 +46,14 @@ export function addServeCommand(program: Command, setExitCode: (code: number) =>
     .option('--request-timeout <seconds>', 'time a client has to send its whole request (default 30)')
     .option('--keep-alive-timeout <seconds>', 'idle keep-alive connections close after this (default 72)')
     .option('--max-header-bytes <n>', 'largest request head; larger ones get 431 (default 16384)')
+    .option(
+      '--max-event-streams <n>',
+      'event streams (GET /v1/events) open at once on this server; past it 429 too_many_streams (default 256)',
+    )
+    .option(
+      '--max-event-streams-per-tenant <n>',
+      'event streams one tenant may hold open at once on this server (default 8)',
+    )
     .option('--log-level <level>', 'fatal, error, warn, info (one line per request) or debug (default info)')
     .addHelpText(
       'after',

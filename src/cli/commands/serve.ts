@@ -33,6 +33,8 @@ export interface ServeFlags {
   requestTimeout?: string;
   keepAliveTimeout?: string;
   maxHeaderBytes?: string;
+  maxEventStreams?: string;
+  maxEventStreamsPerTenant?: string;
   logLevel?: string;
 }
 
@@ -47,6 +49,14 @@ function seconds(flag: string, value: string | undefined): number | undefined {
       `${flag}: expected a number of seconds above 0, e.g. 30 or 0.5, got ${JSON.stringify(value)}`,
     );
   return n;
+}
+
+/** A whole number from a flag, or a UsageError naming the flag (the bounds are the server's to check). */
+function whole(flag: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d{1,9}$/.test(value.trim()))
+    throw new UsageError(`${flag}: expected a whole number, got ${JSON.stringify(value)}`);
+  return Number(value);
 }
 
 function executorOptions(flags: ServeFlags): ServeFlagsResolved['executor'] {
@@ -162,8 +172,9 @@ export async function runServe(flags: ServeFlags): Promise<number> {
         headersTimeoutMs: seconds('--headers-timeout', flags.headersTimeout),
         requestTimeoutMs: seconds('--request-timeout', flags.requestTimeout),
         keepAliveTimeoutMs: seconds('--keep-alive-timeout', flags.keepAliveTimeout),
-        maxHeaderBytes:
-          flags.maxHeaderBytes === undefined ? undefined : Number.parseInt(flags.maxHeaderBytes, 10),
+        maxHeaderBytes: whole('--max-header-bytes', flags.maxHeaderBytes),
+        maxEventStreams: whole('--max-event-streams', flags.maxEventStreams),
+        maxEventStreamsPerTenant: whole('--max-event-streams-per-tenant', flags.maxEventStreamsPerTenant),
       },
       logger,
     );

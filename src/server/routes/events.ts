@@ -36,6 +36,16 @@ export async function streamEvents(
     if (ctx.drain.draining)
       throw new ApiError(503, 'draining', 'the server is shutting down; connect to another replica');
     const tenant = tenantOf(request.hw.principal);
+    const slot = ctx.streams.take(tenant);
+    if (typeof slot === 'string')
+      throw new ApiError(
+        429,
+        'too_many_streams',
+        slot === 'tenant'
+          ? `this tenant has ${ctx.options.maxEventStreamsPerTenant} event streams open on this server already (maxEventStreamsPerTenant); close one, or reconnect to another replica`
+          : `this server has ${ctx.options.maxEventStreams} event streams open already (maxEventStreams); connect to another replica`,
+        { 'retry-after': String(ctx.options.retryAfterSeconds) },
+      );
     reply.hijack();
     const res = reply.raw;
     res.writeHead(200, {
@@ -51,19 +61,27 @@ export async function streamEvents(
       if (!open) return;
       open = false;
       clearInterval(heartbeat);
+      slot();
       stop?.();
       finishRequest(ctx, request, 200);
     };
     res.on('close', close);
-    stop = await ctx.feed.subscribe(tenant, lastId === '' ? undefined : lastId, {
-      event: (e) => open && res.write(frame(e)),
+    const subscriber = {
+      event: (e: FeedEvent) => open && res.write(frame(e)),
       lost: () => open && res.write('event: lost\ndata: {}\n\n'),
-      end: (reason) => {
+      end: (reason: string) => {
         if (!open) return;
         res.end(`event: end\ndata: ${JSON.stringify({ reason })}\n\n`);
         close();
       },
-    });
+    };
+    try {
+      stop = await ctx.feed.subscribe(tenant, lastId === '' ? undefined : lastId, subscriber);
+    } catch {
+      // The feed could not start (Redis mode, Redis away): the stream ends at once; the client retries.
+      subscriber.end('the event stream could not start (its Redis does not answer); reconnect later');
+      return;
+    }
     if (!open) stop();
     else res.write(': connected\n\n');
   }

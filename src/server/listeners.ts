@@ -1,0 +1,85 @@
+// The service's listeners: the API routes on one app, the app of the Unix socket (the operator's,
+// with the config-identity check), and listening on an address or a socket with errors that say why.
+import type { FastifyInstance } from 'fastify';
+import { CONFIG_IDENTITY_HEADER } from './config-identity.js';
+import type { ServerContext } from './context.js';
+import { ApiError } from './errors.js';
+import { createHttpApp } from './http-app.js';
+import { addressUrl } from './listen-address.js';
+import { ServeOptionsError } from './options.js';
+import { adminRoutes } from './routes/admin.js';
+import { catalogueRoutes } from './routes/catalogue.js';
+import { dispatchRoutes } from './routes/dispatch.js';
+import { healthRoutes } from './routes/health.js';
+import { prepareSocketPath, restrictSocket } from './unix-socket.js';
+
+/** The routes of the API, on one listener. */
+export function addApiRoutes(app: FastifyInstance, ctx: ServerContext): void {
+  healthRoutes(app, ctx);
+  dispatchRoutes(app, ctx);
+  catalogueRoutes(app, ctx);
+  adminRoutes(app, ctx);
+}
+
+/**
+ * The API on the Unix socket: its callers are the operator (the file system decided who may
+ * connect), and a dispatch that names a configuration (CONFIG_IDENTITY_HEADER) must name this one.
+ */
+export function socketApp(ctx: ServerContext, identity: string | undefined): FastifyInstance {
+  const app = createHttpApp({ ...ctx, tokens: () => undefined });
+  app.addHook('onRequest', (request, _reply, done) => {
+    const claimed = request.headers[CONFIG_IDENTITY_HEADER];
+    if (claimed === undefined || claimed === identity) return done();
+    done(
+      new ApiError(
+        409,
+        'config_mismatch',
+        'this server runs another configuration (config files, policy files or sandbox root) than the one named in x-hookwarden-config',
+      ),
+    );
+  });
+  addApiRoutes(app, ctx);
+  return app;
+}
+
+/** Listens on HOST:PORT; resolves with its URL, or rejects with a ServeOptionsError that says why not. */
+export async function listenTcp(
+  app: FastifyInstance,
+  at: { host: string; port: number },
+  flag: string,
+): Promise<string> {
+  try {
+    await app.listen({ host: at.host, port: at.port });
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    const why =
+      code === 'EADDRINUSE'
+        ? 'the address is in use'
+        : code === 'EADDRNOTAVAIL'
+          ? 'no interface has this address'
+          : String(code ?? (err as Error).message);
+    throw new ServeOptionsError(`${flag} ${at.host}:${at.port}: cannot listen: ${why}`);
+  }
+  const bound = app.server.address();
+  const port = typeof bound === 'object' && bound !== null ? bound.port : at.port;
+  return addressUrl(at.host, port);
+}
+
+/** Listens on a Unix socket created 0600; resolves with its absolute path. */
+export async function listenSocket(app: FastifyInstance, path: string): Promise<string> {
+  let abs: string;
+  try {
+    abs = await prepareSocketPath(path);
+  } catch (err) {
+    throw new ServeOptionsError(`--socket ${(err as Error).message}`);
+  }
+  // Created 0600 (no moment in which others may connect), and made so again after listening.
+  const umask = process.umask(0o177);
+  try {
+    await app.listen({ path: abs });
+  } finally {
+    process.umask(umask);
+  }
+  restrictSocket(abs);
+  return abs;
+}
