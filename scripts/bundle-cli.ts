@@ -14,7 +14,14 @@
 //
 // The Claude Code adapter's fast path (src/cli/claude-code/adapter.js and what it imports
 // statically) is ONE chunk: Claude Code starts the adapter once per event, and loading its ~15
-// modules as ~15 chunks cost ~10 ms more than one file (bench/README.md, Claude Code adapter).
+// modules as ~15 chunks cost ~10 ms more than one file (bench/README.md, Claude Code adapter). The
+// same fast path is bundled a second time as ONE CommonJS file, claude-code.cjs (entry
+// adapter-main.js), which bin/hookwarden runs for `claude-code`: it skips the ES module loader's
+// set-up (~7 ms on Node 20); its import of full-dispatch.js points at the ES module chunk.
+//
+// The one-shot dispatch path (full-dispatch.js and what it imports statically, beyond the two
+// groups above) is one chunk too, `dispatch-path`: as ~20 chunks it loaded ~20 ms slower (same
+// bench). zod stays its own chunk (measured: no faster inside).
 import { readFileSync, rmSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -42,8 +49,14 @@ const adapterFastPath = new Set(
   [...staticClosure(cliFile('claude-code/adapter.js'))].filter((f) => !loadedByMain.has(f)),
 );
 
+const dispatchPath = new Set(
+  [...staticClosure(cliFile('claude-code/full-dispatch.js'))].filter(
+    (f) => !loadedByMain.has(f) && !adapterFastPath.has(f),
+  ),
+);
+
 rmSync(outDir, { recursive: true, force: true });
-await build({
+const esm = await build({
   input: fileURLToPath(new URL('src/cli/main.js', dist)),
   platform: 'node',
   // The entry's exports are not used by anyone (it is run): the adapter group may leave them out.
@@ -57,6 +70,11 @@ await build({
     /^prom-client(\/|$)/,
   ],
   logLevel: 'warn',
+  // pins.js imports the remote-pack modules lazily (for the library); in the CLI the executor imports
+  // them statically anyway, which rolldown reports once the dispatch path is grouped: expected.
+  onLog: (level, log, handler) => {
+    if (log.code !== 'INEFFECTIVE_DYNAMIC_IMPORT') handler(level, log);
+  },
   // Prefer a package's ES module build: a UMD build (jsonc-parser's "main") hides its requires
   // from the bundler.
   resolve: { mainFields: ['module', 'main'] },
@@ -73,8 +91,31 @@ await build({
           // Not the modules main.js loads anyway (interrupt.js): --version must not load this chunk.
           includeDependenciesRecursively: false,
         },
+        {
+          name: 'dispatch-path',
+          test: (id: string) => dispatchPath.has(id),
+          includeDependenciesRecursively: false,
+        },
       ],
     },
+    minify: true,
+  },
+});
+
+// The adapter's CommonJS entry. full-dispatch.js is left out and imported from the ES module chunk
+// that holds it (one dispatcher, loaded the way every other command loads it).
+const fullDispatch = cliFile('claude-code/full-dispatch.js');
+const fullChunk = esm.output.find((c) => c.type === 'chunk' && c.facadeModuleId === fullDispatch);
+if (fullChunk === undefined) throw new Error('bundle-cli: no chunk for claude-code/full-dispatch.js');
+await build({
+  input: cliFile('claude-code/adapter-main.js'),
+  platform: 'node',
+  external: [fullDispatch],
+  logLevel: 'warn',
+  output: {
+    file: fileURLToPath(new URL('claude-code.cjs', `file://${outDir}`)),
+    format: 'cjs',
+    paths: { [fullDispatch]: `./${fullChunk.fileName}` },
     minify: true,
   },
 });
