@@ -21,38 +21,19 @@ const CLAIMING = new Set(['dispatch', 'bench', 'serve', 'claude-code']);
 /** Their subcommands that do not (the CLI's second argument). */
 const NOT_CLAIMING = new Set(['install']);
 
-/**
- * The process's one interrupt state. Kept on globalThis, not in this module: the Claude Code adapter
- * runs from a CommonJS bundle and loads the dispatcher from the ES module bundle, so this module can
- * be loaded twice in one process (claude-code/adapter-main.ts); both copies must share the handlers.
- */
-interface InterruptState {
-  received: InterruptSignal | undefined;
-  responder: Responder | undefined;
-  installed: boolean;
-}
-const STATE_KEY = Symbol.for('hookwarden.cli.interrupts');
-const state: InterruptState = ((globalThis as Record<symbol, unknown>)[STATE_KEY] as
-  | InterruptState
-  | undefined) ?? {
-  received: undefined,
-  responder: undefined,
-  installed: false,
-};
-(globalThis as Record<symbol, unknown>)[STATE_KEY] = state;
+let received: InterruptSignal | undefined;
+let responder: Responder | undefined;
 
 function onSignal(signal: InterruptSignal): void {
-  const repeated = state.received !== undefined;
-  state.received ??= signal;
-  state.responder?.(signal, repeated);
+  const repeated = received !== undefined;
+  received ??= signal;
+  responder?.(signal, repeated);
 }
 
 /** Installs the SIGINT/SIGTERM handlers when the command (the CLI's arguments) answers them. */
 export function installInterrupts(args: readonly string[]): void {
   const [command, sub] = args;
   if (command === undefined || !CLAIMING.has(command) || (sub !== undefined && NOT_CLAIMING.has(sub))) return;
-  if (state.installed) return;
-  state.installed = true;
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
 }
@@ -62,11 +43,11 @@ export function installInterrupts(args: readonly string[]): void {
  * (synchronously, before this returns).
  */
 export function claimInterrupts(fn: Responder): void {
-  state.responder = fn;
-  if (state.received !== undefined) fn(state.received, false);
+  responder = fn;
+  if (received !== undefined) fn(received, false);
 }
 
 /** The signal received and never claimed, if any (e.g. during `dispatch --help`). */
 export function unclaimedInterrupt(): InterruptSignal | undefined {
-  return state.responder === undefined ? state.received : undefined;
+  return responder === undefined ? received : undefined;
 }

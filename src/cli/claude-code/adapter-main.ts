@@ -1,14 +1,12 @@
 // The adapter's CommonJS entry: scripts/bundle-cli.ts bundles it, with the adapter's fast path
-// (adapter.ts and what it imports statically), into ONE file, dist/cli/bundle/claude-code.cjs,
-// which bin/hookwarden requires for `hookwarden claude-code …`.
+// (adapter.ts and what it imports statically), into ONE CommonJS file, dist/cli/bundle/claude-code.cjs,
+// and the one-shot dispatch (full-dispatch.ts) into one more, loaded only when a hook must run here.
+// bin/hookwarden requires it for `hookwarden claude-code …`.
 //
 // Why CommonJS: Claude Code starts the adapter once per event, and Node 20 spends ~7 ms setting up
-// its ES module loader before the first line of an ES module entry runs (plus a facade per built-in
-// module imported). A CommonJS entry skips that on the paths that answer from this file alone: no
-// hook can match (quick-scan.ts), or the dispatch is forwarded to `serve --socket` (forward.ts). When
-// a hook must run here, adapter.ts imports full-dispatch.js, which the bundle maps to the ES module
-// bundle's chunk: the dispatcher is loaded once, as every other command loads it.
-
+// its ES module loader before the first line of an ES module entry runs, plus a facade per built-in
+// module imported. A CommonJS process never sets it up: not when no hook can match (quick-scan.ts),
+// not when the dispatch is forwarded to `serve --socket` (forward.ts), not when it runs here.
 import { prepareEntry } from '../entry.js';
 import { runClaudeCodeAdapter } from './adapter.js';
 import { isAdapterCall } from './adapter-call.js';
