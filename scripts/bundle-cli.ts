@@ -38,7 +38,7 @@ function staticClosure(entry: string): Set<string> {
   return staticImports(entry).modules;
 }
 
-/** `entry`'s static closure, and the packages it imports (bare specifiers, without node: ones). */
+/** `entry`'s static closure (side-effect imports too), and the packages it imports (bare, not node:). */
 function staticImports(entry: string): { modules: Set<string>; packages: Set<string> } {
   const modules = new Set<string>();
   const packages = new Set<string>();
@@ -46,7 +46,7 @@ function staticImports(entry: string): { modules: Set<string>; packages: Set<str
     if (modules.has(file)) return;
     modules.add(file);
     const text = readFileSync(file, 'utf8');
-    for (const m of text.matchAll(/^(?:import|export)\s[^;]*?\sfrom\s+'([^']+)';/gms)) {
+    for (const m of text.matchAll(/^(?:(?:import|export)\s[^;]*?\sfrom|import)\s+'([^']+)';/gms)) {
       const spec = m[1]!;
       if (spec.startsWith('.')) visit(resolve(dirname(file), spec));
       else if (!spec.startsWith('node:'))
@@ -67,9 +67,11 @@ const adapterFastPath = new Set(
   [...staticClosure(cliFile('claude-code/adapter.js'))].filter((f) => !loadedByMain.has(f)),
 );
 
+// Not zod-jitless.js: its side effect is the adapter's alone (serve loads this chunk too).
+const jitless = cliFile('claude-code/zod-jitless.js');
 const dispatchPath = new Set(
   [...staticClosure(cliFile('claude-code/full-dispatch.js'))].filter(
-    (f) => !loadedByMain.has(f) && !adapterFastPath.has(f),
+    (f) => !loadedByMain.has(f) && !adapterFastPath.has(f) && f !== jitless,
   ),
 );
 
