@@ -4,6 +4,9 @@
 // /bin/true`). Goals (issue 10, item 12): with no matching hook the adapter takes at most 2× `node
 // -e 0`; with one command hook at most `node -e 0` + the hook alone + 20 ms. The same one-hook event
 // is also sent through a running `hookwarden serve --socket` (the adapter forwards to it).
+// `HOOKWARDEN_BENCH_BEFORE=/path/to/other/bin/hookwarden` (a built checkout) adds the three adapter
+// variants of that build in the same rounds (`HOOKWARDEN_BENCH_BEFORE_LABEL` names them, default
+// `before`); its socket variant forwards to the same daemon (this build's `serve --socket`).
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -76,24 +79,34 @@ export async function run(quick = false): Promise<ScenarioReport> {
     const f = fixtures(dir);
     const socket = join(dir, 'hw.sock');
     daemon = await startDaemon(f.settings, socket);
-    // The socket variant must measure forwarding, not the in-process fallback (which says so on stderr).
-    const check = spawnSync(process.execPath, [BIN, 'claude-code', '-c', f.settings, '--socket', socket], {
-      input: f.bash,
-      encoding: 'utf8',
-    });
-    if (check.status !== 0 || check.stderr !== '')
-      throw new Error(`the adapter did not forward to serve --socket: ${check.stderr}`);
-    const adapter =
-      (stdin: string, extra: string[] = []) =>
-      () =>
-        runProcess([BIN, 'claude-code', '--config', f.settings, ...extra], { stdin });
+    // The socket variants must measure forwarding, not the in-process fallback (which says so on stderr).
+    const before = process.env.HOOKWARDEN_BENCH_BEFORE || undefined;
+    const beforeLabel = process.env.HOOKWARDEN_BENCH_BEFORE_LABEL ?? 'before';
+    for (const bin of before === undefined ? [BIN] : [BIN, before]) {
+      const check = spawnSync(process.execPath, [bin, 'claude-code', '-c', f.settings, '--socket', socket], {
+        input: f.bash,
+        encoding: 'utf8',
+      });
+      if (check.status !== 0 || check.stderr !== '')
+        throw new Error(`${bin}: the adapter did not forward to serve --socket: ${check.stderr}`);
+    }
+    const variantsOf = (prefix: string, bin: string) => {
+      const adapter =
+        (stdin: string, extra: string[] = []) =>
+        () =>
+          runProcess([bin, 'claude-code', '--config', f.settings, ...extra], { stdin });
+      return {
+        [`${prefix}${NO_MATCH}`]: adapter(f.read),
+        [`${prefix}${ONE_HOOK}`]: adapter(f.bash),
+        [`${prefix}${VIA_SOCKET}`]: adapter(f.bash, ['--socket', socket]),
+      };
+    };
     const r = await interleavedLatency(
       {
         [BASELINE]: () => runProcess(['-e', '0']),
         [HOOK_ALONE]: () => runProcess(['-c', '/bin/true'], { file: '/bin/sh' }),
-        [NO_MATCH]: adapter(f.read),
-        [ONE_HOOK]: adapter(f.bash),
-        [VIA_SOCKET]: adapter(f.bash, ['--socket', socket]),
+        ...(before === undefined ? {} : variantsOf(`${beforeLabel}: `, before)),
+        ...variantsOf('', BIN),
       },
       { warmup: quick ? 1 : 3, iterations: quick ? 3 : 30 },
     );
@@ -111,7 +124,8 @@ export async function run(quick = false): Promise<ScenarioReport> {
       title: 'Claude Code adapter (whole processes, vs node -e 0)',
       markdown: [
         `${r[BASELINE]!.n} rounds; each variant a fresh process, the Claude Code input piped on stdin;`,
-        `measured on ${machine()}. Reproduce: \`npm run bench -- claude-code-adapter\`.`,
+        `measured on ${machine()}. Reproduce: \`npm run bench -- claude-code-adapter\`; with`,
+        '`HOOKWARDEN_BENCH_BEFORE=<another checkout>/bin/hookwarden` (built) its adapter rows are measured in the same rounds.',
         '',
         '| variant | p50 ms | p90 ms | p50 vs node -e 0 | p50 − node -e 0, ms |',
         '|---|---|---|---|---|',

@@ -7,10 +7,20 @@
 // pool, and after an aborted request undici opens a fresh idle connection to the same server that
 // stays up for its keep-alive timeout (4 s, measured on Node 20.20): a socket that outlives the
 // request and the executor. A request without an agent has exactly one socket, destroyed with it.
-import { request as httpRequest } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+//
+// node:http and node:https are required on the first request: a one-shot CLI dispatch without an http
+// hook (the common case) does not load them (~4 ms on Node 20).
+import type * as Http from 'node:http';
+import type * as Https from 'node:https';
+import { createRequire } from 'node:module';
 import { type LaneResult, type LaneRunOptions, refusal } from './lane.js';
 import { LinkedAbort } from './linked-abort.js';
+
+const require = createRequire(import.meta.url);
+const requestFor = (protocol: string): typeof Http.request =>
+  protocol === 'https:'
+    ? (require('node:https') as typeof Https).request
+    : (require('node:http') as typeof Http).request;
 
 /** What a dispatch hands the http lane. */
 export interface HttpRequest {
@@ -124,8 +134,8 @@ function exchange(
   const answer = new Promise<Exchange>((resolve) => {
     settle = resolve;
   });
-  const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
-  let req: ReturnType<typeof httpRequest>;
+  const send = requestFor(url.protocol);
+  let req: ReturnType<typeof Http.request>;
   try {
     req = send(url, {
       method: 'POST',

@@ -52,7 +52,11 @@ describe('hookwarden claude-code', () => {
     expect([r.code, r.stdout, r.stderr]).toEqual([0, '', '']);
     const modules = readFileSync(trace, 'utf8').split('\n');
     expect(
-      modules.filter((m) => /[\\/](executor|schemas|run)-[^/]*\.js$|node:child_process$|commander/.test(m)),
+      modules.filter((m) =>
+        /[\\/](executor|schemas|run|dispatch-path)-[^/]*\.js$|claude-code-full-[^/]*\.cjs$|node:child_process$|commander/.test(
+          m,
+        ),
+      ),
     ).toEqual([]);
   });
 

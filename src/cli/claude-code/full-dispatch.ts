@@ -1,6 +1,7 @@
 // The adapter's full path: load the config, dispatch the Claude Code input, answer in Claude Code's
 // protocol. Loaded only when a hook may run (quick-scan.ts decides). Config warnings are kept for
 // the debug log (stderr when the answer is not a block: on exit 2 stderr is the reason Claude sees).
+import './zod-jitless.js'; // first: before any zod schema is built (see there)
 import { type Diagnostic, formatDiagnostic } from '../../config/diagnostics.js';
 import { readJsonFile } from '../../config/read-json.js';
 import { toClaudeCodeAnswer } from '../../contract/claude-code-answer.js';
