@@ -1,18 +1,18 @@
 // The executor's async parts: the queue (in-process, or Redis with `queue.redis`) and the tenant
 // rate limiter (its buckets in the same Redis), and how close() ends the queue (docs/scaling.md).
 import type { AsyncQueue, QueueHost } from '../async/async-queue.js';
-import { RedisQueue } from '../async/redis-queue.js';
-import { makeQueue } from './make-queue.js';
+import { makeQueue, type RedisModule } from './make-queue.js';
 import type { ResolvedQueueOptions } from './queue-options.js';
 import { TenantRate } from './tenant-rate.js';
 
 export function asyncParts(
   host: QueueHost,
   o: ResolvedQueueOptions,
+  redis: RedisModule | undefined,
 ): { queue: AsyncQueue; rate: TenantRate } {
-  const queue = makeQueue(host, o);
+  const queue = makeQueue(host, o, redis);
   const store =
-    queue instanceof RedisQueue
+    redis !== undefined && queue instanceof redis.RedisQueue
       ? { client: queue.client, prefix: o.prefix, onUnavailable: () => queue.countUnavailable() }
       : undefined;
   return { queue, rate: new TenantRate(store) };

@@ -21,6 +21,7 @@ import { HookPool } from '../pool/pool.js';
 import { OnceTracker, Registry, type TrustedDefinition } from '../registry/registry.js';
 import { type CloseOptions, type Executor, type ExecutorInternals, INTERNALS } from './api.js';
 import { asyncParts, closeQueue } from './async-parts.js';
+import { loadRedisModule, type RedisModule } from './make-queue.js';
 import { type ExecutorOptions, type ResolvedOptions, resolveOptions } from './options.js';
 import { PackPoller } from './poll-packs.js';
 import {
@@ -32,8 +33,7 @@ import {
 } from './reload.js';
 import { loadRuntimeTenant, reloadTenants } from './set-tenant.js';
 import type { TenantRate } from './tenant-rate.js';
-import type { TenantSpec } from './tenants.js';
-import { buildTenantGenerations, type RuntimeTenant } from './tenants.js';
+import { buildTenantGenerations, type RuntimeTenant, type TenantSpec } from './tenants.js';
 import { type TrustedHookSpec, trustedDefinition } from './trusted-hook.js';
 import { ConfigWatcher } from './watch.js';
 
@@ -75,7 +75,12 @@ class HookExecutor implements Executor {
   #reloads: Promise<unknown> = Promise.resolve();
   #closed: Promise<void> | undefined;
 
-  constructor(options: ResolvedOptions, loaded: LoadedConfig, remote: RemotePacks) {
+  constructor(
+    options: ResolvedOptions,
+    loaded: LoadedConfig,
+    remote: RemotePacks,
+    redis: RedisModule | undefined,
+  ) {
     this.#options = options;
     this.#remote = remote;
     this.#loaded = loaded;
@@ -104,7 +109,8 @@ class HookExecutor implements Executor {
       events: this.#events,
       evaluators: options.evaluators,
     };
-    const parts = asyncParts({ context: () => jobs, generation: () => this.#generation }, options.queue);
+    const host = { context: () => jobs, generation: () => this.#generation };
+    const parts = asyncParts(host, options.queue, redis);
     this.#queue = parts.queue;
     this.#rate = parts.rate;
     this.#ctx = { ...jobs, async: parts.queue };
@@ -286,7 +292,7 @@ export async function createExecutor(options: ExecutorOptions = {}): Promise<Exe
   }
   const warn = resolved.onWarning ?? defaultWarning;
   for (const d of loaded.diagnostics) warn(d);
-  const executor = new HookExecutor(resolved, loaded, remote);
+  const executor = new HookExecutor(resolved, loaded, remote, await loadRedisModule(resolved.queue));
   await executor[INTERNALS]().queue.ready(); // Redis mode: connected, or gave up waiting
   return executor;
 }

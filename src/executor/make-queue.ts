@@ -2,13 +2,24 @@
 
 import type { AsyncQueue, QueueHost } from '../async/async-queue.js';
 import { EmbeddedQueue } from '../async/embedded-queue.js';
-import { RedisQueue } from '../async/redis-queue.js';
+import type { RedisQueue } from '../async/redis-queue.js';
 import { DEFAULTS } from '../config/defaults.js';
 import type { ResolvedQueueOptions } from './queue-options.js';
 
-export function makeQueue(host: QueueHost, o: ResolvedQueueOptions): AsyncQueue {
+/** The Redis queue's module, loaded by createExecutor only in Redis mode (BullMQ: ~110 ms to load). */
+export type RedisModule = { RedisQueue: typeof RedisQueue };
+
+export const loadRedisModule = (o: ResolvedQueueOptions): Promise<RedisModule | undefined> =>
+  o.redis === undefined ? Promise.resolve(undefined) : import('../async/redis-queue.js');
+
+export function makeQueue(
+  host: QueueHost,
+  o: ResolvedQueueOptions,
+  redis: RedisModule | undefined,
+): AsyncQueue {
   if (o.redis === undefined) return new EmbeddedQueue(host, o);
-  return new RedisQueue(host, {
+  if (redis === undefined) throw new Error('Redis mode: loadRedisModule() first');
+  return new redis.RedisQueue(host, {
     url: o.redis,
     prefix: o.prefix,
     concurrency: o.concurrency,

@@ -3,17 +3,16 @@
 // is allowed). Redis mode replaces the memory store with Redis so that every replica draws on the
 // same bucket (docs/scaling.md "Quotas"). Over the rate, dispatch() rejects `rate_limited` with
 // `retryAfterMs`.
+//
+// rate-limiter-flexible is loaded on the first dispatch that has a rate (~25 ms of module loading):
+// a one-shot CLI dispatch without rates never pays for it.
 import type { Redis } from 'ioredis';
-import {
-  BurstyRateLimiter,
-  RateLimiterMemory,
-  RateLimiterRedis,
-  RateLimiterRes,
-} from 'rate-limiter-flexible';
+import type { BurstyRateLimiter, RateLimiterMemory, RateLimiterRedis } from 'rate-limiter-flexible';
 import { DEFAULTS } from '../config/defaults.js';
 import { HookwardenError } from '../contract/hookwarden-error.js';
 import type { Generation } from '../dispatch/generation.js';
 
+type Rlf = typeof import('rate-limiter-flexible');
 type Bucket = RateLimiterMemory | RateLimiterRedis;
 type Limiter = Bucket | BurstyRateLimiter;
 
@@ -44,16 +43,17 @@ export class TenantRate {
   /** One limiter per (rate, burst) pair in use: a reload that changes a rate starts a fresh bucket. */
   readonly #limiters = new Map<string, Limiter>();
   readonly #store: RateStore | undefined;
+  #rlf: Rlf | undefined;
 
   constructor(store?: RateStore) {
     this.#store = store;
   }
 
-  #bucket(name: string, points: number, duration: number): Bucket {
-    const memory = new RateLimiterMemory({ keyPrefix: name, points, duration });
+  #bucket(rlf: Rlf, name: string, points: number, duration: number): Bucket {
+    const memory = new rlf.RateLimiterMemory({ keyPrefix: name, points, duration });
     const s = this.#store;
     if (s === undefined) return memory;
-    return new RateLimiterRedis({
+    return new rlf.RateLimiterRedis({
       storeClient: s.client,
       keyPrefix: `${s.prefix}:rate:${name}`,
       points,
@@ -63,13 +63,13 @@ export class TenantRate {
     });
   }
 
-  #limiter(rate: number, burst: number): Limiter {
+  #limiter(rlf: Rlf, rate: number, burst: number): Limiter {
     const key = `${rate}/${burst}`;
     let l = this.#limiters.get(key);
     if (l === undefined) {
-      const base = this.#bucket(`r${key}`, rate, 1);
+      const base = this.#bucket(rlf, `r${key}`, rate, 1);
       const windowS = DEFAULTS.async.burstWindowMs / 1000;
-      l = burst === 0 ? base : new BurstyRateLimiter(base, this.#bucket(`b${key}`, burst, windowS));
+      l = burst === 0 ? base : new rlf.BurstyRateLimiter(base, this.#bucket(rlf, `b${key}`, burst, windowS));
       this.#limiters.set(key, l);
     }
     return l;
@@ -87,10 +87,12 @@ export class TenantRate {
 
   async #consume(rate: number, burst: number, tenant: string | undefined): Promise<void> {
     if (this.#store !== undefined && this.#store.client.status !== 'ready') this.#store.onUnavailable();
+    this.#rlf ??= await import('rate-limiter-flexible');
+    const rlf = this.#rlf;
     try {
-      await this.#limiter(rate, burst).consume(tenant ?? '', 1);
+      await this.#limiter(rlf, rate, burst).consume(tenant ?? '', 1);
     } catch (err) {
-      if (!(err instanceof RateLimiterRes)) throw err;
+      if (!(err instanceof rlf.RateLimiterRes)) throw err;
       throw rateLimited(tenant, rate, burst, err.msBeforeNext);
     }
   }

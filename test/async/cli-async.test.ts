@@ -1,11 +1,14 @@
 // The CLI runs async hooks on its in-process queue: the result is printed first, the process exits
 // once they finished (--async-wait bounds it), rewakes go to stderr, records to --audit.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { runCli, startCli } from '../helpers/cli.js';
 import { FifoLines, mkfifo, waitingHook } from '../helpers/fifo.js';
 import { hooksOn, tempDir, writeConfig, writeFile } from '../helpers/fixture.js';
+
+const TRACER = fileURLToPath(new URL('../fixtures/trace-modules.mjs', import.meta.url));
 
 const readRecords = (path: string) =>
   readFileSync(path, 'utf8')
@@ -99,5 +102,23 @@ describe('hookwarden dispatch with async hooks', () => {
       ['queued', undefined],
       ['error', 'aborted'],
     ]);
+  });
+
+  it('a dispatch without Redis or a rate loads neither BullMQ nor rate-limiter-flexible (~140 ms of modules)', async () => {
+    const trace = join(tempDir(), 'modules.txt');
+    const r = await runCli(['dispatch', 'BeforeTool', '-c', config, '--async-wait', '0'], {
+      stdin,
+      nodeArgs: ['--import', TRACER],
+      env: { ...process.env, HW_TRACE_MODULES: trace },
+    });
+    expect(r.code).toBe(0);
+    const modules = readFileSync(trace, 'utf8').split('\n');
+    // Whatever file the bundler put them in: BullMQ's script names and rate-limiter-flexible's key
+    // prefix are strings no minifier changes.
+    const loaded = modules
+      .map((m) => (m.startsWith('file:') ? fileURLToPath(m) : m))
+      .filter((m) => /\.c?js$/.test(m) && existsSync(m));
+    expect(loaded.some((m) => m.includes('dispatch-path-'))).toBe(true);
+    expect(loaded.filter((m) => /moveToActive|rlflx/.test(readFileSync(m, 'utf8')))).toEqual([]);
   });
 });
