@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { tempDir, writeFile } from '../helpers/fixture.js';
 import { type HookServer, json, startHookServer } from '../helpers/hook-server.js';
+import { post, startServe } from '../helpers/serve.js';
 
 const FIXTURES = join(import.meta.dirname, '../fixtures/claude-code-http');
 
@@ -127,5 +128,18 @@ describe('hookwarden validate with an http hook', () => {
       `http hook: ${settings}: hooks.PreToolUse[0].hooks[0]: BeforeTool → POST ${server.origin}/hooks/pre-tool-use (allowed by "${server.origin}/hooks/*")`,
     );
     expect(server.requests).toEqual([]);
+  });
+
+  it('serve takes --allow-http-url too: a dispatch over HTTP runs the admitted hook', async () => {
+    const server = await guard();
+    const s = await startServe(
+      ['-c', settingsFor(server), '--listen', '127.0.0.1:0', '--allow-http-url', `${server.origin}/hooks/*`],
+      { env: ENV },
+    );
+    const r = await post(`${s.url}/v1/dispatch/PreToolUse`, undefined, JSON.parse(claudeInput('rm -rf /')));
+    expect(r.status).toBe(200);
+    expect(r.body.decision).toBe('deny');
+    expect(server.requests).toHaveLength(1);
+    await s.stop();
   });
 });

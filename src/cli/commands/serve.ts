@@ -18,6 +18,7 @@ export interface ServeFlags {
   config?: string[];
   userConfig?: string[];
   policy?: string[];
+  allowHttpUrl?: string[];
   root?: string;
   listen?: string;
   socket?: string;
