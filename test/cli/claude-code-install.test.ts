@@ -124,6 +124,19 @@ describe('hookwarden claude-code install', () => {
     expect(existsSync(copy)).toBe(false);
   });
 
+  it('--socket: the adapter command forwards to that daemon socket (made absolute)', async () => {
+    const dir = tempDir();
+    const file = writeConfig(dir, 'settings.json', settings);
+    const r = await runCli(['claude-code', 'install', file, '--socket', 'run/hw.sock'], { cwd: dir });
+    expect(r.code, r.stderr).toBe(0);
+    const block = JSON.parse(r.stdout) as Block;
+    const command = block.hooks.PreToolUse![0]!.hooks[0]!.command as string;
+    expect(shellWords(command).slice(2, 5)).toEqual(['claude-code', '--socket', join(dir, 'run/hw.sock')]);
+    const empty = await runCli(['claude-code', 'install', file, '--socket', ' ']);
+    expect(empty.code).toBe(1);
+    expect(empty.stderr).toContain('--socket: expected a path');
+  });
+
   it('--write: the copy holds the hooks, the file gets the block and keeps the rest; a second install is refused', async () => {
     const dir = tempDir();
     const file = writeConfig(dir, 'settings.json', settings);

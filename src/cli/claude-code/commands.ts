@@ -70,6 +70,10 @@ In a settings file (what \`install\` writes):
       'write the hooks copy and put the block in <file> (the file as it was is kept as <file>.bak)',
     )
     .option(
+      '--socket <path>',
+      'write the adapter command with --socket <path>: it forwards to a `hookwarden serve --socket <path>` with the same config when one runs (made absolute; $VARS are not expanded later)',
+    )
+    .option(
       '--hooks-file <path>',
       'where the hooks copy goes (default: <file name>.hookwarden.json next to <file>, or at the root of a plugin)',
     )
@@ -85,8 +89,8 @@ event that had them gets ONE adapter hook instead:
             (SessionStart, Notification…), plus 2 s for the adapter; the adapter itself answers 3 s
             before Claude Code would give up (--timeout), so a slow chain blocks, never slips through
   command   absolute paths of this node and this hookwarden, each word quoted for the shell
-Left with Claude Code, as they were: prompt, agent, http and mcp_tool hooks, async hooks (they
-cannot block there, and would in a dispatch), WorktreeCreate hooks (they answer with a path on
+Left with Claude Code, as they were: prompt, agent, http and mcp_tool hooks, async hooks (Claude
+Code runs them without holding the tool call; the adapter process would wait for them), WorktreeCreate hooks (they answer with a path on
 stdout), events hookwarden does not know. A file that already routes through the adapter is
 refused: an adapter hook never runs the adapter again (and the adapter refuses such a config).
 To change hooks later, edit the copy; for an event that had none, restore the .bak and install again.
@@ -103,9 +107,10 @@ Exit status: 0 printed (and written, with --write), 1 error (nothing written).
 Examples:
   $ hookwarden claude-code install .claude/settings.json
   $ hookwarden claude-code install ~/.claude/settings.json --write
+  $ hookwarden claude-code install .claude/settings.json --socket "$XDG_RUNTIME_DIR/hookwarden.sock" --write
   $ hookwarden claude-code install plugins/guard/hooks/hooks.json --hooks-file plugins/guard/sandboxed.json --write`,
     )
-    .action(async (file: string, flags: { write?: boolean; hooksFile?: string }) => {
+    .action(async (file: string, flags: { write?: boolean; hooksFile?: string; socket?: string }) => {
       const { runClaudeCodeInstall } = await import('./install.js');
       setExitCode(await runClaudeCodeInstall(file, flags));
     });

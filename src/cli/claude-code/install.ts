@@ -26,6 +26,8 @@ import { adapterConfigs, shellQuote } from './routing.js';
 export interface InstallFlags {
   write?: boolean;
   hooksFile?: string;
+  /** A `serve --socket` the adapter forwards to when it runs (written into the command, absolute). */
+  socket?: string;
 }
 
 /** Time allowed on top of the hooks' own: the adapter's start-up, config load and answer. */
@@ -198,6 +200,10 @@ export async function runClaudeCodeInstall(file: string, flags: InstallFlags): P
     throw new UsageError(`${path}: no hook the adapter runs (see above)`);
   }
   const command = adapterCommand();
+  if (flags.socket !== undefined) {
+    if (flags.socket.trim() === '') throw new UsageError('--socket: expected a path, got ""');
+    command.words.push('--socket', resolve(flags.socket));
+  }
   const budgets = await eventBudgets(plan, copyPath);
   const block = routingBlock(plan, budgets, command.words, copyPath);
   process.stdout.write(`${JSON.stringify(block, null, 2)}\n`);
