@@ -222,6 +222,38 @@ describe('async hooks (embedded queue)', () => {
     });
   });
 
+  it("a running async hook holds one of its tenant's maxConcurrent places: with 1 place and 1 queue slot, one of two sync hooks is refused", async () => {
+    const dir = tempDir();
+    const started = mkfifo(dir, 'started');
+    const release = mkfifo(dir, 'release');
+    const lines = new FifoLines(started);
+    const feed = new FifoFeed(release);
+    const acme = {
+      hooks: {
+        BeforeTool: [{ hooks: [{ ...waitingHook(started, release), name: 'bg', async: true }] }],
+        AfterTool: [{ hooks: [printing({}, { name: 'sync' })] }],
+      },
+      limits: { maxConcurrent: 1, maxQueued: 1 },
+    };
+    await withExecutor({ config: { ...hooksOn('BeforeTool', []), tenants: { acme } } }, async (hw) => {
+      await hw.dispatch('BeforeTool', ev(), { tenant: 'acme' });
+      expect(await lines.next()).toBe('started'); // the async hook holds acme's one place
+      const after = { ...ev(), toolResponse: {} };
+      const first = hw.dispatch('AfterTool', after, { tenant: 'acme' });
+      const second = hw.dispatch('AfterTool', after, { tenant: 'acme' });
+      // One waits in acme's one queue slot; the other is refused at once, so it answers first.
+      const refused = await Promise.race([first, second]);
+      expect(refused.hooks[0]!.error?.code).toBe('queue_full');
+      feed.send();
+      const codes = (await Promise.all([first, second])).map(
+        (r) => r.hooks[0]!.error?.code ?? r.hooks[0]!.outcome,
+      );
+      expect(codes.sort()).toEqual(['proceed', 'queue_full']);
+    });
+    lines.close();
+    feed.close();
+  });
+
   it('retry fields on a hook that is not async are reported and ignored', async () => {
     const config = hooksOn('BeforeTool', [printing({}, { name: 'x', retries: 2 })]);
     await withExecutor({ config }, async (hw, warnings) => {
