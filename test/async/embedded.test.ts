@@ -9,23 +9,19 @@ import { describe, expect, it } from 'vitest';
 import type { AsyncCompletedEvent, AuditRecord, RewakeEvent } from '../../src/index.js';
 import { createExecutor, isHookwardenError } from '../../src/index.js';
 import { completions } from '../helpers/async.js';
-import { FifoFeed, FifoLines, mkfifo, waitingHook } from '../helpers/fifo.js';
+import { waitingPair } from '../helpers/fifo.js';
 import { hooksOn, input, printing, tempDir, withExecutor } from '../helpers/fixture.js';
 
 const ev = () => input({ toolName: 'Bash', toolInput: { command: 'ls' } });
 
 describe('async hooks (embedded queue)', () => {
   it('answer before the hook runs; the hook cannot change the verdict; completion, rewake and audit follow', async () => {
-    const dir = tempDir();
-    const started = mkfifo(dir, 'started');
-    const release = mkfifo(dir, 'release');
-    const lines = new FifoLines(started);
-    const feed = new FifoFeed(release);
+    const { hook, lines, feed } = waitingPair(tempDir(), { decision: 'deny', reason: 'secrets in the diff' });
     const records: AuditRecord[] = [];
     const config = hooksOn('BeforeTool', [
       printing({ decision: 'allow', reason: 'sync ok' }, { name: 'sync' }),
       {
-        ...waitingHook(started, release, { decision: 'deny', reason: 'secrets in the diff' }),
+        ...hook,
         name: 'bg',
         asyncRewake: true,
       },
@@ -121,12 +117,8 @@ describe('async hooks (embedded queue)', () => {
   });
 
   it('limits.maxAsyncQueued: past it the hook is recorded queue_full and not run', async () => {
-    const dir = tempDir();
-    const started = mkfifo(dir, 'started');
-    const release = mkfifo(dir, 'release');
-    const lines = new FifoLines(started);
-    const feed = new FifoFeed(release);
-    const config = hooksOn('BeforeTool', [{ ...waitingHook(started, release), name: 'bg', async: true }]);
+    const { hook, lines, feed } = waitingPair(tempDir());
+    const config = hooksOn('BeforeTool', [{ ...hook, name: 'bg', async: true }]);
     await withExecutor({ config, limits: { maxAsyncQueued: 1 } }, async (hw) => {
       const first = await hw.dispatch('BeforeTool', ev());
       expect(first.hooks[0]!.outcome).toBe('queued');
@@ -150,12 +142,8 @@ describe('async hooks (embedded queue)', () => {
   });
 
   it('close() aborts queued and running async hooks, each with its completion; close({drainMs}) lets them finish', async () => {
-    const dir = tempDir();
-    const started = mkfifo(dir, 'started');
-    const release = mkfifo(dir, 'release');
-    const lines = new FifoLines(started);
-    const feed = new FifoFeed(release);
-    const config = hooksOn('BeforeTool', [{ ...waitingHook(started, release), name: 'bg', async: true }]);
+    const { hook, lines, feed } = waitingPair(tempDir());
+    const config = hooksOn('BeforeTool', [{ ...hook, name: 'bg', async: true }]);
     const records: AuditRecord[] = [];
     const hw = await createExecutor({
       config,
@@ -223,14 +211,10 @@ describe('async hooks (embedded queue)', () => {
   });
 
   it("a running async hook holds one of its tenant's maxConcurrent places: with 1 place and 1 queue slot, one of two sync hooks is refused", async () => {
-    const dir = tempDir();
-    const started = mkfifo(dir, 'started');
-    const release = mkfifo(dir, 'release');
-    const lines = new FifoLines(started);
-    const feed = new FifoFeed(release);
+    const { hook, lines, feed } = waitingPair(tempDir());
     const acme = {
       hooks: {
-        BeforeTool: [{ hooks: [{ ...waitingHook(started, release), name: 'bg', async: true }] }],
+        BeforeTool: [{ hooks: [{ ...hook, name: 'bg', async: true }] }],
         AfterTool: [{ hooks: [printing({}, { name: 'sync' })] }],
       },
       limits: { maxConcurrent: 1, maxQueued: 1 },

@@ -92,3 +92,17 @@ export function waitingHook(started: string, release: string, output: object = {
     command: `echo started > '${started}'; read line < '${release}'; printf '%s' '${JSON.stringify(output)}'`,
   };
 }
+
+/**
+ * A hook that waits, with both ends held by the test: `lines.next()` resolves when it started,
+ * `feed.send()` lets it answer. `hook` is its spec (add name, async… as needed).
+ */
+export function waitingPair(dir: string, output?: object) {
+  const started = mkfifo(dir, 'started');
+  const release = mkfifo(dir, 'release');
+  return {
+    hook: waitingHook(started, release, output),
+    lines: new FifoLines(started),
+    feed: new FifoFeed(release),
+  };
+}
