@@ -163,12 +163,21 @@ export class RedisQueue implements AsyncQueue {
     this.#wakeIfIdle();
   }
 
-  /** A job BullMQ gave up on without our processor finishing it (it stalled too often). */
+  /**
+   * A job BullMQ gave up on without our processor completing it: it stalled too often, or its last
+   * attempt failed in the queue itself (Redis errors while completing it). It still completes once,
+   * so that its tenant's place is given back and its events are written (best effort: Redis may be
+   * the reason). A failed attempt that BullMQ will retry is not final: nothing to do.
+   */
   async #failed(bjob: Job | undefined, err: Error): Promise<void> {
     const job = bjob === undefined ? undefined : parseJobData(bjob.data);
-    if (job === undefined || !/stalled/i.test(err.message)) return;
-    const c = notRunCompletion(job, 'command', hookError('job_stalled', `the job stalled: ${err.message}`));
-    await this.#complete(job, c).catch(() => {});
+    if (job === undefined) return;
+    const stalled = /stalled/i.test(err.message);
+    if (!stalled && bjob!.attemptsMade < (bjob!.opts.attempts ?? 1)) return;
+    const error = stalled
+      ? hookError('job_stalled', `the job stalled: ${err.message}`)
+      : hookError('queue_unavailable', `the queue failed the job: ${err.message}`);
+    await this.#complete(job, notRunCompletion(job, 'command', error)).catch(() => {});
   }
 
   /**
