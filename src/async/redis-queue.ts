@@ -99,9 +99,12 @@ export class RedisQueue implements AsyncQueue {
     const max = maxAsyncQueuedFor(gen, job.tenant);
     const counter = this.#counter(job.tenant);
     const spec = hook.async!;
+    let reserved = false;
     try {
       const n = await this.#client.incr(counter);
+      reserved = true;
       if (n > max) {
+        reserved = false;
         await this.#client.decr(counter);
         const message = `limits.maxAsyncQueued (${max}) reached: this tenant has ${n - 1} async hooks queued or running (every replica); the hook was not queued`;
         const details = { ...(job.tenant !== undefined ? { tenant: job.tenant } : {}), limit: max };
@@ -116,6 +119,8 @@ export class RedisQueue implements AsyncQueue {
       });
     } catch (err) {
       this.#unavailable++;
+      // The place counted for a job Redis did not take is given back (if Redis still answers).
+      if (reserved) await this.#client.decr(counter).catch(() => {});
       const message = `the async queue's Redis did not answer (${(err as Error).message}); the hook was not queued`;
       return { kind: 'failure', error: hookError('queue_unavailable', message), latencyMs: 0, queuedMs: 0 };
     }

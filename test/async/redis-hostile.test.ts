@@ -5,7 +5,8 @@
 // a frame of its own making.
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hooksOn, printing, tempDir, writeConfig } from '../helpers/fixture.js';
+import { createExecutor } from '../../src/index.js';
+import { hooksOn, input, printing, tempDir, writeConfig } from '../helpers/fixture.js';
 import { RedisServer } from '../helpers/redis.js';
 import { get, type LiveServer, post, startServe, writeAuthFile } from '../helpers/serve.js';
 import { SseStream } from '../helpers/sse.js';
@@ -59,5 +60,26 @@ describe('hostile entries in a tenant event stream', () => {
     expect(acme.pending()).toEqual([]);
     expect((await get(`${server.url}/readyz`)).status).toBe(200);
     acme.close();
+  });
+});
+
+describe('a place reserved for a job that Redis then refused', () => {
+  it('is given back: a failed enqueue does not leak a maxAsyncQueued place', async () => {
+    // A Redis user that may INCR/DECR but not run scripts: BullMQ's add (a Lua script) fails after
+    // the tenant's place was counted.
+    await client.call('ACL', 'SETUSER', 'noscripts', 'on', '>pw', '~*', '&*', '+@all', '-eval', '-evalsha');
+    const url = `redis://noscripts:pw@127.0.0.1:${redis.port}`;
+    const hw = await createExecutor({
+      config: hooksOn('BeforeTool', [printing({}, { name: 'bg', async: true, onError: 'skip' })]),
+      queue: { redis: url, prefix: 'leak', work: false },
+      onWarning: () => {},
+    });
+    try {
+      const r = await hw.dispatch('BeforeTool', input({ toolName: 'Bash', toolInput: {} }));
+      expect(r.hooks[0]).toMatchObject({ outcome: 'error', error: { code: 'queue_unavailable' } });
+      expect(Number((await client.get('leak:async:reserved:none')) ?? '0')).toBe(0);
+    } finally {
+      await hw.close();
+    }
   });
 });
