@@ -1,7 +1,8 @@
 // The async queue of Redis mode (`queue: { redis }`, `serve --queue redis://…`): each async hook run
 // is a BullMQ job (id = asyncId) that any replica with the same hook spec runs. A replica whose
 // configuration lacks the job's spec digest hands it back (delayed) and, past `mismatchTimeoutMs`,
-// completes it `config_mismatch`. Retries are BullMQ's (attempts + backoff from the hook). A job
+// completes it `config_mismatch`. Tenants take turns: a job's priority is its place in its tenant's
+// backlog (the in-process queue's fair rotation, approximated). Retries are BullMQ's (attempts + backoff from the hook). A job
 // whose replica died is taken again once its lock lapses (`lockDurationMs`). Whoever finishes a
 // job completes it through one Lua script that marks it done (SET NX), frees its tenant's place and
 // appends its events to the tenant's stream: a job that ran twice still completes once.
@@ -40,6 +41,8 @@ const CONNECT_WAIT_MS = 5_000;
 /** Bound on each step of close() (BullMQ waits for Redis, which may be gone). */
 const CLOSE_WAIT_MS = 2_000;
 const DONE_TTL_MS = 7 * 86_400_000;
+/** BullMQ's largest priority (2^21 - 1). */
+const MAX_PRIORITY = 2_097_151;
 
 // KEYS: done marker, tenant counter, tenant stream. ARGV: ttl, maxlen, completed json, rewake json or ''.
 const COMPLETE = `
@@ -117,6 +120,8 @@ export class RedisQueue implements AsyncQueue {
         backoff: { type: `hookwarden-${spec.retryBackoff}`, delay: spec.retryBackoffMs },
         removeOnComplete: true,
         removeOnFail: true,
+        // Its place in its tenant's backlog: a tenant's nth job waits behind every tenant's (n-1)th.
+        priority: Math.min(n, MAX_PRIORITY),
       });
     } catch (err) {
       this.#unavailable++;
