@@ -1,6 +1,7 @@
 // An async job on the queue's side (its shape: src/dispatch/async-job.ts): the retry wait, the
 // registry and hook it names, and, in Redis mode, its data read back by any replica: parseJobData
 // checks it like any other input from outside.
+import type { BackoffStrategy } from 'bullmq';
 import { z } from 'zod';
 import { LIMIT_BOUNDS } from '../config/defaults.js';
 import { tenantIdProblem } from '../config/tenants.js';
@@ -21,6 +22,16 @@ export function retryDelayMs(
   const wait = spec.retryBackoff === 'fixed' ? spec.retryBackoffMs : spec.retryBackoffMs * 2 ** (retry - 1);
   return Math.min(wait, LIMIT_BOUNDS.retryBackoffMs);
 }
+
+/** Redis mode's retry wait (BullMQ's own exponential strategy has no bound): retryDelayMs, capped. */
+export const backoffOf: BackoffStrategy = (attemptsMade, type, _err, job) => {
+  const b = job?.opts.backoff;
+  const retryBackoffMs = typeof b === 'object' ? (b.delay ?? 0) : (b ?? 0);
+  return retryDelayMs(
+    { retryBackoff: type === 'hookwarden-fixed' ? 'fixed' : 'exponential', retryBackoffMs },
+    attemptsMade,
+  );
+};
 
 /** The registry a tenant's (or a tenant-less) dispatch runs. */
 export function registryFor(gen: Generation, tenant: string | undefined) {

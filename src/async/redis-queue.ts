@@ -8,7 +8,7 @@
 // appends its events to the tenant's stream: a job that ran twice still completes once.
 // If Redis does not answer, submit() fails the hook `queue_unavailable` (its onError decides) at
 // once (no offline queue), and `unavailable` counts it (/readyz, metrics).
-import { type BackoffStrategy, DelayedError, type Job, Queue, Worker } from 'bullmq';
+import { DelayedError, type Job, Queue, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import { hookError } from '../contract/error-codes.js';
 import { type HookAnswer, notRunAnswer } from '../contract/fold.js';
@@ -16,7 +16,7 @@ import type { AsyncJob } from '../dispatch/async-job.js';
 import type { Generation } from '../dispatch/generation.js';
 import type { HookDefinition } from '../registry/hook-definition.js';
 import { type AsyncCompletion, completionOf, notRunCompletion } from './async-events.js';
-import { findJobHook, parseJobData, retryDelayMs } from './async-job.js';
+import { backoffOf, findJobHook, parseJobData } from './async-job.js';
 import { type AsyncQueue, maxAsyncQueuedFor, type QueueHost, type QueueStatus } from './async-queue.js';
 import { IdleWaiters } from './idle-waiters.js';
 import { RedisFeed, streamKey } from './redis-feed.js';
@@ -262,16 +262,6 @@ export class RedisQueue implements AsyncQueue {
     if (this.#worker !== undefined) await bounded(this.#worker.disconnect(), CLOSE_WAIT_MS);
   }
 }
-
-/** A retry's wait (BullMQ's own exponential strategy has no bound): retryDelayMs, capped. */
-const backoffOf: BackoffStrategy = (attemptsMade, type, _err, job) => {
-  const b = job?.opts.backoff;
-  const retryBackoffMs = typeof b === 'object' ? (b.delay ?? 0) : (b ?? 0);
-  return retryDelayMs(
-    { retryBackoff: type === 'hookwarden-fixed' ? 'fixed' : 'exponential', retryBackoffMs },
-    attemptsMade,
-  );
-};
 
 /** Waits for `p` (errors ignored) at most `ms`. */
 async function bounded(p: Promise<unknown> | undefined, ms: number): Promise<void> {
