@@ -272,19 +272,15 @@ async function bounded(p: Promise<unknown> | undefined, ms: number): Promise<voi
 }
 
 /** ioredis options of a redis:// URL (BullMQ's worker builds its own blocking connection from them). */
-function connectionOf(url: string): {
-  host: string;
-  port: number;
-  password?: string;
-  db?: number;
-  username?: string;
-} {
+function connectionOf(url: string): Record<string, unknown> & { host: string; port: number } {
   const u = new URL(url);
   return {
-    host: u.hostname,
+    host: u.hostname.replace(/^\[(.*)\]$/, '$1'),
     port: u.port === '' ? 6379 : Number(u.port),
     ...(u.username !== '' ? { username: decodeURIComponent(u.username) } : {}),
     ...(u.password !== '' ? { password: decodeURIComponent(u.password) } : {}),
     ...(u.pathname.length > 1 ? { db: Number(u.pathname.slice(1)) } : {}),
+    // rediss:// is TLS on these connections too (ioredis does the same for the URL it parses itself).
+    ...(u.protocol === 'rediss:' ? { tls: {} } : {}),
   };
 }
