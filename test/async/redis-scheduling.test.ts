@@ -1,11 +1,14 @@
-// Redis mode's process lifetime, against a real redis-server (free loopback port, stopped by PID):
+// Redis mode's scheduling and lifetime, against a real redis-server (free loopback port, stopped by
+// PID); slow hooks wait on a FIFO (events, no sleeps). Tenants share the queue's workers fairly, as
+// with the in-process queue: a tenant's backlog of slow async hooks does not make another tenant's
+// hook wait behind all of it (each job's BullMQ priority is its place in its tenant's backlog).
 // close() while a replica runs an async hook kills the hook (no process outlives the executor) and
-// hands the job back without using an attempt, so another replica runs it and completes it once.
+// hands the job back without using an attempt: another replica runs it and completes it once.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createExecutor } from '../../src/index.js';
 import { completions } from '../helpers/async.js';
 import { FifoFeed, FifoLines, mkfifo, waitingHook } from '../helpers/fifo.js';
-import { hooksOn, input, tempDir } from '../helpers/fixture.js';
+import { hooksOn, input, printing, tempDir } from '../helpers/fixture.js';
 import { hookProcesses, settleHookProcesses } from '../helpers/processes.js';
 import { RedisServer } from '../helpers/redis.js';
 
@@ -19,6 +22,37 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await redis.stop();
+});
+
+describe('Redis mode: tenants take turns', () => {
+  it("a tenant's backlog does not hold another tenant's async hook behind all of it", async () => {
+    const started = new FifoLines(startedFifo);
+    const release = new FifoFeed(releaseFifo);
+    const hw = await createExecutor({
+      config: {
+        tenants: {
+          a: hooksOn('BeforeTool', [{ ...waitingHook(startedFifo, releaseFifo), name: 'slow', async: true }]),
+          b: hooksOn('BeforeTool', [printing({}, { name: 'fast', async: true })]),
+        },
+      },
+      queue: { redis: redis.url, prefix: 'fair', concurrency: 1 },
+      onWarning: () => {},
+    });
+    try {
+      const ev = input({ toolName: 'Bash', toolInput: {} });
+      const done = completions(hw, 4);
+      for (let i = 0; i < 3; i++) await hw.dispatch('BeforeTool', ev, { tenant: 'a' });
+      await started.next(); // a's first job runs; its other two wait
+      await hw.dispatch('BeforeTool', ev, { tenant: 'b' });
+      for (let i = 0; i < 3; i++) release.send();
+      const order = (await done).map((c) => c.tenant);
+      expect(order).toEqual(['a', 'b', 'a', 'a']);
+    } finally {
+      await hw.close();
+      started.close();
+      release.close();
+    }
+  });
 });
 
 describe('Redis mode: close() mid-job', () => {
