@@ -1,17 +1,37 @@
 // An async job on the queue's side (its shape: src/dispatch/async-job.ts): the retry wait, the
 // registry and hook it names, and, in Redis mode, its data read back by any replica: parseJobData
 // checks it like any other input from outside.
+import type { BackoffStrategy } from 'bullmq';
 import { z } from 'zod';
+import { LIMIT_BOUNDS } from '../config/defaults.js';
 import { tenantIdProblem } from '../config/tenants.js';
 import type { HookInput } from '../contract/types.js';
 import { type AsyncJob, hookDigest } from '../dispatch/async-job.js';
 import type { Generation } from '../dispatch/generation.js';
 import type { AsyncHookSpec, HookDefinition } from '../registry/hook-definition.js';
 
-/** The wait before retry number `retry` (1 = the first retry). */
-export function retryDelayMs(spec: AsyncHookSpec, retry: number): number {
-  return spec.retryBackoff === 'fixed' ? spec.retryBackoffMs : spec.retryBackoffMs * 2 ** (retry - 1);
+/**
+ * The wait before retry number `retry` (1 = the first retry), at most a day (the bound of
+ * `retryBackoffMs`): doubling 100 times would otherwise hold a job (and its tenant's place) for
+ * ever, and a wait past 2^31 ms makes setTimeout fire at once.
+ */
+export function retryDelayMs(
+  spec: Pick<AsyncHookSpec, 'retryBackoff' | 'retryBackoffMs'>,
+  retry: number,
+): number {
+  const wait = spec.retryBackoff === 'fixed' ? spec.retryBackoffMs : spec.retryBackoffMs * 2 ** (retry - 1);
+  return Math.min(wait, LIMIT_BOUNDS.retryBackoffMs);
 }
+
+/** Redis mode's retry wait (BullMQ's own exponential strategy has no bound): retryDelayMs, capped. */
+export const backoffOf: BackoffStrategy = (attemptsMade, type, _err, job) => {
+  const b = job?.opts.backoff;
+  const retryBackoffMs = typeof b === 'object' ? (b.delay ?? 0) : (b ?? 0);
+  return retryDelayMs(
+    { retryBackoff: type === 'hookwarden-fixed' ? 'fixed' : 'exponential', retryBackoffMs },
+    attemptsMade,
+  );
+};
 
 /** The registry a tenant's (or a tenant-less) dispatch runs. */
 export function registryFor(gen: Generation, tenant: string | undefined) {

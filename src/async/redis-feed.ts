@@ -5,7 +5,7 @@
 // elsewhere resumes with its Last-Event-ID. Each open stream holds one Redis connection (XREAD
 // BLOCK); when Redis goes away the stream ends and the client reconnects with its last id.
 import { Redis } from 'ioredis';
-import type { EventFeed, FeedEventType, FeedSubscriber } from './event-feed.js';
+import type { EventFeed, FeedEvent, FeedEventType, FeedSubscriber } from './event-feed.js';
 
 export const streamKey = (prefix: string, tenant: string | undefined) =>
   tenant === undefined ? `${prefix}:events:none` : `${prefix}:events:t:${tenant}`;
@@ -18,6 +18,29 @@ export function compareIds(a: string, b: string): number {
 }
 
 const BLOCK_MS = 5_000;
+const TYPES: ReadonlySet<string> = new Set<FeedEventType>(['async.completed', 'rewake']);
+
+/**
+ * A stream entry as an event, or undefined when it is not one this version wrote (something else
+ * with access to Redis, or another version): skipped, like any malformed input, never thrown.
+ */
+export function feedEventOf(id: string, fields: readonly string[]): FeedEvent | undefined {
+  const value = (name: string) => {
+    for (let i = 0; i + 1 < fields.length; i += 2) if (fields[i] === name) return fields[i + 1];
+    return undefined;
+  };
+  const type = value('type');
+  const text = value('data');
+  if (type === undefined || !TYPES.has(type) || text === undefined) return undefined;
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) return undefined;
+  return { id, type: type as FeedEventType, data: data as FeedEvent['data'] };
+}
 
 export class RedisFeed implements EventFeed {
   readonly #url: string;
@@ -86,9 +109,8 @@ export class RedisFeed implements EventFeed {
       for (const [, entries] of got ?? []) {
         for (const [id, fields] of entries) {
           cursor = id;
-          const type = fields[fields.indexOf('type') + 1] as FeedEventType;
-          const data = JSON.parse(fields[fields.indexOf('data') + 1]!);
-          if (this.#open.has(entry)) entry.sub.event({ id, type, data });
+          const e = feedEventOf(id, fields);
+          if (e !== undefined && this.#open.has(entry)) entry.sub.event(e);
         }
       }
     }

@@ -1,7 +1,8 @@
 // The async queue of Redis mode (`queue: { redis }`, `serve --queue redis://…`): each async hook run
 // is a BullMQ job (id = asyncId) that any replica with the same hook spec runs. A replica whose
 // configuration lacks the job's spec digest hands it back (delayed) and, past `mismatchTimeoutMs`,
-// completes it `config_mismatch`. Retries are BullMQ's (attempts + backoff from the hook). A job
+// completes it `config_mismatch`. Tenants take turns: a job's priority is its place in its tenant's
+// backlog (the in-process queue's fair rotation, approximated). Retries are BullMQ's (attempts + backoff from the hook). A job
 // whose replica died is taken again once its lock lapses (`lockDurationMs`). Whoever finishes a
 // job completes it through one Lua script that marks it done (SET NX), frees its tenant's place and
 // appends its events to the tenant's stream: a job that ran twice still completes once.
@@ -15,7 +16,7 @@ import type { AsyncJob } from '../dispatch/async-job.js';
 import type { Generation } from '../dispatch/generation.js';
 import type { HookDefinition } from '../registry/hook-definition.js';
 import { type AsyncCompletion, completionOf, notRunCompletion } from './async-events.js';
-import { findJobHook, parseJobData } from './async-job.js';
+import { backoffOf, findJobHook, parseJobData } from './async-job.js';
 import { type AsyncQueue, maxAsyncQueuedFor, type QueueHost, type QueueStatus } from './async-queue.js';
 import { IdleWaiters } from './idle-waiters.js';
 import { RedisFeed, streamKey } from './redis-feed.js';
@@ -40,6 +41,8 @@ const CONNECT_WAIT_MS = 5_000;
 /** Bound on each step of close() (BullMQ waits for Redis, which may be gone). */
 const CLOSE_WAIT_MS = 2_000;
 const DONE_TTL_MS = 7 * 86_400_000;
+/** BullMQ's largest priority (2^21 - 1). */
+const MAX_PRIORITY = 2_097_151;
 
 // KEYS: done marker, tenant counter, tenant stream. ARGV: ttl, maxlen, completed json, rewake json or ''.
 const COMPLETE = `
@@ -82,6 +85,7 @@ export class RedisQueue implements AsyncQueue {
         lockDuration: o.lockDurationMs,
         stalledInterval: o.lockDurationMs,
         maxStalledCount: 2,
+        settings: { backoffStrategy: backoffOf },
       });
       this.#worker.on('error', () => {
         this.#unavailable++;
@@ -99,9 +103,12 @@ export class RedisQueue implements AsyncQueue {
     const max = maxAsyncQueuedFor(gen, job.tenant);
     const counter = this.#counter(job.tenant);
     const spec = hook.async!;
+    let reserved = false;
     try {
       const n = await this.#client.incr(counter);
+      reserved = true;
       if (n > max) {
+        reserved = false;
         await this.#client.decr(counter);
         const message = `limits.maxAsyncQueued (${max}) reached: this tenant has ${n - 1} async hooks queued or running (every replica); the hook was not queued`;
         const details = { ...(job.tenant !== undefined ? { tenant: job.tenant } : {}), limit: max };
@@ -110,12 +117,16 @@ export class RedisQueue implements AsyncQueue {
       await this.#queue.add('hook', job, {
         jobId: job.asyncId,
         attempts: spec.retries + 1,
-        backoff: { type: spec.retryBackoff, delay: spec.retryBackoffMs },
+        backoff: { type: `hookwarden-${spec.retryBackoff}`, delay: spec.retryBackoffMs },
         removeOnComplete: true,
         removeOnFail: true,
+        // Its place in its tenant's backlog: a tenant's nth job waits behind every tenant's (n-1)th.
+        priority: Math.min(n, MAX_PRIORITY),
       });
     } catch (err) {
       this.#unavailable++;
+      // The place counted for a job Redis did not take is given back (if Redis still answers).
+      if (reserved) await this.#client.decr(counter).catch(() => {});
       const message = `the async queue's Redis did not answer (${(err as Error).message}); the hook was not queued`;
       return { kind: 'failure', error: hookError('queue_unavailable', message), latencyMs: 0, queuedMs: 0 };
     }
@@ -270,19 +281,15 @@ async function bounded(p: Promise<unknown> | undefined, ms: number): Promise<voi
 }
 
 /** ioredis options of a redis:// URL (BullMQ's worker builds its own blocking connection from them). */
-function connectionOf(url: string): {
-  host: string;
-  port: number;
-  password?: string;
-  db?: number;
-  username?: string;
-} {
+function connectionOf(url: string): Record<string, unknown> & { host: string; port: number } {
   const u = new URL(url);
   return {
-    host: u.hostname,
+    host: u.hostname.replace(/^\[(.*)\]$/, '$1'),
     port: u.port === '' ? 6379 : Number(u.port),
     ...(u.username !== '' ? { username: decodeURIComponent(u.username) } : {}),
     ...(u.password !== '' ? { password: decodeURIComponent(u.password) } : {}),
     ...(u.pathname.length > 1 ? { db: Number(u.pathname.slice(1)) } : {}),
+    // rediss:// is TLS on these connections too (ioredis does the same for the URL it parses itself).
+    ...(u.protocol === 'rediss:' ? { tls: {} } : {}),
   };
 }

@@ -60,7 +60,9 @@ export interface ResolvedQueueOptions {
 export function resolveQueueOptions(raw: QueueOptions | undefined): ResolvedQueueOptions {
   const queue = queueOptionsSchema.safeParse(raw ?? {});
   if (!queue.success) {
-    const problems = issueMessages(queue.error.issues, raw, 'queue').map((m) => `${m.path}: ${m.message}`);
+    const problems = issueMessages(queue.error.issues, withoutPassword(raw), 'queue').map(
+      (m) => `${m.path}: ${m.message}`,
+    );
     throw new HookwardenError('invalid_options', problems.join('; '), { problems });
   }
   return Object.freeze({
@@ -72,4 +74,13 @@ export function resolveQueueOptions(raw: QueueOptions | undefined): ResolvedQueu
     replayEvents: queue.data.replayEvents ?? DEFAULTS.async.replayEvents,
     mismatchTimeoutMs: queue.data.mismatchTimeoutMs ?? DEFAULTS.async.mismatchTimeoutMs,
   });
+}
+
+/** `raw` with the user and password of its Redis URL masked: errors are logged. */
+function withoutPassword(raw: QueueOptions | undefined): unknown {
+  const url = raw?.redis;
+  if (typeof url !== 'string') return raw;
+  const start = url.indexOf('://');
+  const at = url.lastIndexOf('@');
+  return start >= 0 && at > start ? { ...raw, redis: `${url.slice(0, start + 3)}***${url.slice(at)}` } : raw;
 }
