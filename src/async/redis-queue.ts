@@ -120,8 +120,10 @@ export class RedisQueue implements AsyncQueue {
         backoff: { type: `hookwarden-${spec.retryBackoff}`, delay: spec.retryBackoffMs },
         removeOnComplete: true,
         removeOnFail: true,
-        // Its place in its tenant's backlog: a tenant's nth job waits behind every tenant's (n-1)th.
-        priority: Math.min(n, MAX_PRIORITY),
+        // Its place in its tenant's backlog: a tenant's nth job waits behind every tenant's (n-1)th. A
+        // tenant's only job goes to BullMQ's plain wait list (taken before any prioritised job, and a
+        // cheaper add): the same order.
+        ...(n > 1 ? { priority: Math.min(n - 1, MAX_PRIORITY) } : {}),
       });
     } catch (err) {
       this.#unavailable++;
