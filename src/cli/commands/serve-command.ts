@@ -40,7 +40,7 @@ export function addServeCommand(program: Command, setExitCode: (code: number) =>
     .option('--watch', 'reload the configuration when its files change (last-known-good)')
     .option(
       '--queue <redis-url>',
-      'Redis mode: async hooks become BullMQ jobs shared by every replica, tenant rates are global (e.g. redis://127.0.0.1:6379; docs/scaling.md)',
+      'Redis mode: async hooks become BullMQ jobs shared by every replica, tenant rates are global (e.g. redis://127.0.0.1:6379; docs/scaling.md). A URL with a password: set $HOOKWARDEN_QUEUE_URL instead (the command line is visible to other users)',
     )
     .option('--queue-prefix <prefix>', 'Redis mode: prefix of every key (default hookwarden)')
     .option(

@@ -61,6 +61,9 @@ function whole(flag: string, value: string | undefined): number | undefined {
 }
 
 function executorOptions(flags: ServeFlags): ServeFlagsResolved['executor'] {
+  // --queue, else $HOOKWARDEN_QUEUE_URL: a URL with a password stays off the command line (`ps`), and
+  // never reaches a hook (HOOKWARDEN_* names are never passed on).
+  const redisUrl = flags.queue ?? (process.env.HOOKWARDEN_QUEUE_URL || undefined);
   const sources = sourceOptions(flags);
   if (sources.config.length === 0 && (flags.policy ?? []).length === 0)
     throw new UsageError(
@@ -69,10 +72,10 @@ function executorOptions(flags: ServeFlags): ServeFlagsResolved['executor'] {
   return {
     ...sources,
     ...(flags.watch === true ? { watch: true } : {}),
-    ...(flags.queue !== undefined || flags.queuePrefix !== undefined
+    ...(redisUrl !== undefined || flags.queuePrefix !== undefined
       ? {
           queue: {
-            ...(flags.queue !== undefined ? { redis: flags.queue } : {}),
+            ...(redisUrl !== undefined ? { redis: redisUrl } : {}),
             ...(flags.queuePrefix !== undefined ? { prefix: flags.queuePrefix } : {}),
             ...lockDurationFromEnv(),
           },
