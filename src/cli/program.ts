@@ -5,7 +5,7 @@
 import { Command } from 'commander';
 import { VERSION } from '../contract/version.js';
 import { addClaudeCodeCommands } from './claude-code/commands.js';
-import { collect } from './collect.js';
+import { allowHttpUrlOption, collect } from './collect.js';
 import { addBenchCommands } from './commands/bench-command.js';
 import { addPackCommands } from './commands/pack.js';
 import { addServeCommand } from './commands/serve-command.js';
@@ -40,11 +40,7 @@ export function buildProgram(setExitCode: (code: number) => void): Command {
       'policy file: its hooks always run first and cannot be replaced; repeatable',
       collect,
     )
-    .option(
-      '--allow-http-url <pattern>',
-      'a URL pattern http hooks may be sent to, as a policy file\'s allowedHttpHookUrls (e.g. "https://hooks.example.com/*"); repeatable',
-      collect,
-    )
+    .addOption(allowHttpUrlOption())
     .option(
       '-i, --input <file>',
       'HookInput JSON file, or - for stdin (default: stdin when it is a pipe or a file, else {})',
@@ -107,11 +103,7 @@ Examples:
     )
     .argument('[config...]', 'hooks.json files (hookwarden, Claude Code settings.json or FreeCode form)')
     .option('-p, --policy <file>', 'a policy file to validate (alone or with configs); repeatable', collect)
-    .option(
-      '--allow-http-url <pattern>',
-      'a URL pattern http hooks may be sent to, as a policy file\'s allowedHttpHookUrls (e.g. "https://hooks.example.com/*"); repeatable',
-      collect,
-    )
+    .addOption(allowHttpUrlOption())
     .option('--strict', 'exit 1 on warnings too')
     .option('--json', 'print the report as JSON')
     .option('--no-tests', 'do not run the fixtures (tests/*.json) of the packs that verified')
@@ -141,11 +133,7 @@ Examples:
     .argument('<config>', 'hooks.json (project scope)')
     .argument('<fixtures...>', 'fixture files, or directories of them (every .json file inside)')
     .option('-p, --policy <file>', 'policy file loaded with the config; repeatable', collect)
-    .option(
-      '--allow-http-url <pattern>',
-      'a URL pattern http hooks may be sent to, as a policy file\'s allowedHttpHookUrls (e.g. "https://hooks.example.com/*"); repeatable',
-      collect,
-    )
+    .addOption(allowHttpUrlOption())
     .option('--root <dir>', 'sandbox root: the working directory of command hooks (default: cwd)')
     .option('--pack-cache <dir>', 'cache of packs pinned by url (default ~/.cache/hookwarden/packs)')
     .option('--json', 'print the results as JSON (for CI)')

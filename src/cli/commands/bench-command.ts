@@ -2,7 +2,7 @@
 // (src/bench) is imported from ./bench.js and ./bench-compare.js when a command runs.
 
 import type { Command } from 'commander';
-import { collect } from '../collect.js';
+import { allowHttpUrlOption, collect } from '../collect.js';
 import { UsageError } from '../usage-error.js';
 
 export function addBenchCommands(program: Command, setExitCode: (code: number) => void): void {
@@ -16,11 +16,7 @@ export function addBenchCommands(program: Command, setExitCode: (code: number) =
     .option('-c, --config <file>', 'hooks.json (project scope); repeatable, later ones win', collect)
     .option('--user-config <file>', 'hooks.json loaded as user scope; repeatable', collect)
     .option('-p, --policy <file>', 'policy file; repeatable', collect)
-    .option(
-      '--allow-http-url <pattern>',
-      'a URL pattern http hooks may be sent to, as a policy file\'s allowedHttpHookUrls (e.g. "https://hooks.example.com/*"); repeatable',
-      collect,
-    )
+    .addOption(allowHttpUrlOption())
     .option(
       '-i, --input <file>',
       'HookInput JSON file, or - for stdin (default: stdin when it is a pipe or a file, else {}; defaults filled in)',

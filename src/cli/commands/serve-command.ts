@@ -2,7 +2,7 @@
 // (fastify, pino, prom-client) is imported from ./serve.js when the command runs.
 
 import type { Command } from 'commander';
-import { collect } from '../collect.js';
+import { allowHttpUrlOption, collect } from '../collect.js';
 
 export function addServeCommand(program: Command, setExitCode: (code: number) => void): void {
   const serve = program
@@ -13,11 +13,7 @@ export function addServeCommand(program: Command, setExitCode: (code: number) =>
     .option('-c, --config <file>', 'hooks.json (project scope); repeatable, later ones win', collect)
     .option('--user-config <file>', 'hooks.json loaded as user scope; repeatable', collect)
     .option('-p, --policy <file>', 'policy file; repeatable', collect)
-    .option(
-      '--allow-http-url <pattern>',
-      'a URL pattern http hooks may be sent to, as a policy file\'s allowedHttpHookUrls (e.g. "https://hooks.example.com/*"); repeatable',
-      collect,
-    )
+    .addOption(allowHttpUrlOption())
     .option('--root <dir>', 'sandbox root: the working directory of command hooks (default: cwd)')
     .option('-l, --listen <host:port>', 'address of the API, e.g. 127.0.0.1:8080 (port 0: a free port)')
     .option(
