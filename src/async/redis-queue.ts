@@ -2,10 +2,10 @@
 // is a BullMQ job (id = asyncId) that any replica with the same hook spec runs. A replica whose
 // configuration lacks the job's spec digest hands it back (delayed) and, past `mismatchTimeoutMs`,
 // completes it `config_mismatch`. Tenants take turns: a job's priority is its place in its tenant's
-// backlog (the in-process queue's fair rotation, approximated). Retries are BullMQ's (attempts + backoff from the hook). A job
-// whose replica died is taken again once its lock lapses (`lockDurationMs`). Whoever finishes a
-// job completes it through one Lua script that marks it done (SET NX), frees its tenant's place and
-// appends its events to the tenant's stream: a job that ran twice still completes once.
+// backlog (the in-process queue's fair rotation, approximated). Retries are BullMQ's (attempts and
+// backoff from the hook). A job whose replica died is taken again once its lock lapses
+// (`lockDurationMs`). Whoever finishes a job completes it through one Lua script that marks it done
+// (SET NX), frees its tenant's place and appends its events to its stream: it completes once.
 // If Redis does not answer, submit() fails the hook `queue_unavailable` (its onError decides) at
 // once (no offline queue), and `unavailable` counts it (/readyz, metrics).
 import { DelayedError, type Job, Queue, Worker } from 'bullmq';
