@@ -3,8 +3,8 @@
 import type { HookError } from './error-codes.js';
 import type { HookType, Outcome, Scope } from './types.js';
 
-/** `async.completed`: an async hook's run ended (its last attempt, or it could not run). */
-export interface AsyncCompletedEvent {
+/** What both events say: which run, when, for whom, of which hook. */
+interface AsyncEventBase {
   asyncId: string;
   /** ISO time the run ended. */
   time: string;
@@ -12,6 +12,10 @@ export interface AsyncCompletedEvent {
   sessionId: string;
   event: string;
   hookId: string;
+}
+
+/** `async.completed`: an async hook's run ended (its last attempt, or it could not run). */
+export interface AsyncCompletedEvent extends AsyncEventBase {
   scope: Scope;
   type: HookType;
   /** As in a DispatchResult record (`not-run` when it never started: queue closed, spec not found). */
@@ -26,13 +30,7 @@ export interface AsyncCompletedEvent {
 }
 
 /** `rewake`: an `asyncRewake` hook denied, asked to keep working (continueWork) or exited 2. */
-export interface RewakeEvent {
-  asyncId: string;
-  time: string;
-  tenant?: string;
-  sessionId: string;
-  event: string;
-  hookId: string;
+export interface RewakeEvent extends AsyncEventBase {
   /** The hook's reason (its stderr for exit 2), capped like every hook-controlled text. */
   reason: string;
 }

@@ -7,8 +7,8 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createExecutor } from '../../src/index.js';
 import { hooksOn, input, printing, tempDir, writeConfig } from '../helpers/fixture.js';
-import { RedisServer } from '../helpers/redis.js';
-import { get, type LiveServer, post, startServe, writeAuthFile } from '../helpers/serve.js';
+import { RedisServer, serveOnRedis } from '../helpers/redis.js';
+import { get, type LiveServer, post, writeAuthFile } from '../helpers/serve.js';
 import { SseStream } from '../helpers/sse.js';
 
 const dir = tempDir();
@@ -24,16 +24,7 @@ let client: Redis;
 beforeAll(async () => {
   redis = await RedisServer.start();
   client = new Redis(redis.url);
-  server = await startServe([
-    '--config',
-    config,
-    '--listen',
-    '127.0.0.1:0',
-    '--auth',
-    auth.path,
-    '--queue',
-    redis.url,
-  ]);
+  server = await serveOnRedis(redis, config, ['--auth', auth.path]);
 });
 afterAll(async () => {
   await server.stop();

@@ -1,5 +1,6 @@
 // Waiting on an executor's async events (no sleeps).
 import type { AsyncCompletedEvent, Executor } from '../../src/index.js';
+import { hooksOn, printing } from './fixture.js';
 
 /** The next `n` `async.completed` events of an executor. */
 export function completions(hw: Executor, n = 1): Promise<AsyncCompletedEvent[]> {
@@ -14,3 +15,9 @@ export function completions(hw: Executor, n = 1): Promise<AsyncCompletedEvent[]>
     });
   });
 }
+
+/** A tenant's hooks: one asyncRewake hook on BeforeTool that denies with "<tenant> says no". */
+export const saysNo = (tenant: string): Record<string, unknown> =>
+  hooksOn('BeforeTool', [
+    printing({ decision: 'deny', reason: `${tenant} says no` }, { name: 'bg', asyncRewake: true }),
+  ]);

@@ -4,7 +4,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { afterAll } from 'vitest';
 import { tempDir } from './fixture.js';
-import { HANG_MS } from './serve.js';
+import { HANG_MS, type LiveServer, startServe } from './serve.js';
 
 const running = new Set<RedisServer>();
 afterAll(async () => {
@@ -92,4 +92,19 @@ export class RedisServer {
     await this.#exited;
     running.delete(this);
   }
+}
+
+/**
+ * `hookwarden serve --config <config>` on 127.0.0.1 (a free port) with `redis` as its queue; `args`
+ * adds flags (--auth, --queue-prefix…), `env` variables (HOOKWARDEN_QUEUE_LOCK_MS…).
+ */
+export function serveOnRedis(
+  redis: RedisServer,
+  config: string,
+  args: string[] = [],
+  env: Record<string, string> = {},
+): Promise<LiveServer> {
+  return startServe(['--config', config, '--listen', '127.0.0.1:0', '--queue', redis.url, ...args], {
+    env: { ...process.env, ...env },
+  });
 }

@@ -3,20 +3,17 @@
 // says `lost` for an id it cannot resume from); bad ids are 400, no token is 401; the stream ends
 // with `event: end` when the server stops. Also tenantRatePerSec over HTTP: 429 rate_limited.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { saysNo } from '../helpers/async.js';
 import { runCli } from '../helpers/cli.js';
-import { hooksOn, printing, tempDir, writeConfig } from '../helpers/fixture.js';
+import { hooksOn, tempDir, writeConfig } from '../helpers/fixture.js';
 import { type LiveServer, post, startServe, writeAuthFile } from '../helpers/serve.js';
 import { SseStream } from '../helpers/sse.js';
 
 const dir = tempDir();
-const says = (tenant: string) =>
-  hooksOn('BeforeTool', [
-    printing({ decision: 'deny', reason: `${tenant} says no` }, { name: 'bg', asyncRewake: true }),
-  ]);
 const config = writeConfig(dir, 'hooks.json', {
   tenants: {
-    acme: says('acme'),
-    globex: says('globex'),
+    acme: saysNo('acme'),
+    globex: saysNo('globex'),
     tight: { ...hooksOn('BeforeTool', []), limits: { ratePerSec: 1 } },
   },
 });

@@ -9,8 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createExecutor } from '../../src/index.js';
 import { waitingPair } from '../helpers/fifo.js';
 import { hooksOn, input, tempDir, writeConfig } from '../helpers/fixture.js';
-import { RedisServer } from '../helpers/redis.js';
-import { type LiveServer, startServe } from '../helpers/serve.js';
+import { RedisServer, serveOnRedis } from '../helpers/redis.js';
+import type { LiveServer } from '../helpers/serve.js';
 
 const dir = tempDir();
 const { hook, lines, feed } = waitingPair(dir);
@@ -32,10 +32,7 @@ afterAll(async () => {
 });
 
 const replica = (): Promise<LiveServer> =>
-  startServe(
-    ['--config', config, '--listen', '127.0.0.1:0', '--queue', redis.url, '--queue-prefix', prefix],
-    { env: { ...process.env, HOOKWARDEN_QUEUE_LOCK_MS: '1000' } },
-  );
+  serveOnRedis(redis, config, ['--queue-prefix', prefix], { HOOKWARDEN_QUEUE_LOCK_MS: '1000' });
 
 describe('a job whose replicas keep dying', () => {
   it('stalls three times, then completes once: not-run, job_stalled, its place given back', {

@@ -5,23 +5,20 @@
 // with Redis gone, sync dispatches answer and /readyz and /metrics say so.
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { saysNo } from '../helpers/async.js';
 import { FifoFeed, FifoLines, mkfifo, waitingHook } from '../helpers/fifo.js';
 import { hooksOn, printing, tempDir, writeConfig } from '../helpers/fixture.js';
-import { RedisServer } from '../helpers/redis.js';
-import { get, type LiveServer, metricValue, post, startServe, writeAuthFile } from '../helpers/serve.js';
+import { RedisServer, serveOnRedis } from '../helpers/redis.js';
+import { get, type LiveServer, metricValue, post, writeAuthFile } from '../helpers/serve.js';
 import { SseStream } from '../helpers/sse.js';
 
 const dir = tempDir();
 const startedFifo = mkfifo(dir, 'started');
 const releaseFifo = mkfifo(dir, 'release');
-const says = (tenant: string) =>
-  hooksOn('BeforeTool', [
-    printing({ decision: 'deny', reason: `${tenant} says no` }, { name: 'bg', asyncRewake: true }),
-  ]);
 const config = writeConfig(dir, 'hooks.json', {
   tenants: {
-    acme: says('acme'),
-    globex: says('globex'),
+    acme: saysNo('acme'),
+    globex: saysNo('globex'),
     slow: hooksOn('BeforeTool', [{ ...waitingHook(startedFifo, releaseFifo), name: 'slow', async: true }]),
     tight: { ...hooksOn('BeforeTool', [printing({}, { name: 'sync' })]), limits: { ratePerSec: 3 } },
   },
@@ -32,21 +29,9 @@ const bash = { toolName: 'Bash', toolInput: { command: 'ls' } };
 
 let redis: RedisServer;
 const replica = (name: string) =>
-  startServe(
-    [
-      '--config',
-      config,
-      '--listen',
-      '127.0.0.1:0',
-      '--auth',
-      auth.path,
-      '--queue',
-      redis.url,
-      '--audit',
-      `${dir}/${name}.jsonl`,
-    ],
-    { env: { ...process.env, HOOKWARDEN_QUEUE_LOCK_MS: '1000' } },
-  );
+  serveOnRedis(redis, config, ['--auth', auth.path, '--audit', `${dir}/${name}.jsonl`], {
+    HOOKWARDEN_QUEUE_LOCK_MS: '1000',
+  });
 let a: LiveServer;
 let b: LiveServer;
 beforeAll(async () => {
