@@ -7,7 +7,7 @@ import { joinPath } from '../contract/messages.js';
 import type { AsyncHookSpec } from '../registry/hook-definition.js';
 import { DEFAULTS, LIMIT_BOUNDS } from './defaults.js';
 import type { DiagnosticSink } from './diagnostics.js';
-import { posInt } from './zod-fields.js';
+import { posInt, wholeNumber } from './zod-fields.js';
 
 /** The async fields of a hook spec (spread into hookSpecSchema, config/schema.ts). */
 export const asyncFieldsShape = {
@@ -19,10 +19,7 @@ export const asyncFieldsShape = {
     description:
       'Async, and a deny, continueWork or exit 2 emits a `rewake` event for the platform to wake the agent.',
   }),
-  retries: z
-    .number({ error: 'expected a whole number' })
-    .int({ error: 'expected a whole number' })
-    .min(0, { error: 'expected 0 or more' })
+  retries: wholeNumber()
     .max(LIMIT_BOUNDS.retries, { error: `expected at most ${LIMIT_BOUNDS.retries}` })
     .optional()
     .meta({ description: 'Async hooks: times a failed run is tried again. Default 0.' }),

@@ -1,7 +1,7 @@
 // The `limits` section's schema: every executor-wide limit with its bounds (config/defaults.ts).
 import { z } from 'zod';
 import { LIMIT_BOUNDS } from './defaults.js';
-import { posInt } from './zod-fields.js';
+import { posInt, wholeNumber } from './zod-fields.js';
 
 /** Executor-wide limits (DESIGN §4). */
 export const limitsSchema = z.object({
@@ -80,10 +80,7 @@ export const limitsSchema = z.object({
       description:
         'Dispatches per second per tenant, across every replica in Redis mode; over it: rate_limited (HTTP 429). Default: no limit. Policy files and the caller only.',
     }),
-  tenantRateBurst: z
-    .number({ error: 'expected a whole number' })
-    .int({ error: 'expected a whole number' })
-    .min(0, { error: 'expected 0 or more' })
+  tenantRateBurst: wholeNumber()
     .max(LIMIT_BOUNDS.tenantRateBurst, { error: `expected at most ${LIMIT_BOUNDS.tenantRateBurst}` })
     .optional()
     .meta({

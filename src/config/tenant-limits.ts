@@ -1,5 +1,6 @@
 // A tenant's scheduling limits in config (applied by src/pool/fair-scheduler.ts).
 import { z } from 'zod';
+import { wholeNumber } from './zod-fields.js';
 
 const count = (what: string) =>
   z
@@ -30,10 +31,7 @@ export const tenantLimitsSchema = z.strictObject({
   ratePerSec: count('a positive integer')
     .optional()
     .meta({ description: "This tenant's dispatches per second (default: limits.tenantRatePerSec)." }),
-  rateBurst: z
-    .number({ error: 'expected a whole number' })
-    .int({ error: 'expected a whole number' })
-    .min(0, { error: 'expected 0 or more' })
+  rateBurst: wholeNumber()
     .optional()
     .meta({ description: "This tenant's burst above ratePerSec (default: limits.tenantRateBurst)." }),
 });

@@ -7,5 +7,12 @@ export const posInt = (what = 'a positive integer') =>
     .int({ error: `expected ${what}` })
     .positive({ error: `expected ${what}` });
 
+/** 0 or more (a count that may be zero: retries, a burst). */
+export const wholeNumber = () =>
+  z
+    .number({ error: 'expected a whole number' })
+    .int({ error: 'expected a whole number' })
+    .min(0, { error: 'expected 0 or more' });
+
 export const nonEmpty = (what: string) =>
   z.string({ error: `expected ${what}` }).min(1, { error: `expected ${what}` });
