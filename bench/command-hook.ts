@@ -35,6 +35,7 @@ export async function run(quick = false): Promise<ScenarioReport> {
     maxOutputBytes: 1 << 20,
     rlimits: { cpuSeconds: 0, openFiles: 1024, fileSizeBytes: 64 << 20, addressSpaceBytes: undefined },
     isolation: 'process',
+    containment: 'prefer',
     writable: false,
     runAs: undefined,
   };

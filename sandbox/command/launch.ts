@@ -12,6 +12,23 @@ export interface LaunchLimits {
   readonly addressSpaceBytes: number | undefined;
 }
 
+/**
+ * Contained process mode (docs/security.md): `prefer` where the host allows it, else uncontained and
+ * said so; `require` never without it (the hook fails with isolation_unavailable); `off` not asked.
+ */
+export type Containment = 'off' | 'prefer' | 'require';
+
+/** The rlimits a launcher lowered to the host's hard limits: what applied instead. */
+export type ClampedLimits = Partial<Record<keyof LaunchLimits, number>>;
+
+/** What the launcher knows once a process started: its containment, and limits it had to lower. */
+export interface StartFacts {
+  readonly contained: boolean;
+  /** Why a process that asked for containment runs without it. */
+  readonly uncontained?: string;
+  readonly clamped?: ClampedLimits;
+}
+
 /** One process to start, in its own session and process group. */
 export interface LaunchSpec {
   /** What is executed once the limits apply: the hook's program, or `bwrap … -- program`. */
@@ -28,6 +45,10 @@ export interface LaunchSpec {
   readonly stdin: string;
   /** Per stream: a launcher may stop relaying a stream past this many bytes (plus one). */
   readonly maxOutputBytes: number;
+  /** New user, PID, mount and IPC namespaces with a /proc of its own (process mode). */
+  readonly contain: Containment;
+  /** Drop every capability before the exec (process mode; bubblewrap drops its own). */
+  readonly dropCapabilities: boolean;
 }
 
 /** How the server that started a hook ended (spawn_server_lost). */
@@ -40,13 +61,13 @@ export interface LostServer {
 /** A started process's life, in order: started, then output, closed and exited in any order. */
 export interface LaunchEvents {
   /** The process exists: its pid, which is also its process group. */
-  started(pid: number): void;
+  started(pid: number, facts: StartFacts): void;
   output(stream: 'stdout' | 'stderr', chunk: Buffer): void;
   /** A stream reached its end (or the launcher stopped relaying it). */
   closed(stream: 'stdout' | 'stderr'): void;
   exited(code: number | null, signal: string | null): void;
-  /** It never started. */
-  failed(message: string): void;
+  /** It never started (`isolation_unavailable`: the containment it requires is not to be had). */
+  failed(message: string, kind?: 'spawn_failed' | 'isolation_unavailable'): void;
   /** The spawn server died: nothing more will be heard of this process. */
   lost(message: string, server: LostServer): void;
 }
@@ -58,6 +79,11 @@ export interface LaunchHandle {
 
 export interface Launcher {
   readonly kind: 'spawn-server' | 'node-spawn';
+  /**
+   * Whether process-mode hooks can be contained here, and why not: known once the launcher has
+   * started its machinery (the spawn server checks at start), undefined before.
+   */
+  readonly containment: { readonly available: boolean; readonly reason: string } | undefined;
   start(spec: LaunchSpec, events: LaunchEvents): LaunchHandle;
   /** Stops what it owns (the spawn server); started processes are the runner's to kill. */
   close(): Promise<void>;

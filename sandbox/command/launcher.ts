@@ -44,3 +44,15 @@ export function createLauncher(choice: LauncherChoice = chooseLauncher()): Launc
     ? new SpawnServer(choice.path)
     : new NodeSpawnLauncher(choice.wrapper);
 }
+
+/**
+ * Why process-mode containment is turned off, when the operator did (HOOKWARDEN_CONTAINMENT=off, or
+ * 0, false; read when a launcher is created): such hooks run uncontained, visibly, and a hook that
+ * requires containment fails. Any other value, or none, contains them where the host allows it.
+ */
+export function containmentSetting(): string | undefined {
+  const setting = process.env.HOOKWARDEN_CONTAINMENT;
+  return setting === 'off' || setting === '0' || setting === 'false'
+    ? `HOOKWARDEN_CONTAINMENT=${setting}`
+    : undefined;
+}

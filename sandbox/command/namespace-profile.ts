@@ -199,5 +199,8 @@ export function namespaceSpec(
     argv: [...bwrapArgs(bwrap, task), ...programArgv(task)],
     env: undefined,
     fd3: bwrapEnvArgs(env),
+    // bubblewrap makes its own namespaces (more of them) and drops its own capabilities.
+    contain: 'off',
+    dropCapabilities: false,
   };
 }

@@ -10,15 +10,24 @@ import { type Wrapper, wrappedLaunch } from './wrapper.js';
 
 const NOTHING: LaunchHandle = { release() {} };
 
+/** Why hooks started here are not contained: only the spawn server makes namespaces. */
+export const NODE_SPAWN_UNCONTAINED =
+  'hooks started through Node (not the spawn server) are not contained; the spawn server does that';
+
 export class NodeSpawnLauncher implements Launcher {
   readonly kind = 'node-spawn';
   readonly wrapper: Wrapper | null;
+  readonly containment = { available: false, reason: NODE_SPAWN_UNCONTAINED } as const;
 
   constructor(wrapper: Wrapper | null) {
     this.wrapper = wrapper;
   }
 
   start(spec: LaunchSpec, events: LaunchEvents): LaunchHandle {
+    if (spec.contain === 'require') {
+      events.failed(`cannot contain the hook: ${NODE_SPAWN_UNCONTAINED}`, 'isolation_unavailable');
+      return NOTHING;
+    }
     if (this.wrapper === null) {
       events.failed(
         'neither the hw-exec helper (npm run build) nor prlimit(1) (apt-get install util-linux) is available to apply rlimits',
@@ -41,7 +50,13 @@ export class NodeSpawnLauncher implements Launcher {
       return NOTHING;
     }
     const side = fd3 === undefined ? undefined : (child.stdio[3] as Writable);
-    if (child.pid !== undefined) events.started(child.pid);
+    if (child.pid !== undefined)
+      events.started(
+        child.pid,
+        spec.contain === 'off'
+          ? { contained: false }
+          : { contained: false, uncontained: NODE_SPAWN_UNCONTAINED },
+      );
     child.on('error', (err) => {
       // Only a failed spawn leaves no pid; later errors (e.g. a failed kill) change nothing here.
       if (child.pid === undefined) events.failed(`cannot start the hook: ${err.message}`);

@@ -1,11 +1,13 @@
 // Isolation profile `process` (DESIGN §5): the hook runs in its own session and process group under
 // rlimits — CPU seconds, open files, file size, and address space only when asked (it breaks hooks
-// written in Node or Java) — with no_new_privs and a parent-death SIGKILL, every inherited
-// descriptor closed, and exactly its own environment. The launcher applies them: the spawn server
-// in the child it clones (sandbox/native/spawn-child.c), or on the Node spawn path the hw-exec helper
-// or prlimit(1) (wrapper.ts). This file says what to start; the parts every profile shares are here.
+// written in Node or Java) — with no_new_privs, no capabilities and a parent-death SIGKILL, every
+// inherited descriptor closed, and exactly its own environment; contained (its own user, PID, mount
+// and IPC namespaces and /proc: it sees and signals only its own processes) where the host allows
+// it. The launcher applies them: the spawn server in the child it clones (sandbox/native/
+// spawn-child.c, spawn-contain.c), or on the Node spawn path the hw-exec helper or prlimit(1)
+// (wrapper.ts; uncontained). This file says what to start; the parts every profile shares are here.
 import type { CommandTask } from '../../src/contract/command-task.js';
-import type { LaunchLimits, LaunchSpec } from './launch.js';
+import type { Containment, LaunchLimits, LaunchSpec } from './launch.js';
 
 /** The host's unprivileged `nobody` user and group. */
 export const NOBODY = 65534;
@@ -27,7 +29,9 @@ export function launchLimits(task: CommandTask): LaunchLimits {
 }
 
 /** What every profile's launch shares: where, under which limits, as whom, with which input. */
-export function baseSpec(task: CommandTask): Omit<LaunchSpec, 'argv' | 'env' | 'fd3'> {
+export function baseSpec(
+  task: CommandTask,
+): Omit<LaunchSpec, 'argv' | 'env' | 'fd3' | 'contain' | 'dropCapabilities'> {
   return {
     cwd: task.cwd,
     limits: launchLimits(task),
@@ -38,6 +42,10 @@ export function baseSpec(task: CommandTask): Omit<LaunchSpec, 'argv' | 'env' | '
 }
 
 /** How to start the hook in `process` isolation with `env` as its (whole) environment. */
-export function processSpec(task: CommandTask, env: Readonly<Record<string, string>>): LaunchSpec {
-  return { ...baseSpec(task), argv: programArgv(task), env, fd3: undefined };
+export function processSpec(
+  task: CommandTask,
+  env: Readonly<Record<string, string>>,
+  contain: Containment,
+): LaunchSpec {
+  return { ...baseSpec(task), argv: programArgv(task), env, fd3: undefined, contain, dropCapabilities: true };
 }

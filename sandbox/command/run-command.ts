@@ -17,19 +17,30 @@ import type { ProcessGroups } from './kill-group.js';
 import type { Launcher, LaunchSpec } from './launch.js';
 import { namespaceSpec, namespaceSupport } from './namespace-profile.js';
 import { NOBODY, processSpec } from './process-profile.js';
+import { spawnCapProblem } from './spawn-wire.js';
 import { supervise } from './supervise.js';
 
 /** How to start the task in its isolation, or why that isolation is not available (never weaker). */
 function commandSpec(
   task: CommandTask,
   env: Readonly<Record<string, string>>,
+  containmentOff: string | undefined,
 ): { spec: LaunchSpec } | { unavailable: string } {
   if (task.runAs === 'nobody' && process.getuid?.() !== 0) {
     return {
       unavailable: 'runAs "nobody" needs hookwarden to run as root (it switches the hook to uid 65534)',
     };
   }
-  if (task.isolation === 'process') return { spec: processSpec(task, env) };
+  if (task.isolation === 'process') {
+    if (task.containment === 'require' && containmentOff !== undefined) {
+      return {
+        unavailable: `the hook must run contained (limits.minIsolation "contained"), and containment is turned off (${containmentOff}). The hook was not run.`,
+      };
+    }
+    const contain =
+      task.containment === 'require' ? 'require' : containmentOff === undefined ? 'prefer' : 'off';
+    return { spec: processSpec(task, env, contain) };
+  }
   const ns = namespaceSupport();
   if (!ns.ok || ns.bwrap === undefined) {
     return {
@@ -42,17 +53,24 @@ function commandSpec(
 const notRun = (kind: 'aborted' | 'spawn_failed' | 'isolation_unavailable', message: string) =>
   Promise.resolve<CommandOutcome>({ kind, message, stderr: '', durationMs: 0 });
 
+/**
+ * Runs the task. `containmentOff`: why process-mode containment is turned off here (the operator's
+ * HOOKWARDEN_CONTAINMENT=off), if it is: such hooks run uncontained, and those that require it fail.
+ */
 export function runCommand(
   task: CommandTask,
   groups: ProcessGroups,
   signal: AbortSignal | undefined,
   launcher: Launcher,
+  containmentOff?: string,
 ): Promise<CommandOutcome> {
   if (signal?.aborted) return notRun('aborted', 'aborted before start');
   const env = buildHookEnv(task);
   if (!env.ok) return notRun('spawn_failed', env.message);
-  const how = commandSpec(task, env.env);
+  const how = commandSpec(task, env.env, containmentOff);
   if ('unavailable' in how) return notRun('isolation_unavailable', how.unavailable);
+  const tooBig = spawnCapProblem(how.spec);
+  if (tooBig !== undefined) return notRun('spawn_failed', `cannot start the hook: ${tooBig}`);
   // A NUL would end a string early on the way to exec: refused, whichever launcher runs it.
   if (how.spec.cwd.includes('\0') || how.spec.argv.some((a) => a.includes('\0'))) {
     return notRun(
@@ -68,8 +86,17 @@ export function runCommand(
       return notRun('isolation_unavailable', message);
     }
   }
-  const outcome = supervise(task, how.spec, groups, signal, launcher);
+  let outcome = supervise(task, how.spec, groups, signal, launcher);
+  if (containmentOff !== undefined && how.spec.contain === 'off' && task.isolation === 'process')
+    outcome = outcome.then((o) => withReason(o, `containment is turned off (${containmentOff})`));
   return task.envFile === true ? outcome.then((o) => withEnvFile(o, task.scratchDir)) : outcome;
+}
+
+/** Says why an uncontained hook is (the launcher was not asked, so it did not say). */
+function withReason(outcome: CommandOutcome, reason: string): CommandOutcome {
+  const s = outcome.sandbox;
+  if (s === undefined || s.containment !== 'uncontained' || s.uncontainedReason !== undefined) return outcome;
+  return { ...outcome, sandbox: { ...s, uncontainedReason: reason } };
 }
 
 /**

@@ -8,7 +8,7 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { constants } from 'node:os';
 import type { LaunchEvents, Launcher, LaunchHandle, LaunchSpec, LostServer } from './launch.js';
-import { encodeRelease, encodeSpawn, FrameReader, PROTOCOL, REPLY } from './spawn-wire.js';
+import { decodeStarted, encodeRelease, encodeSpawn, FrameReader, PROTOCOL, REPLY } from './spawn-wire.js';
 
 const SIGNAL_NAMES = new Map(Object.entries(constants.signals).map(([name, n]) => [n, name]));
 /** How long close() waits for the server to exit after its stdin closed before SIGKILLing it. */
@@ -34,9 +34,18 @@ class ServerProcess {
   #stderr = '';
   #gone = false;
   #closing = false;
+  /** What the server's READY said of containment on this host. */
+  containment: { available: boolean; reason: string } | undefined;
 
-  constructor(path: string, onGone: () => void) {
+  readonly #onReady: (c: { available: boolean; reason: string }) => void;
+
+  constructor(
+    path: string,
+    onGone: () => void,
+    onReady: (containment: { available: boolean; reason: string }) => void,
+  ) {
     this.#onGone = onGone;
+    this.#onReady = onReady;
     this.#child = spawn(path, [String(process.pid)], {
       env: {},
       cwd: '/',
@@ -127,14 +136,22 @@ class ServerProcess {
       if (version !== PROTOCOL) {
         this.#child.kill('SIGKILL');
         this.#stderr = `it speaks protocol ${version}, this hookwarden ${PROTOCOL}: rebuild (npm run build)`;
+        return;
       }
+      this.containment = {
+        available: payload.readUInt32LE(8) === 1,
+        reason: payload.subarray(12).toString('utf8'),
+      };
+      this.#onReady(this.containment);
       return;
     }
     if (type === REPLY.started || type === REPLY.failed) this.#answered(id);
     const events = this.#hooks.get(id);
     if (events === undefined) return; // released
-    if (type === REPLY.started) events.started(payload.readUInt32LE(0));
-    else if (type === REPLY.stdout || type === REPLY.stderr)
+    if (type === REPLY.started) {
+      const { pid, facts } = decodeStarted(payload);
+      events.started(pid, facts);
+    } else if (type === REPLY.stdout || type === REPLY.stderr)
       events.output(type === REPLY.stdout ? 'stdout' : 'stderr', payload);
     else if (type === REPLY.closed) events.closed(payload[0] === 1 ? 'stdout' : 'stderr');
     else if (type === REPLY.exited) {
@@ -146,7 +163,10 @@ class ServerProcess {
       );
     } else if (type === REPLY.failed) {
       this.#hooks.delete(id);
-      events.failed(payload.toString('utf8'));
+      events.failed(
+        payload.subarray(1).toString('utf8'),
+        payload[0] === 1 ? 'isolation_unavailable' : 'spawn_failed',
+      );
     }
   }
 
@@ -178,6 +198,8 @@ export class SpawnServer implements Launcher {
   readonly kind = 'spawn-server';
   readonly path: string;
   #server: ServerProcess | undefined;
+  /** The last server's READY: whether this host allows containment. */
+  containment: { readonly available: boolean; readonly reason: string } | undefined;
 
   constructor(path: string) {
     this.path = path;
@@ -190,9 +212,15 @@ export class SpawnServer implements Launcher {
 
   start(spec: LaunchSpec, events: LaunchEvents): LaunchHandle {
     if (this.#server === undefined) {
-      const server = new ServerProcess(this.path, () => {
-        if (this.#server === server) this.#server = undefined;
-      });
+      const server = new ServerProcess(
+        this.path,
+        () => {
+          if (this.#server === server) this.#server = undefined;
+        },
+        (c) => {
+          this.containment = c;
+        },
+      );
       this.#server = server;
     }
     return this.#server.start(spec, events);

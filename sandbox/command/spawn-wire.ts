@@ -1,11 +1,49 @@
 // The spawn server's wire format, host side (the protocol is described in
 // sandbox/native/spawn-server.c): SPAWN and RELEASE frames out, reply frames in.
-import type { LaunchSpec } from './launch.js';
+import type { ClampedLimits, LaunchLimits, LaunchSpec, StartFacts } from './launch.js';
 
-export const PROTOCOL = 1;
+export const PROTOCOL = 2;
 export const REQUEST = { spawn: 1, release: 2 } as const;
 export const REPLY = { ready: 0, started: 1, failed: 2, stdout: 3, stderr: 4, closed: 5, exited: 6 } as const;
-const FLAG = { runAs: 1, fd3: 2, addressSpace: 4 } as const;
+const FLAG = {
+  runAs: 1,
+  fd3: 2,
+  addressSpace: 4,
+  contain: 8,
+  containRequired: 16,
+  noCaps: 32,
+} as const;
+
+/**
+ * What one SPAWN may carry (the server refuses more: sandbox/native/spawn-wire.h): arguments,
+ * variables, one string's bytes (the kernel's MAX_ARG_STRLEN, NUL included), argv + environment bytes.
+ */
+export const SPAWN_CAPS = {
+  maxArgs: 65536,
+  maxEnv: 4096,
+  maxString: 131072,
+  maxExecBytes: 2097152,
+} as const;
+
+/** Why `spec` is past a cap of the wire (the hook is not started), or undefined. */
+export function spawnCapProblem(spec: LaunchSpec): string | undefined {
+  const env = spec.env === undefined ? 0 : Object.keys(spec.env).length;
+  if (spec.argv.length > SPAWN_CAPS.maxArgs)
+    return `its command has ${spec.argv.length} arguments, more than the ${SPAWN_CAPS.maxArgs} hookwarden passes`;
+  if (env > SPAWN_CAPS.maxEnv)
+    return `its environment has ${env} variables, more than the ${SPAWN_CAPS.maxEnv} hookwarden passes`;
+  let total = 0;
+  const strings = [...spec.argv, ...Object.entries(spec.env ?? {}).map(([k, v]) => `${k}=${v}`)];
+  for (const s of strings) {
+    const n = Buffer.byteLength(s) + 1;
+    if (n > SPAWN_CAPS.maxString)
+      return `an argument or variable of ${n - 1} bytes is longer than the kernel passes to a program (${SPAWN_CAPS.maxString - 1})`;
+    total += n;
+  }
+  if (total > SPAWN_CAPS.maxExecBytes)
+    return `its arguments and environment take ${total} bytes, more than the ${SPAWN_CAPS.maxExecBytes} hookwarden passes`;
+  return undefined;
+}
 
 class Writer {
   readonly buf: Buffer;
@@ -51,7 +89,10 @@ export function encodeSpawn(id: number, spec: LaunchSpec): Buffer {
   w.u32(
     (spec.runAs === undefined ? 0 : FLAG.runAs) |
       (spec.fd3 === undefined ? 0 : FLAG.fd3) |
-      (l.addressSpaceBytes === undefined ? 0 : FLAG.addressSpace),
+      (l.addressSpaceBytes === undefined ? 0 : FLAG.addressSpace) |
+      (spec.contain === 'off' ? 0 : FLAG.contain) |
+      (spec.contain === 'require' ? FLAG.containRequired : 0) |
+      (spec.dropCapabilities ? FLAG.noCaps : 0),
   );
   w.u32(spec.runAs?.uid ?? 0);
   w.u32(spec.runAs?.gid ?? 0);
@@ -94,4 +135,31 @@ export class FrameReader {
     }
     this.#pending = off < buf.length ? buf.subarray(off) : undefined;
   }
+}
+
+/** The rlimits in the order of the wire (the STARTED reply's clamped bits and values). */
+const LIMIT_ORDER: readonly (keyof LaunchLimits)[] = [
+  'cpuSeconds',
+  'openFiles',
+  'fileSizeBytes',
+  'addressSpaceBytes',
+];
+
+/** A STARTED payload: the pid, and what the server says of its containment and limits. */
+export function decodeStarted(payload: Buffer): { pid: number; facts: StartFacts } {
+  const pid = payload.readUInt32LE(0);
+  const flags = payload.readUInt32LE(4);
+  let clamped: ClampedLimits | undefined;
+  LIMIT_ORDER.forEach((name, i) => {
+    if ((flags & (2 << i)) === 0) return;
+    clamped ??= {};
+    clamped[name] = Number(payload.readBigUInt64LE(8 + 8 * i));
+  });
+  const why = payload.subarray(8 + 8 * LIMIT_ORDER.length).toString('utf8');
+  const facts: StartFacts = {
+    contained: (flags & 1) !== 0,
+    ...(why === '' ? {} : { uncontained: why }),
+    ...(clamped === undefined ? {} : { clamped }),
+  };
+  return { pid, facts };
 }

@@ -3,9 +3,9 @@
 // after a grace) on timeout, on abort, on an output flood, if the spawn server dies under it, and
 // when the hook exits, so no grandchild survives it. On timeout, abort and flood the run ends at
 // once; the group's SIGKILL follows on its own timer.
-import type { CommandOutcome, CommandTask } from '../../src/contract/command-task.js';
+import type { CommandOutcome, CommandTask, SandboxFacts } from '../../src/contract/command-task.js';
 import type { ProcessGroups } from './kill-group.js';
-import type { LaunchEvents, Launcher, LaunchHandle, LaunchSpec } from './launch.js';
+import type { LaunchEvents, Launcher, LaunchHandle, LaunchSpec, StartFacts } from './launch.js';
 
 /** After the hook exits, how long to wait for pipes still held by escaped processes. */
 const PIPE_DRAIN_MS = 100;
@@ -36,6 +36,19 @@ class CappedText {
 
 type Stop = 'timeout' | 'aborted' | 'output_limit';
 
+/** What the hook got, from what its launcher said when it started. */
+function sandboxFacts(task: CommandTask, facts: StartFacts): SandboxFacts {
+  const containment =
+    task.isolation === 'namespace' ? 'namespace' : facts.contained ? 'contained' : 'uncontained';
+  return {
+    containment,
+    ...(containment === 'uncontained' && facts.uncontained !== undefined
+      ? { uncontainedReason: facts.uncontained }
+      : {}),
+    ...(facts.clamped === undefined ? {} : { clampedLimits: facts.clamped }),
+  };
+}
+
 export function supervise(
   task: CommandTask,
   spec: LaunchSpec,
@@ -56,6 +69,7 @@ export function supervise(
     let drainTimer: NodeJS.Timeout | undefined;
     /** Until the launcher said the hook started (fork/exec, or the spawn server's round trip). */
     let spawnMs: number | undefined;
+    let sandbox: SandboxFacts | undefined;
     const elapsed = () => performance.now() - started;
 
     const finish = (outcome: CommandOutcome) => {
@@ -65,7 +79,7 @@ export function supervise(
       clearTimeout(drainTimer);
       signal?.removeEventListener('abort', onAbort);
       handle?.release();
-      resolve(outcome);
+      resolve(sandbox === undefined ? outcome : { ...outcome, sandbox });
     };
     const stop = (kind: Stop, message: string) => {
       if (settled) return;
@@ -101,8 +115,9 @@ export function supervise(
     );
 
     const events: LaunchEvents = {
-      started(pid) {
+      started(pid, facts) {
         spawnMs = elapsed();
+        sandbox = sandboxFacts(task, facts);
         pgid = pid;
         groups.track(pid);
         // Ended (timeout, abort) before the launcher said it had started: the group goes now.
@@ -135,8 +150,8 @@ export function supervise(
         }
         settle();
       },
-      failed(message) {
-        finish({ kind: 'spawn_failed', message, stderr: '', durationMs: 0 });
+      failed(message, kind = 'spawn_failed') {
+        finish({ kind, message, stderr: '', durationMs: 0 });
       },
       lost(message, server) {
         if (settled) return;

@@ -15,19 +15,23 @@
  * Protocol: frames of u32 length (of what follows), u8 type, u32 hook id, payload; integers are
  * little-endian; "bytes" are a u32 length and that many bytes.
  *   host -> server
- *     1 SPAWN    u32 flags, u32 uid, u32 gid, u64 cpu-seconds, u64 open-files, u64 file-size,
- *                u64 address-space, u64 output cap, bytes cwd, u32 argc, argc x bytes,
+ *     1 SPAWN    u32 flags (spawn-child.h), u32 uid, u32 gid, u64 cpu-seconds, u64 open-files,
+ *                u64 file-size, u64 address-space, u64 output cap, bytes cwd, u32 argc, argc x bytes,
  *                u32 envc, envc x bytes (NAME=VALUE), bytes fd3 data, bytes stdin
  *     2 RELEASE  (the host is done with the hook: close its pipes, report nothing more)
  *   server -> host
- *     0 READY    u32 protocol version, u32 server pid (id 0; first frame)
- *     1 STARTED  u32 pid (= its process group)
- *     2 FAILED   bytes-to-end message (never started)
+ *     0 READY    u32 protocol version, u32 server pid, u32 containment available (1/0),
+ *                bytes-to-end why not (id 0; first frame)
+ *     1 STARTED  u32 pid (= its process group), u32 flags (1 contained; 2 << LIM_x: that rlimit was
+ *                lowered to the host's hard limit), 4 x u64 the rlimits applied, bytes-to-end why a
+ *                hook that asked for containment runs without it
+ *     2 FAILED   u8 kind (0 spawn failed, 1 isolation unavailable), bytes-to-end message (never
+ *                started)
  *     3 STDOUT / 4 STDERR   bytes-to-end data (at most cap + 1 bytes per stream in all)
  *     5 CLOSED   u8 stream (1 stdout, 2 stderr): end of that stream
  *     6 EXITED   i32 exit code (-1 when killed), i32 signal (0 when it exited)
  * A malformed frame from the host is fatal (exit 2): the host is the only peer, and a confused one
- * must not keep starting processes.
+ * must not keep starting processes. A well-formed SPAWN past a cap (spawn-wire.h) is a FAILED.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -46,7 +50,7 @@
 #include "spawn-relay.h"
 #include "spawn-wire.h"
 
-#define PROTOCOL 1
+#define PROTOCOL 2
 #define CTL_IN 0
 #define CTL_OUT 1
 /* Past this much unsent output the server stops reading hooks until the host catches up. */
@@ -64,13 +68,21 @@ static _Noreturn void protocol_error(const char *what) {
 }
 
 /* Reports a hook that never started. */
-static void failed(uint32_t id, const char *stage, const char *cwd, int err) {
+static void failed_text(uint32_t id, uint8_t kind, const char *text) {
+  reply(REP_FAILED, id, &kind, 1, text, strlen(text));
+}
+
+static void failed(uint32_t id, const struct spawn_outcome *o, const char *cwd, int err) {
   char message[4352];
+  const char *stage = o->stage != NULL ? o->stage : "start";
   int chdir_failed = strcmp(stage, "chdir") == 0;
-  int n = snprintf(message, sizeof message, "cannot start the hook: %s%s%s: %s", stage, chdir_failed ? " " : "",
-                   chdir_failed ? cwd : "", strerror(err));
-  size_t len = n < 0 ? 0 : (size_t)n < sizeof message ? (size_t)n : sizeof message - 1;
-  reply(REP_FAILED, id, message, len, NULL, 0);
+  const char *why = "";
+  if (o->isolation && !containment_available(&why))
+    snprintf(message, sizeof message, "containment is not available on this host: %s", why);
+  else
+    snprintf(message, sizeof message, "%s%s%s%s: %s", o->isolation ? "cannot contain the hook: " : "cannot start the hook: ",
+             stage, chdir_failed ? " " : "", chdir_failed ? cwd : "", strerror(err));
+  failed_text(id, o->isolation ? 1 : 0, message);
 }
 
 /* Copies what the hook reads (stdin, fd 3) and starts writing it. */
@@ -88,10 +100,19 @@ static void start_input(struct hook *h, int which, const struct wire_bytes *data
 
 static void spawn(uint32_t id, const uint8_t *payload, size_t size) {
   struct spawn_parse p;
-  if (spawn_parse(&p, payload, size) != 0) protocol_error(p.error);
+  int parsed = spawn_parse(&p, payload, size);
+  if (parsed == -2) {
+    char message[256];
+    snprintf(message, sizeof message, "cannot start the hook: %s", p.error);
+    failed_text(id, 0, message);
+    return;
+  }
+  if (parsed != 0) protocol_error(p.error);
   int pipes[4][2] = {{-1, -1}, {-1, -1}, {-1, -1}, {-1, -1}};
   struct hook *h = calloc(1, sizeof *h);
-  const char *stage = h == NULL ? "calloc" : "pipe";
+  struct spawn_outcome o;
+  memset(&o, 0, sizeof o);
+  o.stage = h == NULL ? "calloc" : "pipe";
   int ok = h != NULL;
   for (int i = 0; i < 4 && ok; i++)
     if (i != FD3 || (p.req.flags & SPAWN_FD3) != 0) ok = pipe2(pipes[i], O_CLOEXEC) == 0;
@@ -99,7 +120,7 @@ static void spawn(uint32_t id, const uint8_t *payload, size_t size) {
   if (ok) {
     /* [0] is a pipe's read end: the child reads stdin and fd 3, and writes stdout and stderr. */
     struct spawn_fds fds = {pipes[IN][0], pipes[OUT][1], pipes[ERR][1], pipes[FD3][0]};
-    pid = spawn_hook(&p.req, &fds, &stage);
+    pid = spawn_hook(&p.req, &fds, &o);
   }
   int err = h == NULL ? ENOMEM : errno;
   for (int i = 0; i < 4; i++) {
@@ -109,7 +130,7 @@ static void spawn(uint32_t id, const uint8_t *payload, size_t size) {
     if (pid >= 0) h->fd[i] = pipes[i][mine];
   }
   if (pid < 0) {
-    failed(id, stage, p.req.cwd, err);
+    failed(id, &o, p.req.cwd, err);
     free(h);
     spawn_parse_free(&p);
     return;
@@ -121,9 +142,14 @@ static void spawn(uint32_t id, const uint8_t *payload, size_t size) {
   hooks = h;
   for (int i = 0; i < 4; i++)
     if (h->fd[i] >= 0) fcntl(h->fd[i], F_SETFL, O_NONBLOCK);
-  uint8_t le[4];
+  uint8_t le[8 + 8 * LIM_COUNT];
   wire_u32(le, (uint32_t)pid);
-  reply(REP_STARTED, id, le, 4, NULL, 0);
+  wire_u32(le + 4, (o.contained ? 1u : 0u) | o.clamped << 1);
+  for (int i = 0; i < LIM_COUNT; i++) {
+    wire_u32(le + 8 + 8 * i, (uint32_t)p.req.limit[i]);
+    wire_u32(le + 12 + 8 * i, (uint32_t)(p.req.limit[i] >> 32));
+  }
+  reply(REP_STARTED, id, le, sizeof le, o.uncontained, strlen(o.uncontained));
   start_input(h, IN, &p.stdin_data);
   start_input(h, FD3, &p.fd3_data);
   spawn_parse_free(&p);
@@ -217,6 +243,8 @@ int main(int argc, char **argv) {
   }
   pid_t executor = (pid_t)strtol(argv[1], NULL, 10);
   if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) != 0) return 2;
+  /* Hook variables pass through this process's memory: no other process of its uid may read it. */
+  if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0) return 2;
   /* The executor may have died before the parent-death signal was armed. */
   if (getppid() != executor) return 0;
   /* Nothing the executor inherited without close-on-exec stays open here. */
@@ -231,10 +259,13 @@ int main(int argc, char **argv) {
   int sigfd = signalfd(-1, &chld, SFD_NONBLOCK | SFD_CLOEXEC);
   if (sigfd < 0) return 2;
   if (fcntl(CTL_IN, F_SETFL, O_NONBLOCK) != 0 || fcntl(CTL_OUT, F_SETFL, O_NONBLOCK) != 0) return 2;
-  uint8_t hello[8];
+  spawn_init();
+  const char *why;
+  uint8_t hello[12];
   wire_u32(hello, PROTOCOL);
   wire_u32(hello + 4, (uint32_t)getpid());
-  reply(REP_READY, 0, hello, 8, NULL, 0);
+  wire_u32(hello + 8, (uint32_t)containment_available(&why));
+  reply(REP_READY, 0, hello, sizeof hello, why, strlen(why));
   flush();
   serve(sigfd);
 }

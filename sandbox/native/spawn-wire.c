@@ -117,16 +117,20 @@ static int bad(struct spawn_parse *p, const char *why) {
   return -1;
 }
 
+/* A well-formed request past one of the caps: refused (the hook fails), the server carries on. */
+static int refused(struct spawn_parse *p, const char *why) {
+  p->error = why;
+  spawn_parse_free(p);
+  return -2;
+}
+
 int spawn_parse(struct spawn_parse *p, const uint8_t *payload, size_t size) {
   memset(p, 0, sizeof *p);
   struct cursor c = {payload, size, 0};
   p->req.flags = (uint32_t)take(&c, 4);
   p->req.uid = (uint32_t)take(&c, 4);
   p->req.gid = (uint32_t)take(&c, 4);
-  p->req.cpu_seconds = take(&c, 8);
-  p->req.open_files = take(&c, 8);
-  p->req.file_size = take(&c, 8);
-  p->req.address_space = take(&c, 8);
+  for (int i = 0; i < LIM_COUNT; i++) p->req.limit[i] = take(&c, 8);
   p->output_cap = take(&c, 8);
   if (c.bad) return bad(p, "truncated SPAWN header");
   /* Every string has a 4-byte length before it: the copies fit in size bytes plus their NULs. */
@@ -135,25 +139,45 @@ int spawn_parse(struct spawn_parse *p, const uint8_t *payload, size_t size) {
   p->req.cwd = take_string(&c, &arena);
   uint32_t argc = (uint32_t)take(&c, 4);
   if (c.bad || argc == 0 || argc > c.left / 4) return bad(p, "bad argv count");
-  /* argv and envp share one block; envc is bounded by what is left after the argv strings. */
-  p->arrays = malloc((argc + 1 + size / 4 + 1) * sizeof *p->arrays);
+  if (argc > SPAWN_MAX_ARGS) return refused(p, "the command has more arguments than hookwarden passes (" STR(SPAWN_MAX_ARGS) ")");
+  /* argv, the /bin/sh argv and envp share one block; envc is bounded by what is left after argv. */
+  p->arrays = malloc((2 * argc + 3 + size / 4 + 1) * sizeof *p->arrays);
   if (p->arrays == NULL) return bad(p, "out of memory");
   p->req.argc = argc;
   p->req.argv = p->arrays;
-  for (uint32_t i = 0; i < argc; i++) p->req.argv[i] = take_string(&c, &arena);
+  size_t exec_bytes = 0;
+  for (uint32_t i = 0; i < argc; i++) {
+    p->req.argv[i] = take_string(&c, &arena);
+    if (p->req.argv[i] != NULL) exec_bytes += strlen(p->req.argv[i]) + 1;
+  }
   p->req.argv[argc] = NULL;
+  p->req.shell_argv = p->arrays + argc + 1;
+  p->req.shell_argv[0] = "/bin/sh";
+  p->req.shell_argv[1] = NULL;
+  for (uint32_t i = 1; i < argc; i++) p->req.shell_argv[i + 1] = p->req.argv[i];
+  p->req.shell_argv[argc + 1] = NULL;
   uint32_t envc = (uint32_t)take(&c, 4);
   if (c.bad || envc > c.left / 4) return bad(p, "bad environment count");
-  p->req.envp = p->arrays + argc + 1;
+  p->req.envp = p->req.shell_argv + argc + 2;
   for (uint32_t i = 0; i < envc; i++) {
     char *record = take_string(&c, &arena);
     if (record != NULL && (strchr(record, '=') == NULL || !valid_env_record(record))) c.bad = 1;
+    if (record != NULL) exec_bytes += strlen(record) + 1;
     p->req.envp[i] = record;
   }
   p->req.envp[envc] = NULL;
   p->fd3_data = take_bytes(&c);
   p->stdin_data = take_bytes(&c);
   if (c.bad || c.left != 0 || p->req.cwd[0] == '\0') return bad(p, "malformed SPAWN request");
+  if (envc > SPAWN_MAX_ENV)
+    return refused(p, "the environment has more variables than hookwarden passes (" STR(SPAWN_MAX_ENV) ")");
+  for (uint32_t i = 0; i < argc + envc; i++) {
+    const char *s = i < argc ? p->req.argv[i] : p->req.envp[i - argc];
+    if (strlen(s) >= SPAWN_MAX_STRING)
+      return refused(p, "an argument or variable is longer than the kernel passes to a program (" STR(SPAWN_MAX_STRING) " bytes)");
+  }
+  if (exec_bytes > SPAWN_MAX_EXEC_BYTES)
+    return refused(p, "the arguments and environment together are larger than hookwarden passes (" STR(SPAWN_MAX_EXEC_BYTES) " bytes)");
   if (p->fd3_data.len > 0) p->req.flags |= SPAWN_FD3;
   return 0;
 }

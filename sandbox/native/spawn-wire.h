@@ -42,7 +42,21 @@ int wire_next(struct wire_buf *b, const uint8_t **frame, size_t *size);
 /* Drops what was sent. */
 void wire_compact(struct wire_buf *b);
 
-/* Parses a SPAWN payload; 0, or -1 with p->error set. */
+/*
+ * What one SPAWN may carry (the host checks the same before it sends): argument and variable counts,
+ * one string's length (the kernel's MAX_ARG_STRLEN), and argv plus environment in bytes.
+ */
+#define SPAWN_MAX_ARGS 65536
+#define SPAWN_MAX_ENV 4096
+#define SPAWN_MAX_STRING 131072
+#define SPAWN_MAX_EXEC_BYTES 2097152
+#define STR_(x) #x
+#define STR(x) STR_(x)
+
+/*
+ * Parses a SPAWN payload: 0; -1 with p->error set when it is malformed (fatal: the host is
+ * confused); -2 with p->error set when it is well-formed but past a cap (the hook fails).
+ */
 int spawn_parse(struct spawn_parse *p, const uint8_t *payload, size_t size);
 void spawn_parse_free(struct spawn_parse *p);
 

@@ -30,6 +30,10 @@ export interface AuditRecord {
   asyncId?: string;
   /** Async hooks, the record of the run's end: attempts made (0: it never ran). */
   attempts?: number;
+  /** Command hooks: the containment the hook actually got. */
+  containment?: HookRecord['containment'];
+  /** The hook ran again on fresh machinery after this loss (an error code). */
+  retriedAfter?: string;
 }
 
 /**
@@ -103,6 +107,8 @@ export function auditRecords(
     if (h.error !== undefined) r.errorCode = h.error.code;
     if (h.memoryBytes !== undefined) r.memoryBytes = h.memoryBytes;
     if (h.asyncId !== undefined) r.asyncId = h.asyncId;
+    if (h.containment !== undefined) r.containment = h.containment;
+    if (h.retried !== undefined) r.retriedAfter = h.retried.code;
     out.push(r);
   }
   return out;

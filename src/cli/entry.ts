@@ -1,10 +1,14 @@
 // What every entry of the CLI does first (main.ts, and the adapter's CommonJS entry adapter-main.ts):
 // the interrupt handlers before anything else loads, and a quiet end when the reader goes away.
 import nodeModule from 'node:module';
+import { guardHostProcess, hideSecretArguments } from '../native/host-guard.js';
 import { installInterrupts } from './interrupt.js';
 
 export function prepareEntry(args: readonly string[]): void {
   installInterrupts(args);
+  // Before anything reads a secret: no hook of this user reads them from /proc (host-guard.ts).
+  guardHostProcess();
+  hideSecretArguments();
   // Node ≥ 22.1 keeps compiled code on disk between runs (its docs recommend it to CLIs); a no-op on 20.
   (nodeModule as { enableCompileCache?: () => unknown }).enableCompileCache?.();
   // Test-only: lets a test send a signal at this exact stage (see test/cli/interrupt.test.ts).

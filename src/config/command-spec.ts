@@ -49,7 +49,7 @@ export function commandSpec(spec: RawHookSpec, path: string, ctx: HookContext): 
     program,
     env: Object.freeze(env),
     inheritEnv: Object.freeze(inheritEnv),
-    isolation: effectiveIsolation(spec.isolation, ctx),
+    ...effectiveIsolation(spec.isolation, ctx),
     writable: spec.writable === true,
     runAs: spec.runAs,
     rlimits: Object.freeze({
@@ -65,9 +65,17 @@ export function commandSpec(spec: RawHookSpec, path: string, ctx: HookContext): 
   });
 }
 
+const RANK: Record<IsolationLevel, number> = { process: 0, contained: 1, namespace: 2 };
+
 /** The hook's isolation, raised to the `limits.minIsolation` floor in force for its scope. */
-export function effectiveIsolation(asked: IsolationLevel | undefined, ctx: HookContext): IsolationLevel {
-  return asked === 'namespace' || ctx.limits.minIsolation === 'namespace' ? 'namespace' : 'process';
+export function effectiveIsolation(
+  asked: IsolationLevel | undefined,
+  ctx: HookContext,
+): Pick<CommandHookSpec, 'isolation' | 'containment'> {
+  const floor = ctx.limits.minIsolation;
+  const level = RANK[floor] > RANK[asked ?? 'process'] ? floor : (asked ?? 'process');
+  if (level === 'namespace') return { isolation: 'namespace', containment: 'prefer' };
+  return { isolation: 'process', containment: level === 'contained' ? 'require' : 'prefer' };
 }
 
 /** Variables some Claude Code configs use that Claude Code never sets (FreeCode's, or folklore). */

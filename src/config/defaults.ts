@@ -154,4 +154,10 @@ export type Limits = {
   readonly minIsolation?: IsolationLevel | Partial<Record<'policy' | 'project' | 'user', IsolationLevel>>;
 };
 
-export type IsolationLevel = 'process' | 'namespace';
+/**
+ * Command hook isolation, least to most: `process` (contained where the host allows it, else
+ * uncontained and said so), `contained` (process mode, never uncontained: fails closed where the host
+ * refuses the namespaces), `namespace` (bubblewrap). docs/security.md.
+ */
+export const ISOLATION_LEVELS = ['process', 'contained', 'namespace'] as const;
+export type IsolationLevel = (typeof ISOLATION_LEVELS)[number];

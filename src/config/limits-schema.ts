@@ -1,6 +1,6 @@
 // The `limits` section's schema: every executor-wide limit with its bounds (config/defaults.ts).
 import { z } from 'zod';
-import { LIMIT_BOUNDS } from './defaults.js';
+import { ISOLATION_LEVELS, LIMIT_BOUNDS } from './defaults.js';
 import { posInt, wholeNumber } from './zod-fields.js';
 
 /** Executor-wide limits (DESIGN §4). */
@@ -45,19 +45,19 @@ export const limitsSchema = z.object({
   minIsolation: z
     .union(
       [
-        z.enum(['process', 'namespace']),
+        z.enum(ISOLATION_LEVELS),
         z.object({
-          policy: z.enum(['process', 'namespace']).optional(),
-          project: z.enum(['process', 'namespace']).optional(),
-          user: z.enum(['process', 'namespace']).optional(),
+          policy: z.enum(ISOLATION_LEVELS).optional(),
+          project: z.enum(ISOLATION_LEVELS).optional(),
+          user: z.enum(ISOLATION_LEVELS).optional(),
         }),
       ],
-      { error: 'expected "process", "namespace" or {"policy"|"project"|"user": level}' },
+      { error: 'expected "process", "contained", "namespace" or {"policy"|"project"|"user": level}' },
     )
     .optional()
     .meta({
       description:
-        'Least isolation of command hooks: one level for every scope, or per scope. A hook asking for less runs at this level. Default "process".',
+        'Least isolation of command hooks: one level for every scope, or per scope ("process" < "contained" < "namespace"; "contained" is process mode that fails closed where the host cannot contain it). A hook asking for less runs at this level. Default "process".',
     }),
   jsBackstopGraceMs: posInt()
     .max(LIMIT_BOUNDS.jsBackstopGraceMs, { error: `expected at most ${LIMIT_BOUNDS.jsBackstopGraceMs}` })

@@ -111,7 +111,7 @@ export interface LimitsSource {
 }
 
 type Mutable = { -readonly [K in keyof ScopeLimits]: ScopeLimits[K] };
-const LEVEL: Record<IsolationLevel, number> = { process: 0, namespace: 1 };
+const LEVEL: Record<IsolationLevel, number> = { process: 0, contained: 1, namespace: 2 };
 const LOWER = ['project', 'user'] as const;
 
 /** jsThreads 0 means one per CPU: compare effective counts. */

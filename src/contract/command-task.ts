@@ -39,6 +39,12 @@ export interface CommandTask {
   readonly rlimits: CommandRlimits;
   /** `process` (own process group, rlimits) or `namespace` (bubblewrap, on top of that). */
   readonly isolation: 'process' | 'namespace';
+  /**
+   * Process mode: its own user, PID, mount and IPC namespaces and /proc (contained) where the host
+   * allows it, else uncontained and said so (`prefer`), or never without them (`require`: the hook
+   * fails with isolation_unavailable). Namespace mode ignores it (bubblewrap contains more).
+   */
+  readonly containment: 'prefer' | 'require';
   /** Namespace mode: mount the sandbox root read-write. */
   readonly writable: boolean;
   /** Run as the unprivileged host user `nobody` (needs hookwarden to run as root). */
@@ -52,46 +58,69 @@ export interface CommandTask {
   readonly packDir?: string;
 }
 
+/** The rlimits, by their CommandRlimits names. */
+export type RlimitName = keyof CommandRlimits;
+
+/** What a started command hook actually got: its record says so. */
+export interface SandboxFacts {
+  /**
+   * `contained`: process mode in namespaces of its own; `uncontained`: process mode beside the host
+   * (the host refused the namespaces, or containment was turned off); `namespace`: bubblewrap.
+   */
+  readonly containment: 'contained' | 'uncontained' | 'namespace';
+  /** Why a process-mode hook runs uncontained. */
+  readonly uncontainedReason?: string;
+  /** Rlimits lowered to the host's hard limits: the value that applied instead of the one asked. */
+  readonly clampedLimits?: Partial<Record<RlimitName, number>>;
+}
+
+/** Outcomes of a hook that started carry what it got. */
+interface Started {
+  readonly sandbox?: SandboxFacts;
+}
+
 /** How a command hook run ended, before the protocol (exit 2 = deny, …) is applied. */
-export type CommandOutcome =
-  | {
-      readonly kind: 'exited';
-      readonly exitCode: number | null;
-      readonly signal: string | null;
-      readonly stdout: string;
-      readonly stderr: string;
-      readonly durationMs: number;
-      /** What the hook wrote to CLAUDE_ENV_FILE (with `envFile`; at most ENV_FILE_MAX_BYTES). */
-      readonly envFileText?: string;
-      /** Of `durationMs`, the time `spawn()` took (fork/exec of the launcher), for bench's stage split. */
-      readonly spawnMs?: number;
-    }
-  | {
-      readonly kind: 'timeout' | 'aborted' | 'spawn_failed' | 'isolation_unavailable';
-      readonly message: string;
-      readonly stderr: string;
-      readonly durationMs: number;
-    }
-  | {
-      readonly kind: 'output_limit';
-      readonly message: string;
-      readonly stderr: string;
-      readonly durationMs: number;
-      /** The cap each stream had. */
-      readonly limitBytes: number;
-    }
-  | {
-      /** The spawn server that started the hook died under it; the hook's process group was killed. */
-      readonly kind: 'spawn_server_lost';
-      readonly message: string;
-      readonly stderr: string;
-      readonly durationMs: number;
-      readonly server: {
-        readonly pid: number | undefined;
+export type CommandOutcome = Started &
+  (
+    | {
+        readonly kind: 'exited';
         readonly exitCode: number | null;
         readonly signal: string | null;
-      };
-    };
+        readonly stdout: string;
+        readonly stderr: string;
+        readonly durationMs: number;
+        /** What the hook wrote to CLAUDE_ENV_FILE (with `envFile`; at most ENV_FILE_MAX_BYTES). */
+        readonly envFileText?: string;
+        /** Of `durationMs`, the time `spawn()` took (fork/exec of the launcher), for bench's stage split. */
+        readonly spawnMs?: number;
+      }
+    | {
+        readonly kind: 'timeout' | 'aborted' | 'spawn_failed' | 'isolation_unavailable';
+        readonly message: string;
+        readonly stderr: string;
+        readonly durationMs: number;
+      }
+    | {
+        readonly kind: 'output_limit';
+        readonly message: string;
+        readonly stderr: string;
+        readonly durationMs: number;
+        /** The cap each stream had. */
+        readonly limitBytes: number;
+      }
+    | {
+        /** The spawn server that started the hook died under it; the hook's process group was killed. */
+        readonly kind: 'spawn_server_lost';
+        readonly message: string;
+        readonly stderr: string;
+        readonly durationMs: number;
+        readonly server: {
+          readonly pid: number | undefined;
+          readonly exitCode: number | null;
+          readonly signal: string | null;
+        };
+      }
+  );
 
 /** The name of CLAUDE_ENV_FILE in the hook's scratch directory. */
 export const ENV_FILE_NAME = 'claude-env.sh';

@@ -1,6 +1,7 @@
 // The fold (DESIGN §2 "Folding"): a pure, deterministic merge of per-hook answers in registration
 // order. Dependency-free so the sandbox worker can fold a serial chain of JS hooks with the very same
 // rules as the host (one round trip per chain).
+import type { SandboxFacts } from './command-task.js';
 import type { HookError } from './error-codes.js';
 import { outcomeForError } from './error-codes.js';
 import { type EventDefinition, type Honoured, MUTATION_FIELDS, type MutationField } from './events.js';
@@ -22,6 +23,10 @@ interface Timing {
   queuedMs: number;
   logs?: string[];
   memoryBytes?: number;
+  /** A command hook's containment and clamped rlimits (its record says so). */
+  sandbox?: SandboxFacts;
+  /** It ran again on fresh machinery after this loss (its record says so). */
+  retried?: HookError;
 }
 
 /** One hook's answer, before folding. */
@@ -101,6 +106,13 @@ function record(hook: FoldHook, answer: HookAnswer, outcome: HookRecord['outcome
   };
   if (answer.kind !== 'not-run' && answer.logs !== undefined && answer.logs.length > 0) r.logs = answer.logs;
   if (answer.kind !== 'not-run' && answer.memoryBytes !== undefined) r.memoryBytes = answer.memoryBytes;
+  if (answer.kind !== 'not-run' && answer.sandbox !== undefined) {
+    r.containment = answer.sandbox.containment;
+    if (answer.sandbox.uncontainedReason !== undefined)
+      r.uncontainedReason = answer.sandbox.uncontainedReason;
+    if (answer.sandbox.clampedLimits !== undefined) r.clampedLimits = { ...answer.sandbox.clampedLimits };
+  }
+  if (answer.kind !== 'not-run' && answer.retried !== undefined) r.retried = answer.retried;
   return r;
 }
 

@@ -1,4 +1,5 @@
 // DispatchResult and the per-hook record (DESIGN §7). Dependency-free.
+import type { RlimitName } from './command-task.js';
 import type { HookError } from './error-codes.js';
 import type { Mutations } from './output-fields.js';
 import type { HookType, Outcome, Scope, Verdict } from './types.js';
@@ -35,6 +36,21 @@ export interface HookRecord {
    * completion events and audit record that follow it (docs/scaling.md).
    */
   asyncId?: string;
+  /**
+   * Command hooks: the containment the hook actually got. `contained`: process mode in user, PID,
+   * mount and IPC namespaces of its own (it sees and signals only its own processes);
+   * `uncontained`: process mode beside the host (`uncontainedReason` says why); `namespace`:
+   * bubblewrap. See docs/security.md.
+   */
+  containment?: 'contained' | 'uncontained' | 'namespace';
+  uncontainedReason?: string;
+  /** Rlimits lowered to the host's hard limits: the value that applied, by name. */
+  clampedLimits?: Partial<Record<RlimitName, number>>;
+  /**
+   * The hook's machinery (the spawn server, a JS worker) was lost under it through no doing of its
+   * own: it ran once more on fresh machinery, and this is how the first run ended.
+   */
+  retried?: HookError;
 }
 
 /**

@@ -90,6 +90,7 @@ export function commandRequest(
     maxOutputBytes: c.maxOutputBytes,
     rlimits: c.rlimits,
     isolation: c.isolation,
+    containment: c.containment,
     writable: c.writable,
     runAs: c.runAs,
     ...(def.pack === undefined ? {} : { packDir: def.pack.dir }),
@@ -128,5 +129,11 @@ export async function runCommandHook(
   const answer = interpretCommand(lane.value, def, input);
   if (ctx.onTiming !== undefined)
     reportCommandTiming(ctx.onTiming, def.id, startedAt, lane.queuedMs, lane.value);
-  return { ...answer, latencyMs: lane.value.durationMs, queuedMs: lane.queuedMs };
+  const sandbox = lane.value.sandbox;
+  return {
+    ...answer,
+    latencyMs: lane.value.durationMs,
+    queuedMs: lane.queuedMs,
+    ...(sandbox === undefined ? {} : { sandbox }),
+  };
 }

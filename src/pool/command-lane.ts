@@ -6,10 +6,11 @@
 // server and removes the scratch root.
 import { ProcessGroups } from '../../sandbox/command/kill-group.js';
 import type { Launcher } from '../../sandbox/command/launch.js';
-import { createLauncher } from '../../sandbox/command/launcher.js';
+import { containmentSetting, createLauncher } from '../../sandbox/command/launcher.js';
 import { runCommand } from '../../sandbox/command/run-command.js';
 import type { CommandOutcome, CommandTask } from '../contract/command-task.js';
 import { hookError } from '../contract/error-codes.js';
+import { guardHostProcess } from '../native/host-guard.js';
 import { type LaneLoad, type LaneResult, type LaneRunOptions, refusal } from './lane.js';
 import { LinkedAbort } from './linked-abort.js';
 import { ScratchDirs } from './scratch.js';
@@ -35,8 +36,11 @@ export class CommandLane {
   readonly #groups = new ProcessGroups();
   readonly #running = new Set<Promise<unknown>>();
   readonly #launcher: Launcher = createLauncher();
+  readonly #containmentOff = containmentSetting();
 
   constructor(options: CommandLaneOptions, closing: AbortSignal) {
+    // Before any hook can look at this process (host-guard.ts).
+    guardHostProcess();
     this.#options = options;
     this.#closing = closing;
     this.#turns = new Turns(options.maxConcurrent, options.tenantLimits);
@@ -83,6 +87,7 @@ export class CommandLane {
         this.#groups,
         link.signal,
         this.#launcher,
+        this.#containmentOff,
       );
     })();
     this.#running.add(run);

@@ -17,6 +17,8 @@ export interface CommandHookSpec {
   readonly env: Readonly<Record<string, string>>;
   readonly inheritEnv: readonly string[];
   readonly isolation: 'process' | 'namespace';
+  /** Process mode: contained where the host allows it (`prefer`), or never without it (`require`). */
+  readonly containment: 'prefer' | 'require';
   readonly writable: boolean;
   readonly runAs: 'nobody' | undefined;
   readonly rlimits: Rlimits;

@@ -49,6 +49,19 @@ export const hookRecordSchema = z.object({
   memoryBytes: z.number().optional(),
   recheck: z.literal(true).optional(),
   asyncId: z.string().optional().meta({ description: 'An async hook: the id of its background run.' }),
+  containment: z
+    .enum(['contained', 'uncontained', 'namespace'])
+    .optional()
+    .meta({ description: 'A command hook: the containment it actually got (docs/security.md).' }),
+  uncontainedReason: z.string().optional(),
+  clampedLimits: z
+    .record(z.string(), z.number())
+    .optional()
+    .meta({ description: "Rlimits lowered to the host's hard limits: the value that applied." }),
+  retried: z
+    .object({ code: z.enum(ERROR_CODES), message: z.string() })
+    .optional()
+    .meta({ description: 'The machinery was lost under the hook: how its first run ended (it ran again).' }),
 });
 
 export const dispatchResultSchema = z

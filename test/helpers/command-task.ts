@@ -18,6 +18,7 @@ export function commandTask(program: CommandTask['program'], extra: Partial<Comm
     maxOutputBytes: 1024 * 1024,
     rlimits: { cpuSeconds: 0, openFiles: 256, fileSizeBytes: 1024 * 1024, addressSpaceBytes: undefined },
     isolation: 'process',
+    containment: 'prefer',
     writable: false,
     runAs: undefined,
     ...extra,

@@ -20,6 +20,7 @@ const request = (command: string) => ({
   maxOutputBytes: 1 << 20,
   rlimits: { cpuSeconds: 0, openFiles: 256, fileSizeBytes: 1 << 20, addressSpaceBytes: undefined },
   isolation: 'process' as const,
+  containment: 'prefer' as const,
   writable: false,
   runAs: undefined,
 });

@@ -31,6 +31,7 @@ function task(extra: Partial<CommandTask>, scratchDir: string): CommandTask {
     maxOutputBytes: 4096,
     rlimits: { cpuSeconds: 0, openFiles: 64, fileSizeBytes: 1 << 20, addressSpaceBytes: undefined },
     isolation: 'process',
+    containment: 'prefer',
     writable: false,
     runAs: undefined,
     ...extra,

@@ -1,6 +1,8 @@
-// The hostile-hook corpus (test/fixtures/hostile/), run in `process` and `namespace` isolation. For
-// each: the host survives, the outcome and decision follow DESIGN's failure table, nothing leaks, and
-// no process survives the dispatch — except what README documents as not contained in process mode.
+// The hostile-hook corpus (test/fixtures/hostile/), run in `process` isolation contained (the
+// default where the host allows it), uncontained (the fallback, here forced with
+// HOOKWARDEN_CONTAINMENT=off) and `namespace` isolation. For each: the host survives, the outcome and
+// decision follow DESIGN's failure table, nothing leaks, and no process survives the dispatch, except
+// what docs/security.md documents as not contained in that mode.
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -20,7 +22,25 @@ if (!ns.ok && !required) {
   // Visible, not silent: outside CI a host without bubblewrap runs the process-mode half only.
   console.warn(`hostile corpus: namespace mode not run here (${ns.reason}; ${ns.hint})`);
 }
-const MODES = (['process', 'namespace'] as const).filter((m) => m === 'process' || ns.ok || required);
+const MODES = (['contained', 'uncontained', 'namespace'] as const).filter(
+  (m) => m !== 'namespace' || ns.ok || required,
+);
+type Mode = (typeof MODES)[number];
+/** The config's isolation for a mode, and the variables its executor is created under. */
+const isolationOf = (mode: Mode) => (mode === 'namespace' ? 'namespace' : 'process');
+const modeEnv = (mode: Mode): Record<string, string> =>
+  mode === 'uncontained' ? { HOOKWARDEN_CONTAINMENT: 'off' } : {};
+
+/** Runs fn with the mode's variables set (read when the executor's command lane is made). */
+async function underMode<T>(mode: Mode, fn: () => Promise<T>): Promise<T> {
+  const env = modeEnv(mode);
+  for (const [k, v] of Object.entries(env)) process.env[k] = v;
+  try {
+    return await fn();
+  } finally {
+    for (const k of Object.keys(env)) delete process.env[k];
+  }
+}
 
 process.env.HW_HOSTILE_HOST_TOKEN = 'host-secret-token-value';
 afterAll(() => {
@@ -28,7 +48,7 @@ afterAll(() => {
 });
 
 async function run(
-  mode: 'process' | 'namespace',
+  mode: Mode,
   script: string,
   spec: Record<string, unknown> = {},
 ): Promise<{ result: DispatchResult; marker: string }> {
@@ -36,15 +56,20 @@ async function run(
   const hook = {
     name: script.replace('.sh', ''),
     command: `./${script}`,
-    isolation: mode,
+    isolation: isolationOf(mode),
     timeoutMs: 2000,
     inheritEnv: ['HW_HOSTILE_HOST_TOKEN'],
     ...spec,
     env: { HW_MARK: marker, ...(spec.env as Record<string, string> | undefined) },
   };
-  const result = await withExecutor(
-    { config: { hooks: { BeforeTool: [{ hooks: [hook] }] } }, root: HOSTILE, limits: { killGraceMs: 200 } },
-    (hw) => hw.dispatch('BeforeTool', input({ toolName: 'Bash' })),
+  const result = await underMode(mode, () =>
+    withExecutor(
+      { config: { hooks: { BeforeTool: [{ hooks: [hook] }] } }, root: HOSTILE, limits: { killGraceMs: 200 } },
+      (hw) => hw.dispatch('BeforeTool', input({ toolName: 'Bash' })),
+    ),
+  );
+  expect(result.hooks[0]?.containment).toBe(
+    mode === 'namespace' ? 'namespace' : mode === 'contained' ? 'contained' : 'uncontained',
   );
   return { result, marker };
 }
@@ -59,7 +84,7 @@ const RUN_AS = process.getuid?.() === 0 ? ([undefined, 'nobody'] as const) : ([u
  * the canary must be there from the host's exec). Returns what the hook read, decoded.
  */
 async function readHostEnviron(
-  mode: 'process' | 'namespace',
+  mode: Mode,
   runAs: 'nobody' | undefined,
   canary: string,
 ): Promise<{ result: DispatchResult; hostPid: number; dump: string; marker: string }> {
@@ -67,7 +92,7 @@ async function readHostEnviron(
   const hook = {
     name: 'read-parent-environ',
     command: './read-parent-environ.sh',
-    isolation: mode,
+    isolation: isolationOf(mode),
     timeoutMs: 5000,
     inheritEnv: ['HW_CANARY_API_TOKEN'],
     env: { HW_MARK: marker },
@@ -80,7 +105,7 @@ async function readHostEnviron(
     input: input({ toolName: 'Bash' }),
   };
   const host = spawn(process.execPath, [HOST, JSON.stringify(options)], {
-    env: { ...process.env, HW_CANARY_API_TOKEN: canary },
+    env: { ...process.env, ...modeEnv(mode), HW_CANARY_API_TOKEN: canary },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   let out = '';
@@ -179,45 +204,26 @@ describe.each(MODES)('hostile hooks (%s isolation)', (mode) => {
 
   for (const runAs of RUN_AS) {
     const who = runAs === undefined ? '' : ' as nobody';
-    const contained = mode === 'namespace' || runAs === 'nobody';
-    it(
-      contained
-        ? `cannot read hookwarden's environment through /proc${who}`
-        : "finds nothing in its parent's environment (the spawn server's) but reads hookwarden's one step up (not contained in process mode as the same user)",
-      async () => {
-        const canary = `canary-${randomUUID()}`;
-        const { result, hostPid, dump, marker } = await readHostEnviron(mode, runAs, canary);
-        expect(result.hooks[0]).toMatchObject({ outcome: 'proceed' });
-        const seen = ancestors(dump);
-        // The name filter keeps the canary out of the hook's own environment in every mode.
-        expect(seen.size).toBeGreaterThan(0);
-        if (mode === 'namespace') {
-          // A private /proc: the host's processes are not there at all.
-          expect(seen.has(hostPid)).toBe(false);
-          expect(dump).not.toContain(canary);
-        } else if (runAs === 'nobody') {
-          // Another uid: the environment of the spawn server and of hookwarden (root), and of every
-          // process above them, is not readable; only the hook's own processes (its `sh -c`) are.
-          expect(starter(dump, hostPid)).toMatchObject({ readable: false });
-          expect(seen.get(hostPid)).toBe('unreadable');
-          const walk = [...seen];
-          const fromHost = walk.slice(walk.findIndex(([pid]) => pid === hostPid));
-          expect(fromHost.map(([, r]) => r)).toEqual(fromHost.map(() => 'unreadable'));
-          expect(dump).not.toContain(canary);
-        } else {
-          // The hook's parent is the spawn server: readable, and empty (it starts with no environment).
-          expect(starter(dump, hostPid)).toEqual({
-            exe: expect.stringMatching(/\/hw-spawn-server$/),
-            readable: true,
-            environ: [],
-          });
-          // One step further up is hookwarden itself (not contained in process mode as the same user).
-          expect(seen.get(hostPid)).toBe('readable');
-          expect(dump).toContain(`HW_CANARY_API_TOKEN=${canary}`);
-        }
-        expect(await survivors(marker)).toEqual([]);
-      },
-    );
+    it(`cannot read hookwarden's environment through /proc${who}`, async () => {
+      const canary = `canary-${randomUUID()}`;
+      const { result, hostPid, dump, marker } = await readHostEnviron(mode, runAs, canary);
+      expect(result.hooks[0]).toMatchObject({ outcome: 'proceed' });
+      const seen = ancestors(dump);
+      expect(seen.size).toBeGreaterThan(0);
+      // The name filter keeps the canary out of the hook's own environment in every mode.
+      expect(dump).not.toContain(canary);
+      if (mode !== 'uncontained') {
+        // A /proc of its own: the host's processes are not there at all, only the hook's own.
+        expect(seen.has(hostPid)).toBe(false);
+        expect([...seen.keys()].every((pid) => pid < 100)).toBe(true);
+      } else {
+        // Beside the host: the spawn server and hookwarden are there, and their environments are
+        // not readable (neither process is dumpable, and the hook has no capabilities).
+        expect(starter(dump, hostPid)).toMatchObject({ exe: '?', readable: false });
+        expect(seen.get(hostPid)).toBe('unreadable');
+      }
+      expect(await survivors(marker)).toEqual([]);
+    });
   }
 
   it(
@@ -240,14 +246,14 @@ describe.each(MODES)('hostile hooks (%s isolation)', (mode) => {
   );
 
   it(
-    mode === 'namespace'
+    mode !== 'uncontained'
       ? 'leaves no daemon behind, even a setsid one'
-      : 'kills double-forked leftovers; a setsid daemon escapes (not contained in process mode)',
+      : 'kills double-forked leftovers; a setsid daemon escapes (not contained uncontained)',
     async () => {
       const { result, marker } = await run(mode, 'daemonize.sh');
       expect(result.hooks[0]!.outcome).toBe('proceed');
       const left = await survivors(marker, 2000);
-      if (mode === 'namespace') expect(left).toEqual([]);
+      if (mode !== 'uncontained') expect(left).toEqual([]);
       else {
         // Only the `setsid sleep 60` survives; the test cleans it up.
         const cmdlines = left.map((pid) =>
