@@ -2,7 +2,7 @@
 // → the answer, read by the command protocol of the hook's dialect (command-protocol.ts).
 
 import { DIALECT_RULES } from '../contract/dialects.js';
-import { hookError } from '../contract/error-codes.js';
+import { type HookError, hookError } from '../contract/error-codes.js';
 import { type HookAnswer, notRunAnswer } from '../contract/fold.js';
 import type { HookInput } from '../contract/types.js';
 import { fingerprintChanges } from '../packs/fingerprint.js';
@@ -11,7 +11,7 @@ import type { CommandHookDefinition } from '../registry/hook-definition.js';
 import { blockAnswer, interpretCommand } from './command-protocol.js';
 import { hookInputJson } from './hook-stdin.js';
 import { type HookTimingListener, reportCommandTiming } from './hook-timing.js';
-import { refusedAnswer } from './refused.js';
+import { refusedAnswer, withRetried } from './refused.js';
 
 export interface CommandContext {
   readonly pool: HookPool;
@@ -120,20 +120,29 @@ export async function runCommandHook(
     return { ...blockAnswer(message, def, input), latencyMs: 0, queuedMs: 0 };
   }
   const startedAt = performance.now();
-  const lane = await ctx.pool.command.run(request, {
-    signal: ctx.signal,
-    tenant: ctx.tenant,
-    onStart: ctx.onStart,
-  });
-  if (!lane.ran) return refusedAnswer(lane);
+  const run = () =>
+    ctx.pool.command.run(request, { signal: ctx.signal, tenant: ctx.tenant, onStart: ctx.onStart });
+  let lane = await run();
+  let retried: HookError | undefined;
+  if (lane.ran && lane.value.kind === 'spawn_server_lost' && ctx.signal?.aborted !== true) {
+    // Lost machinery is not a verdict (no hook can reach the server): once more on a new server,
+    // and only then does the hook's onError apply.
+    const first = interpretCommand(lane.value, def, input);
+    if (first.kind === 'failure') retried = first.error;
+    lane = await run();
+  }
+  if (!lane.ran) return withRetried(refusedAnswer(lane), retried);
   const answer = interpretCommand(lane.value, def, input);
   if (ctx.onTiming !== undefined)
     reportCommandTiming(ctx.onTiming, def.id, startedAt, lane.queuedMs, lane.value);
   const sandbox = lane.value.sandbox;
-  return {
-    ...answer,
-    latencyMs: lane.value.durationMs,
-    queuedMs: lane.queuedMs,
-    ...(sandbox === undefined ? {} : { sandbox }),
-  };
+  return withRetried(
+    {
+      ...answer,
+      latencyMs: lane.value.durationMs,
+      queuedMs: lane.queuedMs,
+      ...(sandbox === undefined ? {} : { sandbox }),
+    },
+    retried,
+  );
 }

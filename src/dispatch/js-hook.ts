@@ -5,6 +5,7 @@
 
 import { createHash } from 'node:crypto';
 import { TEXT_CAPS } from '../config/defaults.js';
+import type { HookError } from '../contract/error-codes.js';
 import type { EventDefinition } from '../contract/events.js';
 import type { HookAnswer } from '../contract/fold.js';
 import type { JsHookSpec, JsTask } from '../contract/js-task.js';
@@ -13,7 +14,7 @@ import type { HookInput, HookOutput } from '../contract/types.js';
 import type { HookPool } from '../pool/pool.js';
 import type { JsHookDefinition } from '../registry/hook-definition.js';
 import { type HookTimingListener, reportJsTiming } from './hook-timing.js';
-import { refusedAnswer } from './refused.js';
+import { refusedAnswer, withRetried } from './refused.js';
 
 export interface JsContext {
   readonly pool: HookPool;
@@ -79,10 +80,15 @@ export async function runJsHooks(
     submittedAt: 0,
   };
   const started = performance.now();
-  const r = await ctx.pool.js.run(
-    { task, specs: hookSpecs },
-    { signal: ctx.signal, tenant: ctx.tenant, onStart: ctx.onStart },
-  );
+  const run = () =>
+    ctx.pool.js.run({ task, specs: hookSpecs }, { signal: ctx.signal, tenant: ctx.tenant, onStart: ctx.onStart });
+  let r = await run();
+  let retried: HookError | undefined;
+  if (!r.ran && r.started === true && r.error.code === 'worker_crashed' && ctx.signal?.aborted !== true) {
+    // Its worker failed under it (it was replaced): once more on a fresh one before onError applies.
+    retried = r.error;
+    r = await run();
+  }
   if (r.ran) {
     if (ctx.onTiming !== undefined) reportJsTiming(ctx.onTiming, defs, r.value, r.queuedMs, started);
     return r.value.outcomes.map((o, i) => {
@@ -94,9 +100,9 @@ export async function runJsHooks(
         answer = { ...answer, memoryBytes: o.memoryUsedBytes };
       if (i === 0 && answer.kind !== 'not-run')
         answer = { ...answer, queuedMs: answer.queuedMs + r.queuedMs };
-      return answer;
+      return withRetried(answer, retried);
     });
   }
-  const answer = refusedAnswer(r, performance.now() - started - r.queuedMs);
+  const answer = withRetried(refusedAnswer(r, performance.now() - started - r.queuedMs), retried);
   return defs.map(() => answer);
 }

@@ -14,11 +14,14 @@ export interface HostRun {
   hostPid: number;
 }
 
-/** `options`: { config, root, event, input, limits? }; `env`: the host's environment. */
-export async function dispatchInLeakyHost(
+/**
+ * Starts the host: `pid` at once, `done` when its dispatch ended. `options`: { config, root, event,
+ * input, limits? }; `env`: the host's environment.
+ */
+export function startLeakyHost(
   options: Record<string, unknown>,
   env: NodeJS.ProcessEnv = process.env,
-): Promise<HostRun> {
+): { pid: number; done: Promise<HostRun> } {
   const host = spawn(
     '/bin/bash',
     ['-c', 'exec 250</dev/null; exec "$0" "$@"', process.execPath, HOST, JSON.stringify(options)],
@@ -28,8 +31,20 @@ export async function dispatchInLeakyHost(
   host.stdout.on('data', (d) => {
     out += d;
   });
-  const code = await new Promise((r) => host.on('close', r));
-  if (code !== 0) throw new Error(`the host exited with ${code}: ${out}`);
-  const { result, plainFds } = JSON.parse(out) as { result: DispatchResult; plainFds: string[] };
-  return { result, plainFds, hostPid: host.pid! };
+  const done = new Promise<HostRun>((resolve, reject) => {
+    host.on('close', (code) => {
+      if (code !== 0) return reject(new Error(`the host exited with ${code}: ${out}`));
+      const { result, plainFds } = JSON.parse(out) as { result: DispatchResult; plainFds: string[] };
+      resolve({ result, plainFds, hostPid: host.pid! });
+    });
+  });
+  return { pid: host.pid!, done };
+}
+
+/** `options`: { config, root, event, input, limits? }; `env`: the host's environment. */
+export function dispatchInLeakyHost(
+  options: Record<string, unknown>,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<HostRun> {
+  return startLeakyHost(options, env).done;
 }

@@ -4,6 +4,7 @@
 // gets a new server. Real processes throughout; the server is killed by PID.
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { readdirSync, readFileSync, readlinkSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { ProcessGroups } from '../../../sandbox/command/kill-group.js';
@@ -12,8 +13,9 @@ import { runCommand } from '../../../sandbox/command/run-command.js';
 import { SpawnServer, STUCK_AFTER_MS } from '../../../sandbox/command/spawn-server.js';
 import type { CommandTask } from '../../../src/contract/command-task.js';
 import { commandTask, sh } from '../../helpers/command-task.js';
-import { hooksOn, input, withExecutor } from '../../helpers/fixture.js';
-import { dispatchInLeakyHost } from '../../helpers/host.js';
+import { waitingPair } from '../../helpers/fifo.js';
+import { hooksOn, input, tempDir, withExecutor } from '../../helpers/fixture.js';
+import { startLeakyHost } from '../../helpers/host.js';
 import { processesWithEnv, spawnServers } from '../../helpers/processes.js';
 
 const SERVER = findNativeHelper('hw-spawn-server')!;
@@ -36,40 +38,66 @@ async function until(condition: () => boolean, what: string, ms = 10_000): Promi
   }
 }
 
+/** The parent of `pid` as this process sees it. */
+const parentPid = (pid: number) => {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+  } catch {
+    return undefined;
+  }
+};
+
+/** What /proc says of a process (read here, as root). */
+function inspect(pid: number) {
+  const dir = `/proc/${pid}/fd`;
+  return {
+    fds: readdirSync(dir).map((fd) => ({ fd, target: readlinkSync(`${dir}/${fd}`) })),
+    environ: readFileSync(`/proc/${pid}/environ`, 'latin1'),
+    cwd: readlinkSync(`/proc/${pid}/cwd`),
+    stat: readFileSync(`/proc/${pid}/stat`, 'latin1'),
+    owner: statSync(`/proc/${pid}/environ`).uid,
+  };
+}
+
 describe('the spawn server', () => {
-  it('runs clean: an empty environment, no inherited descriptor, cwd /, its own session, a child of the executor', async () => {
-    // The hook reports on its parent. The host's own parent leaks fd 250 to it (no close-on-exec).
-    const report =
-      'printf \'{"additionalContext":"%s"}\' "$( { ls -l /proc/$PPID/fd; echo --env--; ' +
-      "tr '\\0' '\\n' < /proc/$PPID/environ; echo --cwd--; readlink /proc/$PPID/cwd; echo --stat--; " +
-      'cat /proc/$PPID/stat; } | base64 -w0)"';
+  it('runs clean: an empty environment, no inherited descriptor, cwd /, its own session, not dumpable, a child of the executor', async () => {
+    // Looked at from here while a hook runs (a contained hook cannot see the server at all). The
+    // host's own parent leaks fd 250 to it (no close-on-exec).
+    const dir = tempDir('hw-clean-');
+    const { hook, lines, feed } = waitingPair(dir);
     const options = {
-      config: hooksOn('BeforeTool', [{ command: report }]),
+      config: hooksOn('BeforeTool', [hook]),
       root: tmpdir(),
       event: 'BeforeTool',
       input: input({ toolName: 'Bash' }),
     };
-    const { result, plainFds, hostPid } = await dispatchInLeakyHost(options);
+    const host = startLeakyHost(options);
+    expect(await lines.next()).toBe('started');
+    const [server] = spawnServers(host.pid);
+    expect(server).toBeDefined();
+    const { fds, environ, cwd, stat, owner } = inspect(server!.pid);
+    feed.send();
+    const { result, plainFds } = await host.done;
+    expect(result.hooks[0]).toMatchObject({ outcome: 'allow', containment: 'contained' });
     expect(plainFds).toContain('250');
-    const dump = Buffer.from(result.additionalContext ?? '', 'base64').toString('utf8');
-    const [fds = '', rest = ''] = dump.split('--env--\n');
-    const [environ = '', rest2 = ''] = rest.split('--cwd--\n');
-    const [cwd = '', stat = ''] = rest2.split('--stat--\n');
-    const open = [...fds.matchAll(/ (\d+) -> (.*)$/gm)].map((m) => ({ fd: m[1]!, target: m[2]! }));
-    expect(open.map((o) => o.fd)).not.toContain('250');
-    // Its control channel (0, 1, 2) and its own: pipes of running hooks, the signalfd.
-    for (const { target } of open) expect(target).toMatch(/^(socket|pipe|anon_inode):/);
+    expect(fds.map((o) => o.fd)).not.toContain('250');
+    // Its control channel (0, 1, 2) and its own: pipes of running hooks, the signalfd, its pidfd.
+    for (const { target } of fds) expect(target).toMatch(/^(socket|pipe|anon_inode):/);
     expect(environ).toBe('');
-    expect(cwd.trim()).toBe('/');
+    expect(cwd).toBe('/');
+    expect(owner).toBe(0);
     const [pid, , , ppid, , session] = stat
       .replace(/\(.*\)/, 'x')
       .trim()
       .split(' ');
-    expect(Number(ppid)).toBe(hostPid);
+    expect(Number(ppid)).toBe(host.pid);
     expect(session).toBe(pid);
   });
 
-  it('starts many hooks at once, each with its own input and output', async () => {
+  it('starts many hooks at once, each with its own input and output, each contained (pid 1 of its own)', async () => {
+    expect(await runCommand(task('true'), groups, undefined, launcher)).toMatchObject({ kind: 'exited' });
+    const server = launcher.pid;
     const runs = Array.from({ length: 40 }, (_, i) =>
       runCommand(
         task(`cat; echo " $$ $PPID"; echo err-${i} >&2`, { stdin: `in-${i}` }),
@@ -79,16 +107,19 @@ describe('the spawn server', () => {
       ),
     );
     const results = await Promise.all(runs);
-    const parents = new Set<string>();
     for (const [i, r] of results.entries()) {
-      expect(r).toMatchObject({ kind: 'exited', exitCode: 0, stderr: `err-${i}\n` });
+      expect(r).toMatchObject({
+        kind: 'exited',
+        exitCode: 0,
+        stderr: `err-${i}\n`,
+        sandbox: { containment: 'contained' },
+      });
       if (r.kind !== 'exited') continue;
-      const [text, , ppid] = r.stdout.trim().split(' ');
-      expect(text).toBe(`in-${i}`);
-      parents.add(ppid!);
+      // Each is the first process of its own PID namespace; its parent is outside it.
+      expect(r.stdout.trim().split(' ')).toEqual([`in-${i}`, '1', '0']);
     }
     // One server started them all.
-    expect([...parents]).toEqual([String(launcher.pid)]);
+    expect(launcher.pid).toBe(server);
   });
 
   it('relays output up to the cap byte for byte, and one byte more is an output limit', async () => {
@@ -150,27 +181,24 @@ describe('the spawn server', () => {
 });
 
 describe('a spawn server killed under running hooks', () => {
-  it('fails them with spawn_server_lost (fail-closed: deny), leaves no process behind, and the next dispatch gets a new server', async () => {
+  it('runs them again once on a new server: their own answers decide, and their records say so', async () => {
     const marker = randomUUID();
+    const dir = tempDir('hw-lost-');
+    // First run: announce and wait for ever; the run after the loss answers at once (a marker file).
+    const slow = (name: string) => ({
+      name,
+      command: `if [ -e ${dir}/${name} ]; then echo '{"decision":"deny","reason":"${name} decided"}'; exit 0; fi; touch ${dir}/${name}; sleep 30 & sleep 30 & wait`,
+      onError: 'skip',
+      env: { HW_MARK: marker },
+    });
     const config = {
-      hooks: {
-        BeforeTool: [
-          {
-            hooks: [
-              {
-                name: 'slow',
-                command: 'sleep 30 & sleep 30 & wait',
-                onError: 'deny',
-                env: { HW_MARK: marker },
-              },
-            ],
-          },
-        ],
-        AfterTool: [{ hooks: [{ name: 'quick', command: 'echo "{\\"additionalContext\\":\\"$PPID\\"}"' }] }],
-      },
+      hooks: { BeforeTool: [{ hooks: [slow('first')] }], AfterTool: [{ hooks: [slow('second')] }] },
     };
     await withExecutor({ config, root: tmpdir(), limits: { killGraceMs: 200 } }, async (hw) => {
-      const inFlight = [1, 2].map(() => hw.dispatch('BeforeTool', input({ toolName: 'Bash' })));
+      const inFlight = [
+        hw.dispatch('BeforeTool', input({ toolName: 'Bash' })),
+        hw.dispatch('AfterTool', input({ toolName: 'Bash' })),
+      ];
       // Each hook is a shell and two sleeps.
       await until(() => processesWithEnv('HW_MARK', marker).length === 6, 'both hooks to start');
       // This file's own launcher has a server too.
@@ -179,11 +207,13 @@ describe('a spawn server killed under running hooks', () => {
       expect(servers).toHaveLength(1);
       const killed = servers[0]!.pid;
       process.kill(killed, 'SIGKILL');
-      for (const result of await Promise.all(inFlight)) {
-        expect(result).toMatchObject({ decision: 'deny', decidedBy: 'slow' });
+      const [before, after] = await Promise.all(inFlight);
+      expect(before).toMatchObject({ decision: 'deny', reason: 'first decided', decidedBy: 'first' });
+      for (const result of [before!, after!]) {
+        expect(result.hooks).toHaveLength(1);
         expect(result.hooks[0]).toMatchObject({
-          outcome: 'error',
-          error: {
+          containment: 'contained',
+          retried: {
             code: 'spawn_server_lost',
             message: expect.stringContaining(`the spawn server (pid ${killed}) was killed by SIGKILL`),
             details: { pid: killed, signal: 'SIGKILL' },
@@ -191,15 +221,43 @@ describe('a spawn server killed under running hooks', () => {
         });
       }
       await until(() => processesWithEnv('HW_MARK', marker).length === 0, 'every process of the hooks to go');
-      const next = await hw.dispatch('AfterTool', input({ toolName: 'Bash' }));
-      expect(next.hooks[0]!.outcome).toBe('proceed');
       const again = executorServers().map((s) => s.pid);
       expect(again).toHaveLength(1);
       expect(again[0]).not.toBe(killed);
-      // The quick hook's parent is the new server.
-      expect(next.additionalContext).toBe(String(again[0]));
     });
     expect(spawnServers(process.pid).filter((s) => s.pid !== launcher.pid)).toEqual([]);
+  });
+
+  it('lost twice: spawn_server_lost, and the hook is fail-closed (deny); no process is left behind', async () => {
+    const marker = randomUUID();
+    const config = hooksOn('BeforeTool', [
+      { name: 'slow', command: 'sleep 30 & sleep 30 & wait', onError: 'deny', env: { HW_MARK: marker } },
+    ]);
+    await withExecutor({ config, root: tmpdir(), limits: { killGraceMs: 200 } }, async (hw) => {
+      const executorServers = () => spawnServers(process.pid).filter((s) => s.pid !== launcher.pid);
+      const result = hw.dispatch('BeforeTool', input({ toolName: 'Bash' }));
+      const killed: number[] = [];
+      // The hook's shell, a child of the server (the sleeps are its children).
+      const hookOf = (server: number) =>
+        processesWithEnv('HW_MARK', marker).some((p) => parentPid(p.pid) === server);
+      for (let round = 0; round < 2; round++) {
+        await until(
+          () => executorServers().some((s) => !killed.includes(s.pid) && hookOf(s.pid)),
+          'the hook to start on a new server',
+        );
+        const server = executorServers().find((s) => !killed.includes(s.pid))!.pid;
+        killed.push(server);
+        process.kill(server, 'SIGKILL');
+      }
+      const r = await result;
+      await until(() => processesWithEnv('HW_MARK', marker).length === 0, 'the hook to go');
+      expect(r).toMatchObject({ decision: 'deny', decidedBy: 'slow' });
+      expect(r.hooks[0]).toMatchObject({
+        outcome: 'error',
+        error: { code: 'spawn_server_lost', details: { pid: killed[1], signal: 'SIGKILL' } },
+        retried: { code: 'spawn_server_lost', details: { pid: killed[0], signal: 'SIGKILL' } },
+      });
+    });
   });
 });
 
