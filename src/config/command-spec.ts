@@ -73,7 +73,21 @@ export function effectiveIsolation(
   ctx: HookContext,
 ): Pick<CommandHookSpec, 'isolation' | 'containment'> {
   const floor = ctx.limits.minIsolation;
-  const level = RANK[floor] > RANK[asked ?? 'process'] ? floor : (asked ?? 'process');
+  return effectiveLevel(RANK[floor] > RANK[asked ?? 'process'] ? floor : (asked ?? 'process'));
+}
+
+/** A hook's isolation raised to `floor` (the operator's least isolation for a tenant's hooks). */
+export function raiseIsolation(
+  c: Pick<CommandHookSpec, 'isolation' | 'containment'>,
+  floor: IsolationLevel | undefined,
+): Pick<CommandHookSpec, 'isolation' | 'containment'> {
+  if (floor === undefined) return { isolation: c.isolation, containment: c.containment };
+  const own: IsolationLevel =
+    c.isolation === 'namespace' ? 'namespace' : c.containment === 'require' ? 'contained' : 'process';
+  return RANK[floor] > RANK[own] ? effectiveLevel(floor) : { isolation: c.isolation, containment: c.containment };
+}
+
+function effectiveLevel(level: IsolationLevel): Pick<CommandHookSpec, 'isolation' | 'containment'> {
   if (level === 'namespace') return { isolation: 'namespace', containment: 'prefer' };
   return { isolation: 'process', containment: level === 'contained' ? 'require' : 'prefer' };
 }

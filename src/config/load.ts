@@ -14,7 +14,7 @@ import { issueMessages, renderValue } from '../contract/messages.js';
 import type { Scope } from '../contract/types.js';
 import type { HookDefinition } from '../registry/hook-definition.js';
 import { collectEvents } from './collect-events.js';
-import type { Limits } from './defaults.js';
+import type { IsolationLevel, Limits } from './defaults.js';
 import type { Diagnostic, DiagnosticSink } from './diagnostics.js';
 import { detectDialect } from './dialect.js';
 import {
@@ -93,6 +93,8 @@ export interface LoadedTenant {
   /** Policy hooks first, then the tenant's, overrides applied. */
   readonly hooks: readonly HookDefinition[];
   readonly limits: TenantLimits;
+  /** The operator's isolation floor for this tenant's own command hooks (a policy file's). */
+  readonly isolation: IsolationLevel | undefined;
   /** A policy-scope pack of this tenant failed: its deny-capable events deny. */
   readonly policyFailures: readonly string[];
 }
@@ -293,6 +295,8 @@ function mergeTenants(
     out.set(id, {
       hooks: mergeLayers([...policy, ...list.flatMap((p) => p.part.layers)]),
       limits,
+      // The last policy file that sets it.
+      isolation: list.reduce<IsolationLevel | undefined>((v, p) => p.part.isolation ?? v, undefined),
       policyFailures: list.flatMap((p) => p.part.policyFailures),
     });
   }

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { isObject, issueMessages, joinPath, renderValue } from '../contract/messages.js';
 import type { HookDefinition } from '../registry/hook-definition.js';
+import { ISOLATION_LEVELS, type IsolationLevel } from './defaults.js';
 import type { DiagnosticSink } from './diagnostics.js';
 import type { Layer } from './merge-layers.js';
 import { type EntriesContext, normalizeHooksMap } from './normalize-entries.js';
@@ -30,6 +31,13 @@ export const tenantSchema = z
     hooks: z.unknown().optional(),
     packs: z.unknown().optional(),
     limits: tenantLimitsSchema.optional(),
+    isolation: z
+      .enum(ISOLATION_LEVELS, { error: 'expected "process", "contained" or "namespace"' })
+      .optional()
+      .meta({
+        description:
+          "Least isolation of the tenant's command hooks (policy files only): replaces the executor's tenantIsolation default for this tenant (serve: namespace).",
+      }),
   })
   .meta({ description: 'A tenant: its hooks (config shape), pinned packs and scheduling limits.' });
 
@@ -39,6 +47,8 @@ export interface TenantPart {
   /** Where the part's diagnostics go (its source file). */
   readonly sink: DiagnosticSink;
   readonly limits: TenantLimits | undefined;
+  /** The operator's isolation floor for the tenant's hooks (read from policy files only). */
+  readonly isolation: IsolationLevel | undefined;
   readonly policyFailures: string[];
   /** The tenant's url pins to poll. */
   readonly remotePins: readonly RemotePinTarget[];
@@ -102,7 +112,14 @@ export async function readTenants(
       policyFailures.push(...pinned.policyFailures.map((f) => `tenant "${id}": ${f}`));
       remotePins.push(...pinned.remote);
     }
-    out.set(id, { layers, sink: ctx.sink, limits: t.limits, policyFailures, remotePins });
+    let isolation: IsolationLevel | undefined;
+    if (t.isolation !== undefined && ctx.scope !== 'policy')
+      ctx.sink.warn(
+        joinPath(path, 'isolation'),
+        "ignored: only a policy file (the operator's) sets a tenant's isolation",
+      );
+    else isolation = t.isolation;
+    out.set(id, { layers, sink: ctx.sink, limits: t.limits, isolation, policyFailures, remotePins });
   }
   return out;
 }

@@ -1,6 +1,8 @@
 // Execute stage for command hooks: HookDefinition + input → the request (stdin, environment) → pool
 // → the answer, read by the command protocol of the hook's dialect (command-protocol.ts).
 
+import { raiseIsolation } from '../config/command-spec.js';
+import type { IsolationLevel } from '../config/defaults.js';
 import { DIALECT_RULES } from '../contract/dialects.js';
 import { type HookError, hookError } from '../contract/error-codes.js';
 import { type HookAnswer, notRunAnswer } from '../contract/fold.js';
@@ -20,6 +22,8 @@ export interface CommandContext {
   readonly signal: AbortSignal | undefined;
   /** Tenant the hook runs for ('' = default): its turn in the fair scheduler. */
   readonly tenant: string;
+  /** The operator's least isolation for this (tenant's) hook: it runs at least this isolated. */
+  readonly isolationFloor?: IsolationLevel | undefined;
   /** Called when the hook actually starts (after its turn came). */
   readonly onStart: (() => void) | undefined;
   readonly onTiming?: HookTimingListener | undefined;
@@ -61,8 +65,9 @@ export function commandRequest(
   input: HookInput,
   stdin: string,
   root: string,
+  floor?: IsolationLevel,
 ): CommandRequest {
-  const c = def.command;
+  const c = { ...def.command, ...raiseIsolation(def.command, floor) };
   const rules = DIALECT_RULES[def.dialect];
   const env: Record<string, string> = { ...c.env };
   env.HOOK_EVENT = def.event;
@@ -111,7 +116,7 @@ export async function runCommandHook(
       return notRunAnswer(hookError('pack_tampered', message, { changed }));
     }
   }
-  const request = commandRequest(def, input, commandStdin(def, input, inputJson), ctx.root);
+  const request = commandRequest(def, input, commandStdin(def, input, inputJson), ctx.root, ctx.isolationFloor);
   const toolInputEnv = request.env.CLAUDE_TOOL_INPUT;
   if (toolInputEnv !== undefined && Buffer.byteLength(toolInputEnv) > MAX_TOOL_INPUT_ENV_BYTES) {
     // The hook would not see the input it guards: FreeCode's rule for a hook that cannot run right

@@ -1,6 +1,7 @@
 // What a dispatch runs with: the caller's options and the executor's parts.
 
 import type { AuditLog } from '../audit/audit-log.js';
+import type { IsolationLevel } from '../config/defaults.js';
 import type { HookEvents } from '../audit/hook-events.js';
 import type { Evaluators } from '../contract/evaluator.js';
 import type { HookAnswer } from '../contract/fold.js';
@@ -22,6 +23,15 @@ export interface DispatchOptions {
   readonly onHookTiming?: HookTimingListener | undefined;
 }
 
+/**
+ * The operator's isolation floors for tenants' own command hooks (the executor's `tenantIsolation`):
+ * per tenant, else the tenant's own setting (its policy file, setTenant), else `default`.
+ */
+export interface TenantIsolation {
+  readonly default: IsolationLevel;
+  readonly tenants: ReadonlyMap<string, IsolationLevel>;
+}
+
 /** Where a dispatch hands its async hooks (src/async/): the in-process queue or Redis. */
 export interface AsyncSubmitter {
   /** Queues one async hook run; the answer folded into its record (`queued`, or why it was refused). */
@@ -39,4 +49,6 @@ export interface DispatchContext {
   readonly async?: AsyncSubmitter | undefined;
   /** The platform's evaluators of prompt and agent hooks. */
   readonly evaluators?: Evaluators | undefined;
+  /** Isolation floors of tenants' own command hooks; none: they keep their own. */
+  readonly tenantIsolation?: TenantIsolation | undefined;
 }

@@ -1,6 +1,6 @@
 // One loaded generation of configuration: what a dispatch runs against from start to finish.
 
-import type { Limits } from '../config/defaults.js';
+import type { IsolationLevel, Limits } from '../config/defaults.js';
 import type { LimitsByScope } from '../config/scope-limits.js';
 import type { TenantLimits } from '../config/tenant-limits.js';
 import type { EventCatalogue } from '../contract/events.js';
@@ -10,6 +10,8 @@ import type { Registry } from '../registry/registry.js';
 export interface TenantGeneration {
   readonly registry: Registry;
   readonly limits: TenantLimits;
+  /** The operator's isolation floor for this tenant's own command hooks (its policy file, setTenant). */
+  readonly isolation?: IsolationLevel | undefined;
   /** This tenant's own policy failures (a policy-scope pack of its own that failed). */
   readonly policyFailures: readonly string[];
 }

@@ -6,6 +6,7 @@
 
 import { randomUUID } from 'node:crypto';
 import { type ErrorDetails, hookError } from '../contract/error-codes.js';
+import type { IsolationLevel } from '../config/defaults.js';
 import type { EventDefinition } from '../contract/events.js';
 import { type HookAnswer, notRunAnswer } from '../contract/fold.js';
 import type { HookInput } from '../contract/types.js';
@@ -160,9 +161,19 @@ export class DispatchRun {
       root: ctx.root,
       signal: options.signal,
       tenant: options.tenant ?? '',
+      isolationFloor: this.#tenantFloor(hook),
       onStart: startNotifier(ctx, options, [hook]),
       onTiming: options.onHookTiming,
     });
+  }
+
+  /** The operator's floor for a tenant's own hook (policy and trusted hooks keep their own). */
+  #tenantFloor(hook: HookDefinition): IsolationLevel | undefined {
+    const tenant = this.options.tenant;
+    const floors = this.ctx.tenantIsolation;
+    if (tenant === undefined || floors === undefined || hook.scope === 'policy' || hook.scope === 'trusted')
+      return undefined;
+    return floors.tenants.get(tenant) ?? this.gen.tenants.get(tenant)?.isolation ?? floors.default;
   }
 
   /**

@@ -108,6 +108,7 @@ class HookExecutor implements Executor {
       audit: this.#audit,
       events: this.#events,
       evaluators: options.evaluators,
+      tenantIsolation: options.tenantIsolation,
     };
     const host = { context: () => jobs, generation: () => this.#generation };
     const parts = asyncParts(host, options.queue, redis);
@@ -177,7 +178,25 @@ class HookExecutor implements Executor {
     const gen = this.#generation;
     const admitted = this.#rate.admit(gen, options.tenant);
     if (admitted !== undefined) await admitted;
-    return dispatch(gen, this.#ctx, event, input, options);
+    const result = await dispatch(gen, this.#ctx, event, input, options);
+    if (!this.#warnedUncontained) this.#warnUncontained(result);
+    return result;
+  }
+
+  #warnedUncontained = false;
+
+  /** Once per executor: a process-mode hook ran beside the host (docs/security.md), and why. */
+  #warnUncontained(result: DispatchResult): void {
+    const hook = result.hooks.find((h) => h.containment === 'uncontained');
+    if (hook === undefined) return;
+    this.#warnedUncontained = true;
+    this.#warn({
+      severity: 'warning',
+      file: '<host>',
+      path: 'isolation',
+      message: `process-mode command hooks run uncontained on this host (${hook.uncontainedReason ?? 'no reason given'}): they see its processes and can signal those of their user. \`hookwarden doctor\` says why and how to fix it; limits.minIsolation "contained" makes such hooks fail closed instead`,
+      skipped: false,
+    });
   }
 
   on<K extends HookEventName>(name: K, listener: (e: HookEventMap[K]) => void): () => void {

@@ -2,11 +2,13 @@
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { AuditOption } from '../audit/audit-log.js';
-import type { Limits } from '../config/defaults.js';
+import { ISOLATION_LEVELS, type IsolationLevel, type Limits } from '../config/defaults.js';
 import type { Diagnostic } from '../config/diagnostics.js';
 import { HOOK_TYPE_KEYS, type HookTypeOptions, hookTypeOptionProblem } from '../config/hook-type-policy.js';
 import { limitsSchema } from '../config/limits-schema.js';
 import type { SourceSpec } from '../config/read-source.js';
+import type { TenantIsolation } from '../dispatch/context.js';
+import { tenantIdProblem } from '../config/tenants.js';
 import type { Evaluators, EvaluatorType } from '../contract/evaluator.js';
 import { HookwardenError } from '../contract/hookwarden-error.js';
 import { issueMessages, renderValue } from '../contract/messages.js';
@@ -97,7 +99,23 @@ export interface ExecutorOptions {
   evaluators?: Evaluators;
   /** The async hooks' queue (docs/scaling.md): in-process by default. */
   queue?: QueueOptions;
+  /**
+   * Least isolation of every tenant's own command hooks (docs/security.md), or per tenant:
+   * `"namespace"`, or `{ default: "namespace", tenants: { acme: "process" } }`. A tenant's entry here
+   * wins over its policy file's `tenants.<id>.isolation` and setTenant's `isolation`, which win over
+   * `default`. Policy hooks are the operator's and keep their own. Default "process" (`hookwarden
+   * serve`: "namespace").
+   */
+  tenantIsolation?: IsolationLevel | TenantIsolationOptions;
 }
+
+export interface TenantIsolationOptions {
+  default?: IsolationLevel;
+  tenants?: Readonly<Record<string, IsolationLevel>>;
+}
+
+/** The tenant isolation floors, resolved. */
+export type ResolvedTenantIsolation = TenantIsolation;
 
 export interface ResolvedOptions {
   readonly config: readonly SourceSpec[];
@@ -115,6 +133,7 @@ export interface ResolvedOptions {
   readonly queue: ResolvedQueueOptions;
   readonly hookTypes: HookTypeOptions;
   readonly evaluators: Evaluators | undefined;
+  readonly tenantIsolation: ResolvedTenantIsolation;
 }
 
 const isFileRef = (v: object): v is { path: string; scope?: 'project' | 'user'; optional?: boolean } =>
@@ -241,7 +260,41 @@ export function resolveOptions(options: ExecutorOptions): ResolvedOptions {
 
     hookTypes,
     evaluators: options.evaluators === undefined ? undefined : Object.freeze({ ...options.evaluators }),
+    tenantIsolation: resolveTenantIsolation(options.tenantIsolation),
   });
+}
+
+const levelProblem = (at: string, v: unknown) =>
+  (ISOLATION_LEVELS as readonly unknown[]).includes(v)
+    ? undefined
+    : `${at}: expected "process", "contained" or "namespace", got ${renderValue(v)}`;
+
+/** `tenantIsolation`, checked. */
+export function resolveTenantIsolation(value: ExecutorOptions['tenantIsolation']): ResolvedTenantIsolation {
+  const fail = (message: string): never => {
+    throw new HookwardenError('invalid_options', message);
+  };
+  if (value === undefined) return Object.freeze({ default: 'process', tenants: new Map() });
+  if (typeof value === 'string') {
+    const p = levelProblem('tenantIsolation', value);
+    if (p !== undefined) fail(p);
+    return Object.freeze({ default: value, tenants: new Map() });
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    fail(`tenantIsolation: expected a level or {default, tenants}, got ${renderValue(value)}`);
+  for (const k of Object.keys(value))
+    if (k !== 'default' && k !== 'tenants')
+      fail(`tenantIsolation.${k}: unknown option (expected "default" or "tenants")`);
+  const tenants = new Map<string, IsolationLevel>();
+  for (const [id, level] of Object.entries(value.tenants ?? {})) {
+    const p = tenantIdProblem(id) ?? levelProblem(`tenantIsolation.tenants.${id}`, level);
+    if (p !== undefined) fail(p.startsWith('tenantIsolation') ? p : `tenantIsolation.tenants.${id}: ${p}`);
+    tenants.set(id, level);
+  }
+  const d = value.default ?? 'process';
+  const p = levelProblem('tenantIsolation.default', d);
+  if (p !== undefined) fail(p);
+  return Object.freeze({ default: d, tenants });
 }
 
 /** `allowedHttpHookUrls`, `httpHookAllowedEnvVars` and `evaluators`, checked. */

@@ -1,4 +1,5 @@
 // `Executor.setTenant(id, { config, limits })`: loads a tenant's hook set at run time.
+import { ISOLATION_LEVELS } from '../config/defaults.js';
 import type { Diagnostic } from '../config/diagnostics.js';
 import { formatDiagnostic } from '../config/diagnostics.js';
 import { type LoadedConfig, loadConfig } from '../config/load.js';
@@ -7,7 +8,7 @@ import { tenantLimitsSchema } from '../config/tenant-limits.js';
 import { tenantIdProblem } from '../config/tenants.js';
 import { HookwardenError } from '../contract/hookwarden-error.js';
 import { jsonEqual } from '../contract/json-equal.js';
-import { issueMessages } from '../contract/messages.js';
+import { issueMessages, renderValue } from '../contract/messages.js';
 import { packPinLoader } from '../packs/pins.js';
 import type { RemotePacks } from '../packs/remote/remote-packs.js';
 import { type ResolvedOptions, toSources } from './options.js';
@@ -35,6 +36,11 @@ export async function loadRuntimeTenant(
     );
     throw new HookwardenError('invalid_options', problems.join('; '), { problems });
   }
+  if (spec.isolation !== undefined && !(ISOLATION_LEVELS as readonly unknown[]).includes(spec.isolation))
+    throw new HookwardenError(
+      'invalid_options',
+      `setTenant: isolation: expected "process", "contained" or "namespace", got ${renderValue(spec.isolation)}`,
+    );
   const sources = toSources(spec.config, 'config', options.root).map((s) => ({
     ...s,
     scope: 'user' as const,
@@ -69,7 +75,7 @@ export async function loadRuntimeTenant(
   const clean = Object.fromEntries(
     Object.entries(limits.data).filter(([, v]) => v !== undefined),
   ) as TenantLimits;
-  return { hooks: loaded.hooks, limits: clean, spec };
+  return { hooks: loaded.hooks, limits: clean, isolation: spec.isolation, spec };
 }
 
 /**

@@ -1,6 +1,7 @@
 // Tenants added or replaced at run time (`Executor.setTenant`), and the per-tenant registries of a
 // generation. A tenant's hooks run with the trusted and policy hooks and nobody else's.
 
+import type { IsolationLevel } from '../config/defaults.js';
 import type { LoadedConfig } from '../config/load.js';
 import type { TenantLimits } from '../config/tenant-limits.js';
 import type { TenantGeneration } from '../dispatch/generation.js';
@@ -14,12 +15,18 @@ export interface TenantSpec {
   config?: ConfigSource | readonly ConfigSource[];
   /** Scheduling limits: maxConcurrent, maxQueued, weight, cpuMsPerWindow, windowMs. */
   limits?: TenantLimits;
+  /**
+   * Least isolation of the tenant's command hooks: replaces the executor's `tenantIsolation` default
+   * for this tenant (the platform is the operator here). Default: that default.
+   */
+  isolation?: IsolationLevel;
 }
 
 /** A tenant set through the library: its own hooks; the policy hooks are added per generation. */
 export interface RuntimeTenant {
   readonly hooks: readonly HookDefinition[];
   readonly limits: TenantLimits;
+  readonly isolation?: IsolationLevel | undefined;
   /** As given to setTenant(): loaded again when a reload changes the policy level's limits. */
   readonly spec: TenantSpec;
 }
@@ -44,6 +51,7 @@ export function buildTenantGenerations(
     tenants.set(id, {
       registry: new Registry(t.hooks, trusted, once),
       limits: t.limits,
+      isolation: t.isolation,
       policyFailures: t.policyFailures,
     });
   }
@@ -52,6 +60,7 @@ export function buildTenantGenerations(
     tenants.set(id, {
       registry: new Registry(withPolicy(policy, t.hooks), trusted, once),
       limits: t.limits,
+      isolation: t.isolation,
       policyFailures: [],
     });
   }

@@ -79,6 +79,8 @@ class Server implements RunningServer {
   async start(): Promise<void> {
     this.#tokens = loadTokens(this.#o.authFile);
     this.#executor = await createExecutor({
+      // Tenants' hooks are third-party code: namespace isolation unless the operator lowers it.
+      tenantIsolation: 'namespace',
       ...this.#o.executor,
       onWarning: (d) => logDiagnostic(this.#logger, d),
       onReload: (r) => this.#onReload(r),

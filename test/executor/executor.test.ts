@@ -136,6 +136,7 @@ describe('createExecutor', () => {
       .map((l) => JSON.parse(l));
     expect(lines).toHaveLength(1);
     expect(Object.keys(lines[0]).sort()).toEqual([
+      'containment',
       'deadlineMs',
       'event',
       'hookId',
@@ -155,6 +156,7 @@ describe('createExecutor', () => {
       scope: 'user', // a tenant's hooks run at user scope
       type: 'command',
       tenant: 't1',
+      containment: 'contained',
     });
     expect(text).not.toContain('SECRET');
   });

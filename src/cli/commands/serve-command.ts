@@ -40,6 +40,11 @@ export function addServeCommand(program: Command, setExitCode: (code: number) =>
     )
     .option('--queue-prefix <prefix>', 'Redis mode: prefix of every key (default hookwarden)')
     .option(
+      '--tenant-isolation <[tenant=]level>',
+      "least isolation of tenants' command hooks: process, contained or namespace (default namespace); tenant=level for one tenant; repeatable",
+      collect,
+    )
+    .option(
       '--drain-timeout <seconds>',
       'after SIGTERM/SIGINT, time running dispatches get to finish (default 30)',
     )
@@ -67,6 +72,10 @@ Routes: POST /v1/dispatch/{event} (any token: the token's tenant decides which h
 verdict is in the body), GET /v1/events, POST /v1/reload and GET /metrics (admin tokens),
 GET /healthz, GET /readyz, GET /openapi.json (no token). Without --auth it listens on loopback only
 and every caller is the operator (dispatches run without a tenant).
+Tenants' command hooks run in namespace isolation (bubblewrap: no network, a read-only root, their
+own /tmp, processes and scratch files), whatever they ask for: lower it per tenant with
+--tenant-isolation acme=process, or for all with --tenant-isolation contained, or in the policy file
+(tenants.<id>.isolation). Policy hooks keep their own isolation. See docs/serve.md.
 --socket: the same API on a Unix socket whose callers are the operator (the file system decides who
 may connect: the directory must be yours and writable by you alone; a socket left by a server that
 is gone is replaced). A dispatch carrying an x-hookwarden-config header (the Claude Code adapter's)

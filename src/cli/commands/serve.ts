@@ -4,7 +4,9 @@
 import type { Stats } from 'node:fs';
 import { chmod, chown, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { HookwardenError } from '../../contract/hookwarden-error.js';
-import type { ExecutorOptions } from '../../executor/options.js';
+import { ISOLATION_LEVELS, type IsolationLevel } from '../../config/defaults.js';
+import { tenantIdProblem } from '../../config/tenants.js';
+import type { ExecutorOptions, TenantIsolationOptions } from '../../executor/options.js';
 import { AuthFileError, readAuthFile } from '../../server/auth-file.js';
 import { createServiceLogger } from '../../server/logging.js';
 import { ServeOptionsError } from '../../server/options.js';
@@ -29,6 +31,7 @@ export interface ServeFlags {
   watch?: boolean;
   queue?: string;
   queuePrefix?: string;
+  tenantIsolation?: string[];
   drainTimeout?: string;
   headersTimeout?: string;
   requestTimeout?: string;
@@ -71,6 +74,7 @@ function executorOptions(flags: ServeFlags): ServeFlagsResolved['executor'] {
     );
   return {
     ...sources,
+    tenantIsolation: tenantIsolationFlags(flags.tenantIsolation ?? []),
     ...(flags.watch === true ? { watch: true } : {}),
     ...(redisUrl !== undefined || flags.queuePrefix !== undefined
       ? {
@@ -82,6 +86,30 @@ function executorOptions(flags: ServeFlags): ServeFlagsResolved['executor'] {
         }
       : {}),
   };
+}
+
+/** `--tenant-isolation [tenant=]level`, repeated; tenants default to namespace in serve. */
+export function tenantIsolationFlags(values: readonly string[]): TenantIsolationOptions {
+  const out: { default: IsolationLevel; tenants: Record<string, IsolationLevel> } = {
+    default: 'namespace',
+    tenants: {},
+  };
+  for (const v of values) {
+    const eq = v.lastIndexOf('=');
+    const level = v.slice(eq + 1);
+    const tenant = eq < 0 ? undefined : v.slice(0, eq);
+    if (!(ISOLATION_LEVELS as readonly string[]).includes(level))
+      throw new UsageError(
+        `--tenant-isolation: expected process, contained or namespace (or tenant=level), got ${JSON.stringify(v)}`,
+      );
+    if (tenant === undefined) out.default = level as IsolationLevel;
+    else {
+      const problem = tenantIdProblem(tenant);
+      if (problem !== undefined) throw new UsageError(`--tenant-isolation ${v}: ${problem}`);
+      out.tenants[tenant] = level as IsolationLevel;
+    }
+  }
+  return out;
 }
 
 /**
