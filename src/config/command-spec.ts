@@ -84,7 +84,9 @@ export function raiseIsolation(
   if (floor === undefined) return { isolation: c.isolation, containment: c.containment };
   const own: IsolationLevel =
     c.isolation === 'namespace' ? 'namespace' : c.containment === 'require' ? 'contained' : 'process';
-  return RANK[floor] > RANK[own] ? effectiveLevel(floor) : { isolation: c.isolation, containment: c.containment };
+  return RANK[floor] > RANK[own]
+    ? effectiveLevel(floor)
+    : { isolation: c.isolation, containment: c.containment };
 }
 
 function effectiveLevel(level: IsolationLevel): Pick<CommandHookSpec, 'isolation' | 'containment'> {

@@ -116,7 +116,13 @@ export async function runCommandHook(
       return notRunAnswer(hookError('pack_tampered', message, { changed }));
     }
   }
-  const request = commandRequest(def, input, commandStdin(def, input, inputJson), ctx.root, ctx.isolationFloor);
+  const request = commandRequest(
+    def,
+    input,
+    commandStdin(def, input, inputJson),
+    ctx.root,
+    ctx.isolationFloor,
+  );
   const toolInputEnv = request.env.CLAUDE_TOOL_INPUT;
   if (toolInputEnv !== undefined && Buffer.byteLength(toolInputEnv) > MAX_TOOL_INPUT_ENV_BYTES) {
     // The hook would not see the input it guards: FreeCode's rule for a hook that cannot run right

@@ -1,8 +1,8 @@
 // What a dispatch runs with: the caller's options and the executor's parts.
 
 import type { AuditLog } from '../audit/audit-log.js';
-import type { IsolationLevel } from '../config/defaults.js';
 import type { HookEvents } from '../audit/hook-events.js';
+import type { IsolationLevel } from '../config/defaults.js';
 import type { Evaluators } from '../contract/evaluator.js';
 import type { HookAnswer } from '../contract/fold.js';
 import type { HookPool } from '../pool/pool.js';

@@ -81,7 +81,10 @@ export async function runJsHooks(
   };
   const started = performance.now();
   const run = () =>
-    ctx.pool.js.run({ task, specs: hookSpecs }, { signal: ctx.signal, tenant: ctx.tenant, onStart: ctx.onStart });
+    ctx.pool.js.run(
+      { task, specs: hookSpecs },
+      { signal: ctx.signal, tenant: ctx.tenant, onStart: ctx.onStart },
+    );
   let r = await run();
   let retried: HookError | undefined;
   if (!r.ran && r.started === true && r.error.code === 'worker_crashed' && ctx.signal?.aborted !== true) {

@@ -5,8 +5,8 @@
 // which hooks were folded (for the record stage).
 
 import { randomUUID } from 'node:crypto';
-import { type ErrorDetails, hookError } from '../contract/error-codes.js';
 import type { IsolationLevel } from '../config/defaults.js';
+import { type ErrorDetails, hookError } from '../contract/error-codes.js';
 import type { EventDefinition } from '../contract/events.js';
 import { type HookAnswer, notRunAnswer } from '../contract/fold.js';
 import type { HookInput } from '../contract/types.js';

@@ -7,12 +7,12 @@ import type { Diagnostic } from '../config/diagnostics.js';
 import { HOOK_TYPE_KEYS, type HookTypeOptions, hookTypeOptionProblem } from '../config/hook-type-policy.js';
 import { limitsSchema } from '../config/limits-schema.js';
 import type { SourceSpec } from '../config/read-source.js';
-import type { TenantIsolation } from '../dispatch/context.js';
 import { tenantIdProblem } from '../config/tenants.js';
 import type { Evaluators, EvaluatorType } from '../contract/evaluator.js';
 import { HookwardenError } from '../contract/hookwarden-error.js';
 import { issueMessages, renderValue } from '../contract/messages.js';
 import type { Scope } from '../contract/types.js';
+import type { TenantIsolation } from '../dispatch/context.js';
 import {
   type RemotePackOptions,
   type ResolvedRemoteOptions,

@@ -3,9 +3,9 @@
 // failures included (exit 1); stdout carries only {"listening": …}.
 import type { Stats } from 'node:fs';
 import { chmod, chown, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { HookwardenError } from '../../contract/hookwarden-error.js';
 import { ISOLATION_LEVELS, type IsolationLevel } from '../../config/defaults.js';
 import { tenantIdProblem } from '../../config/tenants.js';
+import { HookwardenError } from '../../contract/hookwarden-error.js';
 import type { ExecutorOptions, TenantIsolationOptions } from '../../executor/options.js';
 import { AuthFileError, readAuthFile } from '../../server/auth-file.js';
 import { createServiceLogger } from '../../server/logging.js';
