@@ -1,7 +1,9 @@
 // A real redis-server for the tests: on a free loopback port, in a temp dir, with AOF persistence
 // (appendfsync always), started and stopped by PID. Readiness is its "Ready to accept connections" line.
 import { type ChildProcess, spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { join } from 'node:path';
 import { afterAll } from 'vitest';
 import { tempDir } from './fixture.js';
 import { HANG_MS, type LiveServer, startServe } from './serve.js';
@@ -26,27 +28,35 @@ export class RedisServer {
   private constructor(
     readonly port: number,
     readonly dir: string,
+    readonly password: string | undefined,
   ) {}
 
   get url(): string {
-    return `redis://127.0.0.1:${this.port}`;
+    const auth = this.password === undefined ? '' : `:${encodeURIComponent(this.password)}@`;
+    return `redis://${auth}127.0.0.1:${this.port}`;
   }
 
   get pid(): number | undefined {
     return this.#child?.pid;
   }
 
-  static async start(): Promise<RedisServer> {
-    const r = new RedisServer(await freePort(), tempDir('hw-redis-'));
+  /** `password`: required of clients (`requirepass`, in a config file: never on its command line). */
+  static async start(options: { password?: string } = {}): Promise<RedisServer> {
+    const r = new RedisServer(await freePort(), tempDir('hw-redis-'), options.password);
     await r.restart();
     return r;
   }
 
   /** Starts (again) on the same port and directory: the AOF there is loaded. */
   async restart(): Promise<void> {
+    const conf = join(this.dir, 'redis.conf');
+    writeFileSync(conf, this.password === undefined ? '' : `requirepass "${this.password}"\n`, {
+      mode: 0o600,
+    });
     const child = spawn(
       'redis-server',
       [
+        conf,
         '--port',
         String(this.port),
         '--bind',
