@@ -16,6 +16,7 @@ import { buildHookEnv } from './env.js';
 import type { ProcessGroups } from './kill-group.js';
 import type { Launcher, LaunchSpec } from './launch.js';
 import { namespaceSpec, namespaceSupport } from './namespace-profile.js';
+import { closedToNobody } from './nobody-access.js';
 import { NOBODY, processSpec } from './process-profile.js';
 import { spawnCapProblem } from './spawn-wire.js';
 import { supervise } from './supervise.js';
@@ -29,6 +30,12 @@ function commandSpec(
   if (task.runAs === 'nobody' && process.getuid?.() !== 0) {
     return {
       unavailable: 'runAs "nobody" needs hookwarden to run as root (it switches the hook to uid 65534)',
+    };
+  }
+  const closed = task.runAs === 'nobody' ? closedToNobody(task.cwd) : undefined;
+  if (closed !== undefined) {
+    return {
+      unavailable: `runAs "nobody": the sandbox root ${task.cwd} is closed to nobody (${closed.dir} is mode ${closed.mode.toString(8)}). Give hooks that run as nobody a root every user can enter (e.g. --root /srv/hooks, mode 755). The hook was not run.`,
     };
   }
   if (task.isolation === 'process') {

@@ -1,5 +1,5 @@
 // Small real fixtures: temp directories, config files, hook inputs, executors that always close.
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll } from 'vitest';
@@ -15,6 +15,23 @@ export function tempDir(prefix = 'hw-test-'): string {
   const d = mkdtempSync(join(tmpdir(), prefix));
   dirs.push(d);
   return d;
+}
+
+/**
+ * A temp directory every user may enter, for hooks that run as `nobody` (the checkout itself may be
+ * private: a clone under /root, or any directory under a 0700 one).
+ */
+export function sharedTempDir(prefix = 'hw-shared-'): string {
+  const d = tempDir(prefix);
+  chmodSync(d, 0o755);
+  return d;
+}
+
+/** A copy of a fixture directory in a directory every user may enter (see sharedTempDir). */
+export function sharedCopy(dir: string): string {
+  const d = sharedTempDir('hw-fixtures-');
+  cpSync(dir, d, { recursive: true });
+  return `${d}/`;
 }
 
 /** Writes a file (creating folders); `mode` 0o755 makes it executable. */

@@ -6,24 +6,19 @@
 // containment fails closed. Run as root and as nobody.
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { chmodSync } from 'node:fs';
+import { chmodSync, mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { DispatchResult } from '../../../src/index.js';
 import { FifoFeed, FifoLines, mkfifo } from '../../helpers/fifo.js';
-import { hooksOn, input, tempDir, withExecutor, writeFile } from '../../helpers/fixture.js';
+import { hooksOn, input, sharedTempDir, tempDir, withExecutor, writeFile } from '../../helpers/fixture.js';
 import { processesWithEnv, spawnServers } from '../../helpers/processes.js';
 
 const ROOT = process.getuid?.() === 0;
 const RUN_AS = ROOT ? ([undefined, 'nobody'] as const) : ([undefined] as const);
 const HOST = fileURLToPath(new URL('../../fixtures/hosts/dispatch-once.mjs', import.meta.url));
 
-/** A directory every user may enter (hooks as nobody run scripts from it; mkdtemp makes 0700). */
-function sharedDir(): string {
-  const dir = tempDir('hw-contain-');
-  chmodSync(dir, 0o755);
-  return dir;
-}
+const sharedDir = () => sharedTempDir('hw-contain-');
 
 const feeds: FifoFeed[] = [];
 afterAll(() => {
@@ -135,6 +130,28 @@ describe.each(RUN_AS)('a contained hook (runAs %s)', (runAs) => {
     expect(text).toMatch(/CapPrm:\s+0000000000000000/);
     expect(text).toMatch(/CapBnd:\s+0000000000000000/);
     expect(text).toMatch(/NoNewPrivs:\s+1/);
+  });
+});
+
+describe.runIf(ROOT)('a hook that runs as nobody in a private directory', () => {
+  it('is not run, and the error says which directory is closed and what to do; a shared root works', async () => {
+    const parent = tempDir('hw-private-'); // 0700, as /root is
+    const root = `${parent}/project`;
+    mkdirSync(root, { mode: 0o755 });
+    const config = hooksOn('BeforeTool', [{ name: 'n', command: 'id -u', runAs: 'nobody' }]);
+    const closed = await withExecutor({ config, root }, (hw) => hw.dispatch('BeforeTool', input()));
+    expect(closed.hooks[0]).toMatchObject({
+      outcome: 'error',
+      error: {
+        code: 'isolation_unavailable',
+        message: expect.stringContaining(`${parent} is mode 700`),
+      },
+    });
+    const open = hooksOn('BeforeTool', [{ name: 'n', command: 'echo {}', runAs: 'nobody' }]);
+    const shared = await withExecutor({ config: open, root: sharedDir() }, (hw) =>
+      hw.dispatch('BeforeTool', input()),
+    );
+    expect(shared.hooks[0]).toMatchObject({ outcome: 'proceed', containment: 'contained' });
   });
 });
 

@@ -12,10 +12,11 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { namespaceSupport } from '../../../sandbox/command/namespace-profile.js';
 import type { DispatchResult } from '../../../src/index.js';
-import { hooksOn, input, tempDir, withExecutor } from '../../helpers/fixture.js';
+import { hooksOn, input, sharedCopy, tempDir, withExecutor } from '../../helpers/fixture.js';
 import { processesWithEnv } from '../../helpers/processes.js';
 
-const HOSTILE = fileURLToPath(new URL('../../fixtures/hostile/', import.meta.url));
+// A copy every user can enter: some hooks run as nobody, and the checkout may be private.
+const HOSTILE = sharedCopy(fileURLToPath(new URL('../../fixtures/hostile/', import.meta.url)));
 const ns = namespaceSupport();
 const required = process.env.HOOKWARDEN_REQUIRE_NAMESPACE === '1';
 if (!ns.ok && !required) {
