@@ -1,6 +1,7 @@
+import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/cli.js';
+import { BIN, runCli } from '../helpers/cli.js';
 import { hooksOn, tempDir, writeConfig } from '../helpers/fixture.js';
 
 const FAKE_BWRAP = fileURLToPath(new URL('../fixtures/hostile/fake-bwrap-no-userns.sh', import.meta.url));
@@ -12,6 +13,8 @@ describe('hookwarden doctor', () => {
     expect(report.checks.map((c: { name: string }) => c.name)).toEqual([
       'command hook spawning',
       'process isolation',
+      'process containment',
+      'own secrets',
       'namespace isolation',
       'runAs "nobody"',
       'JS hooks (QuickJS)',
@@ -22,7 +25,12 @@ describe('hookwarden doctor', () => {
       detail: expect.stringMatching(/^spawn server \(.*\/hw-spawn-server\): .*the main thread never forks/),
     });
     expect(report.checks[1]).toMatchObject({ ok: true, detail: expect.stringContaining('(spawn server)') });
-    expect(report.checks[4]).toMatchObject({ ok: true });
+    expect(report.checks[2]).toMatchObject({
+      ok: true,
+      detail: expect.stringContaining('namespaces of their own'),
+    });
+    expect(report.checks[3]).toMatchObject({ ok: true, detail: expect.stringContaining('not dumpable') });
+    expect(report.checks[6]).toMatchObject({ ok: true });
     expect(r.code).toBe(report.ok ? 0 : 1);
   });
 
@@ -58,7 +66,7 @@ describe('hookwarden doctor', () => {
     async (_what, bwrap, reason, fix) => {
       const r = await runCli(['doctor', '--json'], { env: { ...process.env, HOOKWARDEN_BWRAP: bwrap } });
       expect(r.code).toBe(1);
-      const ns = JSON.parse(r.stdout).checks[2];
+      const ns = JSON.parse(r.stdout).checks[4];
       expect(ns).toMatchObject({
         ok: false,
         detail: expect.stringMatching(reason),
@@ -68,6 +76,42 @@ describe('hookwarden doctor', () => {
       expect(human.stdout).toMatch(/✗ namespace isolation/);
     },
   );
+});
+
+describe('doctor on a host that cannot contain process-mode hooks', () => {
+  it('says so, why, and how to fix it (a kernel that refuses user namespaces, for real)', async () => {
+    const run = spawnSync(
+      'unshare',
+      [
+        '--user',
+        '--map-root-user',
+        '/bin/sh',
+        '-c',
+        'echo 0 > /proc/sys/user/max_user_namespaces && exec "$0" "$@"',
+        process.execPath,
+        BIN,
+        'doctor',
+        '--json',
+      ],
+      { encoding: 'utf8' },
+    );
+    expect(run.status).toBe(1);
+    const check = JSON.parse(run.stdout).checks.find(
+      (c: { name: string }) => c.name === 'process containment',
+    );
+    expect(check).toMatchObject({
+      ok: false,
+      detail: expect.stringMatching(/UNCONTAINED here \(clone: No space left on device\)/),
+      fix: expect.stringContaining('user.max_user_namespaces'),
+    });
+  });
+
+  it('says so when HOOKWARDEN_CONTAINMENT=off turned it off', async () => {
+    const r = await runCli(['doctor', '--json'], { env: { ...process.env, HOOKWARDEN_CONTAINMENT: 'off' } });
+    expect(r.code).toBe(1);
+    const check = JSON.parse(r.stdout).checks.find((c: { name: string }) => c.name === 'process containment');
+    expect(check).toMatchObject({ ok: false, fix: 'unset HOOKWARDEN_CONTAINMENT' });
+  });
 });
 
 describe('a namespace hook on a host without working bubblewrap', () => {

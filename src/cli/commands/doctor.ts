@@ -4,11 +4,17 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ProcessGroups } from '../../../sandbox/command/kill-group.js';
-import { chooseLauncher, createLauncher, type LauncherChoice } from '../../../sandbox/command/launcher.js';
+import {
+  chooseLauncher,
+  containmentSetting,
+  createLauncher,
+  type LauncherChoice,
+} from '../../../sandbox/command/launcher.js';
 import { namespaceSupport } from '../../../sandbox/command/namespace-profile.js';
 import { runCommand } from '../../../sandbox/command/run-command.js';
 import type { CommandOutcome, CommandTask } from '../../contract/command-task.js';
 import { createExecutor } from '../../executor/executor.js';
+import { guardHostProcess } from '../../native/host-guard.js';
 import { defaultScratchBase } from '../../pool/scratch.js';
 
 export interface Check {
@@ -86,15 +92,69 @@ function processCheck(choice: LauncherChoice, plain: CommandOutcome): Check {
   };
 }
 
+/** How to let hookwarden contain process-mode hooks, from why the kernel refused. */
+export function containmentFix(reason: string): string {
+  if (/HOOKWARDEN_CONTAINMENT/.test(reason)) return 'unset HOOKWARDEN_CONTAINMENT';
+  if (/not the spawn server|Node/.test(reason))
+    return 'build the spawn server: install a C compiler (apt-get install -y gcc libc6-dev) and run npm run build';
+  if (/No space left on device/.test(reason))
+    return 'user namespaces are limited to 0 (or used up) here: sysctl -w user.max_user_namespaces=15000';
+  if (/mount \/proc/.test(reason))
+    return 'this host\'s /proc is partly masked (a container): a private /proc cannot be mounted; run hookwarden where /proc is whole, or use isolation "namespace" elsewhere';
+  if (/Operation not permitted|Permission denied/.test(reason))
+    return 'unprivileged user namespaces are refused: on Ubuntu set kernel.apparmor_restrict_unprivileged_userns=0 (or give the spawn server an AppArmor profile allowing userns); in a container, allow unshare (a seccomp profile that permits clone with CLONE_NEWUSER)';
+  return 'check that this user may create user, PID and mount namespaces (unshare -Urpm --fork --mount-proc true)';
+}
+
+/** Whether process-mode hooks run contained here (a real hook), and if not why and how to fix it. */
+function containmentCheck(r: CommandOutcome): Check {
+  const s = r.sandbox;
+  if (s?.containment === 'contained')
+    return {
+      name: 'process containment',
+      ok: true,
+      detail:
+        'process-mode hooks run in user, PID, mount and IPC namespaces of their own with a private /proc and no capabilities: they see and signal only their own processes',
+    };
+  const reason = s?.uncontainedReason ?? described(r);
+  return {
+    name: 'process containment',
+    ok: false,
+    detail: `process-mode hooks run UNCONTAINED here (${reason}): they see this host's processes and can signal those of their user; limits.minIsolation "contained" makes them fail closed instead`,
+    fix: containmentFix(reason),
+  };
+}
+
+/** Whether hookwarden's own process is kept out of its hooks' reach (src/native/host-guard.ts). */
+function guardCheck(): Check {
+  const g = guardHostProcess();
+  return g.guarded
+    ? {
+        name: 'own secrets',
+        ok: true,
+        detail:
+          "hookwarden's processes are not dumpable: no hook of this user reads their environment or memory",
+      }
+    : {
+        name: 'own secrets',
+        ok: false,
+        detail: `hookwarden's process is dumpable (${g.reason}): an uncontained hook of this user can read its environment`,
+        fix: 'install a C compiler (apt-get install -y gcc libc6-dev) and run npm run build',
+      };
+}
+
 async function commandChecks(): Promise<Check[]> {
   const groups = new ProcessGroups();
   const scratch = mkdtempSync(join(tmpdir(), 'hookwarden-doctor-'));
   const choice = chooseLauncher();
   const launcher = createLauncher(choice);
-  const run = (extra: Partial<CommandTask>) => runCommand(task(extra, scratch), groups, undefined, launcher);
+  const off = containmentSetting();
+  const run = (extra: Partial<CommandTask>) =>
+    runCommand(task(extra, scratch), groups, undefined, launcher, off);
   const checks: Check[] = [spawnCheck(choice)];
   try {
-    checks.push(processCheck(choice, await run({})));
+    const plain = await run({});
+    checks.push(processCheck(choice, plain), containmentCheck(plain), guardCheck());
     const ns = namespaceSupport();
     if (!ns.ok)
       checks.push({
