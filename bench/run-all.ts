@@ -8,6 +8,7 @@ const SCENARIOS: Record<string, () => Promise<{ run: (quick?: boolean) => Promis
   'fast-path': () => import('./fast-path.js'),
   'command-hook': () => import('./command-hook.js'),
   'namespace-hook': () => import('./namespace-hook.js'),
+  'contained-hook': () => import('./contained-hook.js'),
   'js-hook': () => import('./js-hook.js'),
   'js-cold-warm': () => import('./js-cold-warm.js'),
   'js-chain': () => import('./js-chain.js'),
