@@ -113,6 +113,14 @@ export class JsLane {
     if (!this.#closing.aborted) this.#pool();
   }
 
+  /**
+   * Ends every worker thread now, as a crash would: their batches fail with worker_crashed (a hook
+   * then runs again on a fresh worker) and Piscina starts new ones. For machinery-loss tests.
+   */
+  async terminateThreads(): Promise<void> {
+    await Promise.all((this.#piscina?.threads ?? []).map((t) => t.terminate()));
+  }
+
   /** Workers currently alive (for leak checks). */
   get threads(): number {
     return this.#piscina?.threads.length ?? 0;
