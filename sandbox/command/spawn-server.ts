@@ -21,6 +21,24 @@ const STDERR_KEEP = 2048;
  */
 export const STUCK_AFTER_MS = 5000;
 
+/** The events of a hook released before it started: SIGKILL its group once its pid is known. */
+function orphan(release: () => void): LaunchEvents {
+  const nothing = () => {};
+  return {
+    started(pid) {
+      try {
+        process.kill(-pid, 'SIGKILL');
+      } catch {}
+      release();
+    },
+    output: nothing,
+    closed: nothing,
+    exited: nothing,
+    failed: nothing,
+    lost: nothing,
+  };
+}
+
 class ServerProcess {
   readonly #child: ChildProcessWithoutNullStreams;
   readonly #hooks = new Map<number, LaunchEvents>();
@@ -91,7 +109,21 @@ class ServerProcess {
     this.#watch();
     return {
       release: () => {
-        if (this.#hooks.delete(id) && !this.#gone) this.#child.stdin.write(encodeRelease(id));
+        if (!this.#hooks.has(id) || this.#gone) return;
+        if (this.#unanswered.has(id)) {
+          // Released before the server said it started (a timeout or abort in that moment): nobody
+          // would kill it, so it is killed the moment its pid is known.
+          this.#hooks.set(
+            id,
+            orphan(() => {
+              this.#hooks.delete(id);
+              if (!this.#gone) this.#child.stdin.write(encodeRelease(id));
+            }),
+          );
+          return;
+        }
+        this.#hooks.delete(id);
+        this.#child.stdin.write(encodeRelease(id));
       },
     };
   }

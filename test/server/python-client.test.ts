@@ -42,7 +42,17 @@ const config = writeConfig(dir, 'hooks.json', {
 const auth = writeAuthFile(dir, ['acme', 'busy', 'admin']);
 let server: LiveServer;
 beforeAll(async () => {
-  server = await startServe(['-c', config, '--listen', '127.0.0.1:0', '--auth', auth.path]);
+  // The tenants' hooks wait on FIFOs outside the sandbox root: process mode, not serve's default.
+  server = await startServe([
+    '-c',
+    config,
+    '--listen',
+    '127.0.0.1:0',
+    '--auth',
+    auth.path,
+    '--tenant-isolation',
+    'process',
+  ]);
 });
 afterAll(async () => {
   await server.stop();

@@ -68,6 +68,9 @@ let server: LiveServer;
 let dispatchUrl: (event: string) => string;
 beforeAll(async () => {
   server = await startServe([
+    // The tenants' hooks wait on FIFOs outside the sandbox root: process mode, not serve's default.
+    '--tenant-isolation',
+    'process',
     '--config',
     config,
     '--policy',

@@ -29,9 +29,15 @@ const bash = { toolName: 'Bash', toolInput: { command: 'ls' } };
 
 let redis: RedisServer;
 const replica = (name: string) =>
-  serveOnRedis(redis, config, ['--auth', auth.path, '--audit', `${dir}/${name}.jsonl`], {
-    HOOKWARDEN_QUEUE_LOCK_MS: '1000',
-  });
+  // The slow tenant's hook waits on FIFOs outside the sandbox root: process mode, not serve's default.
+  serveOnRedis(
+    redis,
+    config,
+    ['--auth', auth.path, '--audit', `${dir}/${name}.jsonl`, '--tenant-isolation', 'process'],
+    {
+      HOOKWARDEN_QUEUE_LOCK_MS: '1000',
+    },
+  );
 let a: LiveServer;
 let b: LiveServer;
 beforeAll(async () => {

@@ -4,7 +4,16 @@
 // gets a new server. Real processes throughout; the server is killed by PID.
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { readdirSync, readFileSync, readlinkSync, statSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  readSync,
+  statSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { ProcessGroups } from '../../../sandbox/command/kill-group.js';
@@ -13,7 +22,7 @@ import { runCommand } from '../../../sandbox/command/run-command.js';
 import { SpawnServer, STUCK_AFTER_MS } from '../../../sandbox/command/spawn-server.js';
 import type { CommandTask } from '../../../src/contract/command-task.js';
 import { commandTask, sh } from '../../helpers/command-task.js';
-import { waitingPair } from '../../helpers/fifo.js';
+import { mkfifo, waitingPair } from '../../helpers/fifo.js';
 import { hooksOn, input, tempDir, withExecutor } from '../../helpers/fixture.js';
 import { startLeakyHost } from '../../helpers/host.js';
 import { processesWithEnv, spawnServers } from '../../helpers/processes.js';
@@ -120,6 +129,41 @@ describe('the spawn server', () => {
     }
     // One server started them all.
     expect(launcher.pid).toBe(server);
+  });
+
+  it('kills a hook released before the server said it started (a timeout or abort in that moment)', async () => {
+    const marker = randomUUID();
+    const started = mkfifo(tempDir('hw-orphan-'), 'started');
+    const fd = openSync(started, constants.O_RDWR | constants.O_NONBLOCK);
+    const nothing = () => {};
+    const handle = launcher.start(
+      {
+        argv: ['/bin/sh', '-c', `echo started > ${started}; exec sleep 300`],
+        env: { HOOK_EVENT: 'BeforeTool', HW_MARK: marker },
+        fd3: undefined,
+        cwd: tmpdir(),
+        limits: { cpuSeconds: 10, openFiles: 64, fileSizeBytes: 1 << 20, addressSpaceBytes: undefined },
+        runAs: undefined,
+        stdin: '',
+        maxOutputBytes: 1024,
+        contain: 'prefer',
+        dropCapabilities: true,
+      },
+      { started: nothing, output: nothing, closed: nothing, exited: nothing, failed: nothing, lost: nothing },
+    );
+    // At once, and then this thread waits for the hook without giving the event loop a turn: the
+    // hook runs before its STARTED can be read, as when a deadline passes in that moment.
+    handle.release();
+    const pause = new Int32Array(new SharedArrayBuffer(4));
+    const buf = Buffer.alloc(64);
+    for (const end = Date.now() + 10_000; Date.now() < end; Atomics.wait(pause, 0, 0, 5)) {
+      try {
+        if (readSync(fd, buf) > 0) break;
+      } catch {}
+    }
+    closeSync(fd);
+    expect(processesWithEnv('HW_MARK', marker).length).toBeGreaterThan(0);
+    await until(() => processesWithEnv('HW_MARK', marker).length === 0, 'the released hook to be killed');
   });
 
   it('relays output up to the cap byte for byte, and one byte more is an output limit', async () => {
