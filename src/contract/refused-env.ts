@@ -62,6 +62,7 @@ export const RESERVED_VARIABLES: readonly string[] = Object.freeze([
   'HOOK_PACK_DIR',
   'CLAUDE_PROJECT_DIR',
   'CLAUDE_PLUGIN_ROOT',
+  'CLAUDE_PLUGIN_DATA',
   'CLAUDE_TOOL_INPUT',
   'CLAUDE_ENV_FILE',
 ]);
