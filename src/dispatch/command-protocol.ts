@@ -24,6 +24,9 @@ export type CommandAnswer =
   | { kind: 'output'; output: HookOutput | undefined; unknownFields: string[]; exit2?: true }
   | { kind: 'failure'; error: HookError };
 
+/** Events where Claude Code shows exit 2's stderr to the user (they cannot be blocked). */
+const EXIT_2_SHOWN_TO_USER: ReadonlySet<string> = new Set(['SessionStart', 'Setup', 'BeforeSubagent']);
+
 /** Trimmed, and within `max` UTF-8 bytes (the deny reason from stderr gets the reason cap). */
 function excerpt(text: string, max: number = DEFAULTS.maxReasonBytes): string {
   return capText(text.trim(), max);
@@ -77,6 +80,12 @@ export function interpretCommand(
   const rules = DIALECT_RULES[def.dialect];
   const context: AnswerContext = { dialect: def.dialect, toolInput: input.toolInput };
   const { exitCode, signal, stdout, stderr } = outcome;
+  if (exitCode === 2 && def.dialect === 'claude-code' && EXIT_2_SHOWN_TO_USER.has(def.event)) {
+    // Claude Code cannot block these; it shows exit 2's stderr to the user.
+    const output: HookOutput = Object.create(null);
+    output.systemMessage = excerpt(stderr) || 'hook exited with code 2';
+    return { kind: 'output', output, unknownFields: [], exit2: true };
+  }
   if (exitCode === 2) {
     // Exit 2 blocks whatever stdout says; on Stop-like events Claude Code reads it as "keep working".
     const answer = block(excerpt(stderr) || 'hook exited with code 2', def, context);

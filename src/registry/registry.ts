@@ -65,11 +65,13 @@ export type { RegisteredHook, TrustedContext, TrustedDefinition, TrustedHandler 
 
 /** The first of `paths` (dotted) that holds a string in the input: what a non-tool matcher tests. */
 function matchValue(input: Readonly<Partial<HookInput>>, paths: readonly string[]): string | undefined {
-  for (const path of paths) {
+  for (const written of paths) {
+    const base = written.startsWith('basename:');
+    const path = base ? written.slice('basename:'.length) : written;
     let v: unknown = input;
     for (const k of path.split('.'))
       v = typeof v === 'object' && v !== null ? (v as Record<string, unknown>)[k] : undefined;
-    if (typeof v === 'string') return v;
+    if (typeof v === 'string') return base ? (v.split(/[\\/]/).pop() ?? v) : v;
   }
   return undefined;
 }
