@@ -113,7 +113,8 @@ export class Registry {
   ): boolean {
     if (def.toolScoped) {
       if (h.matcher !== undefined && !h.matcher.matches(probe.toolName, budget)) return false;
-      for (const f of h.ifFilters) if (!f.matches(probe.toolName, probe.toolInput, budget)) return false;
+      for (const f of h.ifFilters)
+        if (!f.matches(probe.toolName, probe.toolInput, budget, probe.cwd)) return false;
     } else if (h.matcher !== undefined && def.matchOn.length > 0) {
       if (!h.matcher.matches(matchValue(probe, def.matchOn), budget)) return false;
     }

@@ -49,8 +49,12 @@ describe('if filters', () => {
   });
 
   it('support ?, Claude Code’s :* prefix form and /regex/i', () => {
-    expect(new IfFilter('Write(*.ts)').matches('Write', { file_path: 'src/a.ts' })).toBe(true);
-    expect(new IfFilter('Write(*.ts)').matches('Write', { file_path: 'src/a.tsx' })).toBe(false);
+    expect(new IfFilter('Write(*.ts)').matches('Write', { file_path: 'src/a.ts' }, undefined, '/p')).toBe(
+      true,
+    );
+    expect(new IfFilter('Write(*.ts)').matches('Write', { file_path: 'src/a.tsx' }, undefined, '/p')).toBe(
+      false,
+    );
     expect(new IfFilter('Bash(npm run test:*)').matches('Bash', { command: 'npm run test -- --watch' })).toBe(
       true,
     );
