@@ -60,7 +60,7 @@ async function runChain(
   start: FoldState,
   recheck: boolean,
 ): Promise<Pass> {
-  const { registry, sessionId } = run;
+  const { registry, onceSession } = run;
   const ran = new Set<string>();
   let state = start;
   let lastRewrite = -1;
@@ -97,7 +97,8 @@ async function runChain(
       i++;
       continue;
     }
-    if (!registry.claimOnce(h, sessionId)) {
+    // A re-check always runs the guard: the rewritten input is one it has not seen.
+    if (!recheck && !registry.claimOnce(h, onceSession)) {
       i++;
       continue;
     }
@@ -117,7 +118,7 @@ async function runChain(
       if (k.type !== 'js' || k.scope !== h.scope || isAsyncHook(k)) break;
       if (ran.has(k.dedupKey) || !run.accepts(k, state.input)) continue;
       if (run.overLimit(k, batch.length) !== undefined) break;
-      if (!registry.claimOnce(k, sessionId)) continue;
+      if (!recheck && !registry.claimOnce(k, onceSession)) continue;
       ran.add(k.dedupKey);
       batch.push(k);
       at.push(j);
@@ -129,7 +130,7 @@ async function runChain(
     for (const [n, answer] of answers.entries()) folded(batch[n]!, answer, at[n]!);
     for (const k of batch.slice(answers.length)) {
       ran.delete(k.dedupKey);
-      registry.releaseOnce(k, sessionId);
+      if (!recheck) registry.releaseOnce(k, onceSession);
     }
     // Go on after the last hook that ran: hooks skipped in between are matched again (the input
     // may have changed), the batch's own hooks are not run twice.
@@ -197,7 +198,7 @@ function rewrittenInput(def: EventDefinition, state: FoldState): HookInput {
  * time cannot see each other's rewrites, so a guard that rewrites again in that round denies.
  */
 export async function runParallel(run: DispatchRun, start: FoldState): Promise<FoldState> {
-  const { registry, sessionId, def } = run;
+  const { registry, onceSession, def } = run;
   const input = start.input;
   const list = registry.hooksFor(def.name);
   const selected: RegisteredHook[] = [];
@@ -205,7 +206,7 @@ export async function runParallel(run: DispatchRun, start: FoldState): Promise<F
   for (const h of list) {
     if (seen.has(h.dedupKey) || !run.accepts(h, input)) continue;
     seen.add(h.dedupKey);
-    if (registry.claimOnce(h, sessionId)) selected.push(h);
+    if (registry.claimOnce(h, onceSession)) selected.push(h);
   }
   const blocked = selected.map((h, i) => run.overLimit(h, i));
   const answers = await Promise.all(selected.map((h, i) => blocked[i] ?? run.runOne(h, input)));

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { flattenToolInput, IfFilter, IfFilterError } from '../../src/registry/if-filter.js';
 import { ToolMatcher } from '../../src/registry/matcher.js';
-import { OnceTracker, type RegisteredHook } from '../../src/registry/registry.js';
+import { OnceTracker } from '../../src/registry/registry.js';
 
 describe('tool matchers', () => {
   it('match everything when "*", empty or missing', () => {
@@ -87,7 +87,7 @@ describe('if filters', () => {
 });
 
 describe('once', () => {
-  const hook = (id: string) => ({ id, event: 'SessionStart' }) as unknown as RegisteredHook;
+  const hook = (id: string) => `SessionStart\u0000${id}`;
   it('remembers per session, and forgets only the least recently active session past the bound', () => {
     const once = new OnceTracker(3);
     for (const s of ['a', 'b', 'c']) expect(once.firstTime(hook('h'), s)).toBe(true);
