@@ -240,6 +240,18 @@ export function toClaudeCodeAnswer(event: string, result: DispatchResult): Claud
           oneLine(`hookwarden: hook "${h.id}" ${h.outcome}: ${h.error!.code}: ${h.error!.message}`),
         ),
       ...dropped.map((f) => `hookwarden: Claude Code takes no ${f} on ${event}: dropped`),
+      // The session-env rule: every refused line or variable is named.
+      ...result.hooks.flatMap((h) =>
+        (h.ignoredFields ?? [])
+          .filter((f) => f.startsWith('sessionEnv.') || f.startsWith('CLAUDE_ENV_FILE:'))
+          .map((f) =>
+            oneLine(
+              f.startsWith('sessionEnv.')
+                ? `hookwarden: sessionEnv: hook "${h.id}" may not set ${f.slice('sessionEnv.'.length)} for the session (the session-env rule): not exported`
+                : `hookwarden: sessionEnv: hook "${h.id}" wrote a line hookwarden does not apply (${f}: only export NAME=value without expansions): not exported`,
+            ),
+          ),
+      ),
     ];
     if (notes.length > 0) stderr = [...(stderr === '' ? [] : [stderr]), ...notes].join('\n');
   }

@@ -12,6 +12,7 @@ import { TEXT_CAPS } from '../config/defaults.js';
 import type { EventDefinition } from '../contract/events.js';
 import { type FoldState, foldStep, type HookAnswer } from '../contract/fold.js';
 import { jsonEqual } from '../contract/json-equal.js';
+import { refusedSessionEnvReason } from '../contract/refused-env.js';
 import type { HookRecord } from '../contract/result.js';
 import { capAnswer } from '../contract/text-caps.js';
 import type { HookInput, Scope } from '../contract/types.js';
@@ -31,10 +32,33 @@ interface Pass {
   readonly rewriterRank: number;
 }
 
+/**
+ * The session-env rule (DESIGN §8.6): what a hook's answer may not set for the session is dropped
+ * and named in its record's ignoredFields, whatever kind of hook answered.
+ */
+function withoutRefusedSessionEnv(hook: RegisteredHook, answer: HookAnswer): HookAnswer {
+  if (answer.kind !== 'output' || answer.output?.sessionEnv === undefined) return answer;
+  const writer = {
+    scope: hook.scope,
+    sandboxed: hook.type === 'command' && hook.command.isolation === 'namespace',
+  };
+  const kept: Record<string, string> = Object.create(null);
+  const refused: string[] = [];
+  for (const [name, value] of Object.entries(answer.output.sessionEnv)) {
+    if (refusedSessionEnvReason(name, writer) === undefined) kept[name] = value;
+    else refused.push(`sessionEnv.${name}`);
+  }
+  if (refused.length === 0) return answer;
+  const output = Object.assign(Object.create(null), answer.output);
+  if (Object.keys(kept).length > 0) output.sessionEnv = kept;
+  else delete output.sessionEnv;
+  return { ...answer, output, unknownFields: [...(answer.unknownFields ?? []), ...refused] };
+}
+
 /** Folds one answer, its hook-controlled text (messages, reason, logs) capped first: every hook type. */
 function fold(run: DispatchRun, state: FoldState, hook: RegisteredHook, answer: HookAnswer): FoldState {
   run.folded.push(hook);
-  return foldStep(run.def, state, hook, capAnswer(answer, TEXT_CAPS));
+  return foldStep(run.def, state, hook, capAnswer(withoutRefusedSessionEnv(hook, answer), TEXT_CAPS));
 }
 
 /** Records the hooks left in `list` from `from` on that accept the input: `not-run`. */

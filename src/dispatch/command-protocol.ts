@@ -14,6 +14,7 @@ import type { CommandOutcome } from '../contract/command-task.js';
 import { DIALECT_RULES, type DialectRules, PLAIN_TEXT_CONTEXT_EVENTS } from '../contract/dialects.js';
 import { type ErrorCode, type ErrorDetails, type HookError, hookError } from '../contract/error-codes.js';
 import { type AnswerContext, parseHookOutput } from '../contract/parse-output.js';
+import type { SessionEnvWriter } from '../contract/refused-env.js';
 import { readSessionEnv } from '../contract/session-env.js';
 import { capText } from '../contract/text-caps.js';
 import type { HookInput, HookOutput } from '../contract/types.js';
@@ -93,7 +94,11 @@ export function interpretCommand(
   }
   if (exitCode === 0) {
     const answer = readStdout(stdout, def, rules, context);
-    return outcome.envFileText === undefined ? answer : withSessionEnv(answer, outcome.envFileText);
+    if (outcome.envFileText === undefined) return answer;
+    return withSessionEnv(answer, outcome.envFileText, {
+      scope: def.scope,
+      sandboxed: def.command.isolation === 'namespace',
+    });
   }
   if (signal === 'SIGXCPU') return fail('timeout', 'CPU time limit (rlimits.cpuSeconds) exceeded');
   const crash = crashFailure(exitCode, signal, stderr);
@@ -103,9 +108,9 @@ export function interpretCommand(
 }
 
 /** Adds what the hook wrote to CLAUDE_ENV_FILE as `sessionEnv` (its JSON `sessionEnv` wins per name). */
-function withSessionEnv(answer: CommandAnswer, text: string): CommandAnswer {
+function withSessionEnv(answer: CommandAnswer, text: string, writer: SessionEnvWriter): CommandAnswer {
   if (answer.kind !== 'output') return answer;
-  const read = readSessionEnv(text);
+  const read = readSessionEnv(text, writer);
   if (Object.keys(read.env).length === 0 && read.ignored.length === 0) return answer;
   const output: HookOutput = Object.assign(Object.create(null), answer.output);
   if (Object.keys(read.env).length > 0)
