@@ -81,6 +81,10 @@ export function interpretCommand(
   const rules = DIALECT_RULES[def.dialect];
   const context: AnswerContext = { dialect: def.dialect, toolInput: input.toolInput };
   const { exitCode, signal, stdout, stderr } = outcome;
+  // Claude Code backgrounds a hook whose first stdout line is {"async": true}: nothing it does after
+  // reaches the verdict. hookwarden has waited for it; it counts as no opinion.
+  if (def.dialect === 'claude-code' && announcesAsync(stdout))
+    return { kind: 'output', output: undefined, unknownFields: ['async'] };
   if (exitCode === 2 && def.dialect === 'claude-code' && EXIT_2_SHOWN_TO_USER.has(def.event)) {
     // Claude Code cannot block these; it shows exit 2's stderr to the user.
     const output: HookOutput = Object.create(null);
@@ -116,6 +120,18 @@ function withSessionEnv(answer: CommandAnswer, text: string, writer: SessionEnvW
   if (Object.keys(read.env).length > 0)
     output.sessionEnv = Object.assign(Object.create(null), read.env, answer.output?.sessionEnv);
   return { kind: 'output', output, unknownFields: [...answer.unknownFields, ...read.ignored] };
+}
+
+/** Whether the first line of `stdout` is a JSON object with `async: true`. */
+function announcesAsync(stdout: string): boolean {
+  const first = stdout.trimStart().split('\n', 1)[0]?.trim() ?? '';
+  if (!first.startsWith('{') || !first.includes('async')) return false;
+  try {
+    const value: unknown = JSON.parse(first);
+    return typeof value === 'object' && value !== null && (value as { async?: unknown }).async === true;
+  } catch {
+    return false;
+  }
 }
 
 /** A process that ended other than with exit 0 or 2. */

@@ -216,3 +216,22 @@ describe('exec-form args', () => {
     });
   });
 });
+
+describe('a first stdout line {"async": true}', () => {
+  it('counts as no opinion, as Claude Code backgrounds the hook: a later exit 2 or deny does not block', async () => {
+    const config = writeConfig(
+      tempDir(),
+      'settings.json',
+      hooksOn('PreToolUse', [
+        sh(
+          `echo '{"async": true}'; echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny"}}'; exit 2`,
+        ),
+      ]),
+    );
+    await withExecutor({ config }, async (hw) => {
+      const r = await hw.dispatch('PreToolUse', bashCall('rm -rf /'));
+      expect(r.decision).toBe('passthrough');
+      expect(r.hooks[0]?.ignoredFields).toEqual(['async']);
+    });
+  });
+});
