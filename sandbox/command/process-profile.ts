@@ -12,9 +12,10 @@ import type { Containment, LaunchLimits, LaunchSpec } from './launch.js';
 /** The host's unprivileged `nobody` user and group. */
 export const NOBODY = 65534;
 
-/** The argv of the hook itself: `sh -c command`, or its argv. */
+/** The argv of the hook itself: `sh -c command` (or its dialect's shell), or its argv. */
 export function programArgv(task: CommandTask): string[] {
-  return task.program.kind === 'shell' ? ['/bin/sh', '-c', task.program.command] : [...task.program.argv];
+  const p = task.program;
+  return p.kind === 'shell' ? [...(p.interpreter ?? ['/bin/sh', '-c']), p.command] : [...p.argv];
 }
 
 /** The task's rlimits; an unset CPU limit is the deadline's, rounded up, plus a second. */

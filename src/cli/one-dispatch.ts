@@ -56,6 +56,8 @@ export type Interruption = InterruptSignal | 'deadline';
 export interface DispatchSpec {
   /** The command's name, for messages (`dispatch`, `claude-code`). */
   readonly command: string;
+  /** Executor options the command adds (the adapter's shared `once` state). */
+  readonly executorOptions?: { readonly onceStateDir?: string };
   readonly flags: DispatchFlags;
   /** The event and its input (called once, first). */
   readInput(): Promise<{ event: string; input: Record<string, unknown> }>;
@@ -167,6 +169,7 @@ export async function runOneDispatch(spec: DispatchSpec): Promise<number> {
     zodConfig({ jitless: true });
     executor = await createExecutor({
       ...options,
+      ...spec.executorOptions,
       ...(spec.onWarning === undefined ? {} : { onWarning: spec.onWarning }),
     });
     // Interrupted while the config loaded: the early answer is out and the process exits (after

@@ -28,7 +28,7 @@ export function resolveCommandPaths(
   const word = m[2]!.replaceAll(/^["']|["']$/g, '');
   if (!isRelativePath(word)) return program;
   const command = `${m[1]}${shellQuote(resolve(dir, word))}${program.command.slice(m[0].length)}`;
-  return { kind: 'shell', command };
+  return { ...program, command };
 }
 
 /** The program file a command runs, when it names one by path (for `validate`'s existence check). */

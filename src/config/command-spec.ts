@@ -28,14 +28,22 @@ export function commandSpec(spec: RawHookSpec, path: string, ctx: HookContext): 
     }
     program = { kind: 'argv', argv: Object.freeze([...spec.argv]) };
   } else if (spec.command !== undefined) {
+    // Claude Code runs an inline command with bash unless `shell` says powershell; hookwarden's own
+    // and FreeCode's files keep /bin/sh unless they ask.
+    const shell = spec.shell ?? (ctx.dialect === 'claude-code' ? 'bash' : undefined);
     program =
       spec.args !== undefined
         ? { kind: 'argv', argv: Object.freeze([spec.command, ...spec.args]) }
-        : { kind: 'shell', command: spec.command };
+        : { kind: 'shell', command: spec.command, ...(shell === undefined ? {} : { shell }) };
   } else {
     sink.error(path, 'a command hook needs "command" (shell) or "argv" (no shell), got neither');
     return undefined;
   }
+  if (spec.shell !== undefined && program.kind === 'argv')
+    sink.warn(
+      joinPath(path, 'shell'),
+      `"shell" is ignored: a hook with ${spec.argv === undefined ? 'args' : 'argv'} runs without a shell`,
+    );
   if (ctx.dialect === 'claude-code') warnUnsetVariables(program, path, sink);
   // hookwarden files: relative command paths are the config file's, like a JS hook's `source`.
   if (ctx.dialect === 'hookwarden') program = resolveCommandPaths(program, ctx.configDir);
@@ -60,7 +68,8 @@ export function commandSpec(spec: RawHookSpec, path: string, ctx: HookContext): 
       addressSpaceBytes: r.addressSpaceBytes,
     }),
     maxOutputBytes,
-    pluginRoot: ctx.pluginRoot ?? ctx.configDir,
+    pluginRoot: ctx.plugin?.root ?? ctx.configDir,
+    pluginData: ctx.plugin?.dataDir,
     claudeEvent: ctx.claudeEvent,
   });
 }
@@ -113,10 +122,14 @@ export function warnUnsetVariables(
 }
 
 export function commandIdentity(c: CommandHookSpec): unknown {
-  const { pluginRoot: _root, claudeEvent: _event, ...rest } = c;
-  // The plugin root matters only when the command refers to it (CLAUDE_PLUGIN_ROOT).
+  const { pluginRoot: _root, pluginData: _data, claudeEvent: _event, ...rest } = c;
+  // The plugin root and data folder matter only when the command refers to them.
   const text = c.program.kind === 'shell' ? c.program.command : c.program.argv.join(' ');
-  return text.includes('CLAUDE_PLUGIN_ROOT') ? { ...rest, pluginRoot: c.pluginRoot } : rest;
+  return {
+    ...rest,
+    ...(text.includes('CLAUDE_PLUGIN_ROOT') ? { pluginRoot: c.pluginRoot } : {}),
+    ...(text.includes('CLAUDE_PLUGIN_DATA') ? { pluginData: c.pluginData ?? null } : {}),
+  };
 }
 
 /** Programs that run a script given as an argument: the script, not the interpreter, names the hook. */

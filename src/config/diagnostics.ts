@@ -31,4 +31,12 @@ export class DiagnosticSink {
   warn(path: string, message: string, skipped = false): void {
     this.items.push({ severity: 'warning', file: this.file, path, message, skipped });
   }
+
+  /** A sink for the same file whose diagnostics are dropped (for values hookwarden does not judge). */
+  quiet(): DiagnosticSink {
+    const sink = new DiagnosticSink(this.file);
+    sink.warn = () => {};
+    sink.error = () => {};
+    return sink;
+  }
 }

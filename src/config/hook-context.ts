@@ -5,6 +5,7 @@ import type { PackOrigin } from '../registry/hook-definition.js';
 import type { ToolMatcher } from '../registry/matcher.js';
 import type { DiagnosticSink } from './diagnostics.js';
 import type { HookTypePolicy } from './hook-type-policy.js';
+import type { PluginInfo } from './plugin-root.js';
 import type { ScopeLimits } from './scope-limits.js';
 
 export interface HookContext {
@@ -15,8 +16,8 @@ export interface HookContext {
   readonly scope: Scope;
   readonly sink: DiagnosticSink;
   readonly configDir: string;
-  /** The plugin root of the file (CLAUDE_PLUGIN_ROOT); default `configDir`. */
-  readonly pluginRoot?: string | undefined;
+  /** The plugin the file belongs to (CLAUDE_PLUGIN_ROOT, CLAUDE_PLUGIN_DATA); default root `configDir`. */
+  readonly plugin?: PluginInfo | undefined;
   readonly limits: ScopeLimits;
   readonly matcher: ToolMatcher | undefined;
   readonly groupIf: string | undefined;

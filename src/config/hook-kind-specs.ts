@@ -48,7 +48,18 @@ export function defaultTimeoutMs(kind: HookKind, dialect: Dialect, event: string
 }
 
 const FIELDS: Record<'command' | 'js' | 'http' | 'evaluator', readonly (keyof RawHookSpec)[]> = {
-  command: ['command', 'argv', 'args', 'env', 'inheritEnv', 'isolation', 'writable', 'runAs', 'rlimits'],
+  command: [
+    'command',
+    'shell',
+    'argv',
+    'args',
+    'env',
+    'inheritEnv',
+    'isolation',
+    'writable',
+    'runAs',
+    'rlimits',
+  ],
   js: ['source', 'code', 'memoryBytes'],
   http: ['url', 'headers', 'allowedEnvVars'],
   evaluator: ['prompt', 'model', 'continueOnBlock'],

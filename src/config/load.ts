@@ -27,7 +27,7 @@ import { limitsSchema } from './limits-schema.js';
 import { type Layer, mergeLayers } from './merge-layers.js';
 import { normalizeHooksMap } from './normalize-entries.js';
 import type { PackStatus, PinLoader, RemotePinTarget } from './pin-loader.js';
-import { findPluginRoot } from './plugin-root.js';
+import { findPlugin } from './plugin-root.js';
 import { type ReadSource, readSource, type SourceSpec } from './read-source.js';
 import {
   type LimitsByScope,
@@ -196,7 +196,7 @@ export async function loadConfig(options: LoadOptions): Promise<LoadedConfig> {
       scope: src.spec.scope,
       sink: src.sink,
       configDir: src.dir,
-      pluginRoot: src.spec.kind === 'file' ? findPluginRoot(src.dir) : undefined,
+      plugin: src.spec.kind === 'file' ? findPlugin(src.dir) : undefined,
       dialect: dialectOf(src.value, src.sink, catalogue),
       limits: scopeLimits[src.spec.scope],
       scopeLimits,

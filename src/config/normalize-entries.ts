@@ -12,6 +12,7 @@ import type { DiagnosticSink } from './diagnostics.js';
 import type { HookContext } from './hook-context.js';
 import type { HookTypePolicy } from './hook-type-policy.js';
 import { normalizeHook } from './normalize-hook.js';
+import type { PluginInfo } from './plugin-root.js';
 import type { ScopeLimits } from './scope-limits.js';
 import { didYouMean } from './suggest.js';
 
@@ -21,8 +22,8 @@ export interface EntriesContext {
   readonly scope: Scope;
   readonly sink: DiagnosticSink;
   readonly configDir: string;
-  /** The plugin root of the file (CLAUDE_PLUGIN_ROOT); default `configDir`. */
-  readonly pluginRoot?: string | undefined;
+  /** The plugin the file belongs to (CLAUDE_PLUGIN_ROOT, CLAUDE_PLUGIN_DATA); default root `configDir`. */
+  readonly plugin?: PluginInfo | undefined;
   readonly limits: ScopeLimits;
   readonly catalogue: EventCatalogue;
   /** Set when the hooks come from a verified pack. */
@@ -95,7 +96,7 @@ async function normalizeEntry(
     scope: ctx.scope,
     sink,
     configDir: ctx.configDir,
-    pluginRoot: ctx.pluginRoot,
+    plugin: ctx.plugin,
     limits: ctx.limits,
     matcher,
     groupIf,

@@ -180,7 +180,7 @@ function buildIfFilters(spec: RawHookSpec, path: string, ctx: HookContext): IfFi
       continue;
     }
     try {
-      filters.push(new IfFilter(src));
+      filters.push(new IfFilter(src, { configDir: ctx.configDir }));
     } catch (err) {
       if (!(err instanceof IfFilterError)) throw err;
       ctx.sink.error(at, `${err.message}, got ${renderValue(src)}`);

@@ -53,9 +53,14 @@ export const hookSpecSchema = z
       .meta({
         description: 'Stable id: the key for overrides and records. Default: derived from the content.',
       }),
-    command: nonEmpty('a non-empty shell command')
-      .optional()
-      .meta({ description: 'Shell command, run by sh -c.' }),
+    command: nonEmpty('a non-empty shell command').optional().meta({
+      description:
+        'Shell command: run by /bin/sh -c in hookwarden files, by bash -c in Claude Code files (see shell).',
+    }),
+    shell: z.enum(['bash', 'powershell'], { error: 'expected "bash" or "powershell"' }).optional().meta({
+      description:
+        "Claude Code's shell for an inline command: bash (the default in Claude Code files) or powershell (pwsh, where installed).",
+    }),
     args: z
       .array(z.string({ error: 'expected a string' }), { error: 'expected an array of strings' })
       .optional()

@@ -30,6 +30,8 @@ export interface ClaudeCodeProtocol {
   readonly keepWorking?: 'decision' | 'exit';
   /** Claude Code gives these events a CLAUDE_ENV_FILE: `sessionEnv` is written there. */
   readonly envFile?: boolean;
+  /** Context goes as plain stdout (PreCompact: custom compaction instructions), not as JSON. */
+  readonly plainContext?: boolean;
 }
 
 const BLOCK = { deny: 'decision' } as const;
@@ -38,7 +40,7 @@ const CONTEXT_BLOCK = { deny: 'decision', context: true } as const;
 /** Every event of Claude Code's hooks reference and how it takes an answer. */
 export const CLAUDE_CODE_EVENTS: Readonly<Record<string, ClaudeCodeProtocol>> = Object.freeze({
   SessionStart: { context: true, envFile: true },
-  Setup: { envFile: true },
+  Setup: { context: true, envFile: true },
   InstructionsLoaded: {},
   UserPromptSubmit: CONTEXT_BLOCK,
   UserPromptExpansion: CONTEXT_BLOCK,
@@ -68,13 +70,14 @@ export const CLAUDE_CODE_EVENTS: Readonly<Record<string, ClaudeCodeProtocol>> = 
   FileChanged: { envFile: true },
   WorktreeCreate: { deny: 'exit' },
   WorktreeRemove: { deny: 'exit' },
-  PreCompact: BLOCK,
+  PreCompact: { deny: 'decision', plainContext: true },
   PostCompact: {},
   PreModelSwitch: { deny: 'permissionDecision', decisions: ['allow', 'ask'] },
   PostModelSwitch: { context: true },
   Elicitation: BLOCK,
   ElicitationResult: BLOCK,
   SessionEnd: {},
+  PreSkillShellCommand: { deny: 'permissionDecision', decisions: ['allow'] },
 });
 
 /** What `hookwarden claude-code` answers: exit code, stdout, stderr. */
@@ -108,6 +111,16 @@ const oneLine = (text: string) => text.replace(/\s*[\r\n]+\s*/g, ' ');
 
 const denyReason = (result: DispatchResult) =>
   result.reason ?? (result.decidedBy === undefined ? 'denied' : `denied by hook "${result.decidedBy}"`);
+
+/** Outcomes of a hook that ran and failed (what Claude Code calls a non-blocking error). */
+const FAILED: ReadonlySet<string> = new Set(['error', 'timeout', 'limit']);
+
+/** One line per hook that failed without deciding: what the user is shown. */
+function brokenHooks(result: DispatchResult): string[] {
+  return result.hooks
+    .filter((h) => h.error !== undefined && FAILED.has(h.outcome))
+    .map((h) => oneLine(`hookwarden: hook "${h.id}" failed (${h.error!.code}): ${h.error!.message}`));
+}
 
 /** The fields a result may carry that this mapping reads (the rest are dropped by name). */
 const READ = new Set(['event', 'decision', 'reason', 'decidedBy', 'interrupted', 'hooks']);
@@ -171,6 +184,11 @@ export function toClaudeCodeAnswer(event: string, result: DispatchResult): Claud
     specific.additionalContext = result.additionalContext;
     used.add('additionalContext');
   }
+  let plain: string | undefined;
+  if (p.plainContext === true && result.additionalContext !== undefined && exitCode === 0) {
+    plain = result.additionalContext;
+    used.add('additionalContext');
+  }
   if (p.keepWorking !== undefined && result.continueWork !== undefined && exitCode === 0) {
     if (p.keepWorking === 'decision') {
       out.decision = 'block';
@@ -194,23 +212,53 @@ export function toClaudeCodeAnswer(event: string, result: DispatchResult): Claud
   }
 
   if (Object.keys(specific).length > 1) out.hookSpecificOutput = specific;
+  if (plain !== undefined && Object.keys(out).length > 0) {
+    // Claude Code reads plain-text instructions only from a stdout that is not JSON.
+    plain = undefined;
+    used.delete('additionalContext');
+  }
+  // A broken guard is shown to the user, as Claude Code shows a hook's non-blocking error: exit 1
+  // with its message on stderr, or (when the answer needs its JSON) in the systemMessage.
+  const broken = exitCode === 0 ? brokenHooks(result) : [];
+  if (broken.length > 0 && (Object.keys(out).length > 0 || plain !== undefined)) {
+    out.systemMessage = [
+      ...(typeof out.systemMessage === 'string' ? [out.systemMessage] : []),
+      ...broken,
+    ].join('\n');
+  } else if (broken.length > 0) {
+    exitCode = 1;
+    stderr = broken.join('\n');
+  }
   const dropped = Object.keys(result).filter((k) => !used.has(k));
   // Exit 2: stderr is the reason Claude Code shows, and nothing else. Otherwise it goes to Claude
   // Code's debug log (or, first line, into a non-blocking error's notice): say what did not arrive.
   if (exitCode !== 2) {
     const notes = [
       ...result.hooks
-        .filter((h) => h.error !== undefined)
+        .filter((h) => h.error !== undefined && !FAILED.has(h.outcome))
         .map((h) =>
           oneLine(`hookwarden: hook "${h.id}" ${h.outcome}: ${h.error!.code}: ${h.error!.message}`),
         ),
       ...dropped.map((f) => `hookwarden: Claude Code takes no ${f} on ${event}: dropped`),
+      // The session-env rule: every refused line or variable is named.
+      ...result.hooks.flatMap((h) =>
+        (h.ignoredFields ?? [])
+          .filter((f) => f.startsWith('sessionEnv.') || f.startsWith('CLAUDE_ENV_FILE:'))
+          .map((f) =>
+            oneLine(
+              f.startsWith('sessionEnv.')
+                ? `hookwarden: sessionEnv: hook "${h.id}" may not set ${f.slice('sessionEnv.'.length)} for the session (the session-env rule): not exported`
+                : `hookwarden: sessionEnv: hook "${h.id}" wrote a line hookwarden does not apply (${f}: only export NAME=value without expansions): not exported`,
+            ),
+          ),
+      ),
     ];
     if (notes.length > 0) stderr = [...(stderr === '' ? [] : [stderr]), ...notes].join('\n');
   }
   return {
     exitCode,
-    stdout: Object.keys(out).length === 0 ? '' : `${JSON.stringify(out)}\n`,
+    stdout:
+      Object.keys(out).length === 0 ? (plain === undefined ? '' : `${plain}\n`) : `${JSON.stringify(out)}\n`,
     stderr: stderr === '' ? '' : `${stderr}\n`,
     ...(sessionEnv === undefined ? {} : { sessionEnv }),
     dropped,

@@ -36,15 +36,17 @@ export function isClaudeCodeOutput(raw: Obj): boolean {
 export function mapClaudeCodeOutput(raw: Obj, event: string): { mapped: Obj; ignored: string[] } {
   const mapped: Obj = Object.create(null);
   const ignored: string[] = [];
-  const stopLike = event === 'AfterTurn' || event === 'AfterSubagent';
+  const stopLike = KEEP_WORKING_EVENTS.has(event);
   for (const key of Object.keys(raw)) {
     const value = raw[key];
     switch (key) {
       case 'decision':
         if (value === 'block') {
-          if (stopLike)
-            mapped.continueWork = { reason: typeof raw.reason === 'string' ? raw.reason : 'blocked by hook' };
-          else if (event === 'AfterTool') {
+          if (stopLike) {
+            const reason = typeof raw.reason === 'string' ? raw.reason : 'blocked by hook';
+            const context = mapped.continueWork as { reason: string } | undefined;
+            mapped.continueWork = { reason: context === undefined ? reason : `${reason}\n${context.reason}` };
+          } else if (event === 'AfterTool') {
             if (typeof raw.reason === 'string') mapped.additionalContext = raw.reason;
           } else mapped.decision = 'deny';
         } else if (value === 'approve') mapped.decision = 'allow';
@@ -57,7 +59,7 @@ export function mapClaudeCodeOutput(raw: Obj, event: string): { mapped: Obj; ign
         mapped.mutatedToolInput = value;
         break;
       case 'hookSpecificOutput':
-        if (isObject(value)) mapSpecific(value, mapped, ignored);
+        if (isObject(value)) mapSpecific(value, mapped, ignored, event, raw);
         else ignored.push(key);
         break;
       default:
@@ -67,23 +69,58 @@ export function mapClaudeCodeOutput(raw: Obj, event: string): { mapped: Obj; ign
   return { mapped, ignored };
 }
 
-function mapSpecific(spec: Obj, mapped: Obj, ignored: string[]): void {
+/**
+ * Events where a block means "keep working" (Claude Code's Stop, SubagentStop and TeammateIdle), and
+ * where `hookSpecificOutput.additionalContext` is feedback that keeps the agent working too.
+ */
+export const KEEP_WORKING_EVENTS: ReadonlySet<string> = new Set([
+  'AfterTurn',
+  'AfterSubagent',
+  'TeammateIdle',
+]);
+
+/** Elicitation events: `action: "decline"` is a block (Claude Code's reason when the hook gives none). */
+const DECLINE_REASON: Readonly<Record<string, string>> = {
+  Elicitation: 'Elicitation denied by hook',
+  ElicitationResult: 'Elicitation result blocked by hook',
+};
+
+function mapSpecific(spec: Obj, mapped: Obj, ignored: string[], event: string, raw: Obj): void {
+  // PermissionRequest: Claude Code reads only `decision` {behavior…}. A PreToolUse-style approval
+  // there would approve what Claude Code puts in front of the user: ignored (a deny still counts,
+  // since dropping it would weaken the guard), as is a rewrite outside `decision`.
+  const permissionRequest = event === 'ApprovalRequest';
   for (const key of Object.keys(spec)) {
     const value = spec[key];
     switch (key) {
       case 'hookEventName':
         break;
       case 'permissionDecision':
-        mapped.decision = value;
+        if (permissionRequest && value !== 'deny') ignored.push('hookSpecificOutput.permissionDecision');
+        else mapped.decision = value;
         break;
       case 'permissionDecisionReason':
-        mapped.reason = value;
+        if (permissionRequest && spec.permissionDecision !== 'deny')
+          ignored.push('hookSpecificOutput.permissionDecisionReason');
+        else mapped.reason = value;
         break;
       case 'updatedInput':
-        mapped.mutatedToolInput = value;
+        if (permissionRequest) ignored.push('hookSpecificOutput.updatedInput');
+        else mapped.mutatedToolInput = value;
         break;
       case 'additionalContext':
-        mapped.additionalContext = value;
+        // Stop, SubagentStop: feedback for the model, and the conversation goes on.
+        if (KEEP_WORKING_EVENTS.has(event) && typeof value === 'string') {
+          const before = mapped.continueWork as { reason: string } | undefined;
+          mapped.continueWork = { reason: before === undefined ? value : `${before.reason}\n${value}` };
+        } else mapped.additionalContext = value;
+        break;
+      case 'action':
+        if (Object.hasOwn(DECLINE_REASON, event) && value === 'decline') {
+          mapped.decision = 'deny';
+          mapped.reason =
+            typeof raw.reason === 'string' && raw.reason !== '' ? raw.reason : DECLINE_REASON[event];
+        } else ignored.push(`hookSpecificOutput.${key}`);
         break;
       case 'updatedToolOutput':
       case 'updatedMCPToolOutput':

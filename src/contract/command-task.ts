@@ -9,7 +9,16 @@ export interface CommandRlimits {
 
 export interface CommandTask {
   readonly program:
-    | { readonly kind: 'shell'; readonly command: string }
+    | {
+        readonly kind: 'shell';
+        readonly command: string;
+        /**
+         * The shell that runs `command` and its options, before the command: absent `/bin/sh -c`
+         * (hookwarden's dialect); `['/bin/bash', '-c']` for Claude Code files; PowerShell's for
+         * `shell: "powershell"`. Resolved on the host (an absolute path).
+         */
+        readonly interpreter?: readonly string[];
+      }
     | { readonly kind: 'argv'; readonly argv: readonly string[] };
   /** Working directory: the sandbox root. */
   readonly cwd: string;

@@ -31,12 +31,16 @@ export interface DialectRules {
   readonly toolInputEnv: boolean;
 }
 
-/** Events where Claude Code adds a hook's plain-text stdout to the model's context. */
+/**
+ * Events where Claude Code adds a hook's plain-text stdout to the model's context (PreCompact: to the
+ * compaction's instructions).
+ */
 export const PLAIN_TEXT_CONTEXT_EVENTS: ReadonlySet<string> = new Set([
   'SessionStart',
   'BeforeTurn',
   'UserPromptExpansion',
   'PostModelSwitch',
+  'BeforeCompact',
 ]);
 
 export const DIALECT_RULES: Readonly<Record<Dialect, DialectRules>> = Object.freeze({

@@ -32,7 +32,8 @@ export interface EventDefinition {
   readonly chain: Readonly<Partial<Record<MutationField, ChainableInputField>>>;
   /**
    * Events that are not tool-scoped but have a matcher (Claude Code's): the input fields it is
-   * tested against, first present one wins (dotted paths). Empty: a matcher is ignored.
+   * tested against, first present one wins (dotted paths; `basename:` tests the last path segment).
+   * Empty: a matcher is ignored. A matcher with none of them present is met, as in Claude Code.
    */
   readonly matchOn: readonly string[];
 }
@@ -135,7 +136,7 @@ const HOOKWARDEN_EVENTS: readonly EventDefinition[] = [
 
 /** The events of Claude Code's reference that have no hookwarden name: their own names are canonical. */
 const CLAUDE_CODE_OWN_EVENTS: readonly EventDefinition[] = [
-  defineEvent('Setup', observer(['sessionEnv'], ['trigger'])),
+  defineEvent('Setup', observer(['additionalContext', 'sessionEnv'], ['trigger'])),
   defineEvent('Notification', observer([], ['notificationType'])),
   defineEvent('UserPromptExpansion', gate(['additionalContext'], ['commandName'])),
   defineEvent('PostToolBatch', gate(['additionalContext'])),
@@ -148,7 +149,8 @@ const CLAUDE_CODE_OWN_EVENTS: readonly EventDefinition[] = [
   defineEvent('InstructionsLoaded', observer([], ['loadReason'])),
   defineEvent('CwdChanged', observer(['sessionEnv'])),
   defineEvent('DirectoryAdded', observer([], ['source'])),
-  defineEvent('FileChanged', observer(['sessionEnv'], ['filePath'])),
+  // Claude Code matches the changed file's name (".envrc|.env"), not its path.
+  defineEvent('FileChanged', observer(['sessionEnv'], ['basename:filePath'])),
   defineEvent('WorktreeCreate', gate()),
   defineEvent('WorktreeRemove', gate()),
   defineEvent('Elicitation', gate([], ['mcpServerName'])),
@@ -156,6 +158,12 @@ const CLAUDE_CODE_OWN_EVENTS: readonly EventDefinition[] = [
   defineEvent('PreModelSwitch', gate(['allow', 'ask'], ['toModel'])),
   defineEvent('PostModelSwitch', observer(['additionalContext'], ['toModel'])),
   defineEvent('MessageDisplay', observer()),
+  // A skill's inline shell command (tool_name Bash or PowerShell, tool_input.command): exit 2 or a
+  // deny keeps it from running; Claude Code never applies a rewrite or waits for an ask.
+  defineEvent('PreSkillShellCommand', {
+    ...gate(['allow', 'ask', 'defer', 'additionalContext']),
+    toolScoped: true,
+  }),
 ];
 
 /**

@@ -109,7 +109,25 @@ export function parseHookOutput(raw: unknown, event: string, context: AnswerCont
     delete output.reason;
     unknownFields.push('decision');
   }
+  if (event === 'PreSkillShellCommand') refuseUnrunnable(output);
   return { ok: true, output, unknownFields };
+}
+
+/**
+ * PreSkillShellCommand: Claude Code keeps the command from running on a deny, an ask or a defer (a
+ * skill cannot wait for the user) and on any rewrite (it never applies one): all of them are a deny.
+ */
+function refuseUnrunnable(output: HookOutput): void {
+  const why =
+    output.mutatedToolInput !== undefined
+      ? "the hook changed the command, which a skill's shell command cannot take"
+      : output.decision === 'ask' || output.decision === 'defer'
+        ? "the hook asked for approval, which a skill's shell command cannot wait for"
+        : undefined;
+  if (why === undefined) return;
+  output.reason = output.reason === undefined ? why : `${why}: ${output.reason}`;
+  output.decision = 'deny';
+  delete output.mutatedToolInput;
 }
 
 /** What is wrong with `value` as the output field `name` (undefined: fine, or not an output field). */

@@ -47,6 +47,90 @@ export function refusedEnvReason(name: string): string | undefined {
 }
 
 /**
+ * What a hook may not set for the rest of a session (CLAUDE_ENV_FILE, `sessionEnv`): every variable
+ * that makes a later host-side command run code nobody reviewed — shell start-up files and hooks,
+ * interpreter start-up code and module paths, git's and ssh's command overrides — besides the loader
+ * and libc variables refused everywhere. PATH decides which program every later command is: only a
+ * policy-scope hook (not sandboxed) may change it.
+ */
+export const SESSION_ENV_REFUSED: readonly string[] = Object.freeze([
+  'BASH_ENV',
+  'ENV',
+  'PROMPT_COMMAND',
+  'PS0',
+  'PS4',
+  'SHELLOPTS',
+  'BASHOPTS',
+  'IFS',
+  'CDPATH',
+  'GLOBIGNORE',
+  'ZDOTDIR',
+  'NODE_OPTIONS',
+  'NODE_PATH',
+  'NODE_EXTRA_CA_CERTS',
+  'PYTHONSTARTUP',
+  'PYTHONPATH',
+  'PYTHONHOME',
+  'PYTHONUSERBASE',
+  'PERL5OPT',
+  'PERL5LIB',
+  'PERLLIB',
+  'RUBYOPT',
+  'RUBYLIB',
+  'JAVA_TOOL_OPTIONS',
+  '_JAVA_OPTIONS',
+  'JDK_JAVA_OPTIONS',
+  'CLASSPATH',
+  'GIT_SSH_COMMAND',
+  'GIT_SSH',
+  'GIT_EXEC_PATH',
+  'GIT_CONFIG_GLOBAL',
+  'GIT_CONFIG_SYSTEM',
+  'GIT_CONFIG_PARAMETERS',
+  'GIT_ASKPASS',
+  'SSH_ASKPASS',
+  'GIT_EDITOR',
+  'EDITOR',
+  'VISUAL',
+  'PAGER',
+  'GIT_PAGER',
+  'LESSOPEN',
+  'LESSCLOSE',
+  'SHELL',
+  'HOME',
+  'XDG_CONFIG_HOME',
+  'SUDO_ASKPASS',
+  'DOCKER_HOST',
+  'KUBECONFIG',
+  'NPM_CONFIG_USERCONFIG',
+  'npm_config_userconfig',
+]);
+const SESSION_REFUSED_SET = new Set(SESSION_ENV_REFUSED.map((n) => n.toUpperCase()));
+/** Prefixes refused as wholes for a session: GIT_CONFIG_KEY_0…, NPM_CONFIG_…, DYLD_… */
+const SESSION_REFUSED_PREFIXES = ['GIT_CONFIG_', 'NPM_CONFIG_', 'DYLD_', 'BASH_FUNC_'];
+
+/** Who wrote a session variable: its scope, and whether it ran sandboxed (namespace mode). */
+export interface SessionEnvWriter {
+  readonly scope: 'trusted' | 'policy' | 'project' | 'user';
+  readonly sandboxed: boolean;
+}
+
+/** Why a hook may not set `name` for the session, or undefined when it may. */
+export function refusedSessionEnvReason(name: string, writer?: SessionEnvWriter): string | undefined {
+  const loader = refusedEnvReason(name);
+  if (loader !== undefined) return loader;
+  const upper = name.toUpperCase();
+  if (SESSION_REFUSED_SET.has(upper) || SESSION_REFUSED_PREFIXES.some((p) => upper.startsWith(p)))
+    return `"${name}" changes what later commands of the session run, and a hook may not set it`;
+  if (
+    upper === 'PATH' &&
+    (writer === undefined || writer.sandboxed || (writer.scope !== 'policy' && writer.scope !== 'trusted'))
+  )
+    return `"PATH" decides which program every later command runs: only a policy hook that is not sandboxed may change it`;
+  return undefined;
+}
+
+/**
  * Set by hookwarden for every command hook: a hook's `env` or `inheritEnv` cannot replace them (an
  * entry naming one is ignored with a warning). HOME and TMPDIR are the per-invocation scratch
  * directory; the others describe the event. PATH, LANG and TZ are defaults a hook may override:
@@ -62,6 +146,7 @@ export const RESERVED_VARIABLES: readonly string[] = Object.freeze([
   'HOOK_PACK_DIR',
   'CLAUDE_PROJECT_DIR',
   'CLAUDE_PLUGIN_ROOT',
+  'CLAUDE_PLUGIN_DATA',
   'CLAUDE_TOOL_INPUT',
   'CLAUDE_ENV_FILE',
 ]);

@@ -7,7 +7,7 @@
 // Anything else, and variables hookwarden refuses anywhere (loader and libc variables such as
 // LD_PRELOAD), are listed as ignored, never applied.
 
-import { ENV_NAME, refusedEnvReason } from './refused-env.js';
+import { ENV_NAME, refusedSessionEnvReason, type SessionEnvWriter } from './refused-env.js';
 
 export interface SessionEnvRead {
   /** NAME → value, in file order (a later line wins). Null-prototype. */
@@ -18,9 +18,14 @@ export interface SessionEnvRead {
 
 const LINE = /^\s*(?:export\s+)?([^=\s]+)=(.*)$/;
 
-/** The value of `rest` (the text after `=`), or undefined when it does not parse. */
+/**
+ * The value of `rest` (the text after `=`), or undefined when it does not parse — or when bash would
+ * expand something in it (`$PATH`, `$(…)`, backquotes): such a line is refused by name rather than
+ * turned into a literal that means something else.
+ */
 function parseValue(rest: string): string | undefined {
   const text = rest.trim();
+  if (!text.startsWith("'") && /(^|[^\\])[$`]/.test(text)) return undefined;
   if (text.startsWith("'")) {
     const end = text.indexOf("'", 1);
     return end === text.length - 1 ? text.slice(1, end) : undefined;
@@ -40,8 +45,12 @@ function parseValue(rest: string): string | undefined {
   return /\s/.test(text) ? undefined : text;
 }
 
-/** Reads the `export` lines a hook wrote to CLAUDE_ENV_FILE. */
-export function readSessionEnv(text: string): SessionEnvRead {
+/**
+ * Reads the `export` lines a hook wrote to CLAUDE_ENV_FILE. `source`, `eval` and any other command
+ * are refused (listed by line number), as is a value bash would expand and every variable the
+ * session-env rule refuses for this writer (refused-env.ts).
+ */
+export function readSessionEnv(text: string, writer?: SessionEnvWriter): SessionEnvRead {
   const env: Record<string, string> = Object.create(null);
   const ignored: string[] = [];
   text.split(/\r?\n/).forEach((line, i) => {
@@ -52,7 +61,7 @@ export function readSessionEnv(text: string): SessionEnvRead {
       ignored.push(`CLAUDE_ENV_FILE:${i + 1}`);
       return;
     }
-    if (refusedEnvReason(m[1]!) !== undefined) {
+    if (refusedSessionEnvReason(m[1]!, writer) !== undefined) {
       ignored.push(`sessionEnv.${m[1]}`);
       return;
     }

@@ -12,6 +12,7 @@ import { TEXT_CAPS } from '../config/defaults.js';
 import type { EventDefinition } from '../contract/events.js';
 import { type FoldState, foldStep, type HookAnswer } from '../contract/fold.js';
 import { jsonEqual } from '../contract/json-equal.js';
+import { refusedSessionEnvReason } from '../contract/refused-env.js';
 import type { HookRecord } from '../contract/result.js';
 import { capAnswer } from '../contract/text-caps.js';
 import type { HookInput, Scope } from '../contract/types.js';
@@ -31,10 +32,33 @@ interface Pass {
   readonly rewriterRank: number;
 }
 
+/**
+ * The session-env rule (DESIGN §8.6): what a hook's answer may not set for the session is dropped
+ * and named in its record's ignoredFields, whatever kind of hook answered.
+ */
+function withoutRefusedSessionEnv(hook: RegisteredHook, answer: HookAnswer): HookAnswer {
+  if (answer.kind !== 'output' || answer.output?.sessionEnv === undefined) return answer;
+  const writer = {
+    scope: hook.scope,
+    sandboxed: hook.type === 'command' && hook.command.isolation === 'namespace',
+  };
+  const kept: Record<string, string> = Object.create(null);
+  const refused: string[] = [];
+  for (const [name, value] of Object.entries(answer.output.sessionEnv)) {
+    if (refusedSessionEnvReason(name, writer) === undefined) kept[name] = value;
+    else refused.push(`sessionEnv.${name}`);
+  }
+  if (refused.length === 0) return answer;
+  const output = Object.assign(Object.create(null), answer.output);
+  if (Object.keys(kept).length > 0) output.sessionEnv = kept;
+  else delete output.sessionEnv;
+  return { ...answer, output, unknownFields: [...(answer.unknownFields ?? []), ...refused] };
+}
+
 /** Folds one answer, its hook-controlled text (messages, reason, logs) capped first: every hook type. */
 function fold(run: DispatchRun, state: FoldState, hook: RegisteredHook, answer: HookAnswer): FoldState {
   run.folded.push(hook);
-  return foldStep(run.def, state, hook, capAnswer(answer, TEXT_CAPS));
+  return foldStep(run.def, state, hook, capAnswer(withoutRefusedSessionEnv(hook, answer), TEXT_CAPS));
 }
 
 /** Records the hooks left in `list` from `from` on that accept the input: `not-run`. */
@@ -60,7 +84,7 @@ async function runChain(
   start: FoldState,
   recheck: boolean,
 ): Promise<Pass> {
-  const { registry, sessionId } = run;
+  const { registry, onceSession } = run;
   const ran = new Set<string>();
   let state = start;
   let lastRewrite = -1;
@@ -97,7 +121,8 @@ async function runChain(
       i++;
       continue;
     }
-    if (!registry.claimOnce(h, sessionId)) {
+    // A re-check always runs the guard: the rewritten input is one it has not seen.
+    if (!recheck && !registry.claimOnce(h, onceSession)) {
       i++;
       continue;
     }
@@ -117,7 +142,7 @@ async function runChain(
       if (k.type !== 'js' || k.scope !== h.scope || isAsyncHook(k)) break;
       if (ran.has(k.dedupKey) || !run.accepts(k, state.input)) continue;
       if (run.overLimit(k, batch.length) !== undefined) break;
-      if (!registry.claimOnce(k, sessionId)) continue;
+      if (!recheck && !registry.claimOnce(k, onceSession)) continue;
       ran.add(k.dedupKey);
       batch.push(k);
       at.push(j);
@@ -129,7 +154,7 @@ async function runChain(
     for (const [n, answer] of answers.entries()) folded(batch[n]!, answer, at[n]!);
     for (const k of batch.slice(answers.length)) {
       ran.delete(k.dedupKey);
-      registry.releaseOnce(k, sessionId);
+      if (!recheck) registry.releaseOnce(k, onceSession);
     }
     // Go on after the last hook that ran: hooks skipped in between are matched again (the input
     // may have changed), the batch's own hooks are not run twice.
@@ -197,7 +222,7 @@ function rewrittenInput(def: EventDefinition, state: FoldState): HookInput {
  * time cannot see each other's rewrites, so a guard that rewrites again in that round denies.
  */
 export async function runParallel(run: DispatchRun, start: FoldState): Promise<FoldState> {
-  const { registry, sessionId, def } = run;
+  const { registry, onceSession, def } = run;
   const input = start.input;
   const list = registry.hooksFor(def.name);
   const selected: RegisteredHook[] = [];
@@ -205,7 +230,7 @@ export async function runParallel(run: DispatchRun, start: FoldState): Promise<F
   for (const h of list) {
     if (seen.has(h.dedupKey) || !run.accepts(h, input)) continue;
     seen.add(h.dedupKey);
-    if (registry.claimOnce(h, sessionId)) selected.push(h);
+    if (registry.claimOnce(h, onceSession)) selected.push(h);
   }
   const blocked = selected.map((h, i) => run.overLimit(h, i));
   const answers = await Promise.all(selected.map((h, i) => blocked[i] ?? run.runOne(h, input)));

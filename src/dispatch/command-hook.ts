@@ -1,6 +1,7 @@
 // Execute stage for command hooks: HookDefinition + input → the request (stdin, environment) → pool
 // → the answer, read by the command protocol of the hook's dialect (command-protocol.ts).
 
+import { mkdirSync } from 'node:fs';
 import { raiseIsolation } from '../config/command-spec.js';
 import type { IsolationLevel } from '../config/defaults.js';
 import { DIALECT_RULES } from '../contract/dialects.js';
@@ -10,10 +11,21 @@ import type { HookInput } from '../contract/types.js';
 import { fingerprintChanges } from '../packs/fingerprint.js';
 import type { CommandRequest, HookPool } from '../pool/pool.js';
 import type { CommandHookDefinition } from '../registry/hook-definition.js';
+import { missingPlaceholder, substitutePlaceholders } from './claude-placeholders.js';
 import { blockAnswer, interpretCommand } from './command-protocol.js';
 import { hookInputJson } from './hook-stdin.js';
 import { type HookTimingListener, reportCommandTiming } from './hook-timing.js';
 import { refusedAnswer, withRetried } from './refused.js';
+import { shellProgram } from './shell-interpreter.js';
+
+/** Claude Code makes a plugin's data folder before its hooks run; a failure is the hook's to meet. */
+function ensurePluginData(dir: string): void {
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+  } catch {
+    // The hook sees the path either way.
+  }
+}
 
 export interface CommandContext {
   readonly pool: HookPool;
@@ -60,11 +72,25 @@ export const ENV_FILE_EVENTS: ReadonlySet<string> = new Set([
  * large fails exec with E2BIG on Linux at 128 KiB). */
 export const MAX_TOOL_INPUT_ENV_BYTES = 100 * 1024;
 
+/** The program as it will run: placeholders replaced (Claude Code files), the shell resolved; or why it cannot. */
+export function runnableProgram(
+  def: CommandHookDefinition,
+  root: string,
+): { ok: true; program: CommandRequest['program'] } | { ok: false; message: string } {
+  const c = def.command;
+  if (def.dialect !== 'claude-code') return shellProgram(c.program, def.event);
+  const values = { projectDir: root, pluginRoot: c.pluginRoot, pluginData: c.pluginData };
+  const missing = missingPlaceholder(c.program, values);
+  if (missing !== undefined) return { ok: false, message: missing };
+  return shellProgram(substitutePlaceholders(c.program, values), def.event);
+}
+
 export function commandRequest(
   def: CommandHookDefinition,
   input: HookInput,
   stdin: string,
   root: string,
+  program: CommandRequest['program'] = def.command.program,
   floor?: IsolationLevel,
 ): CommandRequest {
   const c = { ...def.command, ...raiseIsolation(def.command, floor) };
@@ -77,6 +103,7 @@ export function commandRequest(
   // Claude Code compatibility: its hooks refer to these.
   env.CLAUDE_PROJECT_DIR = root;
   env.CLAUDE_PLUGIN_ROOT = c.pluginRoot;
+  if (c.pluginData !== undefined) env.CLAUDE_PLUGIN_DATA = c.pluginData;
   // FreeCode: the tool input as JSON (its examples pass "$CLAUDE_TOOL_INPUT" to the command).
   if (rules.toolInputEnv) env.CLAUDE_TOOL_INPUT = JSON.stringify(input.toolInput ?? {});
   if (def.pack !== undefined) env.HOOK_PACK_DIR = def.pack.dir;
@@ -84,7 +111,7 @@ export function commandRequest(
   // neither the host's home nor its PATH directories).
   const hostEnv = rules.hostEnv && c.isolation === 'process';
   return {
-    program: c.program,
+    program,
     cwd: root,
     env,
     inheritEnv: hostEnv ? [...new Set([...CLAUDE_CODE_HOST_ENV, ...c.inheritEnv])] : c.inheritEnv,
@@ -116,11 +143,16 @@ export async function runCommandHook(
       return notRunAnswer(hookError('pack_tampered', message, { changed }));
     }
   }
+  const runnable = runnableProgram(def, ctx.root);
+  if (!runnable.ok) return notRunAnswer(hookError('spawn_failed', runnable.message));
+  if (def.command.pluginData !== undefined && def.command.isolation === 'process')
+    ensurePluginData(def.command.pluginData);
   const request = commandRequest(
     def,
     input,
     commandStdin(def, input, inputJson),
     ctx.root,
+    runnable.program,
     ctx.isolationFloor,
   );
   const toolInputEnv = request.env.CLAUDE_TOOL_INPUT;

@@ -14,6 +14,7 @@ import type { CommandOutcome } from '../contract/command-task.js';
 import { DIALECT_RULES, type DialectRules, PLAIN_TEXT_CONTEXT_EVENTS } from '../contract/dialects.js';
 import { type ErrorCode, type ErrorDetails, type HookError, hookError } from '../contract/error-codes.js';
 import { type AnswerContext, parseHookOutput } from '../contract/parse-output.js';
+import type { SessionEnvWriter } from '../contract/refused-env.js';
 import { readSessionEnv } from '../contract/session-env.js';
 import { capText } from '../contract/text-caps.js';
 import type { HookInput, HookOutput } from '../contract/types.js';
@@ -23,6 +24,9 @@ export type CommandAnswer =
   /** `exit2`: the command exited 2 (an async rewake hook wakes the agent whatever it maps to). */
   | { kind: 'output'; output: HookOutput | undefined; unknownFields: string[]; exit2?: true }
   | { kind: 'failure'; error: HookError };
+
+/** Events where Claude Code shows exit 2's stderr to the user (they cannot be blocked). */
+const EXIT_2_SHOWN_TO_USER: ReadonlySet<string> = new Set(['SessionStart', 'Setup', 'BeforeSubagent']);
 
 /** Trimmed, and within `max` UTF-8 bytes (the deny reason from stderr gets the reason cap). */
 function excerpt(text: string, max: number = DEFAULTS.maxReasonBytes): string {
@@ -77,6 +81,16 @@ export function interpretCommand(
   const rules = DIALECT_RULES[def.dialect];
   const context: AnswerContext = { dialect: def.dialect, toolInput: input.toolInput };
   const { exitCode, signal, stdout, stderr } = outcome;
+  // Claude Code backgrounds a hook whose first stdout line is {"async": true}: nothing it does after
+  // reaches the verdict. hookwarden has waited for it; it counts as no opinion.
+  if (def.dialect === 'claude-code' && announcesAsync(stdout))
+    return { kind: 'output', output: undefined, unknownFields: ['async'] };
+  if (exitCode === 2 && def.dialect === 'claude-code' && EXIT_2_SHOWN_TO_USER.has(def.event)) {
+    // Claude Code cannot block these; it shows exit 2's stderr to the user.
+    const output: HookOutput = Object.create(null);
+    output.systemMessage = excerpt(stderr) || 'hook exited with code 2';
+    return { kind: 'output', output, unknownFields: [], exit2: true };
+  }
   if (exitCode === 2) {
     // Exit 2 blocks whatever stdout says; on Stop-like events Claude Code reads it as "keep working".
     const answer = block(excerpt(stderr) || 'hook exited with code 2', def, context);
@@ -84,7 +98,11 @@ export function interpretCommand(
   }
   if (exitCode === 0) {
     const answer = readStdout(stdout, def, rules, context);
-    return outcome.envFileText === undefined ? answer : withSessionEnv(answer, outcome.envFileText);
+    if (outcome.envFileText === undefined) return answer;
+    return withSessionEnv(answer, outcome.envFileText, {
+      scope: def.scope,
+      sandboxed: def.command.isolation === 'namespace',
+    });
   }
   if (signal === 'SIGXCPU') return fail('timeout', 'CPU time limit (rlimits.cpuSeconds) exceeded');
   const crash = crashFailure(exitCode, signal, stderr);
@@ -94,14 +112,26 @@ export function interpretCommand(
 }
 
 /** Adds what the hook wrote to CLAUDE_ENV_FILE as `sessionEnv` (its JSON `sessionEnv` wins per name). */
-function withSessionEnv(answer: CommandAnswer, text: string): CommandAnswer {
+function withSessionEnv(answer: CommandAnswer, text: string, writer: SessionEnvWriter): CommandAnswer {
   if (answer.kind !== 'output') return answer;
-  const read = readSessionEnv(text);
+  const read = readSessionEnv(text, writer);
   if (Object.keys(read.env).length === 0 && read.ignored.length === 0) return answer;
   const output: HookOutput = Object.assign(Object.create(null), answer.output);
   if (Object.keys(read.env).length > 0)
     output.sessionEnv = Object.assign(Object.create(null), read.env, answer.output?.sessionEnv);
   return { kind: 'output', output, unknownFields: [...answer.unknownFields, ...read.ignored] };
+}
+
+/** Whether the first line of `stdout` is a JSON object with `async: true`. */
+function announcesAsync(stdout: string): boolean {
+  const first = stdout.trimStart().split('\n', 1)[0]?.trim() ?? '';
+  if (!first.startsWith('{') || !first.includes('async')) return false;
+  try {
+    const value: unknown = JSON.parse(first);
+    return typeof value === 'object' && value !== null && (value as { async?: unknown }).async === true;
+  } catch {
+    return false;
+  }
 }
 
 /** A process that ended other than with exit 0 or 2. */

@@ -9,7 +9,7 @@ import { HookwardenError } from '../contract/hookwarden-error.js';
 import { withCamelCaseNames } from '../contract/input-names.js';
 import type { DispatchResult } from '../contract/result.js';
 import type { HookInput } from '../contract/types.js';
-import type { Registry } from '../registry/registry.js';
+import { onceSession, type Registry } from '../registry/registry.js';
 import { runParallel, runSerial } from './chain.js';
 import type { DispatchContext, DispatchOptions } from './context.js';
 import type { Generation } from './generation.js';
@@ -102,7 +102,10 @@ export async function dispatch(
     return { event: def.name, decision: 'passthrough', hooks: [] };
   const input = prepareInput(def.name, resolved.aliasInput, rawInput, ctx.root);
 
-  const run = new DispatchRun(gen, ctx, options, def, scope.registry, input.sessionId, budget);
+  // Once-state is per tenant and session; an input that names no session lets `once` skip nothing.
+  const given = typeof probe.sessionId === 'string' ? probe.sessionId : undefined;
+  const once = onceSession(options.tenant, given);
+  const run = new DispatchRun(gen, ctx, options, def, scope.registry, input.sessionId, budget, once);
   const start = startFold(input);
   const state = def.mode === 'serial' ? await runSerial(run, start) : await runParallel(run, start);
   if (state.records.length === 0) return { event: def.name, decision: 'passthrough', hooks: [] };

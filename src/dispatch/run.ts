@@ -57,6 +57,8 @@ export class DispatchRun {
     readonly registry: Registry,
     readonly sessionId: string,
     readonly budget: StepBudget,
+    /** The once-state session (tenant and session id); undefined when the input named no session. */
+    readonly onceSession: string | undefined = undefined,
   ) {}
 
   get aborted(): boolean {

@@ -18,10 +18,11 @@ import type { Generation } from '../dispatch/generation.js';
 import { packPinLoader } from '../packs/pins.js';
 import { RemotePacks } from '../packs/remote/remote-packs.js';
 import { HookPool } from '../pool/pool.js';
-import { OnceTracker, Registry, type TrustedDefinition } from '../registry/registry.js';
+import { type OnceStore, OnceTracker, Registry, type TrustedDefinition } from '../registry/registry.js';
 import { type CloseOptions, type Executor, type ExecutorInternals, INTERNALS } from './api.js';
 import { asyncParts, closeQueue } from './async-parts.js';
 import { loadRedisModule, type RedisModule } from './make-queue.js';
+import { OnceFileStore } from './once-file.js';
 import { type ExecutorOptions, type ResolvedOptions, resolveOptions } from './options.js';
 import { PackPoller } from './poll-packs.js';
 import {
@@ -55,7 +56,7 @@ class HookExecutor implements Executor {
   readonly #options: ResolvedOptions;
   readonly #pool: HookPool;
   readonly #audit: AuditLog | undefined;
-  readonly #once = new OnceTracker();
+  readonly #once: OnceStore;
   readonly #events = new HookEvents();
   readonly #trusted: TrustedDefinition[] = [];
   readonly #tenants = new Map<string, RuntimeTenant>();
@@ -82,6 +83,8 @@ class HookExecutor implements Executor {
     redis: RedisModule | undefined,
   ) {
     this.#options = options;
+    this.#once =
+      options.onceStateDir === undefined ? new OnceTracker() : new OnceFileStore(options.onceStateDir);
     this.#remote = remote;
     this.#loaded = loaded;
     this.#warn = options.onWarning ?? defaultWarning;

@@ -54,6 +54,12 @@ export interface ExecutorOptions {
    */
   scratchRoot?: string;
   /**
+   * Keep `once` state in files under this directory (one per tenant and session, shared by every
+   * process that names it; `hookwarden claude-code` uses `$XDG_STATE_HOME/hookwarden/once`), rather
+   * than in this executor's memory. Default: memory.
+   */
+  onceStateDir?: string;
+  /**
    * Hot reload: watch the config files, the pinned packs and their key files, and reload 300 ms after
    * the last change. A reload that brings a new error keeps the last-known-good configuration. The
    * watchers never keep the process alive; close() stops them. Default false (`reload()` still works).
@@ -125,6 +131,7 @@ export interface ResolvedOptions {
   readonly audit: AuditOption | undefined;
   readonly onWarning: ((d: Diagnostic) => void) | undefined;
   readonly scratchRoot: string | undefined;
+  readonly onceStateDir: string | undefined;
   readonly watch: boolean;
   readonly onReload: ((result: ReloadResult) => void) | undefined;
   readonly strict: boolean;
@@ -207,6 +214,14 @@ export function resolveOptions(options: ExecutorOptions): ResolvedOptions {
       `audit: expected a file path, a callback or {file, fsync, onRecord}, got ${renderValue(options.audit)}`,
     );
   }
+  if (
+    options.onceStateDir !== undefined &&
+    (typeof options.onceStateDir !== 'string' || options.onceStateDir === '')
+  )
+    throw new HookwardenError(
+      'invalid_options',
+      `onceStateDir: expected a directory path, got ${renderValue(options.onceStateDir)}`,
+    );
   if (options.scratchRoot !== undefined) {
     let ok = false;
     try {
@@ -251,6 +266,7 @@ export function resolveOptions(options: ExecutorOptions): ResolvedOptions {
     audit: options.audit,
     onWarning: options.onWarning,
     scratchRoot: options.scratchRoot === undefined ? undefined : resolve(options.scratchRoot),
+    onceStateDir: options.onceStateDir === undefined ? undefined : resolve(options.onceStateDir),
     watch: options.watch === true,
     onReload: options.onReload,
     strict: options.strict === true,

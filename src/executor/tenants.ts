@@ -6,7 +6,7 @@ import type { LoadedConfig } from '../config/load.js';
 import type { TenantLimits } from '../config/tenant-limits.js';
 import type { TenantGeneration } from '../dispatch/generation.js';
 import type { HookDefinition } from '../registry/hook-definition.js';
-import { type OnceTracker, Registry, type TrustedDefinition } from '../registry/registry.js';
+import { type OnceStore, Registry, type TrustedDefinition } from '../registry/registry.js';
 import type { ConfigSource } from './options.js';
 
 /** What setTenant() takes. */
@@ -43,7 +43,7 @@ export function buildTenantGenerations(
   loaded: LoadedConfig,
   runtime: ReadonlyMap<string, RuntimeTenant>,
   trusted: readonly TrustedDefinition[],
-  once: OnceTracker,
+  once: OnceStore,
 ): { tenants: Map<string, TenantGeneration>; policyOnly: TenantGeneration } {
   const policy = loaded.hooks.filter((h) => h.scope === 'policy');
   const tenants = new Map<string, TenantGeneration>();

@@ -1,16 +1,12 @@
 // Validation without running anything: what `hookwarden validate` reports.
 
-import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
 import { compileModule } from '../../sandbox/js/compile.js';
-import { programPath } from '../config/command-paths.js';
-import { DEFAULTS } from '../config/defaults.js';
 import type { Diagnostic } from '../config/diagnostics.js';
 import { loadConfig } from '../config/load.js';
 import type { PackStatus } from '../config/pin-loader.js';
 import { packPinLoader } from '../packs/pins.js';
 import { RemotePacks } from '../packs/remote/remote-packs.js';
-import type { HookDefinition } from '../registry/hook-definition.js';
+import { commandProblem } from './command-check.js';
 import type { ExecutorOptions } from './options.js';
 import { resolveOptions } from './options.js';
 
@@ -40,33 +36,6 @@ export interface HttpHookReport {
   readonly url: string;
   readonly allowedBy: string;
 }
-
-/** Where a command hook's program cannot be found, as `spawn_failed` would tell at run time. */
-function commandProblem(
-  hook: HookDefinition,
-  root: string,
-): Pick<Diagnostic, 'severity' | 'message' | 'skipped'> | undefined {
-  if (hook.type !== 'command') return undefined;
-  const program = programPath(hook.command.program);
-  if (program === undefined || program.includes('$')) return undefined;
-  if (program.includes('/')) {
-    const abs = resolve(root, program);
-    if (existsSync(abs)) return undefined;
-    return {
-      severity: 'error',
-      message: `the command's program ${program} does not exist${abs === program ? '' : ` (from the sandbox root ${root}: ${abs})`}; the hook would fail with spawn_failed`,
-      skipped: false,
-    };
-  }
-  if (PATH_DIRS.some((d) => existsSync(join(d, program)))) return undefined;
-  return {
-    severity: 'warning',
-    message: `"${program}" is not on a command hook's PATH (${DEFAULTS.command.path}) unless the hook's env sets PATH; the hook would fail with spawn_failed`,
-    skipped: false,
-  };
-}
-
-const PATH_DIRS = DEFAULTS.command.path.split(':');
 
 export async function validateConfig(
   options: Pick<

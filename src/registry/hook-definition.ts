@@ -10,9 +10,12 @@ import type { ToolMatcher } from './matcher.js';
 /** rlimits of a command hook (0 CPU seconds: derived from the deadline). */
 export type Rlimits = CommandRlimits;
 
+/** Which shell runs an inline command: `sh` (hookwarden's dialect), `bash` or `powershell` (Claude Code's `shell`). */
+export type CommandShell = 'sh' | 'bash' | 'powershell';
+
 export interface CommandHookSpec {
   readonly program:
-    | { readonly kind: 'shell'; readonly command: string }
+    | { readonly kind: 'shell'; readonly command: string; readonly shell?: CommandShell }
     | { readonly kind: 'argv'; readonly argv: readonly string[] };
   readonly env: Readonly<Record<string, string>>;
   readonly inheritEnv: readonly string[];
@@ -28,6 +31,8 @@ export interface CommandHookSpec {
    * else that file's (or pack's) directory.
    */
   readonly pluginRoot: string;
+  /** `CLAUDE_PLUGIN_DATA`: the plugin's data folder (config/plugin-root.ts); unset outside a plugin. */
+  readonly pluginData: string | undefined;
   /**
    * The Claude Code event name the hook was registered under (e.g. `PreToolUse`), if any: its stdin
    * then also carries Claude Code's snake_case fields (session_id, tool_name, tool_input, …).

@@ -1,11 +1,17 @@
-// `if: "Tool(pattern)"` filters (DESIGN §3): the tool name must match (matcher rules), then the tool
-// input's values are flattened (depth-first, key order) and the pattern must match either one value
-// or all of them joined with spaces. Patterns: `/regex/` or `/regex/i` (searched), otherwise a glob
-// matched against the whole string: `*` any run of characters, `?` one character, and Claude Code's
-// trailing `:*` meaning "this prefix". Everything runs on the linear-time regex engine.
+// `if: "Tool(pattern)"` filters (DESIGN §3, §9): the tool name must match (matcher rules, legacy
+// names included), then the pattern must match the call. For the tools Claude Code's permission
+// rules know (permission-rule.ts) the pattern means what it means there: `Bash(git push*)` is
+// matched against each simple command of a compound one, `Read(./.env)` and `Edit(src/**)` are
+// gitignore-style paths. For the others, the tool input's values are flattened (depth-first, key
+// order) and the pattern must match either one value or all of them joined with spaces, as a glob
+// over the whole string (`*` any run, `?` one character, a trailing `:*` "this prefix").
+// hookwarden's `/regex/` or `/regex/i` form is searched in the flattened values for every tool
+// (for a path tool, the path rule is tried too). Everything runs on the linear-time regex engine.
 import { ToolMatcher } from './matcher.js';
+import { CommandRule, PATH_TOOLS, PathRule, type RuleOrigin } from './permission-rule.js';
 import { LinearRegex, RegexSyntaxError } from './regex/linear-regex.js';
 import type { StepBudget } from './regex/step-budget.js';
+import { currentToolName } from './tool-aliases.js';
 
 const SHAPE = /^\s*([^()\s]+)\s*(?:\(([\s\S]*)\))?\s*$/;
 /** Deeper than any input accepted (limits.maxInputDepth is at most 512); past it, in doubt. */
@@ -63,13 +69,25 @@ export function flattenToolInput(toolInput: unknown): { values: string[]; comple
   return { values, complete };
 }
 
+/** The tool whose permission rules a filter's tool part names, when it names exactly one. */
+function ruleTool(tool: string): string | undefined {
+  if (!/^[A-Za-z0-9_]+$/.test(tool)) return undefined;
+  const current = currentToolName(tool);
+  return current === 'Bash' || Object.hasOwn(PATH_TOOLS, current) ? current : undefined;
+}
+
 export class IfFilter {
   readonly source: string;
   readonly #tool: ToolMatcher;
   readonly #pattern: LinearRegex | undefined;
+  /** Claude Code's meaning of the pattern for Bash and the path tools. */
+  readonly #rule: { tool: string; rule: CommandRule | PathRule } | undefined;
 
-  /** Throws IfFilterError (with a message fit for a config diagnostic) on a malformed filter. */
-  constructor(source: string) {
+  /**
+   * Throws IfFilterError (with a message fit for a config diagnostic) on a malformed filter.
+   * `origin`: the config file's folder, what a path rule's leading `/` is relative to.
+   */
+  constructor(source: string, origin: RuleOrigin = { configDir: process.cwd() }) {
     this.source = source;
     const m = SHAPE.exec(source);
     if (m === null) throw new IfFilterError('expected "Tool" or "Tool(pattern)", e.g. "Bash(git *)"');
@@ -77,12 +95,18 @@ export class IfFilter {
     const pattern = m[2]?.trim();
     if (pattern === undefined || pattern === '' || pattern === '*') return;
     const re = /^\/([\s\S]*)\/([a-z]*)$/.exec(pattern);
+    const tool = ruleTool(m[1]!);
     try {
+      if (tool !== undefined && (re === null || tool !== 'Bash'))
+        this.#rule = {
+          tool,
+          rule: tool === 'Bash' ? new CommandRule(pattern) : new PathRule(pattern, origin),
+        };
       if (re !== null) {
         const flags = re[2] ?? '';
         if (/[^i]/.test(flags)) throw new IfFilterError(`unsupported regex flags "${flags}" (only "i")`);
         this.#pattern = new LinearRegex(re[1]!, { ignoreCase: flags === 'i' });
-      } else this.#pattern = new LinearRegex(globToRegex(pattern));
+      } else if (this.#rule === undefined) this.#pattern = new LinearRegex(globToRegex(pattern));
     } catch (err) {
       if (err instanceof RegexSyntaxError)
         throw new IfFilterError(`invalid pattern "${pattern}": ${err.message}`);
@@ -94,13 +118,28 @@ export class IfFilter {
    * Whether the filter accepts the call. When in doubt it does (trust invariant 3): a value nested
    * deeper than the walk, or a search that ran out of `budget`, counts as a match.
    */
-  matches(toolName: string | undefined, toolInput: unknown, budget?: StepBudget): boolean {
+  matches(toolName: string | undefined, toolInput: unknown, budget?: StepBudget, cwd?: string): boolean {
     if (!this.#tool.matches(toolName, budget)) return false;
+    const rule = this.#rule;
+    if (rule !== undefined && this.#ruleMatches(rule, toolInput, cwd, budget)) return true;
     const pattern = this.#pattern;
-    if (pattern === undefined) return true;
+    if (pattern === undefined) return rule === undefined;
     const { values, complete } = flattenToolInput(toolInput);
     if (!complete) return true;
     for (const v of values) if (pattern.test(v, budget) !== false) return true;
     return values.length > 1 && pattern.test(values.join(' '), budget) !== false;
+  }
+
+  #ruleMatches(
+    { tool, rule }: { tool: string; rule: CommandRule | PathRule },
+    toolInput: unknown,
+    cwd: string | undefined,
+    budget: StepBudget | undefined,
+  ): boolean {
+    // An input that is not an object: nothing to judge, so the guard runs.
+    if (typeof toolInput !== 'object' || toolInput === null) return true;
+    const input = toolInput as Record<string, unknown>;
+    if (rule instanceof CommandRule) return rule.matches(input.command, budget);
+    return rule.matches(input[PATH_TOOLS[tool]!], cwd, budget);
   }
 }

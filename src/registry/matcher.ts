@@ -4,6 +4,7 @@
 // to `a|b` alternatives compared exactly (with a warning at load).
 import { LinearRegex, RegexSyntaxError } from './regex/linear-regex.js';
 import type { StepBudget } from './regex/step-budget.js';
+import { toolNames } from './tool-aliases.js';
 
 /** Claude Code's exact form: letters, digits, `_`, `-`, spaces, and `|` or `,` between names. */
 const SIMPLE = /^[A-Za-z0-9_ -]+([|,][A-Za-z0-9_ -]+)*$/;
@@ -45,10 +46,19 @@ export class ToolMatcher {
     }
   }
 
-  /** Whether the tool name matches; a search that ran out of `budget` counts as a match. */
+  /**
+   * Whether the tool name matches, under any name Claude Code gives the tool (tool-aliases.ts: a
+   * `Task` matcher matches `Agent` calls). A value that is missing matches (Claude Code: a matcher
+   * with nothing to test is met); a search that ran out of `budget` counts as a match.
+   */
   matches(toolName: string | undefined, budget?: StepBudget): boolean {
-    if (this.kind === 'all') return true;
-    if (toolName === undefined) return false;
+    if (this.kind === 'all' || toolName === undefined) return true;
+    const names = toolNames(toolName);
+    if (names.length === 1) return this.#matchesName(toolName, budget);
+    return names.some((n) => this.#matchesName(n, budget));
+  }
+
+  #matchesName(toolName: string, budget: StepBudget | undefined): boolean {
     if (this.#names !== undefined) return this.#names.has(toolName);
     const cached = this.#cache.get(toolName);
     if (cached !== undefined) return cached;

@@ -14,12 +14,29 @@ const EMPTY: readonly RegisteredHook[] = Object.freeze([]);
 export const ONCE_SESSIONS = 10_000;
 
 /**
- * Remembers which `once` hooks already ran for each session. Outlives registry rebuilds. Bounded
- * per session, least recently used first: when more than ONCE_SESSIONS sessions are remembered, the
- * one whose hooks ran longest ago is forgotten (its `once` hooks would run again if it came back),
- * never every session at once.
+ * Where `once` state lives: which `once` hooks already ran in a session. `session` is the tenant and
+ * the session id together (tenants never share once-state); `key` names the hook. A store that
+ * cannot tell answers true: the hook runs (when in doubt, run the guard).
  */
-export class OnceTracker {
+export interface OnceStore {
+  /** True the first time `key` is seen for `session` (and it is recorded). */
+  firstTime(key: string, session: string): boolean;
+  /** Forgets `key` for `session` (a hook that was claimed but did not run). */
+  forget(key: string, session: string): void;
+}
+
+/** The once-state session of a dispatch: its tenant and session id; undefined when no session id was given. */
+export function onceSession(tenant: string | undefined, sessionId: string | undefined): string | undefined {
+  return sessionId === undefined ? undefined : `${tenant ?? ''}\u0000${sessionId}`;
+}
+
+/**
+ * Remembers which `once` hooks already ran for each session, in memory. Outlives registry rebuilds.
+ * Bounded per session, least recently used first: when more than ONCE_SESSIONS sessions are
+ * remembered, the one whose hooks ran longest ago is forgotten (its `once` hooks would run again if
+ * it came back), never every session at once.
+ */
+export class OnceTracker implements OnceStore {
   /** Session → the `event\0id` of each `once` hook that ran; Map order = least recently used first. */
   readonly #sessions = new Map<string, Set<string>>();
   readonly #limit: number;
@@ -42,17 +59,15 @@ export class OnceTracker {
     return seen;
   }
 
-  /** True the first time a hook is seen for a session. */
-  firstTime(h: RegisteredHook, sessionId: string): boolean {
-    const seen = this.#touch(sessionId);
-    const key = `${h.event}\u0000${h.id}`;
+  firstTime(key: string, session: string): boolean {
+    const seen = this.#touch(session);
     if (seen.has(key)) return false;
     seen.add(key);
     return true;
   }
 
-  forget(h: RegisteredHook, sessionId: string): void {
-    this.#sessions.get(sessionId)?.delete(`${h.event}\u0000${h.id}`);
+  forget(key: string, session: string): void {
+    this.#sessions.get(session)?.delete(key);
   }
 
   /** Sessions remembered (tests). */
@@ -61,27 +76,32 @@ export class OnceTracker {
   }
 }
 
+/** What names a `once` hook in its session's state: its event and id (its content digest when unnamed). */
+const onceKey = (h: RegisteredHook) => `${h.event}\u0000${h.id}`;
+
 export type { RegisteredHook, TrustedContext, TrustedDefinition, TrustedHandler } from './hook-definition.js';
 
 /** The first of `paths` (dotted) that holds a string in the input: what a non-tool matcher tests. */
 function matchValue(input: Readonly<Partial<HookInput>>, paths: readonly string[]): string | undefined {
-  for (const path of paths) {
+  for (const written of paths) {
+    const base = written.startsWith('basename:');
+    const path = base ? written.slice('basename:'.length) : written;
     let v: unknown = input;
     for (const k of path.split('.'))
       v = typeof v === 'object' && v !== null ? (v as Record<string, unknown>)[k] : undefined;
-    if (typeof v === 'string') return v;
+    if (typeof v === 'string') return base ? (v.split(/[\\/]/).pop() ?? v) : v;
   }
   return undefined;
 }
 
 export class Registry {
   readonly #byEvent = new Map<string, RegisteredHook[]>();
-  readonly #once: OnceTracker;
+  readonly #once: OnceStore;
 
   constructor(
     hooks: readonly HookDefinition[],
     trusted: readonly TrustedDefinition[] = [],
-    once = new OnceTracker(),
+    once: OnceStore = new OnceTracker(),
   ) {
     this.#once = once;
     for (const h of [...trusted, ...hooks]) this.#add(h);
@@ -111,7 +131,8 @@ export class Registry {
   ): boolean {
     if (def.toolScoped) {
       if (h.matcher !== undefined && !h.matcher.matches(probe.toolName, budget)) return false;
-      for (const f of h.ifFilters) if (!f.matches(probe.toolName, probe.toolInput, budget)) return false;
+      for (const f of h.ifFilters)
+        if (!f.matches(probe.toolName, probe.toolInput, budget, probe.cwd)) return false;
     } else if (h.matcher !== undefined && def.matchOn.length > 0) {
       if (!h.matcher.matches(matchValue(probe, def.matchOn), budget)) return false;
     }
@@ -150,13 +171,16 @@ export class Registry {
     return out;
   }
 
-  /** Marks a `once` hook as run for this session; false when it already ran (it must not run). */
-  claimOnce(h: RegisteredHook, sessionId: string): boolean {
-    return !h.once || this.#once.firstTime(h, sessionId);
+  /**
+   * Marks a `once` hook as run for this session (onceSession()); false when it already ran (it must
+   * not run). Without a session (no session id given) a `once` hook always runs and nothing is kept.
+   */
+  claimOnce(h: RegisteredHook, session: string | undefined): boolean {
+    return !h.once || session === undefined || this.#once.firstTime(onceKey(h), session);
   }
 
   /** Undoes claimOnce() for a hook that was claimed but did not run after all. */
-  releaseOnce(h: RegisteredHook, sessionId: string): void {
-    if (h.once) this.#once.forget(h, sessionId);
+  releaseOnce(h: RegisteredHook, session: string | undefined): void {
+    if (h.once && session !== undefined) this.#once.forget(onceKey(h), session);
   }
 }

@@ -56,7 +56,7 @@ function expectedHooks(raw: Record<string, unknown>): { hooks: Expected[]; unsup
           deadlineMs: typeof h.timeout === 'number' ? h.timeout * 1000 : claudeCodeDefaultMs(def.name),
           program: args
             ? { kind: 'argv', argv: [h.command, ...args] }
-            : { kind: 'shell', command: h.command },
+            : { kind: 'shell', command: h.command, shell: h.shell ?? 'bash' },
         });
       });
     });

@@ -36,10 +36,11 @@ describe('config shapes', () => {
     });
     // The dialects differ in one thing here: a hookwarden file's relative program is the config
     // file's (like a JS source); Claude Code's and FreeCode's run from the project root.
-    for (const [path, command] of [
-      [ours, `'${join(dir, 'g.sh')}'`],
-      [claude, './g.sh'],
-      [flat, './g.sh'],
+    // Claude Code files run their inline commands with bash, the others with /bin/sh.
+    for (const [path, command, shell] of [
+      [ours, `'${join(dir, 'g.sh')}'`, undefined],
+      [claude, './g.sh', 'bash'],
+      [flat, './g.sh', undefined],
     ] as const) {
       const r = await load([file(path)]);
       expect(r.hooks, path).toHaveLength(1);
@@ -49,7 +50,7 @@ describe('config shapes', () => {
         'command',
         5000,
         'Bash',
-        { kind: 'shell', command },
+        { kind: 'shell', command, ...(shell === undefined ? {} : { shell }) },
       ]);
     }
     const r = await load([file(claude)]);

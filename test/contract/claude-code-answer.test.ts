@@ -255,7 +255,7 @@ describe('a DispatchResult as Claude Code reads it', () => {
     expect(blocked.stderr).toBe('x\n');
   });
 
-  it('lists failed hooks for the debug log, after the answer line, on one line each', () => {
+  it('shows a hook that failed to the user as Claude Code shows a non-blocking error: exit 1, one line each; with JSON to say, in systemMessage', () => {
     const failed: HookRecord = {
       id: 'lint',
       type: 'command',
@@ -267,9 +267,18 @@ describe('a DispatchResult as Claude Code reads it', () => {
     };
     const a = toClaudeCodeAnswer('PostToolUse', result({ hooks: [failed] }));
     expect(a).toMatchObject({
-      exitCode: 0,
+      exitCode: 1,
       stdout: '',
-      stderr: 'hookwarden: hook "lint" timeout: timeout: ran past 30 s\n',
+      stderr: 'hookwarden: hook "lint" failed (timeout): ran past 30 s\n',
+    });
+    const withContext = toClaudeCodeAnswer(
+      'PostToolUse',
+      result({ hooks: [failed], additionalContext: 'fmt ok' }),
+    );
+    expect(withContext.exitCode).toBe(0);
+    expect(JSON.parse(withContext.stdout)).toEqual({
+      systemMessage: 'hookwarden: hook "lint" failed (timeout): ran past 30 s',
+      hookSpecificOutput: { hookEventName: 'PostToolUse', additionalContext: 'fmt ok' },
     });
   });
 

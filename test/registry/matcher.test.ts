@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { flattenToolInput, IfFilter, IfFilterError } from '../../src/registry/if-filter.js';
 import { ToolMatcher } from '../../src/registry/matcher.js';
-import { OnceTracker, type RegisteredHook } from '../../src/registry/registry.js';
+import { OnceTracker } from '../../src/registry/registry.js';
 
 describe('tool matchers', () => {
   it('match everything when "*", empty or missing', () => {
@@ -18,7 +18,8 @@ describe('tool matchers', () => {
       false,
     ]);
     expect(new ToolMatcher('Bash').matches('BashOutput')).toBe(false);
-    expect(new ToolMatcher('Bash').matches(undefined)).toBe(false);
+    // Nothing to test against: the matcher is met, as in Claude Code (and in doubt, run the guard).
+    expect(new ToolMatcher('Bash').matches(undefined)).toBe(true);
   });
 
   it('search other patterns as regexes', () => {
@@ -48,8 +49,12 @@ describe('if filters', () => {
   });
 
   it('support ?, Claude Code’s :* prefix form and /regex/i', () => {
-    expect(new IfFilter('Write(*.ts)').matches('Write', { file_path: 'src/a.ts' })).toBe(true);
-    expect(new IfFilter('Write(*.ts)').matches('Write', { file_path: 'src/a.tsx' })).toBe(false);
+    expect(new IfFilter('Write(*.ts)').matches('Write', { file_path: 'src/a.ts' }, undefined, '/p')).toBe(
+      true,
+    );
+    expect(new IfFilter('Write(*.ts)').matches('Write', { file_path: 'src/a.tsx' }, undefined, '/p')).toBe(
+      false,
+    );
     expect(new IfFilter('Bash(npm run test:*)').matches('Bash', { command: 'npm run test -- --watch' })).toBe(
       true,
     );
@@ -82,7 +87,7 @@ describe('if filters', () => {
 });
 
 describe('once', () => {
-  const hook = (id: string) => ({ id, event: 'SessionStart' }) as unknown as RegisteredHook;
+  const hook = (id: string) => `SessionStart\u0000${id}`;
   it('remembers per session, and forgets only the least recently active session past the bound', () => {
     const once = new OnceTracker(3);
     for (const s of ['a', 'b', 'c']) expect(once.firstTime(hook('h'), s)).toBe(true);

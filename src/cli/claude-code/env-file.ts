@@ -3,7 +3,7 @@
 // their own (the dispatch reads it back into `sessionEnv`); the adapter appends those variables to
 // the file Claude Code gave it, so Claude Code's Bash commands see them as before.
 import { appendFileSync } from 'node:fs';
-import { ENV_NAME, refusedEnvReason } from '../../contract/refused-env.js';
+import { ENV_NAME, refusedSessionEnvReason } from '../../contract/refused-env.js';
 import { shellQuote } from './routing.js';
 
 /** Appends `export NAME='value'` lines; returns notes on what was not written. */
@@ -11,7 +11,12 @@ export function appendEnvFile(path: string | undefined, env: Readonly<Record<str
   const notes: string[] = [];
   const lines: string[] = [];
   for (const [name, value] of Object.entries(env)) {
-    const refused = ENV_NAME.test(name) ? refusedEnvReason(name) : `"${name}" is not a variable name`;
+    // PATH passed the per-hook check in the dispatch (a policy hook's); the rest are refused here too.
+    const refused = !ENV_NAME.test(name)
+      ? `"${name}" is not a variable name`
+      : name === 'PATH'
+        ? undefined
+        : refusedSessionEnvReason(name);
     if (refused !== undefined || value.includes('\u0000')) {
       notes.push(`hookwarden: sessionEnv: ${refused ?? `"${name}" holds a NUL byte`}: not exported`);
       continue;

@@ -7,6 +7,7 @@ import { readJsonFile } from '../../config/read-json.js';
 import { toClaudeCodeAnswer } from '../../contract/claude-code-answer.js';
 import { isObject } from '../../contract/messages.js';
 import type { DispatchResult } from '../../contract/result.js';
+import { defaultOnceDir } from '../../executor/once-file.js';
 import { type Interruption, runOneDispatch } from '../one-dispatch.js';
 import { UsageError } from '../usage-error.js';
 import { failureAnswer, toCliAnswer } from './answer-io.js';
@@ -53,6 +54,8 @@ export async function runFullDispatch(
   const warnings: string[] = [...notes];
   return runOneDispatch({
     command: 'claude-code',
+    // Claude Code runs a `once` hook once per session; each event is a new adapter process.
+    executorOptions: { onceStateDir: defaultOnceDir() },
     flags,
     event,
     ...(deadlineMs === undefined ? {} : { deadlineMs }),
