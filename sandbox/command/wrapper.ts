@@ -7,6 +7,7 @@
 // without passing through the wrapper's environment: hw-exec reads them from fd 3, and the prlimit
 // fallback hands them to env(1) as arguments (visible in that process's /proc/<pid>/cmdline for the
 // moment between its exec and the hook's).
+import { readFileSync } from 'node:fs';
 import type { LaunchSpec } from './launch.js';
 import { executable, findNativeHelper } from './native-helper.js';
 
@@ -74,8 +75,14 @@ export function wrappedLaunch(
     ];
     return { argv: [...prefix, ...spec.argv], fd3: spec.env !== undefined ? envRecords(spec.env) : spec.fd3 };
   }
-  const limits = [`--cpu=${l.cpuSeconds}`, `--nofile=${l.openFiles}`, `--fsize=${l.fileSizeBytes}`];
-  if (l.addressSpaceBytes !== undefined) limits.push(`--as=${l.addressSpaceBytes}`);
+  const hard = hardLimits();
+  const at = (v: number, max: number | undefined) => (max !== undefined && v > max ? max : v);
+  const limits = [
+    `--cpu=${at(l.cpuSeconds, hard.cpu)}`,
+    `--nofile=${at(l.openFiles, hard.nofile)}`,
+    `--fsize=${at(l.fileSizeBytes, hard.fsize)}`,
+  ];
+  if (l.addressSpaceBytes !== undefined) limits.push(`--as=${at(l.addressSpaceBytes, hard.as)}`);
   if (spec.env === undefined) return { argv: [wrapper.path, ...limits, '--', ...spec.argv], fd3: spec.fd3 };
   // env(1) takes every leading NAME=VALUE as an assignment: a program whose name contains `=` is
   // started through a shell that execs its arguments as they are.
@@ -87,4 +94,30 @@ export function wrappedLaunch(
     argv: [wrapper.path, ...limits, '--', wrapper.env, '-i', '--', ...assignments, ...program],
     fd3: spec.fd3,
   };
+}
+
+let hard: { cpu?: number; nofile?: number; fsize?: number; as?: number } | undefined;
+
+/**
+ * This process's hard limits (what prlimit(1) can set at most, from /proc/self/limits): a lowered
+ * `ulimit -n` must not fail every hook. Read once; undefined where unlimited or unreadable.
+ */
+function hardLimits(): { cpu?: number; nofile?: number; fsize?: number; as?: number } {
+  if (hard !== undefined) return hard;
+  const found: Record<string, number> = {};
+  try {
+    const rows: [string, string][] = [
+      ['cpu', 'Max cpu time'],
+      ['nofile', 'Max open files'],
+      ['fsize', 'Max file size'],
+      ['as', 'Max address space'],
+    ];
+    const text = readFileSync('/proc/self/limits', 'utf8');
+    for (const [key, label] of rows) {
+      const m = new RegExp(`^${label}\\s+\\S+\\s+(\\d+)`, 'm').exec(text);
+      if (m !== null) found[key] = Number(m[1]);
+    }
+  } catch {}
+  hard = found;
+  return hard;
 }

@@ -3,7 +3,7 @@
  *
  *   hw-exec <cpu-seconds> <open-files> <file-size-bytes> <address-space-bytes|-> <fd3> -- program [args...]
  *
- * Sets the rlimits (soft = hard), PR_SET_NO_NEW_PRIVS (setuid binaries and file capabilities cannot
+ * Sets the rlimits (soft = hard, each at most the host's hard limit), PR_SET_NO_NEW_PRIVS (setuid binaries and file capabilities cannot
  * raise privileges) and PR_SET_PDEATHSIG=SIGKILL (the hook dies if hookwarden's thread dies), then
  * execs the program in place: same pid, same process group. It does what prlimit(1) does for
  * hookwarden, in a fraction of prlimit's start-up time (bench/README.md); without a C compiler,
@@ -53,7 +53,10 @@ static int set_limit(int resource, const char *value) {
     errno = EINVAL;
     return -1;
   }
-  struct rlimit r = {(rlim_t)n, (rlim_t)n};
+  /* Never above the host's hard limit (a lowered `ulimit -n` must not fail every hook). */
+  struct rlimit r;
+  if (getrlimit(resource, &r) == 0 && r.rlim_max != RLIM_INFINITY && (rlim_t)n > r.rlim_max) n = r.rlim_max;
+  r.rlim_cur = r.rlim_max = (rlim_t)n;
   return setrlimit(resource, &r);
 }
 

@@ -197,7 +197,7 @@ describe('requests of any size', () => {
 
 describe('rlimits above the host hard limits', () => {
   /** One dispatch in a host whose hard limits prlimit(1) lowered. */
-  async function underLimits(limits: string[], command: string): Promise<DispatchResult> {
+  async function underLimits(limits: string[], command: string, env = process.env): Promise<DispatchResult> {
     const options = {
       config: hooksOn('BeforeTool', [{ command }]),
       root: '/tmp',
@@ -206,6 +206,7 @@ describe('rlimits above the host hard limits', () => {
     };
     const host = spawn('prlimit', [...limits, process.execPath, HOST, JSON.stringify(options)], {
       stdio: ['ignore', 'pipe', 'inherit'],
+      env,
     });
     let out = '';
     host.stdout.on('data', (d) => {
@@ -225,5 +226,18 @@ describe('rlimits above the host hard limits', () => {
       clampedLimits: { openFiles: 512, cpuSeconds: 30 },
     });
     expect(result.additionalContext).toBe('512 30');
+  });
+
+  it('are lowered to them on the Node spawn path too (hw-exec)', async () => {
+    const result = await underLimits(
+      ['--nofile=512:512'],
+      'printf \'{"additionalContext":"%s"}\' "$(ulimit -n)"',
+      {
+        ...process.env,
+        HOOKWARDEN_SPAWN_SERVER: 'off',
+      },
+    );
+    expect(result.hooks[0]).toMatchObject({ outcome: 'proceed', containment: 'uncontained' });
+    expect(result.additionalContext).toBe('512');
   });
 });
