@@ -34,6 +34,114 @@ export interface HookSummary extends LatencySummary {
   notRun: number;
   /** This hook's failures by error code (`timeout`, `nonzero_exit`…); `{}` when none. */
   errors: Record<string, number>;
+  /** Its failures counted by how each resolved (absent in results of older versions). */
+  failures?: HookFailures;
+}
+
+/** How a hook's failures resolved: the call went on without the hook (fail open), or was denied. */
+export interface HookFailures {
+  /** Calls where the hook timed out. */
+  timeouts: number;
+  /** Calls where it failed otherwise (non-zero exit, invalid output, a limit…). */
+  otherFailures: number;
+  /** Failures after which the call went on without this hook's verdict (`onError: "skip"`). */
+  failedOpen: number;
+  /** Failures that denied the call (`onError: "deny"`, a tampered policy pack). */
+  denied: number;
+  /**
+   * Of `failedOpen`, those on an event that can deny (or whose event is unknown, with `--url`): a
+   * guard that did not guard, so the call ran unchecked. A security failure.
+   */
+  securityFailures: number;
+}
+
+/** One event name's figures: its first call, and the warm calls after it. */
+export interface EventSummary {
+  /** The canonical event the name resolved to (`PreToolUse` → `BeforeTool`). */
+  canonical: string;
+  /** How many times a recorded session holds it, on average (1 for a one-event run). */
+  perSession: number;
+  /** The first call of the run: the hooks' workers and processes starting cold. */
+  cold: { dispatchMs: number; hookSetMs: number };
+  /** Warm dispatches: latency around `dispatch()`. */
+  dispatch: LatencySummary;
+  /**
+   * Warm dispatches: wall time of the whole hook set, from the first hook's start to the last one's
+   * end (a parallel event's hooks overlap: this is not their sum). 0 when no hook ran.
+   */
+  hookSet: LatencySummary;
+  /** Hooks run per dispatch, on average. */
+  hooksPerDispatch: number;
+  /** Where the time of its dispatches goes (means). */
+  stages: DispatchStageSplit;
+  /** Its dispatch latency histogram (2 significant digits), for the percentile plot. */
+  histogram: HistogramBucket[];
+}
+
+/** A replayed recording (`bench --replay`). */
+export interface ReplayInfo {
+  /** The file or directory as given, and the files read. */
+  source: string;
+  files: string[];
+  sessions: number;
+  /** Events per pass (every recorded event, once). */
+  events: number;
+  /** Measured passes through the recording. */
+  passes: number;
+}
+
+/** The stages of a session's cost, ms (means × counts). */
+export interface StageTotals {
+  queueMs: number;
+  /** Spawn (command hooks) or the hop to the isolate (JS hooks). */
+  transportMs: number;
+  runMs: number;
+  foldMs: number;
+}
+
+export interface SessionCostRow {
+  /** `recorded`, or the label of a given count (`p50`). */
+  label: string;
+  toolCalls: number;
+  /** What the hook set adds to such a session, ms. */
+  totalMs: number;
+  stages: StageTotals;
+}
+
+/** What the hook set adds to a session: at the recorded mix, and at given tool-call counts. */
+export interface SessionCost {
+  /** Recorded sessions, and tool calls (PreToolUse / BeforeTool events) per recorded session. */
+  sessions: number;
+  toolCallsPerSession: number;
+  /** Once per session (SessionStart, SessionEnd), ms. */
+  perSessionMs: number;
+  /** Every other event, per tool call at the recorded mix, ms. */
+  perToolCallMs: number;
+  /** Extra of the first calls (cold − warm), once per executor start, ms. */
+  coldExtraMs: number;
+  /** The counts the rows are given at, and where they come from. */
+  distribution: { toolCalls: Record<string, number>; source: string };
+  rows: SessionCostRow[];
+  /** Why some rows are missing (a recording without tool calls). */
+  note?: string;
+}
+
+/** One isolation level of `--isolation`: the same hooks, interleaved with the others. */
+export interface IsolationRun {
+  level: string;
+  /** Whether the host supports it; an unavailable level is listed, not run. */
+  available: boolean;
+  /** What it is, or why it is unavailable. */
+  detail: string;
+  fix?: string;
+  /** Each hook's isolation at this level (a hook that asks for more keeps it). */
+  hooks?: { id: string; isolation: ConfiguredHook['isolation'] }[];
+  overall?: LatencySummary;
+  perHook?: Record<string, LatencySummary>;
+  stages?: DispatchStageSplit;
+  /** Overall p50 ÷ the first level's. */
+  vsFirst?: number | null;
+  session?: SessionCost;
 }
 
 /** One tenant's dispatch latency, and its own dispatch rate over the whole run. */
@@ -82,13 +190,20 @@ export interface ConfiguredHook {
    * runs it); prompt and agent hooks: `platform` (the embedding platform's evaluator).
    */
   isolation: 'process' | 'namespace' | 'quickjs' | 'remote' | 'platform';
-  /** `sha256:` of what the hook does (command, env, limits, isolation; or the JS source), path-independent. */
+  /**
+   * `sha256:` of what the hook does (command, env, limits, isolation, and the content of the scripts
+   * it runs from under the config's or the sandbox root; or the JS source), path-independent.
+   */
   digest: string;
+  /** The canonical event it is registered for, its `onError`, and whether that event can deny. */
+  event?: string;
+  onError?: 'skip' | 'deny';
+  canDeny?: boolean;
 }
 
 /** The input dispatched (before dispatch fills in defaults). */
 export interface InputInfo {
-  /** `sha256:` of the input as JSON. */
+  /** `sha256:` of the input as given, as canonical JSON (a replay: of every recorded line). */
   digest: string;
   /** The input itself; absent with `--redact-input`. */
   value?: Record<string, unknown>;
@@ -106,6 +221,8 @@ export interface BlockSummary {
   overall: { p50: number; p90: number; p99: number };
   perHook: Record<string, number>;
   perTenant?: Record<string, number>;
+  /** Per event name (as dispatched); absent in results of older versions. */
+  perEvent?: Record<string, number>;
   baselines: Record<BaselineName, number>;
 }
 
@@ -136,7 +253,7 @@ export interface BenchResult {
   config: string[];
   /** Policy sources, same form (empty when none). */
   policy: string[];
-  /** The event as given (alias or name). */
+  /** The event as given (alias or name); `replay` for a replayed recording. */
   event: string;
   /** Measured dispatches (warm-up excluded). */
   iterations: number;
@@ -172,6 +289,13 @@ export interface BenchResult {
   blocks: BlockSummary[];
   /** Where the time goes: per dispatch, and per hook. */
   stages: { overall: DispatchStageSplit; perHook: Record<string, StageSplit> };
+  /** Per event name as dispatched: cold and warm figures, hook-set wall time, stages. */
+  perEvent?: Record<string, EventSummary>;
+  /** `bench --replay`: the recording replayed, and what the hook set costs a session. */
+  replay?: ReplayInfo;
+  session?: SessionCost;
+  /** `bench --isolation`: every level, the first one's figures being the top-level ones. */
+  isolation?: IsolationRun[];
   /** Hyperfine-style warnings: variance between blocks, baselines that moved during the run. */
   warnings: string[];
   machine: MachineInfo;

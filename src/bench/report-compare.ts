@@ -1,12 +1,15 @@
-// `hookwarden bench compare --report compare.html`: both runs' CDFs overlaid on one chart, the
-// comparison table with each verdict, and the notes (what else differs between the runs).
+// `hookwarden bench compare --report compare.html`: both runs' latencies overlaid (by percentile,
+// on the log tail axis, and as CDFs), the comparison table with each verdict, and the notes (what
+// else differs between the runs).
 import type { BenchResult } from './bench-result.js';
 import { type CompareResult, signed } from './compare.js';
 import { seriesLabel } from './format-compare.js';
-import { buildLine, nameCell, page, table, warningsBox } from './report-html.js';
+import { type Cell, formatColumns } from './number-format.js';
+import { buildLine, page, table, warningsBox } from './report-html.js';
+import { percentileSvg } from './report-percentiles.js';
+import { nameCell } from './report-sections.js';
 import { type ChartMarker, cdfSvg, escapeHtml } from './report-svg.js';
 
-const ms = (v: number) => v.toLocaleString('en-US', { maximumFractionDigits: 3 });
 const verdictClass = { slower: 'slower', faster: 'faster' } as Record<string, string>;
 
 export function renderCompareReport(
@@ -22,18 +25,36 @@ export function renderCompareReport(
     { label: 'base p99', valueMs: base.overall.p99, kind: 'baseline' as const },
     { label: 'new p99', valueMs: next.overall.p99, kind: 'percentile' as const },
   ].filter((m) => m.valueMs > 0);
-  const rows = c.series.map((s) => {
-    const cell = (v: number | undefined) => `<td>${v === undefined ? '—' : ms(v)}</td>`;
-    const delta = (v: number | undefined) => `<td>${v === undefined ? '—' : signed(v)}</td>`;
-    return `<tr>${nameCell(seriesLabel(s))}${cell(s.base?.p50)}${cell(s.new?.p50)}${delta(s.change?.p50)}${delta(s.change?.p90)}${delta(s.change?.p99)}<td>${s.p ?? '—'}</td><td class="${verdictClass[s.verdict] ?? 'same'}">${s.verdict}</td></tr>`;
+  const cells = c.series.map((s): Cell[] => [
+    seriesLabel(s),
+    s.base?.p50 ?? null,
+    s.new?.p50 ?? null,
+    s.change === null ? '—' : signed(s.change.p50),
+    s.change === null ? '—' : signed(s.change.p90),
+    s.change === null ? '—' : signed(s.change.p99),
+    s.p === null ? '—' : String(s.p),
+  ]);
+  const text = formatColumns(cells);
+  const rows = c.series.map((s, i) => {
+    const [label, ...rest] = text[i]!;
+    return `<tr>${nameCell(label!)}${rest.map((v) => `<td>${escapeHtml(v)}</td>`).join('')}<td class="${verdictClass[s.verdict] ?? 'same'}">${s.verdict}</td></tr>`;
   });
   const run = (label: string, r: BenchResult) =>
     `${escapeHtml(label)}: ${buildLine(r)}, ${r.iterations.toLocaleString('en-US')} dispatches in ${r.blocks.length} blocks, concurrency ${r.concurrency}, started ${escapeHtml(r.startedAt)}`;
+  const what = (r: BenchResult) => (r.replay === undefined ? r.event : `replay of ${r.replay.source}`);
   return page('hookwarden bench compare', [
-    `<h1>hookwarden bench compare — ${escapeHtml(next.event)}</h1>`,
+    `<h1>hookwarden bench compare — ${escapeHtml(what(next))}</h1>`,
     `<p class="meta">base ${run(baseLabel, base)}<br>new ${run(newLabel, next)}</p>`,
     `<p class="${c.regression ? 'slower' : 'faster'}">${c.regression ? 'Regression: a series got significantly slower.' : 'No regression.'}</p>`,
     warningsBox(c.notes),
+    percentileSvg(
+      [
+        { label: `base: ${baseLabel}`, buckets: base.histogram, className: 'pc-9 cmp-base' },
+        { label: `new: ${newLabel}`, buckets: next.histogram, className: 'pc-2' },
+      ],
+      [],
+      'Dispatch latency by percentile, both runs (raw ms)',
+    ),
     cdfSvg(
       [
         { buckets: base.histogram, className: 'cdf base', label: `base: ${baseLabel}` },
@@ -42,7 +63,7 @@ export function renderCompareReport(
       marks,
       'Dispatch latency CDF, both runs (raw ms)',
     ),
-    `<p class="note">The CDFs are raw latencies: when the baselines moved between the runs, part of the
+    `<p class="note">Both charts are raw latencies: when the baselines moved between the runs, part of the
 gap is the machine. The table divides each run by its own baselines first.</p>`,
     '<h2>Changes</h2>',
     table(
