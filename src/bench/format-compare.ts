@@ -2,7 +2,7 @@
 import { BASELINE_LABELS, type BaselineName } from './baselines.js';
 import type { CompareResult, SeriesChange } from './compare.js';
 import { signed } from './compare.js';
-import type { Cell } from './number-format.js';
+import { type Cell, pValue } from './number-format.js';
 import { table } from './text-grid.js';
 
 export function seriesLabel(s: Pick<SeriesChange, 'kind' | 'id'>): string {
@@ -30,7 +30,7 @@ export function formatCompareText(c: CompareResult, baseLabel: string, newLabel:
       s.change === null ? '—' : signed(s.change.p50),
       s.change === null ? '—' : signed(s.change.p90),
       s.change === null ? '—' : signed(s.change.p99),
-      s.p === null ? '—' : String(s.p),
+      pValue(s.p),
       s.verdict,
     ]),
   ];

@@ -41,3 +41,6 @@ export function formatColumns(rows: readonly (readonly Cell[])[]): string[][] {
     r.map((cell, c) => (cell === null ? '—' : typeof cell === 'number' ? fixed(cell, decimals[c]!) : cell)),
   );
 }
+
+/** A p-value as one format: three decimals, `<0.001` below (the JSON keeps the exact value). */
+export const pValue = (p: number | null) => (p === null ? '—' : p < 0.001 ? '<0.001' : p.toFixed(3));

@@ -4,7 +4,7 @@
 import type { BenchResult } from './bench-result.js';
 import { type CompareResult, signed } from './compare.js';
 import { seriesLabel } from './format-compare.js';
-import { type Cell, formatColumns } from './number-format.js';
+import { type Cell, formatColumns, pValue } from './number-format.js';
 import { buildLine, page, table, warningsBox } from './report-html.js';
 import { percentileSvg } from './report-percentiles.js';
 import { nameCell } from './report-sections.js';
@@ -32,7 +32,7 @@ export function renderCompareReport(
     s.change === null ? '—' : signed(s.change.p50),
     s.change === null ? '—' : signed(s.change.p90),
     s.change === null ? '—' : signed(s.change.p99),
-    s.p === null ? '—' : String(s.p),
+    pValue(s.p),
   ]);
   const text = formatColumns(cells);
   const rows = c.series.map((s, i) => {
@@ -62,12 +62,13 @@ export function renderCompareReport(
       ],
       marks,
       'Dispatch latency CDF, both runs (raw ms)',
+      { percentile: "the new run's p50 and p99", baseline: "the base run's p50 and p99" },
     ),
     `<p class="note">Both charts are raw latencies: when the baselines moved between the runs, part of the
 gap is the machine. The table divides each run by its own baselines first.</p>`,
     '<h2>Changes</h2>',
     table(
-      '<th>series</th><th>p50 base (ms)</th><th>p50 new (ms)</th><th>Δ p50</th><th>Δ p90</th><th>Δ p99</th><th>p-value</th><th>verdict</th>',
+      '<th>series</th><th>p50 base (ms)</th><th>p50 new (ms)</th><th>Δ p50</th><th>Δ p90</th><th>Δ p99</th><th>p‑value</th><th>verdict</th>',
       rows,
     ),
     `<p class="note">Δ: the change of each percentile${c.normalize ? ' after dividing each run by its own baselines (command hooks by spawn, JS hooks by eval, dispatches by the baselines of the hook types they ran)' : ', raw'}.

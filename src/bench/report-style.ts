@@ -21,7 +21,7 @@ svg .axis{stroke:#333}svg .grid{stroke:#eee}svg .grid.major{stroke:#d4d4d8}svg .
 svg .cdf{fill:none;stroke:#4a7bd0;stroke-width:2}svg .cdf.base{stroke:#777;stroke-dasharray:6 3}svg .cdf.new{stroke:#c0392b}
 svg .marker line{stroke-width:1.2;stroke-dasharray:4 3}svg .marker text{paint-order:stroke;stroke:#fff;stroke-width:3px;stroke-linejoin:round}
 svg .percentile line,svg line.percentile{stroke:#c0392b;stroke-width:1.2;stroke-dasharray:4 3}svg .percentile text{fill:#c0392b}
-svg .baseline line{stroke:#777}svg .baseline text{fill:#444}
+svg .baseline line,svg line.baseline{stroke:#777;stroke-width:1.2;stroke-dasharray:4 3}svg .baseline text{fill:#444}
 svg .bl{fill:none;stroke-width:1.6}svg .bl-piscinaEcho{stroke:#7b5aa6;stroke-dasharray:1.5 3;stroke-linecap:round}
 svg .bl-spawnTrue{stroke:#2a7f62;stroke-dasharray:7 3}svg .bl-quickJsEval{stroke:#b5651d;stroke-dasharray:7 2 1.5 2}
 svg circle.bl-piscinaEcho{fill:#7b5aa6}svg circle.bl-spawnTrue{fill:#2a7f62}svg circle.bl-quickJsEval{fill:#b5651d}

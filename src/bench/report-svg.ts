@@ -72,8 +72,15 @@ function domainOf(buckets: readonly HistogramBucket[], markers: readonly ChartMa
   return fitLogDomain([...data, ...near], 1.15);
 }
 
-/** Marker lines first, then their labels on top (haloed in white, so a line never crosses a label). */
-function markerLines(markers: readonly ChartMarker[], x: (v: number) => number, [lo, hi]: [number, number]) {
+/**
+ * Marker lines first, then their labels on top (haloed in white, so a line never crosses a label);
+ * `rows`: how many label rows they take.
+ */
+function markerLines(
+  markers: readonly ChartMarker[],
+  x: (v: number) => number,
+  [lo, hi]: [number, number],
+): { parts: string[]; rows: number } {
   const xs = markers.map((m) => r1(x(m.valueMs)));
   const texts = markers.map((m) => {
     const text = `${m.label} ${formatMs(m.valueMs)}`;
@@ -92,7 +99,7 @@ function markerLines(markers: readonly ChartMarker[], x: (v: number) => number, 
     (m, i) =>
       `<g class="${cls(m)}"><title>${escapeHtml(texts[i]!)} ms</title><text x="${r1(places[i]!.x)}" y="${rowY(places[i]!.row)}" text-anchor="middle">${escapeHtml(texts[i]!)}</text></g>`,
   );
-  return [...lines, ...labels];
+  return { parts: [...lines, ...labels], rows: Math.max(0, ...places.map((p) => p.row + 1)) };
 }
 
 function frame(
@@ -132,17 +139,36 @@ function frame(
 const yLabel = (text: string) =>
   `<text x="14" y="${M.top + PLOT_H / 2}" transform="rotate(-90 14 ${M.top + PLOT_H / 2})" text-anchor="middle" class="label">${text}</text>`;
 
-/** The legend under a chart: the series, then one entry per marker kind and baseline. */
-function withLegend(label: string, body: string[], items: readonly LegendItem[]): string {
+/**
+ * The chart with its legend under it: the series, then one entry per marker kind and baseline. The
+ * label rows the markers do not use are taken out (everything under the title moves up).
+ */
+function withLegend(label: string, body: string[], rowsUsed: number, items: readonly LegendItem[]): string {
   const top = M.top + PLOT_H + 46;
   const legend = legendRows(items, M.left, W - M.right, top);
-  return svg(W, top + legend.height + 4, label, [...body, ...legend.parts]);
+  const shift = (LABEL_ROWS - Math.min(LABEL_ROWS, rowsUsed)) * 13;
+  const [title, ...rest] = body;
+  return svg(W, top + legend.height + 4 - shift, label, [
+    title!,
+    `<g transform="translate(0 ${-shift})">`,
+    ...rest,
+    ...legend.parts,
+    '</g>',
+  ]);
 }
 
-function markerLegend(markers: readonly ChartMarker[], percentileText: string): LegendItem[] {
+/** What the legend calls the markers without a class of their own: the percentiles, and grey ones. */
+export interface MarkerText {
+  percentile: string;
+  baseline?: string;
+}
+
+function markerLegend(markers: readonly ChartMarker[], text: MarkerText): LegendItem[] {
   const items: LegendItem[] = [];
   if (markers.some((m) => m.kind === 'percentile'))
-    items.push({ label: percentileText, className: 'marker-sample percentile' });
+    items.push({ label: text.percentile, className: 'marker-sample percentile' });
+  if (text.baseline !== undefined && markers.some((m) => m.kind === 'baseline' && m.className === undefined))
+    items.push({ label: text.baseline, className: 'marker-sample baseline' });
   for (const m of markers)
     if (m.kind === 'baseline' && m.className !== undefined)
       items.push({ label: m.legend ?? m.label, className: `marker-sample ${m.className}` });
@@ -177,15 +203,16 @@ export function histogramSvg(buckets: HistogramBucket[], markers: ChartMarker[],
       `<rect x="${x0}" y="${r1(y(count))}" width="${w}" height="${r1(M.top + PLOT_H - y(count))}" class="bar"><title>${formatMs(from)}–${formatMs(to)} ms: ${count}</title></rect>`,
     ];
   });
+  const marks = markerLines(markers, x, domain);
   const body = [
     ...frame(names?.title ?? 'Dispatch latency histogram', domain, x, yTicks),
     ...bars,
-    ...markerLines(markers, x, domain),
+    ...marks.parts,
     yLabel('dispatches'),
   ];
-  return withLegend('Histogram of dispatch latency', body, [
+  return withLegend('Histogram of dispatch latency', body, marks.rows, [
     { label: names?.series ?? 'dispatches per latency bin', className: 'bar', swatch: true },
-    ...markerLegend(markers, 'p50, p90, p99, p99.9 of the dispatch latency'),
+    ...markerLegend(markers, { percentile: 'p50, p90, p99, p99.9 of the dispatch latency' }),
   ]);
 }
 
@@ -221,6 +248,7 @@ export function cdfSvg(
   buckets: HistogramBucket[] | CdfSeries[],
   markers: ChartMarker[],
   title = 'Dispatch latency CDF',
+  markerText: MarkerText = { percentile: 'percentiles' },
 ): string {
   const series: CdfSeries[] =
     buckets.length > 0 && 'buckets' in buckets[0]!
@@ -239,14 +267,15 @@ export function cdfSvg(
   const x = logScale(domain, M.left, M.left + PLOT_W);
   const y = (f: number) => M.top + PLOT_H - f * PLOT_H;
   const yTicks: [number, string][] = [0, 0.25, 0.5, 0.75, 0.9, 1].map((f) => [y(f), `${f * 100}%`]);
+  const marks = markerLines(markers, x, domain);
   const body = [
     ...frame(title, domain, x, yTicks),
     ...series.map((s) => `<polyline points="${cdfPoints(s.buckets, x, y)}" class="${s.className}"/>`),
-    ...markerLines(markers, x, domain),
+    ...marks.parts,
     yLabel('dispatches ≤ latency'),
   ];
-  return withLegend('Cumulative distribution of dispatch latency', body, [
+  return withLegend('Cumulative distribution of dispatch latency', body, marks.rows, [
     ...series.flatMap((s) => (s.label === undefined ? [] : [{ label: s.label, className: s.className }])),
-    ...markerLegend(markers, 'percentiles'),
+    ...markerLegend(markers, markerText),
   ]);
 }
