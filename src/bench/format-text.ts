@@ -68,7 +68,7 @@ export function formatBenchText(r: BenchResult, options: TextOptions = {}): stri
   const what =
     r.replay === undefined
       ? r.event
-      : `replay of ${r.replay.source} (${int(r.replay.events)} events, ${r.replay.sessions} session${r.replay.sessions === 1 ? '' : 's'}, ${int(r.replay.passes)} passes)`;
+      : `replay of ${r.replay.source} (${int(r.replay.events)} events, ${r.replay.sessions} session${r.replay.sessions === 1 ? '' : 's'}, ${int(r.replay.passes)} pass${r.replay.passes === 1 ? '' : 'es'})`;
   const sections: string[][] = [
     [
       `hookwarden bench: ${what} — ${int(r.iterations)} dispatches (after ${int(r.warmup)} warm-up), concurrency ${r.concurrency}, ${r.tenants} tenant${r.tenants === 1 ? '' : 's'}`,

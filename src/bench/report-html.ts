@@ -170,7 +170,7 @@ function description(r: BenchResult): string[] {
   const replay =
     r.replay === undefined
       ? ''
-      : `replay of ${escapeHtml(r.replay.source)}: ${n(r.replay.events)} events in ${r.replay.sessions} session${r.replay.sessions === 1 ? '' : 's'}, ${n(r.replay.passes)} measured passes; `;
+      : `replay of ${escapeHtml(r.replay.source)}: ${n(r.replay.events)} events in ${r.replay.sessions} session${r.replay.sessions === 1 ? '' : 's'}, ${n(r.replay.passes)} measured pass${r.replay.passes === 1 ? '' : 'es'}; `;
   const meta = [
     `${buildLine(r)}; config ${sources || '—'}`,
     `${replay}${n(r.iterations)} dispatches in ${r.blocks.length} blocks after ${n(r.warmup)} warm-up, concurrency ${r.concurrency}, ${r.tenants} tenant${r.tenants === 1 ? '' : 's'}${r.input.varied ? ', input varied per dispatch (timestamp)' : ''}`,

@@ -349,7 +349,7 @@ describe('hookwarden bench --replay', () => {
       expect(text.code, text.stderr).toBe(0);
       for (const t of [
         'replay of ',
-        '(87 events, 1 session, 1 passes)',
+        '(87 events, 1 session, 1 pass)',
         'per event (ms)',
         'PreToolUse (BeforeTool)',
         'PostToolUseFailure (AfterTool)',
