@@ -11,7 +11,7 @@ th{vertical-align:bottom}td.name{white-space:normal;overflow-wrap:anywhere;min-w
 .side{display:flex;gap:1.5em;align-items:flex-start;flex-wrap:wrap}.side .note{flex:1;min-width:16em;margin-top:.6em}
 table.queued td:not(:first-child){color:#aaa}table.queued{background:repeating-linear-gradient(135deg,#fafafa 0 6px,#f3f3f3 6px 12px)}
 .warn{background:#fff6e0;border-left:4px solid #e0a000;padding:.5em 1em;margin:1em 0}.warn li{margin:.2em 0}
-.security{background:#fdecea;border-left:4px solid #b3261e;color:#b3261e;padding:.5em 1em;margin:1em 0;font-weight:600}
+div.security{background:#fdecea;border-left:4px solid #b3261e;color:#b3261e;padding:.5em 1em;margin:1em 0;font-weight:600}
 td.security{background:#fdecea;color:#b3261e;font-weight:700}
 .slower{color:#b3261e;font-weight:600}.faster{color:#1e7a34;font-weight:600}.same{color:#555}
 details pre{background:#f4f4f6;padding:.5em;overflow:auto;max-height:16em}
