@@ -20,19 +20,21 @@ export function seriesLabel(s: Pick<SeriesChange, 'kind' | 'id'>): string {
   }
 }
 
+/** One row per series (text and HTML alike): its p50s, its changes, its p-value; the verdict apart. */
+export const compareCells = (s: SeriesChange): Cell[] => [
+  seriesLabel(s),
+  s.base?.p50 ?? null,
+  s.new?.p50 ?? null,
+  s.change === null ? '—' : signed(s.change.p50),
+  s.change === null ? '—' : signed(s.change.p90),
+  s.change === null ? '—' : signed(s.change.p99),
+  pValue(s.p),
+];
+
 export function formatCompareText(c: CompareResult, baseLabel: string, newLabel: string): string {
   const rows: Cell[][] = [
     ['series', 'p50 base', 'p50 new', 'Δ p50', 'Δ p90', 'Δ p99', 'p-value', 'verdict'],
-    ...c.series.map((s): Cell[] => [
-      seriesLabel(s),
-      s.base?.p50 ?? null,
-      s.new?.p50 ?? null,
-      s.change === null ? '—' : signed(s.change.p50),
-      s.change === null ? '—' : signed(s.change.p90),
-      s.change === null ? '—' : signed(s.change.p99),
-      pValue(s.p),
-      s.verdict,
-    ]),
+    ...c.series.map((s): Cell[] => [...compareCells(s), s.verdict]),
   ];
   const lines = [
     `hookwarden bench compare: ${baseLabel} → ${newLabel}`,

@@ -1,21 +1,13 @@
 // The human-readable form of a BenchResult: what `hookwarden bench` prints without --json.
 import { BASELINE_LABELS, BASELINE_NAMES } from './baselines.js';
 import type { BenchResult, HookRatios, LatencySummary, OverallRatios } from './bench-result.js';
-import { eventRows, failureRows, isolationRows, sessionLines } from './format-sections.js';
+import { sessionLines } from './format-sections.js';
 import { type Cell, int, times } from './number-format.js';
+import { eventRows, failureRows, isolationRows, LATENCY_HEAD, latencyCells } from './section-rows.js';
 import { table } from './text-grid.js';
 import { SECURITY } from './warnings.js';
 
-const latencyRow = (label: string, s: LatencySummary): Cell[] => [
-  label,
-  int(s.count),
-  s.p50,
-  s.p90,
-  s.p99,
-  s.p999,
-  s.max,
-  s.mean,
-];
+const latencyRow = (label: string, s: LatencySummary): Cell[] => [label, ...latencyCells(s)];
 
 export interface TextOptions {
   /** ANSI colour: security failures in red (on a terminal). Default false. */
@@ -27,7 +19,7 @@ const red = (text: string, on: boolean) => (on ? `\u001b[31;1m${text}\u001b[0m` 
 export function formatBenchText(r: BenchResult, options: TextOptions = {}): string {
   const color = options.color === true;
   const rows: Cell[][] = [
-    ['latency (ms)', 'count', 'p50', 'p90', 'p99', 'p99.9', 'max', 'mean'],
+    ['latency (ms)', ...LATENCY_HEAD],
     latencyRow('dispatch, overall', r.overall),
     ...Object.entries(r.perHook).map(([id, h]) => latencyRow(`hook ${id} (${h.type})`, h)),
     ...Object.entries(r.perTenant ?? {}).map(([id, t]) => latencyRow(`tenant ${id}`, t)),
@@ -80,11 +72,11 @@ export function formatBenchText(r: BenchResult, options: TextOptions = {}): stri
     [table(rows)],
   ];
   if (r.perEvent !== undefined && (r.replay !== undefined || Object.keys(r.perEvent).length > 1))
-    sections.push([table(eventRows(r.perEvent))]);
+    sections.push([table(eventRows(r.perEvent, 'per event (ms)'))]);
   if (r.session !== undefined) sections.push(sessionLines(r.session));
   const failures = failureRows(r.perHook);
-  if (failures !== undefined) sections.push([table(failures)]);
-  if (r.isolation !== undefined) sections.push([table(isolationRows(r.isolation))]);
+  if (failures !== undefined) sections.push([table(failures.rows)]);
+  if (r.isolation !== undefined) sections.push([table(isolationRows(r.isolation, 'isolation (ms)'))]);
   sections.push([table(ratios)], [table(stages)]);
   sections.push([
     `verdicts: ${counts(r.decisions)}`,

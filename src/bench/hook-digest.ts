@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto';
 import { closeSync, constants, fstatSync, openSync, readSync, realpathSync } from 'node:fs';
 import { basename, isAbsolute, resolve, sep } from 'node:path';
+import { shellWords } from '../contract/shell-words.js';
 import type { HookDefinition } from '../registry/hook-definition.js';
 import { canonicalJson } from '../registry/hook-id.js';
 
@@ -14,34 +15,6 @@ export const sha256 = (text: string | Buffer) => `sha256:${createHash('sha256').
 
 /** Largest script hashed by content; a larger one is identified by its size only. */
 const MAX_SCRIPT_BYTES = 8 << 20;
-/** Characters that end a shell word when not quoted. */
-const SEPARATOR = /[\s;&|()<>`]/;
-
-/** The words of a shell command, quotes removed (`"$DIR"/x.sh` is one word), operators split off. */
-export function shellWords(command: string): string[] {
-  const words: string[] = [];
-  let word = '';
-  let inWord = false;
-  let quote: '"' | "'" | undefined;
-  for (const c of command) {
-    if (quote !== undefined) {
-      if (c === quote) quote = undefined;
-      else word += c;
-    } else if (c === '"' || c === "'") {
-      quote = c;
-      inWord = true;
-    } else if (SEPARATOR.test(c)) {
-      if (inWord) words.push(word);
-      word = '';
-      inWord = false;
-    } else {
-      word += c;
-      inWord = true;
-    }
-  }
-  if (inWord) words.push(word);
-  return words;
-}
 /** Files that are data, not programs: never hashed (a digest of a secret is no business of a result). */
 const SECRET_FILE =
   /(^|\.)env(\.|$)|\.(pem|key|p12|pfx|crt|der)$|id_(rsa|dsa|ecdsa|ed25519)|secret|token|credential|passw/i;
@@ -93,7 +66,7 @@ function neutral(text: string, roots: Roots, written: readonly (readonly [string
 /** The words of the program that may name a file, with the variables Claude Code and hookwarden set. */
 function programWords(h: HookDefinition & { type: 'command' }, sandboxRoot: string): string[] {
   const p = h.command.program;
-  const words = p.kind === 'argv' ? [...p.argv] : shellWords(p.command);
+  const words = p.kind === 'argv' ? [...p.argv] : shellWords(p.command, { operators: true });
   return words.map((w) =>
     w
       .replace(/\$\{?(CLAUDE_PROJECT_DIR|HOOK_PROJECT_DIR)\}?/g, sandboxRoot)

@@ -2,9 +2,9 @@
 // on the log tail axis, and as CDFs), the comparison table with each verdict, and the notes (what
 // else differs between the runs).
 import type { BenchResult } from './bench-result.js';
-import { type CompareResult, signed } from './compare.js';
-import { seriesLabel } from './format-compare.js';
-import { type Cell, formatColumns, pValue } from './number-format.js';
+import type { CompareResult } from './compare.js';
+import { compareCells } from './format-compare.js';
+import { formatColumns } from './number-format.js';
 import { buildLine, page, table, warningsBox } from './report-html.js';
 import { percentileSvg } from './report-percentiles.js';
 import { nameCell } from './report-sections.js';
@@ -25,16 +25,7 @@ export function renderCompareReport(
     { label: 'base p99', valueMs: base.overall.p99, kind: 'baseline' as const },
     { label: 'new p99', valueMs: next.overall.p99, kind: 'percentile' as const },
   ].filter((m) => m.valueMs > 0);
-  const cells = c.series.map((s): Cell[] => [
-    seriesLabel(s),
-    s.base?.p50 ?? null,
-    s.new?.p50 ?? null,
-    s.change === null ? '—' : signed(s.change.p50),
-    s.change === null ? '—' : signed(s.change.p90),
-    s.change === null ? '—' : signed(s.change.p99),
-    pValue(s.p),
-  ]);
-  const text = formatColumns(cells);
+  const text = formatColumns(c.series.map(compareCells));
   const rows = c.series.map((s, i) => {
     const [label, ...rest] = text[i]!;
     return `<tr>${nameCell(label!)}${rest.map((v) => `<td>${escapeHtml(v)}</td>`).join('')}<td class="${verdictClass[s.verdict] ?? 'same'}">${s.verdict}</td></tr>`;

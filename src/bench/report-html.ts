@@ -2,7 +2,7 @@
 // SVG, no script, no external reference) rendered from a BenchResult alone, so it opens offline and
 // can be rebuilt from saved `--json` output. Every string from a config or an input is escaped.
 import { BASELINE_LABELS, BASELINE_NAMES } from './baselines.js';
-import type { BenchResult, HookRatios, LatencySummary, OverallRatios } from './bench-result.js';
+import type { BenchResult, HookRatios, OverallRatios } from './bench-result.js';
 import { type Cell, int, times } from './number-format.js';
 import { BASELINE_SHORT, baselineClass, baselineLegend, escapeHtml } from './report-axes.js';
 import { overTimeSvg, stageBarsSvg } from './report-charts.js';
@@ -19,22 +19,12 @@ import {
 } from './report-sections.js';
 import { REPORT_STYLE } from './report-style.js';
 import { type ChartMarker, histogramSvg } from './report-svg.js';
+import { LATENCY_HEAD, latencyCells } from './section-rows.js';
 import { SECURITY } from './warnings.js';
 
 export { nameCell, table } from './report-sections.js';
 
 const n = (v: number) => v.toLocaleString('en-US', { maximumFractionDigits: 3 });
-
-const LATENCY_HEAD = ['count', 'p50', 'p90', 'p99', 'p99.9', 'max', 'mean'];
-const latencyCells = (s: LatencySummary): Cell[] => [
-  int(s.count),
-  s.p50,
-  s.p90,
-  s.p99,
-  s.p999,
-  s.max,
-  s.mean,
-];
 
 function latencyTables(r: BenchResult): string[] {
   const out = [

@@ -50,7 +50,7 @@ describe('failures per hook', () => {
     );
     const html = renderHtmlReport(r);
     expect(html).toContain('<div class="security">security: hook &quot;slow-guard&quot; failed open 4 times');
-    expect(html).toContain('<td class="security">4: failed open</td>');
+    expect(html).toContain('<td class="security">4 (FAIL OPEN)</td>');
   });
 
   it('a guard that fails closed denied each call: no security failure', async () => {

@@ -26,7 +26,7 @@ const slow = writeConfig(
 );
 const out = (name: string) => join(dir, name);
 
-async function bench(config: string, file: string): Promise<void> {
+async function bench(config: string, file: string, ...extra: string[]): Promise<void> {
   const r = await runCli([
     'bench',
     '-c',
@@ -39,6 +39,7 @@ async function bench(config: string, file: string): Promise<void> {
     '200',
     '--json',
     '--no-progress',
+    ...extra,
   ]);
   if (r.code !== 0) throw new Error(`bench failed: ${r.stderr}`);
   writeFileSync(file, r.stdout);
@@ -132,25 +133,7 @@ describe('hookwarden bench compare, a script edited between two runs', () => {
         hooksOn('BeforeTool', [{ name: 'check', command: './check.sh' }]),
       );
       const script = join(d, 'check.sh');
-      const run = async (file: string) => {
-        const r = await runCli([
-          'bench',
-          '-c',
-          config,
-          '-e',
-          'BeforeTool',
-          '-i',
-          event,
-          '-n',
-          '10',
-          '--blocks',
-          '5',
-          '--json',
-          '--no-progress',
-        ]);
-        expect(r.code, r.stderr).toBe(0);
-        writeFileSync(join(d, file), r.stdout);
-      };
+      const run = (file: string) => bench(config, join(d, file), '-n', '10', '--blocks', '5');
       writeFileSync(script, '#!/bin/sh\nexit 0\n', { mode: 0o755 });
       await run('before.json');
       writeFileSync(script, '#!/bin/sh\n# now it checks more\nexit 0\n', { mode: 0o755 });

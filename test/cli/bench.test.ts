@@ -462,40 +462,14 @@ describe('hookwarden bench --replay', () => {
     '--isolation all runs the command hooks at every level the host supports, in one run',
     async () => {
       const { cfg, event } = setup();
-      const r = await runCli([
-        'bench',
-        '-c',
-        cfg,
-        '-e',
-        'BeforeTool',
-        '-i',
-        event,
-        ...TINY,
-        '--blocks',
-        '2',
-        '--isolation',
-        'all',
-        '--json',
-      ]);
+      const bench = (...extra: string[]) =>
+        runCli(['bench', '-c', cfg, '-e', 'BeforeTool', '-i', event, ...TINY, '--blocks', '2', ...extra]);
+      const r = await bench('--isolation', 'all', '--json');
       expect(r.code, r.stderr).toBe(0);
       const result = benchJsonSchema.parse(JSON.parse(r.stdout));
       expect(result.isolation?.[0]).toMatchObject({ level: 'process', available: true });
       expect(result.isolation?.map((l) => l.level)).toEqual(['process', 'namespace']);
-      const text = await runCli([
-        'bench',
-        '-c',
-        cfg,
-        '-e',
-        'BeforeTool',
-        '-i',
-        event,
-        ...TINY,
-        '--blocks',
-        '2',
-        '--isolation',
-        'process',
-        '--no-progress',
-      ]);
+      const text = await bench('--isolation', 'process', '--no-progress');
       expect(text.stdout).toMatch(/^isolation \(ms\)\s+p50/m);
     },
     HANG_MS,
