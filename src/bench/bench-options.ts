@@ -166,6 +166,11 @@ export function resolveBenchOptions(options: BenchOptions): ResolvedBenchOptions
         ? 'event: expected an event name (or replay: a recorded session)'
         : 'event and replay: give one of them; a replayed line names its own event',
     );
+  if (o.replay !== undefined && options.input !== undefined)
+    throw new HookwardenError(
+      'invalid_options',
+      'input and replay: give one; a replayed line is its own input',
+    );
   if (o.toolCallsPerSession !== undefined && o.replay === undefined)
     throw new HookwardenError(
       'invalid_options',

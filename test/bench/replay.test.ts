@@ -133,6 +133,9 @@ describe('runBench with replay', () => {
       /give one of them/,
     );
     await expect(runBench({ config: settings })).rejects.toThrow(/event: expected an event name \(or replay/);
+    await expect(runBench({ config: settings, replay: EXAMPLE, input: {} })).rejects.toThrow(
+      'input and replay: give one; a replayed line is its own input',
+    );
     await expect(
       runBench({ config: settings, event: 'Stop', toolCallsPerSession: { p50: 1 } }),
     ).rejects.toThrow(/toolCallsPerSession: only with replay/);

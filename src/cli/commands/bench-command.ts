@@ -30,7 +30,7 @@ export function addBenchCommands(program: Command, setExitCode: (code: number) =
     .addOption(allowHttpUrlOption())
     .option(
       '-i, --input <file>',
-      'HookInput JSON file, or - for stdin (default: stdin when it is a pipe or a file, else {}; defaults filled in)',
+      'HookInput JSON file, or - for stdin (default: stdin when it is a pipe or a file, else {}); dispatched as given, dispatch fills in the rest',
     )
     .option('-n, --iterations <n>', 'measured dispatches (default: 1000)')
     .option('--concurrency <c>', 'dispatches in flight at once (default: 1)')
@@ -59,7 +59,7 @@ What it measures (docs/bench.md explains every figure):
   per hook     each hook's own latencyMs from the DispatchResult: a command hook spawn to exit; a JS
                hook the isolate call inside its worker (the round trip to the worker is not in it).
   per tenant   with --tenants T > 1, each tenant's dispatch latency and dispatch rate.
-  stages       where a dispatch's time goes: queue, transport (thread hop or spawn), the hook's run,
+  stages       where a dispatch's time goes: queue, spawn/isolate (fork/exec or thread hop), the hook's run,
                fold and result building; per dispatch and per hook (means).
   throughput   measured dispatches / wall time of the dispatch blocks.
   percentiles  p50 p90 p99 p99.9 from an HDR histogram (3 significant digits); max and mean exact.
