@@ -1,6 +1,8 @@
 // The words of a shell command line, quotes and backslashes removed: enough to recognise what a
-// command runs (the Claude Code adapter in a hook, the scripts a bench digest covers), not a shell.
-// Dependency-free.
+// command runs (the scripts a bench digest covers), not a shell. Dependency-free. The Claude Code
+// adapter's recognition of its own hooks splits the same way without `operators`
+// (src/cli/claude-code/routing.ts on this branch, src/config/adapter-hook.ts on main): one of the two
+// is to go when they meet.
 
 /** Characters that end a word outside quotes: blanks, and with `operators` also `; & | ( ) < >` and backquotes. */
 const BLANK = /\s/;

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { readRecording } from '../../src/bench/replay-file.js';
+import { isolationLevels } from '../../src/executor/isolation-levels.js';
 import { runAsClaudeCode } from '../helpers/claude-code.js';
 import { runCli } from '../helpers/cli.js';
 import { hooksOn, tempDir, writeConfig } from '../helpers/fixture.js';
@@ -468,7 +469,7 @@ describe('hookwarden bench --replay', () => {
       expect(r.code, r.stderr).toBe(0);
       const result = benchJsonSchema.parse(JSON.parse(r.stdout));
       expect(result.isolation?.[0]).toMatchObject({ level: 'process', available: true });
-      expect(result.isolation?.map((l) => l.level)).toEqual(['process', 'namespace']);
+      expect(result.isolation?.map((l) => l.level)).toEqual(isolationLevels().map((l) => l.level));
       const text = await bench('--isolation', 'process', '--no-progress');
       expect(text.stdout).toMatch(/^isolation \(ms\)\s+p50/m);
     },
