@@ -330,23 +330,15 @@ describe('hookwarden bench', () => {
   });
 });
 
+/** `bench --replay` of a recording with the shipped config, one pass in two blocks. */
+const replay = (recording: string, ...extra: string[]) =>
+  runCli(['bench', '-c', example('hooks.json'), '--replay', recording, '-n', '1', '--blocks', '2', ...extra]);
+
 describe('hookwarden bench --replay', () => {
   it(
     'replays the shipped example session: per event and the session cost, in text and in --json',
     async () => {
-      const cfg = example('hooks.json');
-      const text = await runCli([
-        'bench',
-        '-c',
-        cfg,
-        '--replay',
-        SESSION,
-        '-n',
-        '1',
-        '--blocks',
-        '2',
-        '--no-progress',
-      ]);
+      const text = await replay(SESSION, '--no-progress');
       expect(text.code, text.stderr).toBe(0);
       for (const t of [
         'replay of ',
@@ -361,20 +353,7 @@ describe('hookwarden bench --replay', () => {
         '102 Claude Code transcripts',
       ])
         expect(text.stdout).toContain(t);
-      const json = await runCli([
-        'bench',
-        '-c',
-        cfg,
-        '--replay',
-        SESSION,
-        '-n',
-        '1',
-        '--blocks',
-        '2',
-        '--json',
-        '--tool-calls',
-        'p50=25,p90=176',
-      ]);
+      const json = await replay(SESSION, '--json', '--tool-calls', 'p50=25,p90=176');
       expect(json.code, json.stderr).toBe(0);
       const r = benchJsonSchema.parse(JSON.parse(json.stdout));
       expect(r.event).toBe('replay');
@@ -405,18 +384,7 @@ describe('hookwarden bench --replay', () => {
         process.env.HOME = prev;
       }
       const recorded = join(home, '.claude', 'hook-events.jsonl');
-      const r = await runCli([
-        'bench',
-        '-c',
-        example('hooks.json'),
-        '--replay',
-        recorded,
-        '-n',
-        '1',
-        '--blocks',
-        '1',
-        '--json',
-      ]);
+      const r = await replay(recorded, '--json');
       expect(r.code, r.stderr).toBe(0);
       const result = benchJsonSchema.parse(JSON.parse(r.stdout));
       expect(result.replay?.events).toBe(12);
