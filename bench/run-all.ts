@@ -23,6 +23,7 @@ const SCENARIOS: Record<string, () => Promise<{ run: (quick?: boolean) => Promis
   'async-hook': () => import('./async-hook.js'),
   'async-replicas': () => import('./async-replicas.js'),
   'claude-code-adapter': () => import('./claude-code-adapter.js'),
+  'session-replay': () => import('./session-replay.js'),
 };
 
 const args = process.argv.slice(2);

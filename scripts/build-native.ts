@@ -18,7 +18,14 @@ mkdirSync(outDir, { recursive: true });
 const HELPERS = [
   {
     out: 'hw-spawn-server',
-    sources: ['spawn-server.c', 'spawn-relay.c', 'spawn-child.c', 'spawn-contain.c', 'spawn-exec.c', 'spawn-wire.c'],
+    sources: [
+      'spawn-server.c',
+      'spawn-relay.c',
+      'spawn-child.c',
+      'spawn-contain.c',
+      'spawn-exec.c',
+      'spawn-wire.c',
+    ],
     without: 'command hooks will be spawned from Node on the main thread',
   },
   { out: 'hw-exec', sources: ['hw-exec.c'], without: 'command hooks will use prlimit(1)' },

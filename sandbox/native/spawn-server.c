@@ -3,6 +3,8 @@
  * main thread never forks (a fork of Node copies its whole page table: ~1 ms each, synchronously).
  *
  *   hw-spawn-server <executor pid>
+ *   hw-spawn-server --check     prints "contained" or "uncontained <why>": whether this host lets it
+ *                               contain process-mode hooks (the same check it runs at start)
  *
  * Started by the executor on its first command hook, with an empty environment, stdin and stdout
  * connected to it (socket pairs), and working directory /. It closes every other descriptor it
@@ -237,6 +239,13 @@ static void serve(int sigfd) {
 }
 
 int main(int argc, char **argv) {
+  if (argc == 2 && strcmp(argv[1], "--check") == 0) {
+    spawn_init();
+    const char *why;
+    if (containment_available(&why)) puts("contained");
+    else printf("uncontained %s\n", why);
+    return 0;
+  }
   if (argc != 2) {
     fputs("usage: hw-spawn-server <executor pid> (started by hookwarden, not by hand)\n", stderr);
     return 2;

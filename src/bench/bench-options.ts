@@ -16,6 +16,11 @@ export const BENCH_DEFAULTS = Object.freeze({
   maxBaselineSamples: 200,
   /** Dispatch blocks the run is cut into, with a baseline block before each (fewer for tiny runs). */
   blocks: 20,
+  /**
+   * Tool calls per session the session cost is given at (besides the recorded mix): the median and
+   * 90th percentile counted over 102 real Claude Code transcripts (docs/bench.md#the-session-cost).
+   */
+  toolCallsPerSession: Object.freeze({ p50: 69, p90: 423 }),
 });
 
 export interface BenchOptions
@@ -23,8 +28,8 @@ export interface BenchOptions
     ExecutorOptions,
     'config' | 'policy' | 'root' | 'limits' | 'onWarning' | 'scratchRoot' | 'allowedHttpHookUrls'
   > {
-  /** Event to dispatch (name or alias). */
-  event: string;
+  /** Event to dispatch (name or alias); not with `replay`, whose lines name their events. */
+  event?: string;
   /**
    * The input dispatched every time (`event` is filled in from `event`). Optional, like the CLI's
    * `--input`: missing `sessionId`, `cwd` and `timestamp` get dispatch's defaults. Default `{}`.
@@ -64,6 +69,22 @@ export interface BenchOptions
   url?: string;
   /** Bearer token for `url` (`hookwarden serve token`). */
   token?: string;
+  /**
+   * Replay a recorded session instead of one event: a JSON Lines file (or a directory of them), one
+   * hook input per line naming its event, replayed in order (docs/bench.md#replaying-a-session).
+   * Each pass replays every event; `iterations` is rounded up to whole passes.
+   */
+  replay?: string;
+  /**
+   * Tool calls per session to state the session cost at, besides the recorded mix, by label
+   * (`{ p50: 69, p90: 423 }`, the default). Replay only.
+   */
+  toolCallsPerSession?: Readonly<Record<string, number>>;
+  /**
+   * Run the same hooks at several isolation levels, interleaved: `"all"` (every level the host
+   * supports, from `isolationLevels()`) or a list of level names. Not with `url`.
+   */
+  isolation?: 'all' | readonly string[];
 }
 
 const count = (min: number, max: number) =>
@@ -74,7 +95,19 @@ const count = (min: number, max: number) =>
     .max(max, { error: `expected an integer from ${min} to ${max}` });
 
 const benchSchema = z.object({
-  event: z.string({ error: 'expected an event name' }).min(1, { error: 'expected an event name' }),
+  event: z.string({ error: 'expected an event name' }).min(1, { error: 'expected an event name' }).optional(),
+  replay: z.string({ error: 'expected a file or directory path' }).min(1).optional(),
+  toolCallsPerSession: z
+    .record(z.string().min(1).max(40), count(0, 1_000_000_000), {
+      error: 'expected { label: tool calls }, e.g. { "p50": 69, "p90": 423 }',
+    })
+    .refine((r) => Object.keys(r).length <= 20, { error: 'expected at most 20 labels' })
+    .optional(),
+  isolation: z
+    .union([z.literal('all'), z.array(z.string().min(1)).min(1)], {
+      error: 'expected "all" or a list of isolation levels',
+    })
+    .optional(),
   input: z.record(z.string(), z.unknown(), { error: 'expected a HookInput object' }).default({}),
   iterations: count(1, 100_000_000).default(BENCH_DEFAULTS.iterations),
   concurrency: count(1, 10_000).default(BENCH_DEFAULTS.concurrency),
@@ -93,7 +126,11 @@ const benchSchema = z.object({
 });
 
 export interface ResolvedBenchOptions {
-  readonly event: string;
+  /** The event of a one-event run; undefined with `replay`. */
+  readonly event: string | undefined;
+  readonly replay: string | undefined;
+  readonly toolCallsPerSession: Readonly<Record<string, number>>;
+  readonly isolation: 'all' | readonly string[] | undefined;
   readonly input: Readonly<Record<string, unknown>>;
   readonly iterations: number;
   readonly concurrency: number;
@@ -122,11 +159,33 @@ export function resolveBenchOptions(options: BenchOptions): ResolvedBenchOptions
     throw new HookwardenError('invalid_options', problems.join('; '), { problems });
   }
   const o = parsed.data;
+  if ((o.event === undefined) === (o.replay === undefined))
+    throw new HookwardenError(
+      'invalid_options',
+      o.event === undefined
+        ? 'event: expected an event name (or replay: a recorded session)'
+        : 'event and replay: give one of them; a replayed line names its own event',
+    );
+  if (o.replay !== undefined && options.input !== undefined)
+    throw new HookwardenError(
+      'invalid_options',
+      'input and replay: give one; a replayed line is its own input',
+    );
+  if (o.toolCallsPerSession !== undefined && o.replay === undefined)
+    throw new HookwardenError(
+      'invalid_options',
+      'toolCallsPerSession: only with replay (a recorded session)',
+    );
   const baselineSamples =
     o.baselineSamples ??
     Math.min(BENCH_DEFAULTS.maxBaselineSamples, Math.max(BENCH_DEFAULTS.minBaselineSamples, o.iterations));
   return Object.freeze({
     event: o.event,
+    replay: o.replay,
+    toolCallsPerSession: Object.freeze(
+      Object.assign(Object.create(null), o.toolCallsPerSession ?? BENCH_DEFAULTS.toolCallsPerSession),
+    ),
+    isolation: o.isolation,
     input: o.input,
     iterations: o.iterations,
     concurrency: o.concurrency,

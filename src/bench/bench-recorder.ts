@@ -1,36 +1,27 @@
 // Collects a bench run's samples into histograms (overall, per hook, per tenant, per baseline) and
 // counts (verdicts, error codes), then turns them into the figures and ratios of a BenchResult.
 import type { DispatchResult } from '../contract/result.js';
-import type { HookType } from '../contract/types.js';
 import type { HookTiming } from '../dispatch/hook-timing.js';
 import { BASELINE_NAMES, type BaselineName } from './baselines.js';
 import type { BenchResult, HookRatios, HookSummary, LatencySummary, TenantSummary } from './bench-result.js';
 import { BlockRecorder } from './block-recorder.js';
+import { EventRecorder } from './event-recorder.js';
 import { Histogram } from './histogram.js';
+import { HookSeries } from './hook-recorder.js';
+import { roundMs as ms, summarizeLatency } from './latency-summary.js';
 import { StageRecorder } from './stage-recorder.js';
 
-/** Milliseconds to 0.1 µs; ratios to 3 decimals. */
-const ms = (v: number) => Math.round(v * 10_000) / 10_000;
+/** Ratios to 3 decimals. */
 const ratio = (value: number, base: number) => (base > 0 ? Math.round((value / base) * 1000) / 1000 : null);
 
-export function summarizeLatency(h: Histogram): LatencySummary {
-  return {
-    count: h.count,
-    p50: ms(h.valueAtQuantile(0.5)),
-    p90: ms(h.valueAtQuantile(0.9)),
-    p99: ms(h.valueAtQuantile(0.99)),
-    p999: ms(h.valueAtQuantile(0.999)),
-    max: ms(h.max),
-    mean: ms(h.mean),
-  };
-}
-
-interface HookSeries {
-  readonly type: HookType;
-  readonly latency: Histogram;
-  readonly queued: Histogram;
-  notRun: number;
-  readonly errors: Record<string, number>;
+/** One measured dispatch, kept aside until the block ends. */
+interface Pending {
+  result: DispatchResult;
+  elapsedMs: number;
+  tenant: string | undefined;
+  timings: readonly HookTiming[];
+  /** The event name as dispatched (a replay's line names it). */
+  event: string;
 }
 
 /** Dispatches kept aside before they are added inline (bounds the memory of a huge block). */
@@ -46,16 +37,19 @@ export class BenchRecorder {
   /** Per-block medians (the caller starts and ends each block). */
   readonly blocks = new BlockRecorder();
   readonly #stages = new StageRecorder();
-  readonly #pending: {
-    result: DispatchResult;
-    elapsedMs: number;
-    tenant: string | undefined;
-    timings: readonly HookTiming[];
-  }[] = [];
+  /** Per event name: cold and warm figures. */
+  readonly events = new EventRecorder();
+  readonly #pending: Pending[] = [];
+  /** Canonical event → whether it can deny (from the configuration; unknown events are judged strictly). */
+  readonly #canDeny: ReadonlyMap<string, boolean>;
 
-  /** `tenants`: the tenant ids the run uses, so that they are reported in this order. */
-  constructor(tenants: readonly string[] = []) {
+  /**
+   * `tenants`: the tenant ids the run uses, so that they are reported in this order. `canDeny`: per
+   * canonical event, whether a deny is honoured there (a hook failing open there is a security failure).
+   */
+  constructor(tenants: readonly string[] = [], canDeny: ReadonlyMap<string, boolean> = new Map()) {
     for (const t of tenants) this.#tenants.set(t, new Histogram());
+    this.#canDeny = canDeny;
   }
 
   /**
@@ -69,55 +63,40 @@ export class BenchRecorder {
     elapsedMs: number,
     tenant: string | undefined,
     timings: readonly HookTiming[] = [],
+    event: string = result.event,
   ): void {
-    this.#pending.push({ result, elapsedMs, tenant, timings });
+    this.#pending.push({ result, elapsedMs, tenant, timings, event });
     if (this.#pending.length >= MAX_PENDING) this.flush();
   }
 
   /** Adds the dispatches kept aside to the figures. */
   flush(): void {
-    for (const p of this.#pending) this.#add(p.result, p.elapsedMs, p.tenant, p.timings);
+    for (const p of this.#pending) this.#add(p);
     this.#pending.length = 0;
   }
 
-  #add(
-    result: DispatchResult,
-    elapsedMs: number,
-    tenant: string | undefined,
-    timings: readonly HookTiming[],
-  ): void {
+  #add({ result, elapsedMs, tenant, timings, event }: Pending): void {
     this.overall.record(elapsedMs);
-    this.blocks.dispatch(elapsedMs, tenant);
+    this.blocks.dispatch(elapsedMs, tenant, event);
     this.#stages.record(elapsedMs, timings);
+    const ran = result.hooks.filter((h) => h.outcome !== 'not-run').length;
+    this.events.record(event, result.event, elapsedMs, timings, ran);
     if (tenant !== undefined) {
       const h = this.#tenants.get(tenant) ?? new Histogram();
       this.#tenants.set(tenant, h);
       h.record(elapsedMs);
     }
     this.#decisions[result.decision] = (this.#decisions[result.decision] ?? 0) + 1;
+    const canDeny = this.#canDeny.get(result.event);
     for (const hook of result.hooks) {
       let s = this.#hooks.get(hook.id);
       if (s === undefined) {
-        s = {
-          type: hook.type,
-          latency: new Histogram(),
-          queued: new Histogram(),
-          notRun: 0,
-          errors: Object.create(null) as Record<string, number>,
-        };
+        s = new HookSeries(hook.type);
         this.#hooks.set(hook.id, s);
       }
-      if (hook.error !== undefined) {
-        const code = hook.error.code;
-        this.#errors[code] = (this.#errors[code] ?? 0) + 1;
-        s.errors[code] = (s.errors[code] ?? 0) + 1;
-      }
-      if (hook.outcome === 'not-run') s.notRun++;
-      else {
-        this.blocks.hook(hook.id, hook.latencyMs);
-        s.latency.record(hook.latencyMs);
-        s.queued.record(hook.queuedMs);
-      }
+      if (hook.error !== undefined) this.#errors[hook.error.code] = (this.#errors[hook.error.code] ?? 0) + 1;
+      if (hook.outcome !== 'not-run') this.blocks.hook(hook.id, hook.latencyMs);
+      s.record(hook, result, canDeny);
     }
   }
 
@@ -155,15 +134,8 @@ export class BenchRecorder {
     const perHook: Record<string, HookSummary> = Object.create(null);
     const hookRatios: Record<string, HookRatios> = Object.create(null);
     for (const [id, s] of this.#hooks) {
-      const summary = summarizeLatency(s.latency);
-      perHook[id] = {
-        type: s.type,
-        ...summary,
-        queuedP50: ms(s.queued.valueAtQuantile(0.5)),
-        queuedP99: ms(s.queued.valueAtQuantile(0.99)),
-        notRun: s.notRun,
-        errors: { ...s.errors },
-      };
+      const summary = s.summarize();
+      perHook[id] = summary;
       if (s.type === 'command') hookRatios[id] = { vsSpawnTrue: ratio(summary.p50, spawn) };
       else if (s.type === 'js')
         hookRatios[id] = {

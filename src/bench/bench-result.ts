@@ -4,6 +4,16 @@ import type { HookType, Verdict } from '../contract/types.js';
 import type { BaselineName } from './baselines.js';
 import type { HistogramBucket } from './histogram.js';
 import type { MachineInfo } from './machine.js';
+import type { EventSummary, IsolationRun, ReplayInfo, SessionCost } from './replay-result.js';
+
+export type {
+  EventSummary,
+  IsolationRun,
+  ReplayInfo,
+  SessionCost,
+  SessionCostRow,
+  StageTotals,
+} from './replay-result.js';
 
 /** Latency percentiles of one series, in ms (HDR histogram, 3 significant digits). */
 export interface LatencySummary {
@@ -34,6 +44,25 @@ export interface HookSummary extends LatencySummary {
   notRun: number;
   /** This hook's failures by error code (`timeout`, `nonzero_exit`…); `{}` when none. */
   errors: Record<string, number>;
+  /** Its failures counted by how each resolved (absent in results of older versions). */
+  failures?: HookFailures;
+}
+
+/** How a hook's failures resolved: the call went on without the hook (fail open), or was denied. */
+export interface HookFailures {
+  /** Calls where the hook timed out. */
+  timeouts: number;
+  /** Calls where it failed otherwise (non-zero exit, invalid output, a limit…). */
+  otherFailures: number;
+  /** Failures after which the call went on without this hook's verdict (`onError: "skip"`). */
+  failedOpen: number;
+  /** Failures that denied the call (`onError: "deny"`, a tampered policy pack). */
+  denied: number;
+  /**
+   * Of `failedOpen`, those on an event that can deny (or whose event is unknown, with `--url`): a
+   * guard that did not guard, so the call ran unchecked. A security failure.
+   */
+  securityFailures: number;
 }
 
 /** One tenant's dispatch latency, and its own dispatch rate over the whole run. */
@@ -78,17 +107,25 @@ export interface ConfiguredHook {
   type: 'command' | 'js' | 'http' | 'prompt' | 'agent';
   scope: string;
   /**
-   * Command hooks: `process` or `namespace`; JS hooks: `quickjs`; http hooks: `remote` (the server
-   * runs it); prompt and agent hooks: `platform` (the embedding platform's evaluator).
+   * Command hooks: `process`, `contained` (process mode that requires containment) or `namespace`;
+   * JS hooks: `quickjs`; http hooks: `remote` (the server runs it); prompt and agent hooks:
+   * `platform` (the embedding platform's evaluator).
    */
-  isolation: 'process' | 'namespace' | 'quickjs' | 'remote' | 'platform';
-  /** `sha256:` of what the hook does (command, env, limits, isolation; or the JS source), path-independent. */
+  isolation: 'process' | 'contained' | 'namespace' | 'quickjs' | 'remote' | 'platform';
+  /**
+   * `sha256:` of what the hook does (command, env, limits, isolation, and the content of the scripts
+   * it runs from under the config's or the sandbox root; or the JS source), path-independent.
+   */
   digest: string;
+  /** The canonical event it is registered for, its `onError`, and whether that event can deny. */
+  event?: string;
+  onError?: 'skip' | 'deny';
+  canDeny?: boolean;
 }
 
 /** The input dispatched (before dispatch fills in defaults). */
 export interface InputInfo {
-  /** `sha256:` of the input as JSON. */
+  /** `sha256:` of the input as given, as canonical JSON (a replay: of every recorded line). */
   digest: string;
   /** The input itself; absent with `--redact-input`. */
   value?: Record<string, unknown>;
@@ -106,6 +143,8 @@ export interface BlockSummary {
   overall: { p50: number; p90: number; p99: number };
   perHook: Record<string, number>;
   perTenant?: Record<string, number>;
+  /** Per event name (as dispatched); absent in results of older versions. */
+  perEvent?: Record<string, number>;
   baselines: Record<BaselineName, number>;
 }
 
@@ -136,7 +175,7 @@ export interface BenchResult {
   config: string[];
   /** Policy sources, same form (empty when none). */
   policy: string[];
-  /** The event as given (alias or name). */
+  /** The event as given (alias or name); `replay` for a replayed recording. */
   event: string;
   /** Measured dispatches (warm-up excluded). */
   iterations: number;
@@ -172,6 +211,13 @@ export interface BenchResult {
   blocks: BlockSummary[];
   /** Where the time goes: per dispatch, and per hook. */
   stages: { overall: DispatchStageSplit; perHook: Record<string, StageSplit> };
+  /** Per event name as dispatched: cold and warm figures, hook-set wall time, stages. */
+  perEvent?: Record<string, EventSummary>;
+  /** `bench --replay`: the recording replayed, and what the hook set costs a session. */
+  replay?: ReplayInfo;
+  session?: SessionCost;
+  /** `bench --isolation`: every level, the first one's figures being the top-level ones. */
+  isolation?: IsolationRun[];
   /** Hyperfine-style warnings: variance between blocks, baselines that moved during the run. */
   warnings: string[];
   machine: MachineInfo;

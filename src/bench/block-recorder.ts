@@ -13,6 +13,7 @@ class Block {
   readonly overall = new Histogram();
   readonly hooks = new Map<string, Histogram>();
   readonly tenants = new Map<string, Histogram>();
+  readonly events = new Map<string, Histogram>();
   readonly baselines = new Map<BaselineName, Histogram>(BASELINE_NAMES.map((n) => [n, new Histogram()]));
 }
 
@@ -34,11 +35,12 @@ export class BlockRecorder {
     this.#current = new Block();
   }
 
-  dispatch(elapsedMs: number, tenant: string | undefined): void {
+  dispatch(elapsedMs: number, tenant: string | undefined, event?: string): void {
     const b = this.#current;
     if (b === undefined) return;
     b.overall.record(elapsedMs);
     if (tenant !== undefined) add(b.tenants, tenant, elapsedMs);
+    if (event !== undefined) add(b.events, event, elapsedMs);
   }
 
   hook(id: string, latencyMs: number): void {
@@ -76,6 +78,11 @@ export class BlockRecorder {
       const perTenant: Record<string, number> = Object.create(null);
       for (const [id, h] of b.tenants) perTenant[id] = p50(h);
       block.perTenant = perTenant;
+    }
+    if (b.events.size > 0) {
+      const perEvent: Record<string, number> = Object.create(null);
+      for (const [id, h] of b.events) perEvent[id] = p50(h);
+      block.perEvent = perEvent;
     }
     this.#done.push(block);
   }

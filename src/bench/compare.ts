@@ -17,8 +17,8 @@ export interface Percentiles {
 }
 
 export interface SeriesChange {
-  kind: 'overall' | 'hook' | 'tenant' | 'baseline';
-  /** Hook or tenant id, baseline name; `dispatch` for overall. */
+  kind: 'overall' | 'hook' | 'tenant' | 'event' | 'baseline';
+  /** Hook or tenant id, event name, baseline name; `dispatch` for overall. */
   id: string;
   /** What the series was divided by in each run (`null`: compared raw, as the baselines are). */
   normalizedBy: string | null;
@@ -90,6 +90,13 @@ function side(r: BenchResult, kind: SeriesChange['kind'], id: string): Side {
     }
     case 'tenant':
       return { pct: r.perTenant?.[id] ?? null, blocks: (b) => b.perTenant?.[id] };
+    case 'event': {
+      const e = r.perEvent?.[id];
+      return {
+        pct: e !== undefined && e.dispatch.count > 0 ? e.dispatch : null,
+        blocks: (b) => b.perEvent?.[id],
+      };
+    }
     case 'baseline':
       return { pct: r.baselines[id as BaselineName], blocks: (b) => b.baselines[id as BaselineName] };
   }
@@ -184,6 +191,10 @@ export function compareResults(
   ];
   for (const id of ids((r) => r.perHook)) series.push(compareSeries(base, next, 'hook', id, o));
   for (const id of ids((r) => r.perTenant)) series.push(compareSeries(base, next, 'tenant', id, o));
+  // Per event only where it says more than the overall series: a replay mixes several events.
+  const mixed = (r: BenchResult) => r.replay !== undefined || Object.keys(r.perEvent ?? {}).length > 1;
+  if (mixed(base) || mixed(next))
+    for (const id of ids((r) => r.perEvent)) series.push(compareSeries(base, next, 'event', id, o));
   for (const name of BASELINE_NAMES) series.push(compareSeries(base, next, 'baseline', name, o));
   const notes = differences(base, next);
   const moved = series.filter(

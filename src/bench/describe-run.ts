@@ -2,7 +2,6 @@
 // the hooks the configuration registers for the event (type, isolation, a digest of each), and
 // the input (or only its digest). Nothing here may fail the run: without git, the commit is null.
 import { execFileSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,8 +13,7 @@ import type { HookDefinition } from '../registry/hook-definition.js';
 import { canonicalJson } from '../registry/hook-id.js';
 import type { BenchOptions } from './bench-options.js';
 import type { BuildInfo, ConfiguredHook, InputInfo } from './bench-result.js';
-
-const sha256 = (text: string) => `sha256:${createHash('sha256').update(text).digest('hex')}`;
+import { hookDigest, sha256 } from './hook-digest.js';
 
 /** The package root: the nearest directory above this file with a package.json. */
 function packageRoot(): string | undefined {
@@ -51,42 +49,25 @@ export function describeBuild(): BuildInfo {
   return { version: VERSION, commit, dirty: status === undefined ? null : status !== '' };
 }
 
-/** What a hook does, without where it was loaded from: the same hook digests the same on every machine. */
-function hookIdentity(h: HookDefinition): unknown {
-  const base = { type: h.type, onError: h.onError, deadlineMs: h.deadlineMs, once: h.once };
-  if (h.type === 'js')
-    return { ...base, code: h.js.code, memoryBytes: h.js.memoryBytes, maxOutputBytes: h.js.maxOutputBytes };
-  if (h.type === 'http') {
-    const { url, headers, envVars, maxOutputBytes } = h.http;
-    return { ...base, url, headers, envVars, maxOutputBytes };
-  }
-  if (h.type === 'prompt' || h.type === 'agent') {
-    const { prompt, model, continueOnBlock } = h.evaluator;
-    return { ...base, prompt, model: model ?? null, continueOnBlock: continueOnBlock ?? null };
-  }
-  const c = h.command;
-  return {
-    ...base,
-    program: c.program,
-    env: c.env,
-    inheritEnv: c.inheritEnv,
-    isolation: c.isolation,
-    writable: c.writable,
-    runAs: c.runAs ?? null,
-    rlimits: c.rlimits,
-    maxOutputBytes: c.maxOutputBytes,
-  };
-}
-
 /** Where a hook runs, as bench results name it. */
 function isolationOf(h: HookDefinition): ConfiguredHook['isolation'] {
-  if (h.type === 'command') return h.command.isolation;
+  if (h.type === 'command')
+    return h.command.isolation === 'process' && h.command.containment === 'require'
+      ? 'contained'
+      : h.command.isolation;
   if (h.type === 'js') return 'quickjs';
   return h.type === 'http' ? 'remote' : 'platform';
 }
 
-/** The hooks registered for `event` (default tenant: policy, project, user), in order. */
-export async function describeHooks(options: BenchOptions): Promise<ConfiguredHook[]> {
+/**
+ * The hooks registered for `events` (default: the run's event; default tenant: policy, project,
+ * user), in order, each with whether its event can deny (a failure that lets the call proceed is
+ * then a security failure).
+ */
+export async function describeHooks(
+  options: Omit<BenchOptions, 'event'>,
+  events: readonly string[],
+): Promise<ConfiguredHook[]> {
   const resolved = resolveOptions({
     ...(options.config !== undefined ? { config: options.config } : {}),
     ...(options.policy !== undefined ? { policy: options.policy } : {}),
@@ -103,15 +84,24 @@ export async function describeHooks(options: BenchOptions): Promise<ConfiguredHo
     pins: packPinLoader(),
     hookTypes: resolved.hookTypes,
   });
-  const event = loaded.catalogue.resolve(options.event)?.definition.name;
+  const wanted = new Map(
+    events.flatMap((e) => {
+      const d = loaded.catalogue.resolve(e)?.definition;
+      return d === undefined ? [] : [[d.name, d.canDeny] as const];
+    }),
+  );
+  const root = options.root ?? process.cwd();
   return loaded.hooks
-    .filter((h) => h.event === event)
+    .filter((h) => wanted.has(h.event))
     .map((h) => ({
       id: h.id,
       type: h.type,
       scope: h.scope,
       isolation: isolationOf(h),
-      digest: sha256(canonicalJson(hookIdentity(h))),
+      digest: hookDigest(h, root),
+      event: h.event,
+      onError: h.onError,
+      canDeny: wanted.get(h.event) === true,
     }));
 }
 

@@ -1,5 +1,7 @@
 // `hookwarden/bench`: the benchmark engine behind `hookwarden bench` — run, compare, then render.
 
+/** The isolation levels command hooks can run at, and whether this host supports each. */
+export { type IsolationLevelInfo, isolationLevels } from '../executor/isolation-levels.js';
 /** The baselines measured in the same run. */
 export type { BaselineName } from './baselines.js';
 /** runBench's options and their defaults. */
@@ -11,12 +13,19 @@ export type {
   BuildInfo,
   ConfiguredHook,
   DispatchStageSplit,
+  EventSummary,
+  HookFailures,
   HookRatios,
   HookSummary,
   InputInfo,
+  IsolationRun,
   LatencySummary,
   OverallRatios,
+  ReplayInfo,
+  SessionCost,
+  SessionCostRow,
   StageSplit,
+  StageTotals,
   TenantSummary,
 } from './bench-result.js';
 /** Two results compared series by series (Mann-Whitney U on the per-block medians). */
@@ -27,6 +36,8 @@ export { Histogram, type HistogramBucket, type HistogramOptions } from './histog
 export { readBenchResult } from './load-result.js';
 /** The machine a run was measured on. */
 export type { MachineInfo } from './machine.js';
+/** A recorded session (`bench --replay`), read and checked line by line. */
+export { type RecordedEvent, type RecordedSession, type Recording, readRecording } from './replay-file.js';
 /** A self-contained HTML report of a result (or of a comparison). */
 export { renderHtmlReport } from './report-html.js';
 /** Runs a benchmark. */

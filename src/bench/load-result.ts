@@ -39,6 +39,20 @@ const latency = { count, p50: ms, p90: ms, p99: ms, p999: ms, max: ms, mean: ms 
 const latencySchema = z.object(latency);
 const baselines = <T extends z.ZodType>(v: T) => z.object({ piscinaEcho: v, spawnTrue: v, quickJsEval: v });
 const stage = { queueMs: ms, transportMs: ms, runMs: ms };
+const dispatchStages = z.object({ ...stage, foldMs: ms, totalMs: ms });
+const buckets = z.array(z.object({ fromMs: ms, toMs: ms, count }));
+const stageTotals = z.object({ ...stage, foldMs: ms });
+const sessionSchema = z.object({
+  sessions: count,
+  toolCallsPerSession: ms,
+  perSessionMs: ms,
+  perToolCallMs: ms,
+  coldExtraMs: ms,
+  distribution: z.object({ toolCalls: idMap(count), source: z.string() }),
+  rows: z.array(z.object({ label: z.string(), toolCalls: ms, totalMs: ms, stages: stageTotals })),
+  note: z.string().optional(),
+});
+const isolationLevel = z.enum(['process', 'contained', 'namespace', 'quickjs', 'remote', 'platform']);
 
 const resultSchema = z.object({
   schema: z.literal(BENCH_SCHEMA),
@@ -51,8 +65,11 @@ const resultSchema = z.object({
       id: z.string(),
       type: z.enum(['command', 'js', 'http', 'prompt', 'agent']),
       scope: z.string(),
-      isolation: z.enum(['process', 'namespace', 'quickjs', 'remote', 'platform']),
+      isolation: isolationLevel,
       digest: z.string(),
+      event: z.string().optional(),
+      onError: z.enum(['skip', 'deny']).optional(),
+      canDeny: z.boolean().optional(),
     }),
   ),
   input: z.object({
@@ -75,6 +92,15 @@ const resultSchema = z.object({
       queuedP99: ms,
       notRun: count,
       errors: idMap(count),
+      failures: z
+        .object({
+          timeouts: count,
+          otherFailures: count,
+          failedOpen: count,
+          denied: count,
+          securityFailures: count,
+        })
+        .optional(),
     }),
   ),
   perTenant: idMap(z.object({ ...latency, throughputPerSec: ms })).optional(),
@@ -96,7 +122,7 @@ const resultSchema = z.object({
   }),
   decisions: z.partialRecord(z.enum(['allow', 'deny', 'ask', 'passthrough']), count),
   errors: idMap(count),
-  histogram: z.array(z.object({ fromMs: ms, toMs: ms, count })),
+  histogram: buckets,
   blocks: z.array(
     z.object({
       atMs: ms,
@@ -105,13 +131,52 @@ const resultSchema = z.object({
       overall: z.object({ p50: ms, p90: ms, p99: ms }),
       perHook: idMap(ms),
       perTenant: idMap(ms).optional(),
+      perEvent: idMap(ms).optional(),
       baselines: baselines(ms),
     }),
   ),
   stages: z.object({
-    overall: z.object({ ...stage, foldMs: ms, totalMs: ms }),
+    overall: dispatchStages,
     perHook: idMap(z.object(stage)),
   }),
+  perEvent: idMap(
+    z.object({
+      canonical: z.string(),
+      perSession: ms,
+      cold: z.object({ dispatchMs: ms, hookSetMs: ms }),
+      dispatch: latencySchema,
+      hookSet: latencySchema,
+      hooksPerDispatch: ms,
+      stages: dispatchStages,
+      histogram: buckets,
+    }),
+  ).optional(),
+  replay: z
+    .object({
+      source: z.string(),
+      files: z.array(z.string()),
+      sessions: count,
+      events: count,
+      passes: count,
+    })
+    .optional(),
+  session: sessionSchema.optional(),
+  isolation: z
+    .array(
+      z.object({
+        level: z.string(),
+        available: z.boolean(),
+        detail: z.string(),
+        fix: z.string().optional(),
+        hooks: z.array(z.object({ id: z.string(), isolation: isolationLevel })).optional(),
+        overall: latencySchema.optional(),
+        perHook: idMap(latencySchema).optional(),
+        stages: dispatchStages.optional(),
+        vsFirst: ratio.optional(),
+        session: sessionSchema.optional(),
+      }),
+    )
+    .optional(),
   warnings: z.array(z.string()),
   machine: z.object({
     cpuModel: z.string(),

@@ -1,94 +1,166 @@
-// The report's other two charts, as inline SVG: where the time goes (a stacked bar per hook and one
-// for the whole dispatch: queue, transport, run, fold) and the latency over time (one point per
-// block: the dispatch median and p90, and the baselines' medians, so warm-up and drift show).
-import { BASELINE_LABELS, BASELINE_NAMES } from './baselines.js';
+// The report's bar and time charts, as inline SVG: where the time goes (a stacked bar per row —
+// the dispatch and each hook, or a session's cost — with a value axis and each stage's value on
+// its segment), and the latency over time (one point per block: the dispatch median and p90, and
+// each baseline's median in its own colour and dash, so warm-up and drift show).
+import { BASELINE_NAMES } from './baselines.js';
 import type { BenchResult, StageSplit } from './bench-result.js';
-import { escapeHtml, formatMs } from './report-svg.js';
-
-const W = 760;
-const r1 = (v: number) => Math.round(v * 10) / 10;
-const svg = (w: number, h: number, label: string, body: string[]) =>
-  `<svg viewBox="0 0 ${w} ${h}" width="${w}" height="${h}" role="img" aria-label="${escapeHtml(label)}">${body.join('')}</svg>`;
-
-/** Cuts `text` to about `max` characters with an ellipsis (the whole text goes in a tooltip). */
-export function ellipsize(text: string, max: number): string {
-  const chars = [...text];
-  return chars.length <= max ? text : `${chars.slice(0, max - 1).join('')}…`;
-}
+import {
+  baselineClass,
+  baselineLegend,
+  escapeHtml,
+  formatMs,
+  legendRows,
+  niceStep,
+  r1,
+  svg,
+  textWidth,
+  W,
+} from './report-axes.js';
 
 export const STAGES = [
   { key: 'queueMs', label: 'queue', className: 'st-queue' },
-  { key: 'transportMs', label: 'transport', className: 'st-transport' },
+  { key: 'transportMs', label: 'spawn / isolate', className: 'st-transport' },
   { key: 'runMs', label: 'hook run', className: 'st-run' },
   { key: 'foldMs', label: 'fold & result', className: 'st-fold' },
 ] as const;
 
-type Row = { label: string; tooltip: string; parts: Partial<Record<(typeof STAGES)[number]['key'], number>> };
+type StageKey = (typeof STAGES)[number]['key'];
 
-/** Horizontal stacked bars, one per row, on a shared linear ms axis. */
-export function stageBarsSvg(r: BenchResult): string {
-  const o = r.stages.overall;
-  const rows: Row[] = [
-    { label: 'dispatch (mean)', tooltip: 'whole dispatch, mean', parts: o },
-    ...Object.entries(r.stages.perHook).map(([id, s]: [string, StageSplit]) => ({
-      label: ellipsize(`hook ${id}`, 22),
-      tooltip: `hook ${id} (${r.perHook[id]?.type ?? '?'})`,
-      parts: s,
-    })),
-  ];
-  const LEFT = 170;
-  const RIGHT = 90;
-  const BAR = 22;
+/** One bar: its label (in full, wrapped when long), its tooltip, and its parts. */
+export interface BarRow {
+  label: string;
+  tooltip: string;
+  parts: Partial<Record<StageKey, number>>;
+}
+
+/** Lines of at most `max` characters, broken after `-`, `/`, `_`, `.` or a space where one is near. */
+function wrap(text: string, max: number): string[] {
+  const out: string[] = [];
+  let rest = text;
+  while ([...rest].length > max) {
+    const head = rest.slice(0, max);
+    const cut = Math.max(...['-', '/', '_', '.', ' ', ':'].map((c) => head.lastIndexOf(c)));
+    const at = cut >= max / 2 ? cut + 1 : max;
+    out.push(rest.slice(0, at));
+    rest = rest.slice(at);
+  }
+  out.push(rest);
+  return out;
+}
+
+/**
+ * Horizontal stacked bars on a shared linear axis (`unit`: ms or s), one per row, each segment
+ * with its value when it is wide enough for it, the total after the bar.
+ */
+export function stackedBarsSvg(
+  title: string,
+  rows: readonly BarRow[],
+  unit: 'ms' | 's',
+  axisLabel: string,
+): string {
+  const k = unit === 's' ? 1 / 1000 : 1;
+  const fmt = (v: number) => (unit === 's' ? `${+(v * k).toPrecision(3)} s` : `${formatMs(v)} ms`);
+  const MAX_CHARS = 34;
+  const lines = rows.map((r) => wrap(r.label, MAX_CHARS));
+  const LEFT = Math.min(
+    16 + textWidth('x'.repeat(MAX_CHARS)),
+    16 + Math.max(textWidth('dispatch (mean)'), ...lines.flat().map((l) => textWidth(l))),
+  );
+  const RIGHT = 80;
   const GAP = 12;
-  const TOP = 44;
-  const h = TOP + rows.length * (BAR + GAP) + 40;
-  const total = (row: Row) => STAGES.reduce((sum, s) => sum + (row.parts[s.key] ?? 0), 0);
-  const max = Math.max(1e-6, ...rows.map(total));
+  const TOP = 30;
+  const heights = lines.map((l) => Math.max(22, l.length * 13 + 6));
+  const total = (row: BarRow) => STAGES.reduce((sum, s) => sum + (row.parts[s.key] ?? 0), 0);
+  const top = Math.max(1e-9, ...rows.map(total));
+  const step = niceStep(top, 5);
+  const max = Math.ceil(top / step) * step;
   const scale = (W - LEFT - RIGHT) / max;
+  const plotBottom = TOP + heights.reduce((a, h) => a + h + GAP, 0);
   const body: string[] = [
-    `<text x="${W / 2}" y="16" text-anchor="middle" class="title">Where the time goes (mean ms per dispatch and per hook)</text>`,
+    `<text x="${W / 2}" y="16" text-anchor="middle" class="title">${escapeHtml(title)}</text>`,
   ];
-  STAGES.forEach((s, i) => {
-    const lx = LEFT + i * 130;
+  // The value axis: grid lines, ticks and labels, under the bars.
+  for (let v = 0; v <= max + step / 1000; v += step) {
+    const px = r1(LEFT + v * scale);
     body.push(
-      `<rect x="${lx}" y="26" width="12" height="12" class="${s.className}"/>`,
-      `<text x="${lx + 17}" y="36" class="legend">${s.label}</text>`,
+      `<line x1="${px}" y1="${TOP}" x2="${px}" y2="${plotBottom}" class="grid"/>`,
+      `<line x1="${px}" y1="${plotBottom}" x2="${px}" y2="${plotBottom + 5}" class="axis"/>`,
+      `<text x="${px}" y="${plotBottom + 18}" text-anchor="middle">${unit === 's' ? +(v * k).toPrecision(3) : formatMs(v)}</text>`,
     );
-  });
+  }
+  body.push(
+    `<line x1="${LEFT}" y1="${plotBottom}" x2="${W - RIGHT}" y2="${plotBottom}" class="axis"/>`,
+    `<text x="${r1(LEFT + (W - LEFT - RIGHT) / 2)}" y="${plotBottom + 34}" text-anchor="middle" class="label">${escapeHtml(axisLabel)}</text>`,
+  );
+  let y = TOP + GAP / 2;
   rows.forEach((row, i) => {
-    const y = TOP + 8 + i * (BAR + GAP);
+    const h = heights[i]!;
+    const ls = lines[i]!;
+    const ty = y + h / 2 - ((ls.length - 1) * 13) / 2 + 4;
     body.push(
-      `<text x="${LEFT - 8}" y="${y + BAR / 2 + 4}" text-anchor="end"><title>${escapeHtml(row.tooltip)}</title>${escapeHtml(row.label)}</text>`,
+      `<text x="${LEFT - 8}" y="${r1(ty)}" text-anchor="end"><title>${escapeHtml(row.tooltip)}</title>${ls
+        .map((l, j) => `<tspan x="${LEFT - 8}" dy="${j === 0 ? 0 : 13}">${escapeHtml(l)}</tspan>`)
+        .join('')}</text>`,
     );
     let x = LEFT;
     for (const s of STAGES) {
       const v = row.parts[s.key];
       if (v === undefined) continue;
       const w = v * scale;
-      if (w > 0)
+      if (w > 0) {
         body.push(
-          `<rect x="${r1(x)}" y="${y}" width="${r1(Math.max(0.5, w))}" height="${BAR}" class="${s.className}"><title>${escapeHtml(row.tooltip)}: ${s.label} ${formatMs(v)} ms</title></rect>`,
+          `<rect x="${r1(x)}" y="${r1(y)}" width="${r1(Math.max(0.5, w))}" height="${h}" class="${s.className}"><title>${escapeHtml(row.tooltip)}: ${s.label} ${fmt(v)}</title></rect>`,
         );
+        const text = unit === 's' ? `${+(v * k).toPrecision(2)}` : formatMs(+v.toPrecision(2));
+        if (w >= textWidth(text) + 2)
+          body.push(
+            `<text x="${r1(x + w / 2)}" y="${r1(y + h / 2 + 4)}" text-anchor="middle" class="on-bar">${text}</text>`,
+          );
+      }
       x += w;
     }
-    body.push(`<text x="${r1(x + 6)}" y="${y + BAR / 2 + 4}">${formatMs(total(row))} ms</text>`);
+    body.push(`<text x="${r1(x + 6)}" y="${r1(y + h / 2 + 4)}">${fmt(total(row))}</text>`);
+    y += h + GAP;
   });
-  return svg(W, h, 'Stage split per dispatch and per hook', body);
+  const legend = legendRows(
+    STAGES.map((s) => ({ label: s.label, className: s.className, swatch: true })),
+    LEFT,
+    W - 8,
+    plotBottom + 44,
+  );
+  return svg(W, plotBottom + 44 + legend.height + 4, title, [...body, ...legend.parts]);
+}
+
+/** The stage split: one bar for the dispatch (mean), one per hook. */
+export function stageBarsSvg(r: BenchResult): string {
+  const rows: BarRow[] = [
+    { label: 'dispatch (mean)', tooltip: 'whole dispatch, mean', parts: r.stages.overall },
+    ...Object.entries(r.stages.perHook).map(([id, s]: [string, StageSplit]) => ({
+      label: `hook ${id}`,
+      tooltip: `hook ${id} (${r.perHook[id]?.type ?? '?'})`,
+      parts: s,
+    })),
+  ];
+  return stackedBarsSvg(
+    'Where the time goes (mean per dispatch and per hook)',
+    rows,
+    'ms',
+    'ms, mean per dispatch',
+  );
 }
 
 /** Latency over the run: one point per block (x: time into the run), linear ms axis. */
 export function overTimeSvg(r: BenchResult): string {
   const blocks = r.blocks.filter((b) => b.dispatches > 0);
-  const H = 250;
-  const M = { left: 64, right: 150, top: 34, bottom: 40 };
+  const M = { left: 64, right: 24, top: 34, bottom: 40 };
+  const PH = 210;
   const pw = W - M.left - M.right;
-  const ph = H - M.top - M.bottom;
   const lines = [
     { label: 'dispatch p90', className: 'ot-p90', values: blocks.map((b) => b.overall.p90) },
     { label: 'dispatch p50', className: 'ot-p50', values: blocks.map((b) => b.overall.p50) },
     ...BASELINE_NAMES.map((n) => ({
-      label: `${BASELINE_LABELS[n]} p50`,
-      className: `ot-base ot-${n}`,
+      label: baselineLegend(n, ', p50'),
+      className: baselineClass(n),
       values: blocks.map((b) => b.baselines[n]),
     })),
   ];
@@ -97,13 +169,13 @@ export function overTimeSvg(r: BenchResult): string {
   const step = niceStep(top);
   const yMax = Math.ceil(top / step) * step;
   const x = (ms: number) => M.left + (ms / endMs) * pw;
-  const y = (v: number) => M.top + ph - (v / yMax) * ph;
+  const y = (v: number) => M.top + PH - (v / yMax) * PH;
   const body = [
     `<text x="${W / 2}" y="16" text-anchor="middle" class="title">Latency over the run (median of each block)</text>`,
-    `<line x1="${M.left}" y1="${M.top + ph}" x2="${M.left + pw}" y2="${M.top + ph}" class="axis"/>`,
-    `<line x1="${M.left}" y1="${M.top}" x2="${M.left}" y2="${M.top + ph}" class="axis"/>`,
-    `<text x="${M.left + pw / 2}" y="${H - 6}" text-anchor="middle" class="label">time into the run (s); each point is one block</text>`,
-    `<text x="14" y="${M.top + ph / 2}" transform="rotate(-90 14 ${M.top + ph / 2})" text-anchor="middle" class="label">ms</text>`,
+    `<line x1="${M.left}" y1="${M.top + PH}" x2="${M.left + pw}" y2="${M.top + PH}" class="axis"/>`,
+    `<line x1="${M.left}" y1="${M.top}" x2="${M.left}" y2="${M.top + PH}" class="axis"/>`,
+    `<text x="${M.left + pw / 2}" y="${M.top + PH + 34}" text-anchor="middle" class="label">time into the run (s); each point is one block</text>`,
+    `<text x="14" y="${M.top + PH / 2}" transform="rotate(-90 14 ${M.top + PH / 2})" text-anchor="middle" class="label">ms</text>`,
   ];
   for (let v = 0; v <= yMax + 1e-9; v += step)
     body.push(
@@ -113,27 +185,24 @@ export function overTimeSvg(r: BenchResult): string {
   const tStep = niceStep(endMs / 1000) * 1000;
   for (let t = 0; t <= endMs + 1e-9; t += tStep)
     body.push(
-      `<text x="${r1(x(t))}" y="${M.top + ph + 16}" text-anchor="middle">${formatMs(t / 1000)}</text>`,
+      `<text x="${r1(x(t))}" y="${M.top + PH + 16}" text-anchor="middle">${formatMs(t / 1000)}</text>`,
     );
-  lines.forEach((l, li) => {
+  for (const l of lines) {
     const pts = blocks.map((b, i) => `${r1(x(b.atMs + b.durationMs / 2))},${r1(y(l.values[i]!))}`);
-    body.push(`<polyline points="${pts.join(' ')}" class="${l.className}"/>`);
+    body.push(`<polyline points="${pts.join(' ')}" class="ot ${l.className}"/>`);
     for (const [i, b] of blocks.entries())
       body.push(
         `<circle cx="${r1(x(b.atMs + b.durationMs / 2))}" cy="${r1(y(l.values[i]!))}" r="2.5" class="${l.className}"><title>block ${i + 1}: ${escapeHtml(l.label)} ${formatMs(l.values[i]!)} ms</title></circle>`,
       );
-    const ly = M.top + 8 + li * 16;
-    body.push(
-      `<line x1="${M.left + pw + 12}" y1="${ly}" x2="${M.left + pw + 30}" y2="${ly}" class="${l.className}"/>`,
-      `<text x="${M.left + pw + 35}" y="${ly + 4}" class="legend"><title>${escapeHtml(l.label)}</title>${escapeHtml(ellipsize(l.label, 20))}</text>`,
-    );
-  });
-  return svg(W, H, 'Latency per block over the run', body);
-}
-
-function niceStep(max: number): number {
-  const raw = Math.max(max, 1e-9) / 4;
-  const p = 10 ** Math.floor(Math.log10(raw));
-  const m = raw / p;
-  return (m <= 1 ? 1 : m <= 2 ? 2 : m <= 5 ? 5 : 10) * p;
+  }
+  const legend = legendRows(
+    lines.map((l) => ({ label: l.label, className: `ot ${l.className}` })),
+    M.left,
+    W - M.right,
+    M.top + PH + 44,
+  );
+  return svg(W, M.top + PH + 44 + legend.height + 4, 'Latency per block over the run', [
+    ...body,
+    ...legend.parts,
+  ]);
 }

@@ -2,59 +2,71 @@
 // SVG, no script, no external reference) rendered from a BenchResult alone, so it opens offline and
 // can be rebuilt from saved `--json` output. Every string from a config or an input is escaped.
 import { BASELINE_LABELS, BASELINE_NAMES } from './baselines.js';
-import type { BenchResult, HookRatios, LatencySummary, OverallRatios } from './bench-result.js';
+import type { BenchResult, HookRatios, OverallRatios } from './bench-result.js';
+import { type Cell, int, times } from './number-format.js';
+import { BASELINE_SHORT, baselineClass, baselineLegend, escapeHtml } from './report-axes.js';
 import { overTimeSvg, stageBarsSvg } from './report-charts.js';
+import { type PercentileSeries, percentileSvg } from './report-percentiles.js';
+import {
+  cellTable,
+  eventSection,
+  failureSection,
+  isolationSection,
+  nameCell,
+  securityBox,
+  sessionSection,
+  table,
+} from './report-sections.js';
 import { REPORT_STYLE } from './report-style.js';
-import { type ChartMarker, cdfSvg, escapeHtml, histogramSvg } from './report-svg.js';
+import { type ChartMarker, histogramSvg } from './report-svg.js';
+import { LATENCY_HEAD, latencyCells } from './section-rows.js';
+import { SECURITY } from './warnings.js';
+
+export { nameCell, table } from './report-sections.js';
 
 const n = (v: number) => v.toLocaleString('en-US', { maximumFractionDigits: 3 });
-const x = (v: number | null | undefined) => (v === null || v === undefined ? '—' : `${v.toFixed(2)}×`);
-/** A table cell holding a config-given name: one line, cut with an ellipsis, whole in the tooltip. */
-export const nameCell = (text: string) =>
-  `<td class="name" title="${escapeHtml(text)}">${escapeHtml(text)}</td>`;
-
-function latencyCells(s: LatencySummary): string {
-  return [s.count, s.p50, s.p90, s.p99, s.p999, s.max, s.mean].map((v) => `<td>${n(v)}</td>`).join('');
-}
-
-const LATENCY_HEAD =
-  '<th>count</th><th>p50</th><th>p90</th><th>p99</th><th>p99.9</th><th>max</th><th>mean</th>';
-
-export function table(head: string, rows: string[], className?: string): string {
-  const cls = className === undefined ? '' : ` class="${className}"`;
-  return `<table${cls}><thead><tr>${head}</tr></thead><tbody>${rows.join('')}</tbody></table>`;
-}
 
 function latencyTables(r: BenchResult): string[] {
   const out = [
     '<h2>Latency (ms)</h2>',
-    table(`<th>series</th>${LATENCY_HEAD}`, [
-      `<tr><td>dispatch, overall</td>${latencyCells(r.overall)}</tr>`,
-      ...BASELINE_NAMES.map(
-        (b) => `<tr><td>baseline: ${escapeHtml(BASELINE_LABELS[b])}</td>${latencyCells(r.baselines[b])}</tr>`,
-      ),
-    ]),
+    cellTable(
+      ['series', ...LATENCY_HEAD],
+      [
+        ['dispatch, overall', ...latencyCells(r.overall)],
+        ...BASELINE_NAMES.map((b): Cell[] => [
+          `baseline: ${BASELINE_LABELS[b]}`,
+          ...latencyCells(r.baselines[b]),
+        ]),
+      ],
+    ),
   ];
   const hooks = Object.entries(r.perHook);
   if (hooks.length > 0)
     out.push(
       '<h2>Per hook (ms)</h2>',
-      table(
-        `<th>hook</th><th>type</th>${LATENCY_HEAD}<th>queued p50</th><th>queued p99</th><th>not run</th><th>failures</th>`,
-        hooks.map(
-          ([id, h]) =>
-            `<tr>${nameCell(id)}<td>${h.type}</td>${latencyCells(h)}<td>${n(h.queuedP50)}</td><td>${n(h.queuedP99)}</td><td>${h.notRun}</td><td>${n(Object.values(h.errors).reduce((a, b) => a + b, 0))}</td></tr>`,
-        ),
+      cellTable(
+        ['hook', 'type', ...LATENCY_HEAD, 'queued p50', 'queued p99', 'not run', 'failures'],
+        hooks.map(([id, h]): Cell[] => [
+          id,
+          h.type,
+          ...latencyCells(h),
+          h.queuedP50,
+          h.queuedP99,
+          int(h.notRun),
+          int(Object.values(h.errors).reduce((a, b) => a + b, 0)),
+        ]),
       ),
     );
   if (r.perTenant !== undefined)
     out.push(
       '<h2>Per tenant (ms)</h2>',
-      table(
-        `<th>tenant</th>${LATENCY_HEAD}<th>dispatches/s</th>`,
-        Object.entries(r.perTenant).map(
-          ([id, t]) => `<tr>${nameCell(id)}${latencyCells(t)}<td>${n(t.throughputPerSec)}</td></tr>`,
-        ),
+      cellTable(
+        ['tenant', ...LATENCY_HEAD, 'dispatches/s'],
+        Object.entries(r.perTenant).map(([id, t]): Cell[] => [
+          id,
+          ...latencyCells(t),
+          int(t.throughputPerSec),
+        ]),
       ),
     );
   return out;
@@ -63,7 +75,7 @@ function latencyTables(r: BenchResult): string[] {
 function ratioTable(r: BenchResult): string[] {
   const o: OverallRatios = r.ratios.overall;
   const row = (label: string, q: HookRatios & Partial<OverallRatios>) =>
-    `<tr>${nameCell(label)}<td>${x(q.vsPiscinaEcho)}</td><td>${x(q.vsSpawnTrue)}</td><td>${x(q.vsQuickJsEval)}</td><td>${x(q.vsEchoPlusEval)}</td></tr>`;
+    `<tr>${nameCell(label)}${[q.vsPiscinaEcho, q.vsSpawnTrue, q.vsQuickJsEval, q.vsEchoPlusEval].map((v) => `<td>${times(v)}</td>`).join('')}</tr>`;
   const queued = r.concurrency > 1;
   const explain = queued
     ? `<p class="note"><strong>Greyed: not like for like.</strong> This run had ${r.concurrency} dispatches in flight at once, so
@@ -89,20 +101,18 @@ at a time in blocks between the dispatch blocks of this run.</p>`;
 }
 
 function countsTable(title: string, counts: Record<string, number | undefined>): string[] {
-  const rows = Object.entries(counts).map(([k, v]) => `<tr>${nameCell(k)}<td>${n(v ?? 0)}</td></tr>`);
-  return rows.length === 0 ? [] : [`<h2>${title}</h2>`, table('<th></th><th>count</th>', rows)];
+  const rows = Object.entries(counts).map(([k, v]): Cell[] => [k, int(v ?? 0)]);
+  return rows.length === 0 ? [] : [`<h2>${title}</h2>`, cellTable(['', 'count'], rows)];
 }
 
 function failuresPerHook(r: BenchResult): string[] {
   const codes = [...new Set(Object.values(r.perHook).flatMap((h) => Object.keys(h.errors)))].sort();
   if (codes.length === 0) return [];
-  const rows = Object.entries(r.perHook).map(
-    ([id, h]) => `<tr>${nameCell(id)}${codes.map((c) => `<td>${n(h.errors[c] ?? 0)}</td>`).join('')}</tr>`,
-  );
-  return [
-    '<h2>Hook failures per hook</h2>',
-    table(`<th>hook</th>${codes.map((c) => `<th>${escapeHtml(c)}</th>`).join('')}`, rows),
-  ];
+  const rows = Object.entries(r.perHook).map(([id, h]): Cell[] => [
+    id,
+    ...codes.map((c) => int(h.errors[c] ?? 0)),
+  ]);
+  return ['<h2>Hook failures per hook and error code</h2>', cellTable(['hook', ...codes], rows)];
 }
 
 export function markers(r: Pick<BenchResult, 'overall' | 'baselines'>): ChartMarker[] {
@@ -111,10 +121,27 @@ export function markers(r: Pick<BenchResult, 'overall' | 'baselines'>): ChartMar
     { label: 'p90', valueMs: r.overall.p90, kind: 'percentile' as const },
     { label: 'p99', valueMs: r.overall.p99, kind: 'percentile' as const },
     { label: 'p99.9', valueMs: r.overall.p999, kind: 'percentile' as const },
-    { label: 'echo', valueMs: r.baselines.piscinaEcho.p50, kind: 'baseline' as const },
-    { label: 'spawn', valueMs: r.baselines.spawnTrue.p50, kind: 'baseline' as const },
-    { label: 'eval', valueMs: r.baselines.quickJsEval.p50, kind: 'baseline' as const },
+    ...BASELINE_NAMES.map((b) => ({
+      label: BASELINE_SHORT[b],
+      valueMs: r.baselines[b].p50,
+      kind: 'baseline' as const,
+      className: baselineClass(b),
+      legend: baselineLegend(b, ', p50'),
+    })),
   ].filter((m) => m.valueMs > 0);
+}
+
+/** The lines of the percentile plot: the whole dispatch, and each event of a replay. */
+function percentileSeries(r: BenchResult): PercentileSeries[] {
+  const out: PercentileSeries[] = [
+    { label: 'dispatch, overall', buckets: r.histogram, className: 'pc-main' },
+  ];
+  const events = Object.entries(r.perEvent ?? {});
+  if (events.length < 2) return out;
+  const busiest = events.sort((a, b) => b[1].dispatch.count - a[1].dispatch.count).slice(0, 10);
+  for (const [i, [name, e]] of busiest.entries())
+    out.push({ label: `event ${name}`, buckets: e.histogram, className: `pc-${i}` });
+  return out;
 }
 
 /** hookwarden's version and commit, as one line. */
@@ -130,25 +157,32 @@ export function buildLine(r: BenchResult): string {
 function description(r: BenchResult): string[] {
   const m = r.machine;
   const sources = [...r.config, ...r.policy.map((p) => `${p} (policy)`)].map(escapeHtml).join(', ');
+  const replay =
+    r.replay === undefined
+      ? ''
+      : `replay of ${escapeHtml(r.replay.source)}: ${n(r.replay.events)} events in ${r.replay.sessions} session${r.replay.sessions === 1 ? '' : 's'}, ${n(r.replay.passes)} measured pass${r.replay.passes === 1 ? '' : 'es'}; `;
   const meta = [
     `${buildLine(r)}; config ${sources || '—'}`,
-    `${n(r.iterations)} dispatches in ${r.blocks.length} blocks after ${n(r.warmup)} warm-up, concurrency ${r.concurrency}, ${r.tenants} tenant${r.tenants === 1 ? '' : 's'}${r.input.varied ? ', input varied per dispatch (timestamp)' : ''}`,
+    `${replay}${n(r.iterations)} dispatches in ${r.blocks.length} blocks after ${n(r.warmup)} warm-up, concurrency ${r.concurrency}, ${r.tenants} tenant${r.tenants === 1 ? '' : 's'}${r.input.varied ? ', input varied per dispatch (timestamp)' : ''}`,
     `${n(r.throughputPerSec)} dispatches/s over ${n(r.durationMs / 1000)} s of dispatching`,
     `${escapeHtml(m.cpuModel)} × ${m.cpus}, Node ${escapeHtml(m.node)}, ${escapeHtml(`${m.platform}/${m.arch}`)}, load ${m.loadAverage.map(n).join(' ')}, started ${escapeHtml(r.startedAt)}`,
   ];
   const hooks = r.hooks.map(
     (h) =>
-      `<tr>${nameCell(h.id)}<td>${h.type}</td><td>${escapeHtml(h.scope)}</td><td>${h.isolation}</td><td><code title="${escapeHtml(h.digest)}">${escapeHtml(h.digest.slice(0, 19))}</code></td></tr>`,
+      `<tr>${nameCell(h.id)}<td>${h.type}</td><td>${escapeHtml(h.event ?? r.event)}</td><td>${escapeHtml(h.scope)}</td><td>${h.isolation}</td><td>${h.onError ?? '—'}</td><td><code title="${escapeHtml(h.digest)}">${escapeHtml(h.digest.slice(0, 19))}</code></td></tr>`,
   );
   const input =
     r.input.value === undefined
-      ? `<p class="meta">Input: redacted, digest <code>${escapeHtml(r.input.digest)}</code></p>`
+      ? `<p class="meta">Input: ${r.replay === undefined ? 'redacted' : 'the recorded events'}, digest <code>${escapeHtml(r.input.digest)}</code></p>`
       : `<details><summary>Input (digest <code>${escapeHtml(r.input.digest.slice(0, 19))}</code>)</summary><pre>${escapeHtml(JSON.stringify(r.input.value, null, 2))}</pre></details>`;
   return [
     `<p class="meta">${meta.join('<br>')}</p>`,
     hooks.length === 0
       ? ''
-      : table('<th>hook</th><th>type</th><th>scope</th><th>isolation</th><th>digest</th>', hooks),
+      : table(
+          '<th>hook</th><th>type</th><th>event</th><th>scope</th><th>isolation</th><th>onError</th><th>digest</th>',
+          hooks,
+        ),
     input,
   ];
 }
@@ -168,26 +202,39 @@ ${body.join('\n')}
 `;
 }
 
-/** The HTML page for `result`: description, charts (histogram, CDF, over time, stages) and tables. */
+/** The HTML page for `result`: description, charts (histogram, percentiles, over time, stages) and tables. */
 export function renderHtmlReport(r: BenchResult): string {
-  return page(`hookwarden bench — ${r.event}`, [
-    `<h1>hookwarden bench — ${escapeHtml(r.event)}</h1>`,
+  const security = r.warnings.filter((w) => w.startsWith(SECURITY));
+  const title = r.replay === undefined ? r.event : `replay of ${r.replay.source}`;
+  return page(`hookwarden bench — ${title}`, [
+    `<h1>hookwarden bench — ${escapeHtml(title)}</h1>`,
+    securityBox(security),
     ...description(r),
-    warningsBox(r.warnings),
+    warningsBox(r.warnings.filter((w) => !w.startsWith(SECURITY))),
+    ...(r.session === undefined ? [] : sessionSection(r.session)),
+    ...(r.isolation === undefined ? [] : isolationSection(r.isolation)),
+    ...failureSection(r.perHook),
     histogramSvg(r.histogram, markers(r)),
-    cdfSvg(r.histogram, markers(r)),
+    percentileSvg(
+      percentileSeries(r),
+      BASELINE_NAMES.map((name) => ({ name, p50: r.baselines[name].p50 })),
+    ),
     `<p class="note">Red: percentiles of the whole-dispatch latency (measured around <code>dispatch()</code>).
-Grey: the baselines' medians. Latencies are HDR-histogram figures with 3 significant digits; the charts
-plot the histogram at 2.</p>`,
+Each baseline's median has its own colour and dash. Latencies are HDR-histogram figures with 3 significant
+digits; the charts plot the histogram at 2. The percentile plot's x axis is the tail on a log scale: p90, p99
+and p99.9 are one step apart each.</p>`,
+    ...(r.perEvent !== undefined && (r.replay !== undefined || Object.keys(r.perEvent).length > 1)
+      ? eventSection(r.perEvent)
+      : []),
     overTimeSvg(r),
     `<p class="note">One point per block, in run order: a first block far above the rest is warm-up; a
 trend is drift (the machine or hookwarden changing speed); baselines that move with the dispatches mean
 the machine, not hookwarden, changed.</p>`,
     stageBarsSvg(r),
     `<p class="note"><strong>queue</strong>: waiting for a turn (fair scheduler, lane slots);
-<strong>transport</strong>: a JS hook's hop to its worker thread and back (messages, structured clone, the
-worker's work around the isolate call), a command hook's scratch directory, fork/exec and clean-up;
-<strong>hook run</strong>: the isolate call, or the process from exec to exit; <strong>fold &amp; result</strong>:
+<strong>spawn / isolate</strong>: a command hook's scratch directory, fork/exec and clean-up, a JS hook's hop
+to its worker thread and back (messages, structured clone, the worker's work around the isolate call);
+<strong>hook run</strong>: the process from exec to exit, or the isolate call; <strong>fold &amp; result</strong>:
 the rest of the dispatch (resolve, match, validate, fold, build the result). Means, so the parts add up
 to the mean latency (${n(r.stages.overall.totalMs)} ms).</p>`,
     ...latencyTables(r),

@@ -1,101 +1,41 @@
-// The two charts of the HTML report, as inline SVG (no script, no external reference): the latency
-// histogram and its CDF, both on a logarithmic latency axis, with vertical markers at the
-// percentiles and at the baselines' medians.
+// The latency histogram and the CDF of the HTML reports, as inline SVG (no script, no external
+// reference), on a logarithmic latency axis fitted to the data, with vertical markers at the
+// percentiles and at the baselines' medians (a marker outside the data's range sits at the edge,
+// pointing out), and a legend under the plot that names every line in full.
 import type { HistogramBucket } from './histogram.js';
+import {
+  escapeHtml,
+  fitLogDomain,
+  formatMs,
+  type LegendItem,
+  legendRows,
+  logScale,
+  logTicks,
+  niceStep,
+  r1,
+  spacedLabels,
+  svg,
+  textWidth,
+  W,
+} from './report-axes.js';
+
+export { escapeHtml, formatMs } from './report-axes.js';
 
 /** A vertical line on a chart: a percentile of the run, or a baseline's median. */
 export interface ChartMarker {
   label: string;
   valueMs: number;
   kind: 'percentile' | 'baseline';
+  /** Extra CSS class (a baseline's own colour and dash). */
+  className?: string;
+  /** Its entry in the legend (the whole name); markers without a class share the percentile entry. */
+  legend?: string;
 }
 
-const W = 760;
-const H = 330;
 const M = { left: 64, right: 24, top: 92, bottom: 48 };
 const PLOT_W = W - M.left - M.right;
-const PLOT_H = H - M.top - M.bottom;
+const PLOT_H = 330 - M.top - M.bottom;
 const BINS = 60;
-const LOWEST_MS = 0.001;
-
-export const escapeHtml = (s: string) =>
-  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-
-/** A latency for an axis label: `0.25`, `3.2`, `150`, `2 s`. */
-export function formatMs(v: number): string {
-  if (v >= 1000) return `${+(v / 1000).toPrecision(3)} s`;
-  return String(+v.toPrecision(3));
-}
-
-const r1 = (v: number) => Math.round(v * 10) / 10;
-
-/** The x scale: whole decades around every bucket and marker. */
-function logDomain(buckets: HistogramBucket[], markers: ChartMarker[]): [number, number] {
-  const values = [
-    ...buckets.flatMap((b) => [Math.max(b.fromMs, LOWEST_MS), b.toMs]),
-    ...markers.map((m) => Math.max(m.valueMs, LOWEST_MS)),
-  ];
-  if (values.length === 0) return [0.1, 10];
-  let lo = 10 ** Math.floor(Math.log10(Math.min(...values)));
-  const hi = 10 ** Math.ceil(Math.log10(Math.max(...values)));
-  if (hi <= lo) lo = hi / 10;
-  return [lo, hi];
-}
-
-function xScale([lo, hi]: [number, number]): (v: number) => number {
-  const a = Math.log10(lo);
-  const span = Math.log10(hi) - a;
-  return (v) => M.left + ((Math.log10(Math.max(v, lo)) - a) / span) * PLOT_W;
-}
-
-/** 1-2-5 ticks over whole decades. */
-function logTicks([lo, hi]: [number, number]): number[] {
-  const ticks: number[] = [];
-  for (let d = Math.round(Math.log10(lo)); d <= Math.round(Math.log10(hi)); d++)
-    for (const m of [1, 2, 5]) {
-      const v = m * 10 ** d;
-      if (v >= lo * 0.999 && v <= hi * 1.001) ticks.push(+v.toPrecision(3));
-    }
-  return ticks;
-}
-
-/** A round step for about `n` ticks from 0 to `max`. */
-function niceStep(max: number, n: number): number {
-  const raw = Math.max(max, 1) / n;
-  const p = 10 ** Math.floor(Math.log10(raw));
-  const m = raw / p;
-  return (m <= 1 ? 1 : m <= 2 ? 2 : m <= 5 ? 5 : 10) * p;
-}
-
-function frame(title: string, xTicks: number[], x: (v: number) => number, yTicks: [number, string][]) {
-  const y0 = M.top + PLOT_H;
-  const parts = [
-    `<text x="${W / 2}" y="18" text-anchor="middle" class="title">${escapeHtml(title)}</text>`,
-    `<line x1="${M.left}" y1="${y0}" x2="${M.left + PLOT_W}" y2="${y0}" class="axis"/>`,
-    `<line x1="${M.left}" y1="${M.top}" x2="${M.left}" y2="${y0}" class="axis"/>`,
-  ];
-  for (const t of xTicks) {
-    const px = r1(x(t));
-    parts.push(
-      `<line x1="${px}" y1="${M.top}" x2="${px}" y2="${y0}" class="grid"/>`,
-      `<line x1="${px}" y1="${y0}" x2="${px}" y2="${y0 + 5}" class="axis"/>`,
-      `<text x="${px}" y="${y0 + 18}" text-anchor="middle">${formatMs(t)}</text>`,
-    );
-  }
-  for (const [py, label] of yTicks) {
-    parts.push(
-      `<line x1="${M.left}" y1="${r1(py)}" x2="${M.left + PLOT_W}" y2="${r1(py)}" class="grid"/>`,
-      `<text x="${M.left - 8}" y="${r1(py + 4)}" text-anchor="end">${escapeHtml(label)}</text>`,
-    );
-  }
-  parts.push(
-    `<text x="${M.left + PLOT_W / 2}" y="${H - 8}" text-anchor="middle" class="label">latency (ms, log scale)</text>`,
-  );
-  return parts;
-}
-
-/** Approximate width of a label at the charts' 11px font. */
-const textWidth = (text: string) => text.length * 6.2 + 14;
 const LABEL_ROWS = 4;
 
 /**
@@ -122,31 +62,123 @@ export function placeLabels(xs: readonly number[], texts: readonly string[]): { 
   return out;
 }
 
-/** Marker lines first, then their labels on top (haloed in white, so a line never crosses a label). */
-function markerLines(markers: ChartMarker[], x: (v: number) => number): string[] {
+/** The domain: the data's range, and the markers within a factor of 3 of it (the others point out). */
+function domainOf(buckets: readonly HistogramBucket[], markers: readonly ChartMarker[]): [number, number] {
+  const data = buckets.flatMap((b) => [b.fromMs, b.toMs]).filter((v) => v > 0);
+  if (data.length === 0) return fitLogDomain(markers.map((m) => m.valueMs));
+  const lo = Math.min(...data);
+  const hi = Math.max(...data);
+  const near = markers.map((m) => m.valueMs).filter((v) => v >= lo / 3 && v <= hi * 3);
+  return fitLogDomain([...data, ...near], 1.15);
+}
+
+/**
+ * Marker lines first, then their labels on top (haloed in white, so a line never crosses a label);
+ * `rows`: how many label rows they take.
+ */
+function markerLines(
+  markers: readonly ChartMarker[],
+  x: (v: number) => number,
+  [lo, hi]: [number, number],
+): { parts: string[]; rows: number } {
   const xs = markers.map((m) => r1(x(m.valueMs)));
-  const texts = markers.map((m) => `${m.label} ${formatMs(m.valueMs)}`);
+  const texts = markers.map((m) => {
+    const text = `${m.label} ${formatMs(m.valueMs)}`;
+    return m.valueMs < lo ? `◀ ${text}` : m.valueMs > hi ? `${text} ▶` : text;
+  });
   const places = placeLabels(xs, texts);
   // Row 0 is the one just above the plot.
   const rowY = (row: number) => M.top - 8 - row * 13;
-  const lines = markers.map(
-    (m, i) =>
-      `<g class="marker ${m.kind}"><title>${escapeHtml(texts[i]!)} ms</title><line x1="${xs[i]}" y1="${rowY(places[i]!.row) + 3}" x2="${xs[i]}" y2="${M.top + PLOT_H}"/></g>`,
+  const cls = (m: ChartMarker) => `marker ${m.kind}${m.className === undefined ? '' : ` ${m.className}`}`;
+  const lines = markers.map((m, i) =>
+    m.valueMs < lo || m.valueMs > hi
+      ? ''
+      : `<g class="${cls(m)}"><title>${escapeHtml(texts[i]!)} ms</title><line x1="${xs[i]}" y1="${rowY(places[i]!.row) + 3}" x2="${xs[i]}" y2="${M.top + PLOT_H}"/></g>`,
   );
   const labels = markers.map(
     (m, i) =>
-      `<g class="marker ${m.kind}"><title>${escapeHtml(texts[i]!)} ms</title><text x="${r1(places[i]!.x)}" y="${rowY(places[i]!.row)}" text-anchor="middle">${escapeHtml(texts[i]!)}</text></g>`,
+      `<g class="${cls(m)}"><title>${escapeHtml(texts[i]!)} ms</title><text x="${r1(places[i]!.x)}" y="${rowY(places[i]!.row)}" text-anchor="middle">${escapeHtml(texts[i]!)}</text></g>`,
   );
-  return [...lines, ...labels];
+  return { parts: [...lines, ...labels], rows: Math.max(0, ...places.map((p) => p.row + 1)) };
 }
 
-const svg = (label: string, body: string[]) =>
-  `<svg viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" role="img" aria-label="${escapeHtml(label)}">${body.join('')}</svg>`;
+function frame(
+  title: string,
+  domain: [number, number],
+  x: (v: number) => number,
+  yTicks: [number, string][],
+) {
+  const y0 = M.top + PLOT_H;
+  const parts = [
+    `<text x="${W / 2}" y="18" text-anchor="middle" class="title">${escapeHtml(title)}</text>`,
+    `<line x1="${M.left}" y1="${y0}" x2="${M.left + PLOT_W}" y2="${y0}" class="axis"/>`,
+    `<line x1="${M.left}" y1="${M.top}" x2="${M.left}" y2="${y0}" class="axis"/>`,
+  ];
+  const ticks = logTicks(domain);
+  const shown = spacedLabels(ticks.map(x), ticks.map(formatMs));
+  for (const [i, t] of ticks.entries()) {
+    const px = r1(x(t));
+    parts.push(
+      `<line x1="${px}" y1="${M.top}" x2="${px}" y2="${y0}" class="grid"/>`,
+      `<line x1="${px}" y1="${y0}" x2="${px}" y2="${y0 + 5}" class="axis"/>`,
+      shown[i] ? `<text x="${px}" y="${y0 + 18}" text-anchor="middle">${formatMs(t)}</text>` : '',
+    );
+  }
+  for (const [py, label] of yTicks) {
+    parts.push(
+      `<line x1="${M.left}" y1="${r1(py)}" x2="${M.left + PLOT_W}" y2="${r1(py)}" class="grid"/>`,
+      `<text x="${M.left - 8}" y="${r1(py + 4)}" text-anchor="end">${escapeHtml(label)}</text>`,
+    );
+  }
+  parts.push(
+    `<text x="${M.left + PLOT_W / 2}" y="${y0 + 36}" text-anchor="middle" class="label">latency (ms, log scale)</text>`,
+  );
+  return parts;
+}
 
-/** Bars: how many dispatches took each latency, re-binned into log-spaced bins. */
-export function histogramSvg(buckets: HistogramBucket[], markers: ChartMarker[]): string {
-  const domain = logDomain(buckets, markers);
-  const x = xScale(domain);
+const yLabel = (text: string) =>
+  `<text x="14" y="${M.top + PLOT_H / 2}" transform="rotate(-90 14 ${M.top + PLOT_H / 2})" text-anchor="middle" class="label">${text}</text>`;
+
+/**
+ * The chart with its legend under it: the series, then one entry per marker kind and baseline. The
+ * label rows the markers do not use are taken out (everything under the title moves up).
+ */
+function withLegend(label: string, body: string[], rowsUsed: number, items: readonly LegendItem[]): string {
+  const top = M.top + PLOT_H + 46;
+  const legend = legendRows(items, M.left, W - M.right, top);
+  const shift = (LABEL_ROWS - Math.min(LABEL_ROWS, rowsUsed)) * 13;
+  const [title, ...rest] = body;
+  return svg(W, top + legend.height + 4 - shift, label, [
+    title!,
+    `<g transform="translate(0 ${-shift})">`,
+    ...rest,
+    ...legend.parts,
+    '</g>',
+  ]);
+}
+
+/** What the legend calls the markers without a class of their own: the percentiles, and grey ones. */
+export interface MarkerText {
+  percentile: string;
+  baseline?: string;
+}
+
+function markerLegend(markers: readonly ChartMarker[], text: MarkerText): LegendItem[] {
+  const items: LegendItem[] = [];
+  if (markers.some((m) => m.kind === 'percentile'))
+    items.push({ label: text.percentile, className: 'marker-sample percentile' });
+  if (text.baseline !== undefined && markers.some((m) => m.kind === 'baseline' && m.className === undefined))
+    items.push({ label: text.baseline, className: 'marker-sample baseline' });
+  for (const m of markers)
+    if (m.kind === 'baseline' && m.className !== undefined)
+      items.push({ label: m.legend ?? m.label, className: `marker-sample ${m.className}` });
+  return items;
+}
+
+/** Bars: how many dispatches took each latency, re-binned into log-spaced bins over the data's range. */
+export function histogramSvg(buckets: HistogramBucket[], markers: ChartMarker[], names?: ChartNames): string {
+  const domain = domainOf(buckets, markers);
+  const x = logScale(domain, M.left, M.left + PLOT_W);
   const [lo, hi] = domain;
   const bins = new Array<number>(BINS).fill(0);
   const span = Math.log10(hi) - Math.log10(lo);
@@ -171,13 +203,23 @@ export function histogramSvg(buckets: HistogramBucket[], markers: ChartMarker[])
       `<rect x="${x0}" y="${r1(y(count))}" width="${w}" height="${r1(M.top + PLOT_H - y(count))}" class="bar"><title>${formatMs(from)}–${formatMs(to)} ms: ${count}</title></rect>`,
     ];
   });
+  const marks = markerLines(markers, x, domain);
   const body = [
-    ...frame('Dispatch latency histogram', logTicks(domain), x, yTicks),
+    ...frame(names?.title ?? 'Dispatch latency histogram', domain, x, yTicks),
     ...bars,
-    ...markerLines(markers, x),
-    `<text x="14" y="${M.top + PLOT_H / 2}" transform="rotate(-90 14 ${M.top + PLOT_H / 2})" text-anchor="middle" class="label">dispatches</text>`,
+    ...marks.parts,
+    yLabel('dispatches'),
   ];
-  return svg('Histogram of dispatch latency', body);
+  return withLegend('Histogram of dispatch latency', body, marks.rows, [
+    { label: names?.series ?? 'dispatches per latency bin', className: 'bar', swatch: true },
+    ...markerLegend(markers, { percentile: 'p50, p90, p99, p99.9 of the dispatch latency' }),
+  ]);
+}
+
+/** What a chart calls itself and its series. */
+export interface ChartNames {
+  title?: string;
+  series?: string;
 }
 
 /** One line of a CDF chart. */
@@ -193,9 +235,9 @@ function cdfPoints(buckets: HistogramBucket[], x: (v: number) => number, y: (f: 
   const points = [`${M.left},${r1(y(0))}`];
   let seen = 0;
   for (const b of buckets) {
-    points.push(`${r1(x(b.fromMs))},${r1(y(seen / total))}`);
+    points.push(`${r1(x(b.fromMs))},${r1(y(total > 0 ? seen / total : 0))}`);
     seen += b.count;
-    points.push(`${r1(x(b.toMs))},${r1(y(seen / total))}`);
+    points.push(`${r1(x(b.toMs))},${r1(y(total > 0 ? seen / total : 0))}`);
   }
   points.push(`${M.left + PLOT_W},${r1(y(total > 0 ? 1 : 0))}`);
   return points.join(' ');
@@ -206,32 +248,34 @@ export function cdfSvg(
   buckets: HistogramBucket[] | CdfSeries[],
   markers: ChartMarker[],
   title = 'Dispatch latency CDF',
+  markerText: MarkerText = { percentile: 'percentiles' },
 ): string {
   const series: CdfSeries[] =
     buckets.length > 0 && 'buckets' in buckets[0]!
       ? (buckets as CdfSeries[])
-      : [{ buckets: buckets as HistogramBucket[], className: 'cdf' }];
-  const domain = logDomain(
+      : [
+          {
+            buckets: buckets as HistogramBucket[],
+            className: 'cdf',
+            label: 'dispatches at or below the latency',
+          },
+        ];
+  const domain = domainOf(
     series.flatMap((s) => s.buckets),
     markers,
   );
-  const x = xScale(domain);
+  const x = logScale(domain, M.left, M.left + PLOT_W);
   const y = (f: number) => M.top + PLOT_H - f * PLOT_H;
   const yTicks: [number, string][] = [0, 0.25, 0.5, 0.75, 0.9, 1].map((f) => [y(f), `${f * 100}%`]);
-  const legend = series.flatMap((s, i) =>
-    s.label === undefined
-      ? []
-      : [
-          `<g class="${s.className}"><line x1="${M.left + 12}" y1="${M.top + 24 + i * 16}" x2="${M.left + 36}" y2="${M.top + 14 + i * 16}"/>`,
-          `<text x="${M.left + 42}" y="${M.top + 28 + i * 16}" class="legend">${escapeHtml(s.label)}</text></g>`,
-        ],
-  );
+  const marks = markerLines(markers, x, domain);
   const body = [
-    ...frame(title, logTicks(domain), x, yTicks),
+    ...frame(title, domain, x, yTicks),
     ...series.map((s) => `<polyline points="${cdfPoints(s.buckets, x, y)}" class="${s.className}"/>`),
-    ...markerLines(markers, x),
-    ...legend,
-    `<text x="14" y="${M.top + PLOT_H / 2}" transform="rotate(-90 14 ${M.top + PLOT_H / 2})" text-anchor="middle" class="label">dispatches ≤ latency</text>`,
+    ...marks.parts,
+    yLabel('dispatches ≤ latency'),
   ];
-  return svg('Cumulative distribution of dispatch latency', body);
+  return withLegend('Cumulative distribution of dispatch latency', body, marks.rows, [
+    ...series.flatMap((s) => (s.label === undefined ? [] : [{ label: s.label, className: s.className }])),
+    ...markerLegend(markers, markerText),
+  ]);
 }

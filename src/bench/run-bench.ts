@@ -1,20 +1,24 @@
-// runBench: dispatches one event many times through a real executor and reports latency
-// percentiles (overall, per hook, per tenant) and throughput, with three baselines measured in the
-// same run. The run is cut into blocks; before each dispatch block comes a baseline block (each
-// baseline sampled one call at a time, rotating which goes first), so drift and noise on a shared
-// machine hit the dispatches and their baselines alike.
+// runBench: dispatches one event many times (or replays a recorded session, event after event)
+// through a real executor and reports latency percentiles (overall, per hook, per tenant, per
+// event) and throughput, with three baselines measured in the same run. The run is cut into
+// blocks; before each dispatch block comes a baseline block (each baseline sampled one call at a
+// time, rotating which goes first), so drift and noise on a shared machine hit the dispatches and
+// their baselines alike. With `isolation`, one executor per isolation level runs the same work,
+// their dispatch blocks interleaved after each baseline block.
 import { setMaxListeners } from 'node:events';
-import type { HookTiming } from '../dispatch/hook-timing.js';
-import { createExecutor, type Executor } from '../executor/executor.js';
-import type { ConfigSource, ExecutorOptions } from '../executor/options.js';
+import { HookwardenError } from '../contract/hookwarden-error.js';
+import { createExecutor } from '../executor/executor.js';
+import { type IsolationLevelInfo, isolationLevels } from '../executor/isolation-levels.js';
+import type { ExecutorOptions } from '../executor/options.js';
 import { BASELINE_NAMES, type Baselines, openBaselines } from './baselines.js';
 import { type BenchOptions, type ResolvedBenchOptions, resolveBenchOptions } from './bench-options.js';
 import { BenchRecorder } from './bench-recorder.js';
-import { BENCH_SCHEMA, type BenchResult } from './bench-result.js';
-import { describeBuild, describeHooks, describeInput } from './describe-run.js';
-import { describeMachine } from './machine.js';
+import type { BenchResult } from './bench-result.js';
+import { BenchRun, type WorkItem } from './bench-run.js';
+import { describeHooks } from './describe-run.js';
 import { checkRemoteOptions, type DispatchTarget, remoteTarget } from './remote-target.js';
-import { benchWarnings } from './warnings.js';
+import { type Recording, readRecording } from './replay-file.js';
+import { assembleResult, type FinishedRun } from './result-assembly.js';
 
 /** Unmeasured calls of each baseline before the first sample (pool start, wasm compile). */
 const BASELINE_WARMUP = 3;
@@ -22,14 +26,6 @@ const BASELINE_WARMUP = 3;
 /** The i-th of `parts` near-equal shares of `total`. */
 const share = (total: number, parts: number, i: number) =>
   Math.floor((total * (i + 1)) / parts) - Math.floor((total * i) / parts);
-
-function labels(sources: ConfigSource | readonly ConfigSource[] | undefined): string[] {
-  if (sources === undefined) return [];
-  const list: readonly ConfigSource[] = Array.isArray(sources) ? sources : [sources as ConfigSource];
-  return list.map((s) =>
-    typeof s === 'string' ? s : typeof s.path === 'string' && !('hooks' in s) ? s.path : '<inline>',
-  );
-}
 
 function executorOptions(options: BenchOptions): ExecutorOptions {
   const out: ExecutorOptions = {};
@@ -43,109 +39,44 @@ function executorOptions(options: BenchOptions): ExecutorOptions {
   return out;
 }
 
-class BenchRun {
-  readonly #o: ResolvedBenchOptions;
-  readonly #executor: Pick<Executor, 'dispatch'>;
-  readonly #baselines: Baselines;
-  readonly #signal: AbortSignal;
-  readonly recorder: BenchRecorder;
-  #seq = 0;
-  #done = 0;
-  /** Dispatches started, warm-up included: the offset of `--vary-input`'s timestamps. */
-  #sent = 0;
-  readonly #baseTime: number;
+/** The levels `isolation` names, each probed; a named level this host lacks is an error. */
+function chooseLevels(o: ResolvedBenchOptions, options: BenchOptions): IsolationLevelInfo[] | undefined {
+  if (o.isolation === undefined) return undefined;
+  const problem = (m: string) => new HookwardenError('invalid_options', `isolation: ${m}`);
+  if (options.url !== undefined)
+    throw problem("a server's configuration decides its isolation (not with url)");
+  if (options.limits?.minIsolation !== undefined)
+    throw problem('give either isolation or limits.minIsolation: each level sets its own floor');
+  const all = isolationLevels();
+  if (o.isolation === 'all') return all;
+  return o.isolation.map((name) => {
+    const level = all.find((l) => l.level === name);
+    if (level === undefined)
+      throw problem(
+        `unknown level ${JSON.stringify(name)}; the levels are ${all.map((l) => l.level).join(', ')}, or "all"`,
+      );
+    if (!level.available)
+      throw problem(`${name} is not available here: ${level.detail}${level.fix ? `; ${level.fix}` : ''}`);
+    return level;
+  });
+}
 
-  constructor(
-    o: ResolvedBenchOptions,
-    executor: Pick<Executor, 'dispatch'>,
-    baselines: Baselines,
-    signal: AbortSignal,
-  ) {
-    this.#o = o;
-    this.#executor = executor;
-    this.#baselines = baselines;
-    this.#signal = signal;
-    const tenants = o.tenants === 1 ? [] : Array.from({ length: o.tenants }, (_, i) => `t${i + 1}`);
-    this.recorder = new BenchRecorder(tenants);
-    const given = typeof o.input.timestamp === 'string' ? Date.parse(o.input.timestamp) : Number.NaN;
-    this.#baseTime = Number.isFinite(given) ? given : Date.now();
-  }
-
-  /** The input of the next dispatch: the same object every time, or one with its own timestamp. */
-  #nextInput(): Readonly<Record<string, unknown>> {
-    const n = this.#sent++;
-    if (!this.#o.varyInput) return this.#o.input;
-    return { ...this.#o.input, timestamp: new Date(this.#baseTime + n).toISOString() };
-  }
-
-  /** Measured dispatches start again at t1, whatever the warm-up used. */
-  startMeasuring(): void {
-    this.#seq = 0;
-  }
-
-  #tenant(seq: number): string | undefined {
-    return this.#o.tenants === 1 ? undefined : `t${(seq % this.#o.tenants) + 1}`;
-  }
-
-  #checkAborted(): void {
-    if (this.#signal.aborted) throw this.#signal.reason ?? new Error('bench aborted');
-  }
-
-  /** Runs `n` dispatches, `concurrency` at a time; returns the block's wall time in ms. */
-  async dispatchBlock(n: number, measured: boolean): Promise<number> {
-    const { event } = this.#o;
-    const signal = this.#signal;
-    let next = 0;
-    let failure: { error: unknown } | undefined;
-    const lane = async () => {
-      while (next < n && failure === undefined && !signal.aborted) {
-        next++;
-        const tenant = this.#tenant(this.#seq++);
-        const input = this.#nextInput();
-        const timings: HookTiming[] = [];
-        const onHookTiming = measured ? (t: HookTiming) => void timings.push(t) : undefined;
-        const started = performance.now();
-        try {
-          const result = await this.#executor.dispatch(event, input, { tenant, signal, onHookTiming });
-          const elapsed = performance.now() - started;
-          if (!measured || signal.aborted) continue;
-          this.recorder.recordDispatch(result, elapsed, tenant, timings);
-          this.#o.onProgress?.(++this.#done, this.#o.iterations);
-        } catch (error) {
-          // A dispatch that rejects (unknown event, invalid input) stops the run.
-          failure ??= { error };
-        }
-      }
-    };
-    const started = performance.now();
-    await Promise.all(Array.from({ length: Math.min(n, this.#o.concurrency) }, lane));
-    const elapsed = performance.now() - started;
-    if (failure !== undefined) throw failure.error;
-    this.#checkAborted();
-    return elapsed;
-  }
-
-  /** `samples` rounds of every baseline, one call at a time, rotating the first. */
-  async baselineBlock(samples: number, measured: boolean): Promise<void> {
-    for (let i = 0; i < samples; i++) {
-      for (let k = 0; k < BASELINE_NAMES.length; k++) {
-        const name = BASELINE_NAMES[(i + k) % BASELINE_NAMES.length]!;
-        const started = performance.now();
-        await this.#baselines.run[name]();
-        if (measured) this.recorder.recordBaseline(name, performance.now() - started);
-      }
-      this.#checkAborted();
-    }
-  }
+/** How often a recorded session holds each event name (1 each for a one-event run). */
+function perSession(work: readonly WorkItem[], recording: Recording | undefined): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const w of work) counts.set(w.event, (counts.get(w.event) ?? 0) + 1);
+  const sessions = recording?.sessions.length ?? 1;
+  return new Map([...counts].map(([k, v]) => [k, v / sessions]));
 }
 
 /**
- * Benchmarks one event's dispatch: `iterations` dispatches (after `warmup`), `concurrency` at a
- * time, spread over `tenants` labels; reports p50/p90/p99/p99.9/max overall, per hook and per
- * tenant, throughput, and p50 ratios to a Piscina echo round trip, a raw spawn('/bin/true') and an
- * in-thread fresh QuickJS evaluation measured in the same run. Hook failures are counted by error
- * code; a dispatch that rejects (unknown event, invalid input) rejects the run. Closes everything
- * it started, also on failure.
+ * Benchmarks one event's dispatch, or a replayed recording: `iterations` dispatches (after the
+ * cold pass and `warmup`), `concurrency` at a time, spread over `tenants` labels; reports
+ * p50/p90/p99/p99.9/max overall, per hook, per tenant and per event, throughput, p50 ratios to a
+ * Piscina echo round trip, a raw spawn('/bin/true') and an in-thread fresh QuickJS evaluation
+ * measured in the same run, and for a replay what the hooks add to a session. Hook failures are
+ * counted by error code and by how they resolved; a dispatch that rejects (unknown event, invalid
+ * input) rejects the run. Closes everything it started, also on failure.
  */
 export async function runBench(options: BenchOptions): Promise<BenchResult> {
   const o = resolveBenchOptions(options);
@@ -157,59 +88,103 @@ export async function runBench(options: BenchOptions): Promise<BenchResult> {
   if (o.signal?.aborted) onAbort();
   o.signal?.addEventListener('abort', onAbort, { once: true });
   checkRemoteOptions(options);
-  let executor: DispatchTarget | Executor | undefined;
+  const levels = chooseLevels(o, options);
+  const recording = o.replay === undefined ? undefined : readRecording(o.replay);
+  const work: WorkItem[] =
+    recording === undefined
+      ? [{ event: o.event!, input: o.input }]
+      : recording.events.map((e) => ({ event: e.event, input: e.input, at: e.at }));
+  const events = [...new Set(work.map((w) => w.event))];
+  // A replay measures whole passes, so that the recorded mix is kept.
+  const iterations = Math.ceil(o.iterations / work.length) * work.length;
+  const blocks = Math.min(o.blocks, iterations);
+  const variants = (levels ?? [undefined]).filter((l) => l === undefined || l.available);
+  const tenants = o.tenants === 1 ? [] : Array.from({ length: o.tenants }, (_, i) => `t${i + 1}`);
+  const targets: DispatchTarget[] = [];
+  const runs: FinishedRun[] = [];
   let baselines: Baselines | undefined;
+  let done = 0;
+  const total = iterations * variants.length;
+  const onMeasured = () => o.onProgress?.(++done, total);
   try {
-    if (options.url !== undefined) executor = remoteTarget(options.url, options.token!, o.concurrency);
-    else executor = await createExecutor(executorOptions(options));
-    // A server's hooks are its own configuration's: only a local run can describe them.
-    const hooks = options.url !== undefined ? [] : await describeHooks(options);
-    // --tenants T: every tenant t1…tT runs the configured hooks as its own hook set.
-    if (o.tenants > 1 && options.config !== undefined && 'setTenant' in executor) {
-      for (let i = 1; i <= o.tenants; i++) await executor.setTenant(`t${i}`, { config: options.config });
+    for (const level of variants) {
+      const limits = level === undefined ? options.limits : { ...options.limits, ...level.limits };
+      const variant = { ...options, ...(limits === undefined ? {} : { limits }) };
+      const executor = options.url === undefined ? await createExecutor(executorOptions(variant)) : undefined;
+      const target = executor ?? remoteTarget(options.url!, options.token!, o.concurrency);
+      targets.push(target);
+      // A server's hooks are its own configuration's: only a local run can describe them.
+      const hooks = executor === undefined ? [] : await describeHooks(variant, events);
+      // --tenants T: every tenant t1…tT runs the configured hooks as its own hook set.
+      if (executor !== undefined && tenants.length > 0 && options.config !== undefined)
+        for (const t of tenants) await executor.setTenant(t, { config: options.config });
+      const canDeny = new Map(hooks.map((h) => [h.event ?? '', h.canDeny === true]));
+      const recorder = new BenchRecorder(tenants, canDeny);
+      const run = new BenchRun({
+        label: level?.level ?? '',
+        options: o,
+        target,
+        work,
+        recorder,
+        signal: stop.signal,
+        onMeasured,
+      });
+      runs.push({ run, hooks, level });
     }
-    baselines = await openBaselines({ ...o.input, event: o.event });
-    const run = new BenchRun(o, executor, baselines, stop.signal);
-    // One dispatch first: a bad event or input fails here, before any baseline work.
-    await run.dispatchBlock(Math.min(1, o.warmup), false);
-    await run.dispatchBlock(Math.max(0, o.warmup - 1), false);
-    await run.baselineBlock(BASELINE_WARMUP, false);
-    run.startMeasuring();
-    const blocks = o.blocks;
-    let durationMs = 0;
+    baselines = await openBaselines({ ...work[0]!.input, event: work[0]!.event });
+    for (const { run } of runs) {
+      // One pass first, one dispatch at a time: cold figures, and a bad event or input fails here.
+      await run.coldPass();
+      await run.dispatchBlock(Math.max(0, o.warmup - work.length), false);
+    }
+    await baselineBlock(baselines, runs, BASELINE_WARMUP, false, stop.signal);
+    for (const { run } of runs) run.startMeasuring();
     const runStart = performance.now();
     for (let b = 0; b < blocks; b++) {
-      run.recorder.blocks.start();
-      await run.baselineBlock(share(o.baselineSamples, blocks, b), true);
-      const atMs = performance.now() - runStart;
-      const blockMs = await run.dispatchBlock(share(o.iterations, blocks, b), true);
-      run.recorder.flush();
-      run.recorder.blocks.end(atMs, blockMs);
-      durationMs += blockMs;
+      for (const { run } of runs) run.recorder.blocks.start();
+      await baselineBlock(baselines, runs, share(o.baselineSamples, blocks, b), true, stop.signal);
+      // Levels take turns going first, so that none always follows the baselines.
+      for (let k = 0; k < runs.length; k++) {
+        const { run } = runs[(b + k) % runs.length]!;
+        const atMs = performance.now() - runStart;
+        const blockMs = await run.dispatchBlock(share(iterations, blocks, b), true);
+        run.recorder.flush();
+        run.recorder.blocks.end(atMs, blockMs);
+      }
     }
-    const summary = run.recorder.summarize(durationMs);
-    return {
-      schema: BENCH_SCHEMA,
-      hookwarden: describeBuild(),
-      ...(options.url !== undefined ? { url: options.url } : {}),
-      config: labels(options.config),
-      policy: labels(options.policy),
-      event: o.event,
-      hooks,
-      input: describeInput(o.input, o.redactInput, o.varyInput),
-      iterations: o.iterations,
-      concurrency: o.concurrency,
-      tenants: o.tenants,
-      warmup: o.warmup,
-      durationMs: Math.round(durationMs * 1000) / 1000,
-      ...summary,
-      warnings: benchWarnings({ ...summary, concurrency: o.concurrency }),
-      machine: describeMachine(),
+    return assembleResult({
+      options,
+      o,
+      runs,
+      levels,
+      recording,
+      perSession: perSession(work, recording),
+      iterations,
       startedAt,
-    };
+    });
   } finally {
     o.signal?.removeEventListener('abort', onAbort);
-    await executor?.close();
+    for (const t of targets) await t.close();
     await baselines?.close();
+  }
+}
+
+/** `samples` rounds of every baseline, one call at a time, rotating the first; recorded in every run. */
+async function baselineBlock(
+  baselines: Baselines,
+  runs: readonly FinishedRun[],
+  samples: number,
+  measured: boolean,
+  signal: AbortSignal,
+): Promise<void> {
+  for (let i = 0; i < samples; i++) {
+    for (let k = 0; k < BASELINE_NAMES.length; k++) {
+      const name = BASELINE_NAMES[(i + k) % BASELINE_NAMES.length]!;
+      const started = performance.now();
+      await baselines.run[name]();
+      const elapsed = performance.now() - started;
+      if (measured) for (const { run } of runs) run.recorder.recordBaseline(name, elapsed);
+    }
+    if (signal.aborted) throw signal.reason ?? new Error('bench aborted');
   }
 }

@@ -24,6 +24,28 @@ export const medianOf = (values: readonly number[]) =>
   );
 
 const pct = (v: number) => `${Math.round(v * 100)}%`;
+
+/** The first words of a security warning: the report and the text output mark such lines red. */
+export const SECURITY = 'security:';
+
+/**
+ * One warning per hook that failed open on an event that can deny: the calls went on without the
+ * guard's verdict. Listed first, before the warnings about the run's own trustworthiness.
+ */
+export function securityWarnings(perHook: BenchResult['perHook']): string[] {
+  const out: string[] = [];
+  for (const [id, h] of Object.entries(perHook)) {
+    const f = h.failures;
+    if (f === undefined || f.securityFailures === 0) continue;
+    const codes = Object.entries(h.errors)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ');
+    out.push(
+      `${SECURITY} hook "${id}" failed open ${f.securityFailures} time${f.securityFailures === 1 ? '' : 's'} on an event that can deny (${codes}): those calls went on without its verdict; give it onError: "deny" (fail closed) or the time it needs (timeoutMs)`,
+    );
+  }
+  return out;
+}
 const fixed = (v: number) => String(+v.toPrecision(3));
 
 export function benchWarnings(

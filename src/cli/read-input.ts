@@ -33,10 +33,11 @@ async function readInputFile(path: string): Promise<string> {
 
 const flagged = (label: string) => (label.startsWith('stdin') ? label : `--input ${label}`);
 
-export async function readCliInput(
-  source: string | undefined,
-  event: string,
-): Promise<Record<string, unknown>> {
+/**
+ * The HookInput as given: the JSON object of the file, of stdin, or `{}`; nothing filled in (what
+ * `bench` digests, so that two runs of one file have one digest).
+ */
+export async function readCliInputObject(source: string | undefined): Promise<Record<string, unknown>> {
   let value: unknown = {};
   const fromStdin = source === '-' || (source === undefined && stdinHasInput());
   if (fromStdin || source !== undefined) {
@@ -61,7 +62,14 @@ export async function readCliInput(
       '--input: expected a JSON object (a HookInput), e.g. {"toolName":"Bash","toolInput":{"command":"ls"}}',
     );
   }
-  const input = value as Record<string, unknown>;
+  return value as Record<string, unknown>;
+}
+
+export async function readCliInput(
+  source: string | undefined,
+  event: string,
+): Promise<Record<string, unknown>> {
+  const input = await readCliInputObject(source);
   return {
     ...input,
     event,

@@ -17,6 +17,7 @@ describe('bench scenarios', () => {
     'peers',
     'cli-startup',
     'url-pin',
+    'session-replay',
   ])('%s runs to completion', (name) => {
     const r = spawnSync(process.execPath, [RUNNER, name, '--quick'], { encoding: 'utf8', timeout: 120_000 });
     expect(r.status, r.stderr).toBe(0);

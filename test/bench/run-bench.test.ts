@@ -217,7 +217,9 @@ describe('runBench', () => {
       minBaselineSamples: 20,
       maxBaselineSamples: 200,
       blocks: 20,
+      toolCallsPerSession: { p50: 69, p90: 423 },
     });
     expect(Object.isFrozen(BENCH_DEFAULTS)).toBe(true);
+    expect(Object.isFrozen(BENCH_DEFAULTS.toolCallsPerSession)).toBe(true);
   });
 });

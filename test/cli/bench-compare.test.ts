@@ -26,7 +26,7 @@ const slow = writeConfig(
 );
 const out = (name: string) => join(dir, name);
 
-async function bench(config: string, file: string): Promise<void> {
+async function bench(config: string, file: string, ...extra: string[]): Promise<void> {
   const r = await runCli([
     'bench',
     '-c',
@@ -39,6 +39,7 @@ async function bench(config: string, file: string): Promise<void> {
     '200',
     '--json',
     '--no-progress',
+    ...extra,
   ]);
   if (r.code !== 0) throw new Error(`bench failed: ${r.stderr}`);
   writeFileSync(file, r.stdout);
@@ -78,6 +79,16 @@ describe('hookwarden bench compare, gating CI', () => {
     });
   });
 
+  it('two runs of one event.json have one input digest; with a threshold no noise crosses, no note at all', async () => {
+    const digest = (name: string) => JSON.parse(readFileSync(out(name), 'utf8')).input.digest as string;
+    expect(digest('b.json')).toBe(digest('a.json'));
+    const r = await compare('a.json', 'b.json', '--threshold', '1000%', '--json');
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ notes: [], regression: false });
+    const text = await compare('a.json', 'b.json', '--threshold', '1000%');
+    expect(text.stdout).not.toContain('note:');
+  });
+
   it('a hook slowed by `sleep 0.01`: reported slower, exit 1; the other way round it is faster, exit 0', async () => {
     const r = await compare('base.json', 'slowed.json');
     expect(r.code, r.stdout + r.stderr).toBe(1);
@@ -109,6 +120,37 @@ describe('hookwarden bench compare, gating CI', () => {
     for (const text of ['Where the time goes', 'Latency over the run', 'hook check'])
       expect(html).toContain(text);
   });
+});
+
+describe('hookwarden bench compare, a script edited between two runs', () => {
+  it(
+    'notes the hook changed, though its command line is the same',
+    async () => {
+      const d = tempDir();
+      const config = writeConfig(
+        d,
+        'hooks.json',
+        hooksOn('BeforeTool', [{ name: 'check', command: './check.sh' }]),
+      );
+      const script = join(d, 'check.sh');
+      const run = (file: string) => bench(config, join(d, file), '-n', '10', '--blocks', '5');
+      writeFileSync(script, '#!/bin/sh\nexit 0\n', { mode: 0o755 });
+      await run('before.json');
+      writeFileSync(script, '#!/bin/sh\n# now it checks more\nexit 0\n', { mode: 0o755 });
+      await run('after.json');
+      const r = await runCli([
+        'bench',
+        'compare',
+        join(d, 'before.json'),
+        join(d, 'after.json'),
+        '--threshold',
+        '1000%',
+      ]);
+      expect(r.stdout).toMatch(/note: hook "check" changed \(digest [0-9a-f]{12} → [0-9a-f]{12}\)/);
+      expect(r.stdout).not.toContain('the input differs');
+    },
+    HANG_MS,
+  );
 });
 
 describe('hookwarden bench compare and report, bad input', () => {

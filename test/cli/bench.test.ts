@@ -1,10 +1,17 @@
 // `hookwarden bench` through the real binary: tiny runs, shapes and messages (no timing assertions).
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { readRecording } from '../../src/bench/replay-file.js';
+import { isolationLevels } from '../../src/executor/isolation-levels.js';
+import { runAsClaudeCode } from '../helpers/claude-code.js';
 import { runCli } from '../helpers/cli.js';
 import { hooksOn, tempDir, writeConfig } from '../helpers/fixture.js';
+
+const example = (path: string) => fileURLToPath(new URL(`../../examples/${path}`, import.meta.url));
+const SESSION = example('sessions/claude-code-session.jsonl');
 
 const num = z.number().nonnegative();
 const ratio = z.number().positive().nullable();
@@ -20,7 +27,26 @@ const latency = {
 const latencySchema = z.strictObject(latency);
 
 const digest = z.string().regex(/^sha256:[0-9a-f]{64}$/);
+const count = z.number().int().nonnegative();
 const stage = { queueMs: num, transportMs: num, runMs: num };
+const dispatchStages = z.strictObject({ ...stage, foldMs: num, totalMs: num });
+const sessionSchema = z.strictObject({
+  sessions: count,
+  toolCallsPerSession: num,
+  perSessionMs: num,
+  perToolCallMs: num,
+  coldExtraMs: num,
+  distribution: z.strictObject({ toolCalls: z.record(z.string(), count), source: z.string() }),
+  rows: z.array(
+    z.strictObject({
+      label: z.string(),
+      toolCalls: num,
+      totalMs: num,
+      stages: z.strictObject({ ...stage, foldMs: num }),
+    }),
+  ),
+  note: z.string().optional(),
+});
 
 /** The documented `--json` schema (docs/bench.md, "The result: --json"). */
 const benchJsonSchema = z.strictObject({
@@ -41,8 +67,11 @@ const benchJsonSchema = z.strictObject({
       id: z.string(),
       type: z.enum(['command', 'js']),
       scope: z.enum(['policy', 'project', 'user']),
-      isolation: z.enum(['process', 'namespace', 'quickjs']),
+      isolation: z.enum(['process', 'contained', 'namespace', 'quickjs']),
       digest,
+      event: z.string(),
+      onError: z.enum(['skip', 'deny']),
+      canDeny: z.boolean(),
     }),
   ),
   input: z.strictObject({ digest, value: z.record(z.string(), z.unknown()).optional(), varied: z.boolean() }),
@@ -62,6 +91,13 @@ const benchJsonSchema = z.strictObject({
       queuedP99: num,
       notRun: z.number().int().nonnegative(),
       errors: z.record(z.string(), z.number().int().positive()),
+      failures: z.strictObject({
+        timeouts: count,
+        otherFailures: count,
+        failedOpen: count,
+        denied: count,
+        securityFailures: count,
+      }),
     }),
   ),
   perTenant: z.record(z.string(), z.strictObject({ ...latency, throughputPerSec: num })).optional(),
@@ -97,13 +133,60 @@ const benchJsonSchema = z.strictObject({
       overall: z.strictObject({ p50: num, p90: num, p99: num }),
       perHook: z.record(z.string(), num),
       perTenant: z.record(z.string(), num).optional(),
+      perEvent: z.record(z.string(), num),
       baselines: z.strictObject({ piscinaEcho: num, spawnTrue: num, quickJsEval: num }),
     }),
   ),
   stages: z.strictObject({
-    overall: z.strictObject({ ...stage, foldMs: num, totalMs: num }),
+    overall: dispatchStages,
     perHook: z.record(z.string(), z.strictObject(stage)),
   }),
+  perEvent: z.record(
+    z.string(),
+    z.strictObject({
+      canonical: z.string(),
+      perSession: num,
+      cold: z.strictObject({ dispatchMs: num, hookSetMs: num }),
+      dispatch: latencySchema,
+      hookSet: latencySchema,
+      hooksPerDispatch: num,
+      stages: dispatchStages,
+      histogram: z.array(z.strictObject({ fromMs: num, toMs: num, count: z.number().int().positive() })),
+    }),
+  ),
+  replay: z
+    .strictObject({
+      source: z.string(),
+      files: z.array(z.string()),
+      sessions: count,
+      events: count,
+      passes: count,
+    })
+    .optional(),
+  session: sessionSchema.optional(),
+  isolation: z
+    .array(
+      z.strictObject({
+        level: z.string(),
+        available: z.boolean(),
+        detail: z.string(),
+        fix: z.string().optional(),
+        hooks: z
+          .array(
+            z.strictObject({
+              id: z.string(),
+              isolation: z.enum(['process', 'contained', 'namespace', 'quickjs']),
+            }),
+          )
+          .optional(),
+        overall: latencySchema.optional(),
+        perHook: z.record(z.string(), latencySchema).optional(),
+        stages: dispatchStages.optional(),
+        vsFirst: ratio.optional(),
+        session: sessionSchema.optional(),
+      }),
+    )
+    .optional(),
   warnings: z.array(z.string()),
   machine: z.strictObject({
     cpuModel: z.string(),
@@ -168,7 +251,7 @@ describe('hookwarden bench', () => {
     HANG_MS,
   );
 
-  it('--report writes a self-contained HTML page with the histogram and CDF as inline SVG', async () => {
+  it('--report writes a self-contained HTML page with the histogram and percentile plot as inline SVG', async () => {
     const { dir, cfg, event } = setup();
     const out = join(dir, 'report.html');
     const r = await runCli(['bench', '-c', cfg, '-e', 'BeforeTool', '-i', event, ...TINY, '--report', out]);
@@ -176,7 +259,7 @@ describe('hookwarden bench', () => {
     const html = readFileSync(out, 'utf8');
     expect(html).toMatch(/^<!doctype html>/);
     expect(html.match(/<svg /g)).toHaveLength(4);
-    for (const text of ['Dispatch latency CDF', 'Where the time goes', 'Latency over the run'])
+    for (const text of ['Dispatch latency by percentile', 'Where the time goes', 'Latency over the run'])
       expect(html).toContain(text);
     expect(html).not.toMatch(/https?:\/\/|src=|<script/i);
     expect(r.stdout).toContain(`report: ${out}`);
@@ -230,7 +313,10 @@ describe('hookwarden bench', () => {
       expect.stringMatching(/needs at least one --config/),
     ]);
     const noEvent = await runCli(['bench', '-c', cfg]);
-    expect([noEvent.code, noEvent.stderr]).toEqual([1, expect.stringMatching(/bench needs --event <event>/)]);
+    expect([noEvent.code, noEvent.stderr]).toEqual([
+      1,
+      expect.stringMatching(/bench needs --event <event> .* or --replay <file.jsonl\|dir>/),
+    ]);
   });
 
   it('--help explains the figures, the baselines and the ratios, with examples', async () => {
@@ -247,4 +333,119 @@ describe('hookwarden bench', () => {
     ])
       expect(r.stdout).toContain(text);
   });
+});
+
+/** `bench --replay` of a recording with the shipped config, one pass in two blocks. */
+const replay = (recording: string, ...extra: string[]) =>
+  runCli(['bench', '-c', example('hooks.json'), '--replay', recording, '-n', '1', '--blocks', '2', ...extra]);
+
+describe('hookwarden bench --replay', () => {
+  it(
+    'replays the shipped example session: per event and the session cost, in text and in --json',
+    async () => {
+      const text = await replay(SESSION, '--no-progress');
+      expect(text.code, text.stderr).toBe(0);
+      for (const t of [
+        'replay of ',
+        '(87 events, 1 session, 1 pass)',
+        'per event (ms)',
+        'PreToolUse (BeforeTool)',
+        'PostToolUseFailure (AfterTool)',
+        'session cost (s)',
+        'recorded mix',
+        'shares: queue',
+        'p90 ',
+        '102 Claude Code transcripts',
+      ])
+        expect(text.stdout).toContain(t);
+      const json = await replay(SESSION, '--json', '--tool-calls', 'p50=25,p90=176');
+      expect(json.code, json.stderr).toBe(0);
+      const r = benchJsonSchema.parse(JSON.parse(json.stdout));
+      expect(r.event).toBe('replay');
+      expect(r.replay).toMatchObject({ source: SESSION, sessions: 1, events: 87, passes: 1 });
+      expect(r.session?.rows.map((row) => [row.label, row.toolCalls])).toEqual([
+        ['recorded', 40],
+        ['p50', 25],
+        ['p90', 176],
+      ]);
+      expect(Object.keys(r.perEvent)).toContain('PreToolUse');
+    },
+    HANG_MS,
+  );
+
+  it(
+    'replays what the documented recording hook wrote, run the way Claude Code runs hooks',
+    async () => {
+      const home = tempDir('hw-record-');
+      mkdirSync(join(home, '.claude'));
+      const settings = JSON.parse(readFileSync(example('sessions/record-settings.json'), 'utf8'));
+      const lines = readFileSync(SESSION, 'utf8').trim().split('\n').slice(0, 12);
+      const prev = process.env.HOME;
+      process.env.HOME = home;
+      try {
+        for (const line of lines)
+          await runAsClaudeCode(settings.hooks, JSON.parse(line), { projectDir: home });
+      } finally {
+        process.env.HOME = prev;
+      }
+      const recorded = join(home, '.claude', 'hook-events.jsonl');
+      const r = await replay(recorded, '--json');
+      expect(r.code, r.stderr).toBe(0);
+      const result = benchJsonSchema.parse(JSON.parse(r.stdout));
+      expect(result.replay?.events).toBe(12);
+      expect(result.perEvent.PreToolUse?.perSession).toBe(
+        lines.filter((l) => l.includes('"PreToolUse"')).length,
+      );
+      // What the hook wrote is every input as Claude Code sent it, one per line.
+      expect(readRecording(recorded).events.map((e) => e.input)).toEqual(lines.map((l) => JSON.parse(l)));
+    },
+    HANG_MS,
+  );
+
+  it(
+    'exits 1 with one line on a bad replay, a bad --tool-calls and misplaced flags',
+    async () => {
+      const { dir, cfg, event } = setup();
+      const bad = writeConfig(dir, 'bad.jsonl', '{"hook_event_name":"Stop"}\nnot json\n');
+      const cases: [string[], RegExp][] = [
+        [['--replay', bad], /bad\.jsonl:2: not JSON/],
+        [['--replay', join(dir, 'none.jsonl')], /none\.jsonl: cannot read \(ENOENT\)/],
+        [
+          ['--replay', SESSION, '--tool-calls', 'p50=lots'],
+          /--tool-calls: expected counts such as p50=69,p90=423/,
+        ],
+        [['--replay', SESSION, '-e', 'Stop'], /--event and --replay: give one/],
+        [['--replay', SESSION, '-i', event], /--input and --replay: give one/],
+        [['-e', 'Stop', '--tool-calls', '10'], /--tool-calls needs --replay/],
+        [
+          ['-e', 'Stop', '--isolation', 'vm'],
+          /isolation: unknown level "vm"; the levels are process, contained, namespace, or "all"/,
+        ],
+      ];
+      for (const [extra, message] of cases) {
+        const r = await runCli(['bench', '-c', cfg, '-n', '1', ...extra]);
+        expect([extra.join(' '), r.code, r.stdout]).toEqual([extra.join(' '), 1, '']);
+        expect(r.stderr).toMatch(message);
+        expect(r.stderr.trim().split('\n')).toHaveLength(1);
+      }
+    },
+    HANG_MS,
+  );
+
+  it(
+    '--isolation all runs the command hooks at every level the host supports, in one run',
+    async () => {
+      const { cfg, event } = setup();
+      const bench = (...extra: string[]) =>
+        runCli(['bench', '-c', cfg, '-e', 'BeforeTool', '-i', event, ...TINY, '--blocks', '2', ...extra]);
+      const r = await bench('--isolation', 'all', '--json');
+      expect(r.code, r.stderr).toBe(0);
+      const result = benchJsonSchema.parse(JSON.parse(r.stdout));
+      expect(result.isolation?.[0]).toMatchObject({ level: 'process', available: true });
+      expect(result.isolation?.map((l) => l.level)).toEqual(isolationLevels().map((l) => l.level));
+      const text = await bench('--isolation', 'process', '--no-progress');
+      expect(text.stdout).toMatch(/^isolation \(ms\)\s+p50/m);
+    },
+    HANG_MS,
+  );
 });

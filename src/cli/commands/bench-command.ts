@@ -3,23 +3,34 @@
 
 import type { Command } from 'commander';
 import { allowHttpUrlOption, collect } from '../collect.js';
-import { UsageError } from '../usage-error.js';
 
 export function addBenchCommands(program: Command, setExitCode: (code: number) => void): void {
   const bench = program
     .command('bench')
     .enablePositionalOptions()
     .description(
-      'dispatch one event many times; report latency percentiles, throughput and ratios to baselines',
+      'dispatch one event many times, or replay a recorded session; report latency percentiles, throughput, ratios to baselines and the cost per session',
     )
-    .option('-e, --event <event>', 'event to dispatch, e.g. BeforeTool or PreToolUse (required)')
+    .option('-e, --event <event>', 'event to dispatch, e.g. BeforeTool or PreToolUse (or --replay)')
+    .option(
+      '--replay <file.jsonl|dir>',
+      'replay a recorded session instead: one hook input per line, naming its event (docs/bench.md)',
+    )
+    .option(
+      '--tool-calls <counts>',
+      'with --replay: tool calls per session to state the cost at, e.g. p50=69,p90=423 (the default)',
+    )
+    .option(
+      '--isolation <level|all>',
+      'run command hooks at each isolation level, interleaved: all (every level this host supports) or process,namespace',
+    )
     .option('-c, --config <file>', 'hooks.json (project scope); repeatable, later ones win', collect)
     .option('--user-config <file>', 'hooks.json loaded as user scope; repeatable', collect)
     .option('-p, --policy <file>', 'policy file; repeatable', collect)
     .addOption(allowHttpUrlOption())
     .option(
       '-i, --input <file>',
-      'HookInput JSON file, or - for stdin (default: stdin when it is a pipe or a file, else {}; defaults filled in)',
+      'HookInput JSON file, or - for stdin (default: stdin when it is a pipe or a file, else {}); dispatched as given, dispatch fills in the rest',
     )
     .option('-n, --iterations <n>', 'measured dispatches (default: 1000)')
     .option('--concurrency <c>', 'dispatches in flight at once (default: 1)')
@@ -48,7 +59,7 @@ What it measures (docs/bench.md explains every figure):
   per hook     each hook's own latencyMs from the DispatchResult: a command hook spawn to exit; a JS
                hook the isolate call inside its worker (the round trip to the worker is not in it).
   per tenant   with --tenants T > 1, each tenant's dispatch latency and dispatch rate.
-  stages       where a dispatch's time goes: queue, transport (thread hop or spawn), the hook's run,
+  stages       where a dispatch's time goes: queue, spawn/isolate (fork/exec or thread hop), the hook's run,
                fold and result building; per dispatch and per hook (means).
   throughput   measured dispatches / wall time of the dispatch blocks.
   percentiles  p50 p90 p99 p99.9 from an HDR histogram (3 significant digits); max and mean exact.
@@ -63,6 +74,18 @@ baseline and with echo + eval (a JS hook end to end); a command hook with spawn;
 (like for like) and with echo + eval. At --concurrency above 1 dispatch latencies include queueing:
 compare ratios at concurrency 1, and throughput at higher concurrency.
 
+Replay (--replay): each line of the file (or of every .jsonl file of a directory) is one hook input
+as an agent sent it, in any dialect's spelling, naming its event (hook_event_name or event); lines of
+one session_id are replayed in order. Per event name: the first (cold) call, then warm p50 p90 p99
+p99.9, and the wall time of the whole hook set. The session cost is the time the hooks add to a
+session: at the recorded mix, and at --tool-calls tool calls per session (default p50=69,p90=423),
+split into queue, spawn/isolate, the hooks' own run, and fold. Record your own sessions with one hook
+in Claude Code's settings.json: {"type":"command","command":"{ cat; echo; } >> ~/.claude/hook-events.jsonl"}
+
+Failures: per hook, timeouts and other failures, and whether each let the call proceed (fail open)
+or denied it. A hook that fails open on an event that can deny is a security failure: printed first,
+in red.
+
 Warnings (printed, and in --json) flag high variance between blocks, baselines that moved during the
 run (a busy machine), a slow first block (warm-up) and hook failures. Hook failures never stop the
 run; a dispatch that is rejected (unknown event, invalid input) stops it with exit 1.
@@ -74,12 +97,13 @@ Examples:
   $ hookwarden bench -c hooks.json -e PreToolUse -n 20000 --concurrency 32 --tenants 4
   $ hookwarden bench -c hooks.json -e SessionStart --json > bench.json
   $ hookwarden bench -c hooks.json -e BeforeTool -i event.json --report bench.html
+  $ hookwarden bench -c examples/hooks.json --replay examples/sessions/claude-code-session.jsonl
+  $ hookwarden bench -c hooks.json --replay ~/.claude/hook-events.jsonl --tool-calls p50=25,p90=176
+  $ hookwarden bench -c hooks.json -e PreToolUse -i event.json --isolation all
   $ hookwarden bench compare main.json branch.json --threshold 10%
   $ HOOKWARDEN_TOKEN=hw_… hookwarden bench --url http://127.0.0.1:8080 -e PreToolUse -i event.json --concurrency 32`,
     )
     .action(async (flags) => {
-      if (flags.event === undefined)
-        throw new UsageError('bench needs --event <event>: the event to dispatch, e.g. BeforeTool');
       const { runBenchCommand } = await import('./bench.js');
       setExitCode(await runBenchCommand(flags));
     });

@@ -11,7 +11,7 @@ import { runBench } from '../../bench/run-bench.js';
 import { HookwardenError } from '../../contract/hookwarden-error.js';
 import type { ConfigSource } from '../../executor/options.js';
 import { claimInterrupts } from '../interrupt.js';
-import { readCliInput } from '../read-input.js';
+import { readCliInputObject } from '../read-input.js';
 import { UsageError } from '../usage-error.js';
 
 export interface BenchFlags {
@@ -19,8 +19,11 @@ export interface BenchFlags {
   userConfig?: string[];
   policy?: string[];
   allowHttpUrl?: string[];
-  event: string;
+  event?: string;
   input?: string;
+  replay?: string;
+  toolCalls?: string;
+  isolation?: string;
   iterations?: string;
   concurrency?: string;
   tenants?: string;
@@ -35,6 +38,36 @@ export interface BenchFlags {
   progress?: boolean;
   url?: string;
   token?: string;
+}
+
+/**
+ * `--tool-calls p50=69,p90=423` (labels and counts) or `--tool-calls 50,500` (the counts label
+ * themselves), as a null-prototype map.
+ */
+export function parseToolCalls(value: string): Record<string, number> {
+  const out: Record<string, number> = Object.create(null);
+  const items = value.split(',').map((s) => s.trim());
+  for (const item of items) {
+    const m = /^(?:([A-Za-z][\w.-]{0,39})=)?(\d{1,10})$/.exec(item);
+    if (m === null || items.length > 20)
+      throw new UsageError(
+        `--tool-calls: expected counts such as p50=69,p90=423 or 50,500 (at most 20), got ${JSON.stringify(value)}`,
+      );
+    out[m[1] ?? m[2]!] = Number(m[2]);
+  }
+  return out;
+}
+
+/** `--isolation all`, one level, or a comma list of levels. */
+function parseIsolation(value: string | undefined): 'all' | string[] | undefined {
+  if (value === undefined) return undefined;
+  const v = value.trim();
+  return v === 'all'
+    ? 'all'
+    : v
+        .split(',')
+        .map((s) => s.trim())
+        .filter((s) => s !== '');
 }
 
 /** A whole number from a flag, or a UsageError naming the flag and the value. */
@@ -97,7 +130,20 @@ export async function runBenchCommand(flags: BenchFlags): Promise<number> {
   const warmup = parseCount('--warmup', flags.warmup, 0);
   const blocks = parseCount('--blocks', flags.blocks, 1);
   if (flags.report !== undefined) checkReportPath(flags.report);
-  const input = await readCliInput(flags.input, flags.event);
+  if ((flags.event === undefined) === (flags.replay === undefined))
+    throw new UsageError(
+      flags.event === undefined
+        ? 'bench needs --event <event> (the event to dispatch, e.g. BeforeTool) or --replay <file.jsonl|dir> (a recorded session)'
+        : '--event and --replay: give one; each replayed line names its own event',
+    );
+  if (flags.replay !== undefined && flags.input !== undefined)
+    throw new UsageError('--input and --replay: give one; a replayed line is its own input');
+  if (flags.toolCalls !== undefined && flags.replay === undefined)
+    throw new UsageError('--tool-calls needs --replay: the session cost comes from a recorded session');
+  const toolCalls = flags.toolCalls === undefined ? undefined : parseToolCalls(flags.toolCalls);
+  const isolation = parseIsolation(flags.isolation);
+  // The input as given: its digest is what two runs of one file share (dispatch fills in the rest).
+  const input = flags.replay === undefined ? await readCliInputObject(flags.input) : undefined;
 
   const progress =
     flags.progress === false ? { update() {}, finish() {} } : createProgress(process.stderr, 'bench');
@@ -113,8 +159,11 @@ export async function runBenchCommand(flags: BenchFlags): Promise<number> {
           }
         : {}),
       ...(flags.root !== undefined ? { root: flags.root } : {}),
-      event: flags.event,
-      input,
+      ...(flags.event !== undefined ? { event: flags.event } : {}),
+      ...(input !== undefined ? { input } : {}),
+      ...(flags.replay !== undefined ? { replay: flags.replay } : {}),
+      ...(toolCalls !== undefined ? { toolCallsPerSession: toolCalls } : {}),
+      ...(isolation !== undefined ? { isolation } : {}),
       ...(iterations !== undefined ? { iterations } : {}),
       ...(concurrency !== undefined ? { concurrency } : {}),
       ...(tenants !== undefined ? { tenants } : {}),
@@ -139,7 +188,11 @@ export async function runBenchCommand(flags: BenchFlags): Promise<number> {
   }
 
   if (flags.report !== undefined) writeReport(flags.report, renderHtmlReport(result));
-  process.stdout.write(flags.json === true ? `${JSON.stringify(result)}\n` : `${formatBenchText(result)}\n`);
+  process.stdout.write(
+    flags.json === true
+      ? `${JSON.stringify(result)}\n`
+      : `${formatBenchText(result, { color: process.stdout.isTTY === true && process.env.NO_COLOR === undefined })}\n`,
+  );
   if (flags.report !== undefined && flags.json !== true) process.stdout.write(`report: ${flags.report}\n`);
   return 0;
 }

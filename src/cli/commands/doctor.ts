@@ -3,6 +3,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { containmentFix } from '../../../sandbox/command/containment-support.js';
 import { ProcessGroups } from '../../../sandbox/command/kill-group.js';
 import {
   chooseLauncher,
@@ -90,20 +91,6 @@ function processCheck(choice: LauncherChoice, plain: CommandOutcome): Check {
     detail: 'own process group, rlimits via prlimit(1); no no_new_privs or parent-death signal',
     fix: 'build the native helpers: install a C compiler (apt-get install -y gcc libc6-dev) and run npm run build',
   };
-}
-
-/** How to let hookwarden contain process-mode hooks, from why the kernel refused. */
-export function containmentFix(reason: string): string {
-  if (/HOOKWARDEN_CONTAINMENT/.test(reason)) return 'unset HOOKWARDEN_CONTAINMENT';
-  if (/not the spawn server|Node/.test(reason))
-    return 'build the spawn server: install a C compiler (apt-get install -y gcc libc6-dev) and run npm run build';
-  if (/No space left on device/.test(reason))
-    return 'user namespaces are limited to 0 (or used up) here: sysctl -w user.max_user_namespaces=15000';
-  if (/mount \/proc/.test(reason))
-    return 'this host\'s /proc is partly masked (a container): a private /proc cannot be mounted; run hookwarden where /proc is whole, or use isolation "namespace" elsewhere';
-  if (/Operation not permitted|Permission denied/.test(reason))
-    return 'unprivileged user namespaces are refused: on Ubuntu set kernel.apparmor_restrict_unprivileged_userns=0 (or give the spawn server an AppArmor profile allowing userns); in a container, allow unshare (a seccomp profile that permits clone with CLONE_NEWUSER)';
-  return 'check that this user may create user, PID and mount namespaces (unshare -Urpm --fork --mount-proc true)';
 }
 
 /** Whether process-mode hooks run contained here (a real hook), and if not why and how to fix it. */
