@@ -3,7 +3,7 @@
 import { joinPath, renderValue } from '../contract/messages.js';
 import type { CommandHookSpec } from '../registry/hook-definition.js';
 import { resolveCommandPaths } from './command-paths.js';
-import { DEFAULTS, type IsolationLevel } from './defaults.js';
+import { DEFAULTS, type IsolationLevel, strongerIsolation } from './defaults.js';
 import type { DiagnosticSink } from './diagnostics.js';
 import type { HookContext } from './hook-context.js';
 import { commandEnv, commandInheritEnv } from './hook-env.js';
@@ -67,7 +67,7 @@ export function commandSpec(spec: RawHookSpec, path: string, ctx: HookContext): 
 
 /** The hook's isolation, raised to the `limits.minIsolation` floor in force for its scope. */
 export function effectiveIsolation(asked: IsolationLevel | undefined, ctx: HookContext): IsolationLevel {
-  return asked === 'namespace' || ctx.limits.minIsolation === 'namespace' ? 'namespace' : 'process';
+  return strongerIsolation(asked ?? 'process', ctx.limits.minIsolation);
 }
 
 /** Variables some Claude Code configs use that Claude Code never sets (FreeCode's, or folklore). */

@@ -154,4 +154,14 @@ export type Limits = {
   readonly minIsolation?: IsolationLevel | Partial<Record<'policy' | 'project' | 'user', IsolationLevel>>;
 };
 
-export type IsolationLevel = 'process' | 'namespace';
+/**
+ * The isolation levels of command hooks, weakest first: a floor (`limits.minIsolation`) raises a hook
+ * to a later entry, never to an earlier one. Code that compares levels uses this order only.
+ */
+export const ISOLATION_LEVELS = ['process', 'namespace'] as const;
+
+export type IsolationLevel = (typeof ISOLATION_LEVELS)[number];
+
+/** The stronger of two isolation levels (ISOLATION_LEVELS order). */
+export const strongerIsolation = (a: IsolationLevel, b: IsolationLevel): IsolationLevel =>
+  ISOLATION_LEVELS.indexOf(b) > ISOLATION_LEVELS.indexOf(a) ? b : a;

@@ -1,6 +1,6 @@
 // The `limits` section's schema: every executor-wide limit with its bounds (config/defaults.ts).
 import { z } from 'zod';
-import { LIMIT_BOUNDS } from './defaults.js';
+import { ISOLATION_LEVELS, LIMIT_BOUNDS } from './defaults.js';
 import { posInt, wholeNumber } from './zod-fields.js';
 
 /** Executor-wide limits (DESIGN §4). */
@@ -45,14 +45,16 @@ export const limitsSchema = z.object({
   minIsolation: z
     .union(
       [
-        z.enum(['process', 'namespace']),
-        z.object({
-          policy: z.enum(['process', 'namespace']).optional(),
-          project: z.enum(['process', 'namespace']).optional(),
-          user: z.enum(['process', 'namespace']).optional(),
+        z.enum(ISOLATION_LEVELS),
+        z.strictObject({
+          policy: z.enum(ISOLATION_LEVELS).optional(),
+          project: z.enum(ISOLATION_LEVELS).optional(),
+          user: z.enum(ISOLATION_LEVELS).optional(),
         }),
       ],
-      { error: 'expected "process", "namespace" or {"policy"|"project"|"user": level}' },
+      {
+        error: `expected ${ISOLATION_LEVELS.map((l) => `"${l}"`).join(', ')} or {"policy"|"user"|"project": level}`,
+      },
     )
     .optional()
     .meta({

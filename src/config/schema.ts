@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { MUTATION_FIELDS } from '../contract/events.js';
 import { SENDABLE_HEADER_VALUE } from '../contract/header-template.js';
 import { asyncFieldsShape } from './async-fields.js';
+import { ISOLATION_LEVELS } from './defaults.js';
 import { limitsSchema } from './limits-schema.js';
 import { DIGEST_PATTERN } from './pin-loader.js';
 import { tenantLimitsSchema } from './tenant-limits.js';
@@ -105,7 +106,7 @@ export const hookSpecSchema = z
       .optional()
       .meta({ description: 'Names passed from the host environment unless they look secret.' }),
     isolation: z
-      .enum(['process', 'namespace'], { error: 'expected "process" or "namespace"' })
+      .enum(ISOLATION_LEVELS, { error: `expected ${ISOLATION_LEVELS.map((l) => `"${l}"`).join(' or ')}` })
       .optional()
       .meta({ description: 'Command hook isolation. Default process.' }),
     writable: z.boolean({ error: 'expected true or false' }).optional(),

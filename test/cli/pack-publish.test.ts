@@ -96,7 +96,7 @@ describe('hookwarden pack test', () => {
     const broken = await runCli(['pack', 'test', dir]);
     expect(broken.code).toBe(1);
     expect(broken.stderr).toContain(
-      'tests/broken.json: expect.decision: expected "allow", "deny", "ask" or "passthrough"',
+      'tests/broken.json: expect.decision: expected "allow", "deny", "ask", "defer" or "passthrough"',
     );
   });
 
