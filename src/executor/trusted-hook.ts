@@ -60,7 +60,12 @@ export function trustedDefinition(spec: TrustedHookSpec, catalogue: EventCatalog
       throw new HookwardenError('invalid_options', `register: if: ${err.message}`);
     throw err;
   }
-  const matcher = new ToolMatcher(spec.matcher);
+  const matcher = new ToolMatcher(spec.matcher, { event: resolved.definition.name });
+  if (matcher.unevaluable !== undefined)
+    throw new HookwardenError(
+      'invalid_options',
+      `register: matcher: ${matcher.unevaluable}, got ${JSON.stringify(spec.matcher)}`,
+    );
   return Object.freeze({
     id: spec.name,
     event: resolved.definition.name,

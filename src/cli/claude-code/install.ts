@@ -195,6 +195,7 @@ export async function runClaudeCodeInstall(file: string, flags: InstallFlags): P
   const copyPath = resolve(flags.hooksFile ?? defaultCopyPath(path));
   if (copyPath === path) throw new UsageError('--hooks-file: the copy cannot be the file itself');
   const plan = planInstall(hooks);
+  if (plan.refusals.length > 0) throw new UsageError(`${path}: ${plan.refusals.join('; ')}`);
   if (Object.keys(plan.copy).length === 0) {
     for (const note of plan.notes) err(`hookwarden: ${note}`);
     throw new UsageError(`${path}: no hook the adapter runs (see above)`);
