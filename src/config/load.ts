@@ -10,7 +10,7 @@
 import { basename, dirname, resolve } from 'node:path';
 import { DIALECTS, type Dialect } from '../contract/dialects.js';
 import { EventCatalogue } from '../contract/events.js';
-import { issueMessages, renderValue } from '../contract/messages.js';
+import { isObject, issueMessages, renderValue } from '../contract/messages.js';
 import type { Scope } from '../contract/types.js';
 import type { HookDefinition } from '../registry/hook-definition.js';
 import { collectEvents } from './collect-events.js';
@@ -110,6 +110,8 @@ const TOP_LEVEL = new Set([
   ...HOOK_TYPE_KEYS,
 ]);
 
+const LIMIT_KEYS: ReadonlySet<string> = new Set(Object.keys(limitsSchema.shape));
+
 /** Pins are judged pack by pack (their own policy failures), not as part of their file's validity. */
 const isPinDiagnostic = (d: Diagnostic) => d.path === 'packs' || d.path.startsWith('packs[');
 
@@ -138,6 +140,16 @@ function collectLimits(
   for (const src of sources) {
     const limits = src.value?.limits;
     if (limits === undefined) continue;
+    // An unknown key (a typo of a floor or cap) would fail open: named, with the key it resembles;
+    // in a policy file it is a policy failure.
+    if (isObject(limits))
+      for (const k of Object.keys(limits))
+        if (!LIMIT_KEYS.has(k))
+          src.sink.warn(
+            `limits.${k}`,
+            `unknown limit ignored${didYouMean(k, LIMIT_KEYS)}; the limits are ${[...LIMIT_KEYS].join(', ')}`,
+            src.spec.scope === 'policy',
+          );
     const parsed = limitsSchema.safeParse(limits);
     if (!parsed.success) {
       for (const m of issueMessages(parsed.error.issues, limits, 'limits')) src.sink.error(m.path, m.message);

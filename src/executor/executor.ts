@@ -9,6 +9,7 @@ import { type HookEventMap, type HookEventName, HookEvents } from '../audit/hook
 import type { Limits } from '../config/defaults.js';
 import { type Diagnostic, formatDiagnostic } from '../config/diagnostics.js';
 import { type LoadedConfig, loadConfig } from '../config/load.js';
+import { optionKeys, refuseUnknownOptions } from '../config/option-keys.js';
 import { HookwardenError } from '../contract/hookwarden-error.js';
 import type { DispatchResult } from '../contract/result.js';
 import type { DispatchInput } from '../contract/types.js';
@@ -38,6 +39,8 @@ import { type TrustedHookSpec, trustedDefinition } from './trusted-hook.js';
 import { ConfigWatcher } from './watch.js';
 
 export { type CloseOptions, type Executor, type ExecutorInternals, INTERNALS } from './api.js';
+
+const CLOSE_OPTION_KEYS = optionKeys<CloseOptions>()(['drainMs', 'signal']);
 
 function openAudit(option: NonNullable<ResolvedOptions['audit']>): AuditLog {
   try {
@@ -257,6 +260,11 @@ class HookExecutor implements Executor {
   }
 
   close(options: CloseOptions = {}): Promise<void> {
+    try {
+      refuseUnknownOptions(options, CLOSE_OPTION_KEYS, 'close options');
+    } catch (err) {
+      return Promise.reject(err);
+    }
     this.#watcher?.close();
     this.#poller.close();
     this.#remote.close();

@@ -6,6 +6,7 @@ import type { Limits } from '../config/defaults.js';
 import type { Diagnostic } from '../config/diagnostics.js';
 import { HOOK_TYPE_KEYS, type HookTypeOptions, hookTypeOptionProblem } from '../config/hook-type-policy.js';
 import { limitsSchema } from '../config/limits-schema.js';
+import { optionKeys, refuseUnknownOptions } from '../config/option-keys.js';
 import type { SourceSpec } from '../config/read-source.js';
 import type { Evaluators, EvaluatorType } from '../contract/evaluator.js';
 import { HookwardenError } from '../contract/hookwarden-error.js';
@@ -117,6 +118,37 @@ export interface ResolvedOptions {
   readonly evaluators: Evaluators | undefined;
 }
 
+/** Every key of ExecutorOptions (an unknown one is refused, with the likely meant one). */
+export const EXECUTOR_OPTION_KEYS = optionKeys<ExecutorOptions>()([
+  'config',
+  'policy',
+  'root',
+  'limits',
+  'audit',
+  'onWarning',
+  'scratchRoot',
+  'watch',
+  'onReload',
+  'strict',
+  'prestartJsWorkers',
+  'remotePacks',
+  'allowedHttpHookUrls',
+  'httpHookAllowedEnvVars',
+  'evaluators',
+  'queue',
+]);
+
+type FileRef = { path: string; scope?: 'project' | 'user'; optional?: boolean };
+const FILE_REF_KEYS = optionKeys<FileRef>()(['path', 'scope', 'optional']);
+const AUDIT_KEYS = optionKeys<Exclude<AuditOption, string | ((...a: never[]) => unknown)>>()([
+  'file',
+  'key',
+  'fsync',
+  'onRecord',
+]);
+const LIMIT_KEYS: ReadonlySet<string> = new Set(Object.keys(limitsSchema.shape));
+const REMOTE_KEYS: ReadonlySet<string> = new Set(Object.keys(remotePackOptionsSchema.shape));
+
 const isFileRef = (v: object): v is { path: string; scope?: 'project' | 'user'; optional?: boolean } =>
   typeof (v as { path?: unknown }).path === 'string' && !('hooks' in v) && !('policyHooks' in v);
 
@@ -137,6 +169,7 @@ export function toSources(value: unknown, key: 'config' | 'policy', root: string
       );
     }
     if (isFileRef(item)) {
+      refuseUnknownOptions(item, FILE_REF_KEYS, at);
       const s = item.scope ?? 'project';
       if (key === 'config' && s !== 'project' && s !== 'user') {
         throw new HookwardenError(
@@ -165,6 +198,7 @@ export function resolveOptions(options: ExecutorOptions): ResolvedOptions {
   if (typeof options !== 'object' || options === null) {
     throw new HookwardenError('invalid_options', `options: expected an object, got ${renderValue(options)}`);
   }
+  refuseUnknownOptions(options, EXECUTOR_OPTION_KEYS, '');
   const root = resolve(options.root ?? process.cwd());
   let isDir = false;
   try {
@@ -175,6 +209,7 @@ export function resolveOptions(options: ExecutorOptions): ResolvedOptions {
       'invalid_options',
       `root: expected an existing directory, got ${renderValue(options.root ?? root)}`,
     );
+  refuseUnknownOptions(options.limits, LIMIT_KEYS, 'limits');
   const limits = limitsSchema.safeParse(options.limits ?? {});
   if (!limits.success) {
     const problems = issueMessages(limits.error.issues, options.limits, 'limits').map(
@@ -182,12 +217,16 @@ export function resolveOptions(options: ExecutorOptions): ResolvedOptions {
     );
     throw new HookwardenError('invalid_options', problems.join('; '), { problems });
   }
-  if (options.audit !== undefined && !['string', 'function', 'object'].includes(typeof options.audit)) {
+  if (
+    options.audit !== undefined &&
+    (options.audit === null || !['string', 'function', 'object'].includes(typeof options.audit))
+  ) {
     throw new HookwardenError(
       'invalid_options',
       `audit: expected a file path, a callback or {file, fsync, onRecord}, got ${renderValue(options.audit)}`,
     );
   }
+  if (typeof options.audit === 'object') refuseUnknownOptions(options.audit, AUDIT_KEYS, 'audit');
   if (options.scratchRoot !== undefined) {
     let ok = false;
     try {
@@ -213,6 +252,7 @@ export function resolveOptions(options: ExecutorOptions): ResolvedOptions {
         `${key}: expected a function, got ${renderValue(options[key])}`,
       );
   }
+  refuseUnknownOptions(options.remotePacks, REMOTE_KEYS, 'remotePacks');
   const remote = remotePackOptionsSchema.safeParse(options.remotePacks ?? {});
   if (!remote.success) {
     const problems = issueMessages(remote.error.issues, options.remotePacks, 'remotePacks').map(

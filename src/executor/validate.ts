@@ -7,6 +7,7 @@ import { programPath } from '../config/command-paths.js';
 import { DEFAULTS } from '../config/defaults.js';
 import type { Diagnostic } from '../config/diagnostics.js';
 import { loadConfig } from '../config/load.js';
+import { optionKeys, refuseUnknownOptions } from '../config/option-keys.js';
 import type { PackStatus } from '../config/pin-loader.js';
 import { packPinLoader } from '../packs/pins.js';
 import { RemotePacks } from '../packs/remote/remote-packs.js';
@@ -68,20 +69,34 @@ function commandProblem(
 
 const PATH_DIRS = DEFAULTS.command.path.split(':');
 
-export async function validateConfig(
-  options: Pick<
-    ExecutorOptions,
-    | 'config'
-    | 'policy'
-    | 'root'
-    | 'limits'
-    | 'strict'
-    | 'remotePacks'
-    | 'allowedHttpHookUrls'
-    | 'httpHookAllowedEnvVars'
-    | 'evaluators'
-  >,
-): Promise<ValidationReport> {
+/** What validateConfig() takes: the executor options that decide what loads. */
+export type ValidateOptions = Pick<
+  ExecutorOptions,
+  | 'config'
+  | 'policy'
+  | 'root'
+  | 'limits'
+  | 'strict'
+  | 'remotePacks'
+  | 'allowedHttpHookUrls'
+  | 'httpHookAllowedEnvVars'
+  | 'evaluators'
+>;
+
+const VALIDATE_OPTION_KEYS = optionKeys<ValidateOptions>()([
+  'config',
+  'policy',
+  'root',
+  'limits',
+  'strict',
+  'remotePacks',
+  'allowedHttpHookUrls',
+  'httpHookAllowedEnvVars',
+  'evaluators',
+]);
+
+export async function validateConfig(options: ValidateOptions): Promise<ValidationReport> {
+  refuseUnknownOptions(options, VALIDATE_OPTION_KEYS, 'validateConfig');
   const resolved = resolveOptions(options);
   const loaded = await loadConfig({
     config: resolved.config,

@@ -5,6 +5,7 @@
 // without fixtures, or with one that fails, is not locked.
 
 import type { Diagnostic } from '../config/diagnostics.js';
+import { optionKeys, refuseUnknownOptions } from '../config/option-keys.js';
 import { DEFAULT_SCOPE_LIMITS } from '../config/scope-limits.js';
 import { DEFAULT_EVENTS, EventCatalogue } from '../contract/events.js';
 import { HookwardenError } from '../contract/hookwarden-error.js';
@@ -47,7 +48,10 @@ export interface PackLockOptions {
  * to load or refers outside the pack, an invalid fixture file; with `requireTests`, missing or failing
  * fixtures. Custom events are checked against the built-in catalogue only.
  */
+const LOCK_OPTION_KEYS = optionKeys<PackLockOptions>()(['requireTests', 'root']);
+
 export async function lockPack(dir: string, options: PackLockOptions = {}): Promise<PackLockResult> {
+  refuseUnknownOptions(options, LOCK_OPTION_KEYS, 'lockPack');
   const walk = await walkPack(dir);
   const fail = (problems: readonly string[]) => {
     throw new HookwardenError('pack_error', `cannot lock ${walk.root}: ${problems.join('; ')}`, { problems });

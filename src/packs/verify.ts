@@ -2,7 +2,9 @@
 // changed, added and removed file), the digest against a pin, and hookpack.sig against trusted keys
 // (at least one signature by ANY trusted key must verify, so two keys can be trusted during a
 // rotation). The result is data: a refusal is a report with problems, never an exception.
+
 import { createPublicKey, type KeyObject } from 'node:crypto';
+import { optionKeys, refuseUnknownOptions } from '../config/option-keys.js';
 import { DIGEST_PATTERN } from '../config/pin-loader.js';
 import { HookwardenError } from '../contract/hookwarden-error.js';
 import { packDigest, sortPaths } from './digest.js';
@@ -159,7 +161,10 @@ export async function inspectPack(
  * signature by one of `options.publicKeys`. Never throws for a refused pack (see `ok`, `problems`);
  * rejects with `invalid_options` for a malformed digest or key.
  */
+const VERIFY_OPTION_KEYS = optionKeys<PackVerifyOptions>()(['digest', 'publicKeys', 'requireSignature']);
+
 export async function verifyPack(dir: string, options: PackVerifyOptions = {}): Promise<PackVerification> {
+  refuseUnknownOptions(options, VERIFY_OPTION_KEYS, 'verifyPack');
   if (options.digest !== undefined && !DIGEST_PATTERN.test(options.digest))
     throw new HookwardenError(
       'invalid_options',
