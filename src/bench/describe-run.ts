@@ -6,10 +6,9 @@ import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadConfig } from '../config/load.js';
 import { VERSION } from '../contract/version.js';
+import { loadResolvedConfig } from '../executor/load-options.js';
 import { resolveOptions } from '../executor/options.js';
-import { packPinLoader } from '../packs/pins.js';
 import type { HookDefinition } from '../registry/hook-definition.js';
 import { canonicalJson } from '../registry/hook-id.js';
 import type { BenchOptions } from './bench-options.js';
@@ -96,13 +95,7 @@ export async function describeHooks(options: BenchOptions): Promise<ConfiguredHo
       : {}),
     onWarning: () => {},
   });
-  const loaded = await loadConfig({
-    config: resolved.config,
-    policy: resolved.policy,
-    limits: resolved.limits,
-    pins: packPinLoader(),
-    hookTypes: resolved.hookTypes,
-  });
+  const loaded = await loadResolvedConfig(resolved);
   const event = loaded.catalogue.resolve(options.event)?.definition.name;
   return loaded.hooks
     .filter((h) => h.event === event)
