@@ -74,7 +74,13 @@ const list = (paths: readonly string[]) => paths.join(', ');
 /** Verification plus the walk (the exact bytes hashed), for the loader. Keys must be parsed already. */
 export async function inspectPack(
   dir: string,
-  options: { digest?: string | undefined; publicKeys: readonly KeyObject[]; requireSignature: boolean },
+  options: {
+    digest?: string | undefined;
+    publicKeys: readonly KeyObject[];
+    requireSignature: boolean;
+    /** A signature file to check instead of the pack's own hookpack.sig. */
+    signature?: Buffer | undefined;
+  },
 ): Promise<PackInspection> {
   const walk = await walkPack(dir);
   const problems: string[] = [...walk.problems];
@@ -113,7 +119,7 @@ export async function inspectPack(
   if (options.requireSignature && trusted.size === 0)
     problems.push('a signature is required but no public key is trusted');
   if (trusted.size > 0) {
-    const sigs = await readSignatureFile(walk.root);
+    const sigs = await readSignatureFile(walk.root, options.signature);
     if (!sigs.ok) {
       const why = sigs.missing
         ? `${sigs.problem} (run \`hookwarden pack sign <dir> --key <file>\`)`

@@ -218,7 +218,7 @@ describe('a url pin from the command line', () => {
     server.routes.set('/g.tar.gz', { body: readFileSync(bundle), etag: '"1"' });
     const base = tempDir();
     const policy = writeConfig(base, 'policy.json', {
-      packs: [{ url: server.url('/g.tar.gz'), publicKeys: [keys.pub], pollSeconds: 3600 }],
+      packs: [{ url: server.url('/g.tar.gz'), name: 'guard', publicKeys: [keys.pub], pollSeconds: 3600 }],
     });
     const args = ['dispatch', 'BeforeTool', '-p', policy, '--pack-cache', join(base, 'cache')];
     const stdin = JSON.stringify({ toolName: 'Bash', toolInput: { command: 'rm -rf x' } });

@@ -99,7 +99,7 @@ describe('fixtures run what dispatch runs', () => {
     server.routes.set('/guard.tar.gz', { body: readFileSync(out) });
     const dir = tempDir('hw-fx-');
     const policy = writeConfig(dir, 'policy.json', {
-      packs: [{ url: server.url('/guard.tar.gz'), publicKeys: [keys.pub] }],
+      packs: [{ url: server.url('/guard.tar.gz'), name: 'guard', publicKeys: [keys.pub] }],
     });
     const report = await runFixtures({
       executor: { policy: [policy], root: dir, remotePacks: { cacheDir: join(dir, 'cache') } },

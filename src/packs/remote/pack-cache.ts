@@ -1,16 +1,19 @@
 // The on-disk cache of fetched bundles, private to the user running hookwarden (mode 0700):
 //   <cacheDir>/sha256-<hex>/       an unpacked bundle, named by its pack digest (content-addressed)
 //   <cacheDir>/url-<sha256 of the URL>.json
-//                                   the last known good bundle of a URL: {url, etag, digest, checkedAt}
+//                                   the last known good bundle of a URL: {url, etag, digest, checkedAt,
+//                                   packName, packVersion}
 // A bundle directory is only ever created whole (unpacked elsewhere in the cache, then renamed), and
 // is verified against its pin at every load like any pinned pack: the cache is never trusted.
 import { randomBytes } from 'node:crypto';
+import { constants } from 'node:fs';
 import { lstat, mkdir, open, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { DIGEST_PATTERN } from '../../config/pin-loader.js';
 import { HookwardenError } from '../../contract/hookwarden-error.js';
 import { sha256Hex } from '../digest.js';
+import { SIG_FILE } from '../names.js';
 import { readPlainFile } from '../plain-file.js';
 
 const recordSchema = z.strictObject({
@@ -20,6 +23,9 @@ const recordSchema = z.strictObject({
   digest: z.string().regex(DIGEST_PATTERN),
   /** When the server last confirmed this bundle (ms since the epoch). */
   checkedAt: z.number().int().nonnegative(),
+  /** The pack's name and version when it was verified (a url pin never rolls back below it). */
+  packName: z.string().max(128).optional(),
+  packVersion: z.string().max(64).optional(),
 });
 
 /** The last known good bundle of a URL. */
@@ -86,6 +92,31 @@ export async function writeUrlRecord(cacheDir: string, record: UrlRecord): Promi
   const fh = await open(tmp, 'wx', 0o600);
   try {
     await fh.writeFile(`${JSON.stringify(record)}\n`);
+  } finally {
+    await fh.close();
+  }
+  try {
+    await rename(tmp, file);
+  } catch (err) {
+    await rm(tmp, { force: true });
+    throw err;
+  }
+}
+
+/**
+ * Puts a newly fetched signature file into a cached bundle (same content, new signatures: a key
+ * rotation): a temporary file in the bundle, renamed over its hookpack.sig.
+ */
+export async function replaceSignature(dir: string, bytes: Buffer): Promise<void> {
+  const file = join(dir, SIG_FILE);
+  const tmp = join(dir, `.${SIG_FILE}.${randomBytes(6).toString('hex')}.tmp`);
+  const fh = await open(
+    tmp,
+    constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
+    0o644,
+  );
+  try {
+    await fh.writeFile(bytes);
   } finally {
     await fh.close();
   }
