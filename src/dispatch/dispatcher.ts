@@ -122,7 +122,7 @@ export async function dispatch(
   if (state.records.length === 0) return { event: def.name, decision: 'passthrough', hooks: [] };
   let result = finishFold(def, state);
   if (options.signal?.aborted) result = interrupted(result, def);
-  recordDispatch(ctx, def.name, options.tenant, run.folded, result);
+  result = await recordDispatch(ctx, def, options.tenant, run.folded, result);
   if (run.asyncJobs.length > 0) ctx.async?.release(run.asyncJobs);
   return result;
 }

@@ -91,6 +91,16 @@ class HookExecutor implements Executor {
     this.#poolLimits = loaded.limits;
     // Before the pool: an audit file that is refused must not leave a pool (threads, a spawn server) open.
     this.#audit = options.audit === undefined ? undefined : openAudit(options.audit);
+    // A failed audit append is never silent: the log (onWarning) has it, besides the result.
+    this.#events.on('audit.failed', (e) =>
+      this.#warn({
+        severity: 'error',
+        file: e.file ?? '<audit onRecord>',
+        path: '',
+        message: `audit records could not be written${e.event === undefined ? '' : ` (${e.event}${e.tenant === undefined ? '' : `, tenant ${e.tenant}`})`}: ${e.message}; ${e.pending} kept for the next append${e.dropped > 0 ? `, ${e.dropped} dropped` : ''}${e.denied ? '; the dispatch denied (audit.required)' : ''}`,
+        skipped: false,
+      }),
+    );
     this.#pool = new HookPool({
       maxConcurrentCommands: loaded.limits.maxConcurrentCommands,
       killGraceMs: loaded.limits.killGraceMs,

@@ -145,6 +145,7 @@ const AUDIT_KEYS = optionKeys<Exclude<AuditOption, string | ((...a: never[]) => 
   'key',
   'fsync',
   'onRecord',
+  'required',
 ]);
 const LIMIT_KEYS: ReadonlySet<string> = new Set(Object.keys(limitsSchema.shape));
 const REMOTE_KEYS: ReadonlySet<string> = new Set(Object.keys(remotePackOptionsSchema.shape));

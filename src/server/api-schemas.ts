@@ -42,6 +42,10 @@ export const dispatchResultSchema = z
     interrupted: z.literal(true).optional(),
     // The folded mutations: the fields of a hook's answer besides its decision and reason.
     ...hookOutputSchema.omit({ decision: true, reason: true }).shape,
+    warnings: z
+      .array(z.string())
+      .optional()
+      .meta({ description: 'Problems that did not change the verdict, e.g. an audit record not written.' }),
     hooks: z.array(hookRecordSchema),
   })
   .meta({ description: 'The folded verdict. The verdict is in `decision`, never in the HTTP status.' });

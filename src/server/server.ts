@@ -91,6 +91,8 @@ class Server implements RunningServer {
       draining: () => this.#drain.draining,
       queue: () => internals.queue.status(),
     });
+    // Logged by the executor (onWarning above); counted here.
+    this.#executor.on('audit.failed', (e) => this.#metrics.countAuditFailure(e.denied));
     const ctx: ServerContext = {
       connections: new Connections((request) => requestGone(ctx, request)),
       executor: this.#executor,
