@@ -51,7 +51,7 @@ export const dispatchResultSchema = z
   .meta({ description: 'The folded verdict. The verdict is in `decision`, never in the HTTP status.' });
 
 export const errorBodySchema = z.object({
-  error: z.object({ code: z.enum(API_ERROR_CODES as [string, ...string[]]), message: z.string() }),
+  error: z.object({ code: z.enum(API_ERROR_CODES), message: z.string() }),
 });
 
 /** 429: a hook of the dispatch was refused `queue_full`; the partial result is included. */
