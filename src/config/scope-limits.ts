@@ -22,7 +22,6 @@ import {
   strongerIsolation,
 } from './defaults.js';
 import type { DiagnosticSink } from './diagnostics.js';
-import type { TenantLimits } from './tenant-limits.js';
 
 export interface LimitRule {
   readonly direction: 'cap' | 'floor';
@@ -52,51 +51,6 @@ export const LIMIT_RULES = Object.freeze({
 } as const satisfies Record<keyof Limits, LimitRule>);
 
 export type LimitKey = keyof typeof LIMIT_RULES;
-
-/**
- * A tenant's scheduling limits (`tenants.<id>.limits`) follow the same rule: a policy file sets
- * them, a project or user file may only tighten a value a higher scope set (an unset value is
- * unbounded, so any value tightens it). All apply to the tenant's whole lane share.
- */
-export const TENANT_LIMIT_RULES = Object.freeze({
-  maxConcurrent: 'cap',
-  maxQueued: 'cap',
-  weight: 'cap',
-  cpuMsPerWindow: 'cap',
-  windowMs: 'floor',
-  maxAsyncQueued: 'cap',
-  ratePerSec: 'cap',
-  rateBurst: 'cap',
-} as const satisfies Record<keyof TenantLimits, 'cap' | 'floor'>);
-
-/** Merges one tenant's limits from its sources: policy ones in order, then lower ones tighten. */
-export function mergeTenantLimits(
-  parts: readonly { scope: Scope; limits: TenantLimits | undefined; sink: DiagnosticSink; path: string }[],
-): TenantLimits {
-  const out: Record<string, number> = {};
-  const byRank = (scopes: readonly Scope[]) => parts.filter((p) => scopes.includes(p.scope));
-  for (const p of byRank(['trusted', 'policy'])) Object.assign(out, definedOnly(p.limits));
-  for (const p of [...byRank(['user']), ...byRank(['project'])]) {
-    for (const [k, v] of Object.entries(definedOnly(p.limits))) {
-      const current = out[k];
-      const dir = TENANT_LIMIT_RULES[k as keyof TenantLimits];
-      if (current === undefined || (dir === 'cap' ? v <= current : v >= current)) out[k] = v;
-      else
-        p.sink.warn(
-          `${p.path}.${k}`,
-          `ignored: ${v} would loosen the limit in force (${current}); a ${p.scope} file can only tighten a tenant's limits`,
-        );
-    }
-  }
-  return out as TenantLimits;
-}
-
-function definedOnly(limits: TenantLimits | undefined): Record<string, number> {
-  return Object.fromEntries(Object.entries(limits ?? {}).filter(([, v]) => v !== undefined)) as Record<
-    string,
-    number
-  >;
-}
 
 /**
  * Limits as they apply to the hooks of one scope: `minIsolation` is resolved to one level. The

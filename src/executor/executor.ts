@@ -4,6 +4,7 @@
 
 import { availableParallelism } from 'node:os';
 import type { AsyncQueue } from '../async/async-queue.js';
+import { auditFailureDiagnostic } from '../audit/audit-failure.js';
 import { AuditLog } from '../audit/audit-log.js';
 import { type HookEventMap, type HookEventName, HookEvents } from '../audit/hook-events.js';
 import type { Limits } from '../config/defaults.js';
@@ -92,15 +93,7 @@ class HookExecutor implements Executor {
     // Before the pool: an audit file that is refused must not leave a pool (threads, a spawn server) open.
     this.#audit = options.audit === undefined ? undefined : openAudit(options.audit);
     // A failed audit append is never silent: the log (onWarning) has it, besides the result.
-    this.#events.on('audit.failed', (e) =>
-      this.#warn({
-        severity: 'error',
-        file: e.file ?? '<audit onRecord>',
-        path: '',
-        message: `audit records could not be written${e.event === undefined ? '' : ` (${e.event}${e.tenant === undefined ? '' : `, tenant ${e.tenant}`})`}: ${e.message}; ${e.pending} kept for the next append${e.dropped > 0 ? `, ${e.dropped} dropped` : ''}${e.denied ? '; the dispatch denied (audit.required)' : ''}`,
-        skipped: false,
-      }),
-    );
+    this.#events.on('audit.failed', (e) => this.#warn(auditFailureDiagnostic(e)));
     this.#pool = new HookPool({
       maxConcurrentCommands: loaded.limits.maxConcurrentCommands,
       killGraceMs: loaded.limits.killGraceMs,

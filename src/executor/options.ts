@@ -11,13 +11,13 @@ import type { SourceSpec } from '../config/read-source.js';
 import type { Evaluators, EvaluatorType } from '../contract/evaluator.js';
 import { HookwardenError } from '../contract/hookwarden-error.js';
 import { issueMessages, renderValue } from '../contract/messages.js';
-import type { Scope } from '../contract/types.js';
 import {
   type RemotePackOptions,
   type ResolvedRemoteOptions,
   remotePackOptionsSchema,
   resolveRemoteOptions,
 } from '../packs/remote/options.js';
+import { toSources } from './config-sources.js';
 import { type QueueOptions, type ResolvedQueueOptions, resolveQueueOptions } from './queue-options.js';
 import type { ReloadResult } from './reload.js';
 
@@ -138,8 +138,6 @@ export const EXECUTOR_OPTION_KEYS = optionKeys<ExecutorOptions>()([
   'queue',
 ]);
 
-type FileRef = { path: string; scope?: 'project' | 'user'; optional?: boolean };
-const FILE_REF_KEYS = optionKeys<FileRef>()(['path', 'scope', 'optional']);
 const AUDIT_KEYS = optionKeys<Exclude<AuditOption, string | ((...a: never[]) => unknown)>>()([
   'file',
   'key',
@@ -149,51 +147,6 @@ const AUDIT_KEYS = optionKeys<Exclude<AuditOption, string | ((...a: never[]) => 
 ]);
 const LIMIT_KEYS: ReadonlySet<string> = new Set(Object.keys(limitsSchema.shape));
 const REMOTE_KEYS: ReadonlySet<string> = new Set(Object.keys(remotePackOptionsSchema.shape));
-
-const isFileRef = (v: object): v is { path: string; scope?: 'project' | 'user'; optional?: boolean } =>
-  typeof (v as { path?: unknown }).path === 'string' && !('hooks' in v) && !('policyHooks' in v);
-
-export function toSources(value: unknown, key: 'config' | 'policy', root: string): SourceSpec[] {
-  if (value === undefined) return [];
-  const list = Array.isArray(value) ? value : [value];
-  return list.map((item, i): SourceSpec => {
-    const at = Array.isArray(value) ? `${key}[${i}]` : key;
-    const scope: Scope = key === 'policy' ? 'policy' : 'project';
-    if (typeof item === 'string') {
-      if (item === '') throw new HookwardenError('invalid_options', `${at}: expected a file path, got ""`);
-      return { kind: 'file', path: item, scope };
-    }
-    if (typeof item !== 'object' || item === null || Array.isArray(item)) {
-      throw new HookwardenError(
-        'invalid_options',
-        `${at}: expected a file path or a config object, got ${renderValue(item)}`,
-      );
-    }
-    if (isFileRef(item)) {
-      refuseUnknownOptions(item, FILE_REF_KEYS, at);
-      const s = item.scope ?? 'project';
-      if (key === 'config' && s !== 'project' && s !== 'user') {
-        throw new HookwardenError(
-          'invalid_options',
-          `${at}.scope: expected "project" or "user", got ${renderValue(s)}`,
-        );
-      }
-      if (item.optional !== undefined && typeof item.optional !== 'boolean') {
-        throw new HookwardenError(
-          'invalid_options',
-          `${at}.optional: expected true or false, got ${renderValue(item.optional)}`,
-        );
-      }
-      return {
-        kind: 'file',
-        path: item.path,
-        scope: key === 'policy' ? 'policy' : s,
-        ...(item.optional === true ? { optional: true } : {}),
-      };
-    }
-    return { kind: 'object', value: item, scope, label: `<${at}>`, dir: root };
-  });
-}
 
 export function resolveOptions(options: ExecutorOptions): ResolvedOptions {
   if (typeof options !== 'object' || options === null) {

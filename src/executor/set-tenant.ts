@@ -11,7 +11,8 @@ import { jsonEqual } from '../contract/json-equal.js';
 import { issueMessages } from '../contract/messages.js';
 import { packPinLoader } from '../packs/pins.js';
 import type { RemotePacks } from '../packs/remote/remote-packs.js';
-import { type ResolvedOptions, toSources } from './options.js';
+import { toSources } from './config-sources.js';
+import type { ResolvedOptions } from './options.js';
 import type { RuntimeTenant, TenantSpec } from './tenants.js';
 
 const TENANT_SPEC_KEYS = optionKeys<TenantSpec>()(['config', 'limits']);

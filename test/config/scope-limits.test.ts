@@ -4,8 +4,9 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULTS } from '../../src/config/defaults.js';
 import { limitsSchema } from '../../src/config/limits-schema.js';
+import { TENANT_LIMIT_RULES } from '../../src/config/merge-tenant-limits.js';
 import type { SourceSpec } from '../../src/config/read-source.js';
-import { LIMIT_RULES, type LimitKey, TENANT_LIMIT_RULES } from '../../src/config/scope-limits.js';
+import { LIMIT_RULES, type LimitKey } from '../../src/config/scope-limits.js';
 import { loadConfig } from '../helpers/load-config.js';
 
 /** For each key: a value tighter and one looser than the default (both valid). */

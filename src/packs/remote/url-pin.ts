@@ -62,24 +62,24 @@ export async function loadUrlPin(
     target: { url: pin.url, pollSeconds, digest: refusal === undefined ? load?.report.digest : undefined },
   });
 
-  let out = await remote.bundle(pin.url, { digest: pin.digest, pollSeconds });
-  let load = out.ok ? await verify(out.bundle) : undefined;
+  const fetchAndVerify = async (force: boolean) => {
+    const out = await remote.bundle(pin.url, { digest: pin.digest, pollSeconds, force });
+    return out.ok ? { ...out, load: await verify(out.bundle) } : out;
+  };
+  let out = await fetchAndVerify(false);
   // A copy used without asking the server (a digest pin's cache) that no longer verifies — its keys
   // were rotated, say — is asked for again: the server may have the new signatures.
-  if (out.ok && out.source === 'cache' && load?.refusal !== undefined) {
-    out = await remote.bundle(pin.url, { digest: pin.digest, pollSeconds, force: true });
-    load = out.ok ? await verify(out.bundle) : undefined;
-  }
+  if (out.ok && out.source === 'cache' && out.load.refusal !== undefined) out = await fetchAndVerify(true);
   let problem: string;
   let tried: string | undefined;
-  if (out.ok && load !== undefined) {
-    if (load.refusal === undefined) {
-      await remote.accept(pin.url, out.bundle, out.source, load).catch(() => {}); // only a cache record
-      return done(load);
+  if (out.ok) {
+    if (out.load.refusal === undefined) {
+      await remote.accept(pin.url, out.bundle, out.source, out.load).catch(() => {}); // only a cache record
+      return done(out.load);
     }
-    problem = `the bundle ${out.bundle.digest} is refused: ${load.refusal}`;
+    problem = `the bundle ${out.bundle.digest} is refused: ${out.load.refusal}`;
     tried = out.bundle.dir;
-  } else problem = out.ok ? 'the bundle could not be verified' : out.problem;
+  } else problem = out.problem;
 
   const good = await remote.lastGood(pin.url);
   if (good === undefined)
@@ -89,7 +89,7 @@ export async function loadUrlPin(
     );
   // The bundle just refused may be the cached last known good itself (with its own signatures).
   const again =
-    good.dir === tried && out.ok && out.bundle.signature === undefined ? load! : await verify(good);
+    out.ok && good.dir === tried && out.bundle.signature === undefined ? out.load : await verify(good);
   if (again.refusal !== undefined)
     return done(
       undefined,
