@@ -2,12 +2,11 @@
 // writes it — a route, fastify's router (a malformed URL, a path over its parameter length), Node's
 // HTTP parser (a bad request line, a head over --max-header-bytes), CONNECT — echoes at most a capped
 // part of the path, and is logged (one line) and counted (hookwarden_http_requests_total).
-import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_ERROR_CODES } from '../../src/server/errors.js';
 import { ECHO_MAX } from '../../src/server/framework-errors.js';
 import { tempDir, writeConfig } from '../helpers/fixture.js';
-import { HANG_MS, type LiveServer, startServe, writeAuthFile } from '../helpers/serve.js';
+import { type LiveServer, rawExchange, startServe, writeAuthFile } from '../helpers/serve.js';
 
 const dir = tempDir('hw-errors-');
 const config = writeConfig(dir, 'hooks.json', { hooks: {} });
@@ -32,23 +31,11 @@ afterAll(async () => {
   expect((await server.stop()).code).toBe(0);
 });
 
-/** One request over raw TCP; the answer's status, headers and body (the server closes). */
-function raw(request: string): Promise<{ status: number; head: string; body: string }> {
-  return new Promise((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1');
-    let text = '';
-    socket.on('data', (d) => (text += d.toString('latin1')));
-    socket.on('error', (err: NodeJS.ErrnoException) => {
-      if (err.code !== 'ECONNRESET' && err.code !== 'EPIPE') reject(err);
-    });
-    socket.on('close', () => {
-      const at = text.indexOf('\r\n\r\n');
-      const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1] ?? 0);
-      resolve({ status, head: text.slice(0, at), body: at < 0 ? '' : text.slice(at + 4) });
-    });
-    socket.on('connect', () => socket.write(request));
-    socket.setTimeout(HANG_MS, () => socket.destroy(new Error('no answer: hang')));
-  });
+/** One request over raw TCP; the answer's status, head and body (the server closes). */
+async function raw(request: string): Promise<{ status: number; head: string; body: string }> {
+  const { status, text } = await rawExchange(port, [request]);
+  const at = text.indexOf('\r\n\r\n');
+  return { status, head: text.slice(0, at), body: at < 0 ? '' : text.slice(at + 4) };
 }
 
 const req = (line: string, headers: Record<string, string> = {}, body = '') =>

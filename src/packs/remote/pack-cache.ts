@@ -88,10 +88,23 @@ export async function readUrlRecord(cacheDir: string, url: string): Promise<UrlR
 /** Writes the record of `url` atomically (a temporary file renamed over it). */
 export async function writeUrlRecord(cacheDir: string, record: UrlRecord): Promise<void> {
   const file = recordFile(cacheDir, record.url);
-  const tmp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
-  const fh = await open(tmp, 'wx', 0o600);
+  await replaceAtomically(
+    file,
+    `${file}.${randomBytes(6).toString('hex')}.tmp`,
+    `${JSON.stringify(record)}\n`,
+    0o600,
+  );
+}
+
+/** Writes `content` to a new file `tmp` (O_EXCL | O_NOFOLLOW) and renames it over `file`. */
+async function replaceAtomically(file: string, tmp: string, content: string | Buffer, mode: number) {
+  const fh = await open(
+    tmp,
+    constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
+    mode,
+  );
   try {
-    await fh.writeFile(`${JSON.stringify(record)}\n`);
+    await fh.writeFile(content);
   } finally {
     await fh.close();
   }
@@ -108,24 +121,8 @@ export async function writeUrlRecord(cacheDir: string, record: UrlRecord): Promi
  * rotation): a temporary file in the bundle, renamed over its hookpack.sig.
  */
 export async function replaceSignature(dir: string, bytes: Buffer): Promise<void> {
-  const file = join(dir, SIG_FILE);
   const tmp = join(dir, `.${SIG_FILE}.${randomBytes(6).toString('hex')}.tmp`);
-  const fh = await open(
-    tmp,
-    constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
-    0o644,
-  );
-  try {
-    await fh.writeFile(bytes);
-  } finally {
-    await fh.close();
-  }
-  try {
-    await rename(tmp, file);
-  } catch (err) {
-    await rm(tmp, { force: true });
-    throw err;
-  }
+  await replaceAtomically(join(dir, SIG_FILE), tmp, bytes, 0o644);
 }
 
 /** Whether a bundle directory exists (as a real directory). */
