@@ -52,6 +52,16 @@ describe.each(PATTERNS)('the matcher %j', (matcher) => {
   });
 });
 
+describe('a trusted hook registered with such a matcher', () => {
+  it.each(PATTERNS)('%j is refused (invalid_options): the platform fixes its own code', async (matcher) => {
+    await withExecutor({ root: tempDir('hw-unev-') }, async (hw) => {
+      expect(() =>
+        hw.register({ event: 'BeforeTool', name: 't', matcher, handler: () => undefined }),
+      ).toThrow(/register: matcher: /);
+    });
+  });
+});
+
 describe('claude-code install and a matcher hookwarden cannot evaluate', () => {
   it.each(PATTERNS.filter((p) => !p.startsWith('Foo')))(
     '%j: the group stays with Claude Code, which still blocks the call after --write',
