@@ -58,7 +58,7 @@ export async function run(quick = false): Promise<ScenarioReport> {
     };
     const byPath = write('path.json', { packs: [{ path: pack, digest }] });
     const byKey = write('key.json', {
-      packs: [{ url, publicKeys: [keys.publicKeyFile], pollSeconds: 86_400 }],
+      packs: [{ url, name: 'guard', publicKeys: [keys.publicKeyFile], pollSeconds: 86_400 }],
     });
     const byDigest = write('digest.json', { packs: [{ url, digest }] });
     const input = write('input.json', { toolName: 'Read', toolInput: { file_path: 'README.md' } });

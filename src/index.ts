@@ -5,8 +5,8 @@
 
 /** An audit record (metadata only) and the `audit` option of createExecutor. */
 export type { AuditOption, AuditRecord } from './audit/audit-log.js';
-/** The executor's events: `hook.started`, `hook.completed`, `async.completed` and `rewake`. */
-export type { HookEventMap, HookEventName, HookStartedEvent } from './audit/hook-events.js';
+/** The executor's events: `hook.started`, `hook.completed`, `async.completed`, `rewake` and `audit.failed`. */
+export type { AuditFailedEvent, HookEventMap, HookEventName, HookStartedEvent } from './audit/hook-events.js';
 /** Every default, in one frozen constant; the executor's limits. */
 export { DEFAULTS, type Limits } from './config/defaults.js';
 /** A config problem: file, JSON path, message, severity (what `onWarning` receives). */

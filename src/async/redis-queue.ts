@@ -20,7 +20,7 @@ import { backoffOf, findJobHook, parseJobData } from './async-job.js';
 import { type AsyncQueue, maxAsyncQueuedFor, type QueueHost, type QueueStatus } from './async-queue.js';
 import { IdleWaiters } from './idle-waiters.js';
 import { RedisFeed, streamKey } from './redis-feed.js';
-import { deliverLocally, retryable, runAttempt } from './run-job.js';
+import { deliverLocally, retryable, runAttempt, writeCompletion } from './run-job.js';
 
 export interface RedisQueueOptions {
   readonly url: string;
@@ -202,7 +202,7 @@ export class RedisQueue implements AsyncQueue {
   async #complete(job: AsyncJob, c: AsyncCompletion, ran = false): Promise<void> {
     const o = this.#o;
     const ctx = this.#host.context();
-    if (ran) ctx.audit?.write([c.record]);
+    if (ran) writeCompletion(ctx, c);
     const client = this.#client as Redis & {
       hookwardenComplete(...args: (string | number)[]): Promise<number>;
     };

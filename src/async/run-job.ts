@@ -8,6 +8,7 @@ import type { HookAnswer } from '../contract/fold.js';
 import type { AsyncJob } from '../dispatch/async-job.js';
 import type { DispatchContext } from '../dispatch/context.js';
 import type { Generation } from '../dispatch/generation.js';
+import { reportAuditFailure } from '../dispatch/record.js';
 import { DispatchRun, matchBudget } from '../dispatch/run.js';
 import type { HookDefinition } from '../registry/hook-definition.js';
 import type { AsyncCompletion } from './async-events.js';
@@ -57,9 +58,17 @@ export function retryable(answer: HookAnswer): boolean {
   return answer.error.code !== 'pool_closed' && answer.error.code !== 'aborted';
 }
 
+/** Writes an async run's audit record; a failed write is reported like a dispatch's (never thrown). */
+export function writeCompletion(ctx: JobContext, c: AsyncCompletion): void {
+  void ctx.audit?.write([c.record]).then((failure) => {
+    if (failure !== undefined)
+      reportAuditFailure(ctx, failure, { event: c.record.event, tenant: c.record.tenant, denied: false });
+  });
+}
+
 /** Writes a completion to this process's audit sink (unless `audit: false`) and library events. */
 export function deliverLocally(ctx: JobContext, c: AsyncCompletion, o: { audit?: boolean } = {}): void {
-  if (o.audit !== false) ctx.audit?.write([c.record]);
+  if (o.audit !== false) writeCompletion(ctx, c);
   const events = ctx.events;
   if (events === undefined) return;
   if (events.has('hook.completed')) events.emit('hook.completed', c.record);

@@ -37,8 +37,8 @@ export interface AuditRecord {
 }
 
 /**
- * A JSONL file path, a callback, or `{ file, key, fsync, onRecord }`. `fsync: true` flushes the file
- * to the disk before dispatch() resolves (survives an OS crash, not only a process crash).
+ * A JSONL file path, a callback, or `{ file, key, fsync, onRecord, required }`. `fsync: true` flushes
+ * the file to the disk before dispatch() resolves (survives an OS crash, not only a process crash).
  */
 export type AuditOption =
   | string
@@ -53,13 +53,46 @@ export type AuditOption =
       key?: AuditKey;
       fsync?: boolean;
       onRecord?: (record: AuditRecord) => void;
+      /**
+       * A dispatch whose records could not be written (after the retries) denies on deny-capable
+       * events: no verdict without its record. Default false: the answer stands, with a warning.
+       */
+      required?: boolean;
     };
 
+/** A write that failed after its retries: reported in the log, the metrics and the result. */
+export interface AuditFailure {
+  /** The audit file (undefined: the `onRecord` callback threw). */
+  readonly file: string | undefined;
+  /** What went wrong, e.g. `EMFILE: too many open files, open '/var/log/hw/audit.jsonl'`. */
+  readonly message: string;
+  /** The system error code (EMFILE, ENOSPC, EISDIR…), when there is one. */
+  readonly code: string | undefined;
+  /** Records kept to be written with the next append that succeeds. */
+  readonly pending: number;
+  /** Records given up for good (the pending buffer was full). */
+  readonly dropped: number;
+}
+
+/** Waits between the attempts of one append (the first is immediate): ~0.3 s in all. */
+const RETRY_DELAYS_MS = [10, 50, 250];
+/** Records held for a later append while the file cannot be written; past it the oldest are dropped. */
+const MAX_PENDING = 10_000;
+
 const round = (ms: number) => Math.round(ms * 1000) / 1000;
+// Not unref'd: a one-shot CLI dispatch must not exit while its records are being retried.
+const wait = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 export class AuditLog {
   readonly #file: ChainedFile | undefined;
   readonly #callback: ((record: AuditRecord) => void) | undefined;
+  /** See AuditOption `required`. */
+  readonly required: boolean;
+  /** Records a failed append left behind: written first by the next one. */
+  #pending: AuditRecord[] = [];
+  #dropped = 0;
+  /** Appends one at a time, in call order (a retry must not race the next dispatch's records). */
+  #queue: Promise<unknown> = Promise.resolve();
 
   constructor(option: AuditOption) {
     if (typeof option === 'string') this.#file = new ChainedFile(option, false);
@@ -67,17 +100,65 @@ export class AuditLog {
     else {
       if (option.key !== undefined && option.file === undefined)
         throw new Error('key: a key authenticates an audit file; give audit.file too');
+      if (option.required !== undefined && typeof option.required !== 'boolean')
+        throw new Error(`required: expected true or false, got ${JSON.stringify(option.required)}`);
       const key = option.key === undefined ? undefined : toAuditKey(option.key);
       if (option.file !== undefined) this.#file = new ChainedFile(option.file, option.fsync === true, key);
       this.#callback = option.onRecord;
     }
+    this.required = typeof option === 'object' && option.required === true;
   }
 
-  /** Writes the records of one dispatch. */
-  write(records: readonly AuditRecord[]): void {
-    if (records.length === 0) return;
-    this.#file?.append(records as unknown as Record<string, unknown>[]);
-    if (this.#callback !== undefined) for (const r of records) this.#callback(r);
+  /**
+   * Writes the records of one dispatch (or one async run). Never rejects: an append that fails is
+   * tried again, then the records are kept for the next append and the failure is returned.
+   */
+  write(records: readonly AuditRecord[]): Promise<AuditFailure | undefined> {
+    if (records.length === 0 && this.#pending.length === 0) return Promise.resolve(undefined);
+    const run = this.#queue.then(() => this.#write(records));
+    this.#queue = run.catch(() => {});
+    return run;
+  }
+
+  async #write(records: readonly AuditRecord[]): Promise<AuditFailure | undefined> {
+    let failure: AuditFailure | undefined;
+    if (this.#callback !== undefined) {
+      try {
+        for (const r of records) this.#callback(r);
+      } catch (err) {
+        failure = this.#failure(undefined, err);
+      }
+    }
+    if (this.#file === undefined) return failure;
+    const batch = this.#pending.length === 0 ? records : [...this.#pending, ...records];
+    let last: unknown;
+    for (let attempt = 0; attempt <= RETRY_DELAYS_MS.length; attempt++) {
+      if (attempt > 0) await wait(RETRY_DELAYS_MS[attempt - 1]!);
+      try {
+        this.#file.append(batch as unknown as Record<string, unknown>[]);
+        this.#pending = [];
+        return failure;
+      } catch (err) {
+        last = err;
+      }
+    }
+    this.#pending = [...batch];
+    if (this.#pending.length > MAX_PENDING) {
+      this.#dropped += this.#pending.length - MAX_PENDING;
+      this.#pending = this.#pending.slice(-MAX_PENDING);
+    }
+    return this.#failure(this.#file.path, last);
+  }
+
+  #failure(file: string | undefined, err: unknown): AuditFailure {
+    const e = err as NodeJS.ErrnoException;
+    return {
+      file,
+      message: file === undefined ? `the onRecord callback threw: ${e?.message}` : String(e?.message ?? err),
+      code: typeof e?.code === 'string' ? e.code : undefined,
+      pending: this.#pending.length,
+      dropped: this.#dropped,
+    };
   }
 }
 

@@ -111,30 +111,37 @@ export class ChainedFile {
     this.#prev = key === undefined ? lineHash(last) : splitMac(last)!.mac;
   }
 
-  /** Writes the records (one write, before returning; fsync'd when asked). */
+  /**
+   * Writes the records (one write, before returning; fsync'd when asked). The chain moves on only
+   * once the write succeeded: after a failure (EMFILE, ENOSPC, an unwritable path) the same records
+   * can be appended again and the chain stays unbroken.
+   */
   append(records: readonly Record<string, unknown>[]): void {
     let text = '';
+    let seq = this.#seq;
+    let prev = this.#prev;
     for (const r of records) {
-      const body = JSON.stringify({ seq: ++this.#seq, prev: this.#prev, ...r });
+      const body = JSON.stringify({ seq: ++seq, prev, ...r });
       let line = body;
-      if (this.#key === undefined) this.#prev = lineHash(line);
+      if (this.#key === undefined) prev = lineHash(line);
       else {
-        this.#prev = bodyMac(this.#key, body);
-        line = `${body.slice(0, -1)},"mac":"${this.#prev}"}`;
+        prev = bodyMac(this.#key, body);
+        line = `${body.slice(0, -1)},"mac":"${prev}"}`;
       }
       text += `${line}\n`;
     }
     if (text === '') return;
-    if (!this.fsync) {
-      appendFileSync(this.path, text, { mode: 0o600 });
-      return;
+    if (!this.fsync) appendFileSync(this.path, text, { mode: 0o600 });
+    else {
+      const fd = openSync(this.path, 'a', 0o600);
+      try {
+        appendFileSync(fd, text);
+        fsyncSync(fd);
+      } finally {
+        closeSync(fd);
+      }
     }
-    const fd = openSync(this.path, 'a', 0o600);
-    try {
-      appendFileSync(fd, text);
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
+    this.#seq = seq;
+    this.#prev = prev;
   }
 }

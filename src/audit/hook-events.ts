@@ -2,16 +2,28 @@
 // `async.completed` and `rewake` (docs/scaling.md). Listeners run synchronously; an exception in one
 // is reported on stderr and never affects a dispatch.
 import type { AsyncCompletedEvent, RewakeEvent } from '../contract/async-events.js';
-import type { AuditRecord } from './audit-log.js';
+import type { AuditFailure, AuditRecord } from './audit-log.js';
 
 /** A hook was handed to its lane: the identifying part of its audit record. */
 export type HookStartedEvent = Pick<AuditRecord, 'time' | 'tenant' | 'event' | 'hookId' | 'scope' | 'type'>;
+
+/** The audit records of a dispatch (or async run) could not be written, after the retries. */
+export interface AuditFailedEvent extends AuditFailure {
+  /** ISO time of the failure. */
+  readonly time: string;
+  /** The dispatch's event and tenant (undefined for an async run's completion). */
+  readonly event?: string | undefined;
+  readonly tenant?: string | undefined;
+  /** `audit.required` made the dispatch deny. */
+  readonly denied: boolean;
+}
 
 export interface HookEventMap {
   'hook.started': HookStartedEvent;
   'hook.completed': AuditRecord;
   'async.completed': AsyncCompletedEvent;
   rewake: RewakeEvent;
+  'audit.failed': AuditFailedEvent;
 }
 
 export type HookEventName = keyof HookEventMap;
@@ -22,13 +34,14 @@ export class HookEvents {
     'hook.completed': new Set(),
     'async.completed': new Set(),
     rewake: new Set(),
+    'audit.failed': new Set(),
   };
 
   on<K extends HookEventName>(name: K, listener: (e: HookEventMap[K]) => void): () => void {
     const set = this.#listeners[name] as Set<(e: HookEventMap[K]) => void> | undefined;
     if (set === undefined)
       throw new TypeError(
-        `unknown event "${String(name)}"; expected "hook.started", "hook.completed", "async.completed" or "rewake"`,
+        `unknown event "${String(name)}"; expected "hook.started", "hook.completed", "async.completed", "rewake" or "audit.failed"`,
       );
     set.add(listener);
     return () => set.delete(listener);

@@ -2,7 +2,9 @@
 // which mode. Without a key only an unkeyed file can be checked, and only for integrity; with the key
 // a keyed file is checked for authenticity, and an unkeyed file is refused (a keyed file rewritten
 // without the key looks like one).
+
 import type { KeyObject } from 'node:crypto';
+import { optionKeys, refuseUnknownOptions } from '../config/option-keys.js';
 import { HookwardenError } from '../contract/hookwarden-error.js';
 import { type AuditKey, toAuditKey } from './audit-key.js';
 import {
@@ -80,7 +82,10 @@ function seqProblem(
  * Checks a whole audit text; reports the first break (1-based line numbers). With `key`, the file must
  * be keyed with that key; without, it must be unkeyed (a keyed file reports `needsKey`).
  */
+const VERIFY_CHAIN_OPTION_KEYS = optionKeys<VerifyOptions>()(['key']);
+
 export function verifyChain(text: string, options: VerifyOptions = {}): ChainReport {
+  refuseUnknownOptions(options, VERIFY_CHAIN_OPTION_KEYS, 'verifyChain');
   let key: KeyObject | undefined;
   try {
     key = options.key === undefined ? undefined : toAuditKey(options.key);

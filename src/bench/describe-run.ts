@@ -5,10 +5,9 @@ import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadConfig } from '../config/load.js';
 import { VERSION } from '../contract/version.js';
+import { loadResolvedConfig } from '../executor/load-options.js';
 import { resolveOptions } from '../executor/options.js';
-import { packPinLoader } from '../packs/pins.js';
 import type { HookDefinition } from '../registry/hook-definition.js';
 import { canonicalJson } from '../registry/hook-id.js';
 import type { BenchOptions } from './bench-options.js';
@@ -77,13 +76,7 @@ export async function describeHooks(
       : {}),
     onWarning: () => {},
   });
-  const loaded = await loadConfig({
-    config: resolved.config,
-    policy: resolved.policy,
-    limits: resolved.limits,
-    pins: packPinLoader(),
-    hookTypes: resolved.hookTypes,
-  });
+  const loaded = await loadResolvedConfig(resolved);
   const wanted = new Map(
     events.flatMap((e) => {
       const d = loaded.catalogue.resolve(e)?.definition;

@@ -5,6 +5,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { z } from 'zod';
 import { renderValue } from '../config/diagnostics.js';
+import { VERDICTS } from '../contract/decisions.js';
 import { HookwardenError } from '../contract/hookwarden-error.js';
 import { BENCH_SCHEMA, type BenchResult } from './bench-result.js';
 
@@ -120,7 +121,7 @@ const resultSchema = z.object({
       }),
     ),
   }),
-  decisions: z.partialRecord(z.enum(['allow', 'deny', 'ask', 'passthrough']), count),
+  decisions: z.partialRecord(z.enum(VERDICTS), count),
   errors: idMap(count),
   histogram: buckets,
   blocks: z.array(

@@ -12,6 +12,8 @@ export interface SourceFlags {
   root?: string;
   audit?: string;
   auditKey?: string;
+  /** --audit-required: a dispatch whose records cannot be written denies (deny-capable events). */
+  auditRequired?: boolean;
   /** URL patterns http hooks may be sent to (as a policy file's allowedHttpHookUrls). */
   allowHttpUrl?: string[];
 }
@@ -21,6 +23,8 @@ export function sourceOptions(
 ): Pick<ExecutorOptions, 'policy' | 'root' | 'audit' | 'allowedHttpHookUrls'> & { config: ConfigSource[] } {
   if (flags.auditKey !== undefined && flags.audit === undefined)
     throw new UsageError('--audit-key keys the --audit file: give --audit <file.jsonl> too');
+  if (flags.auditRequired === true && flags.audit === undefined)
+    throw new UsageError('--audit-required is about the --audit file: give --audit <file.jsonl> too');
   const key = flags.auditKey === undefined ? undefined : readKeyFlag(flags.auditKey, '--audit-key');
   return {
     config: [
@@ -31,7 +35,16 @@ export function sourceOptions(
     ...(flags.root !== undefined ? { root: flags.root } : {}),
     ...(flags.allowHttpUrl !== undefined ? { allowedHttpHookUrls: flags.allowHttpUrl } : {}),
     ...(flags.audit !== undefined
-      ? { audit: key === undefined ? flags.audit : { file: flags.audit, key } }
+      ? {
+          audit:
+            key === undefined && flags.auditRequired !== true
+              ? flags.audit
+              : {
+                  file: flags.audit,
+                  ...(key === undefined ? {} : { key }),
+                  ...(flags.auditRequired === true ? { required: true } : {}),
+                },
+        }
       : {}),
   };
 }

@@ -26,6 +26,7 @@ export interface DispatchFlags {
   tenant?: string;
   audit?: string;
   auditKey?: string;
+  auditRequired?: boolean;
   root?: string;
   packCache?: string;
   /** Milliseconds to wait for async hooks after the answer is printed (default CLI_ASYNC_WAIT_MS). */

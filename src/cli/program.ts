@@ -55,6 +55,10 @@ export function buildProgram(setExitCode: (code: number) => void): Command {
       '--audit-key <file>',
       'key the --audit file: every record gets an HMAC-SHA-256 under this key (mode 0600 file, from `audit keygen`)',
     )
+    .option(
+      '--audit-required',
+      'a dispatch whose --audit records cannot be written (after retries) denies on deny-capable events; without it the verdict stands, with a warning in the result',
+    )
     .option('--root <dir>', 'sandbox root: the working directory of command hooks (default: cwd)')
     .option(
       '--pack-cache <dir>',

@@ -3,7 +3,7 @@
 import { joinPath, renderValue } from '../contract/messages.js';
 import type { CommandHookSpec } from '../registry/hook-definition.js';
 import { resolveCommandPaths } from './command-paths.js';
-import { DEFAULTS, type IsolationLevel } from './defaults.js';
+import { DEFAULTS, type IsolationLevel, strongerIsolation } from './defaults.js';
 import type { DiagnosticSink } from './diagnostics.js';
 import type { HookContext } from './hook-context.js';
 import { commandEnv, commandInheritEnv } from './hook-env.js';
@@ -74,15 +74,12 @@ export function commandSpec(spec: RawHookSpec, path: string, ctx: HookContext): 
   });
 }
 
-const RANK: Record<IsolationLevel, number> = { process: 0, contained: 1, namespace: 2 };
-
 /** The hook's isolation, raised to the `limits.minIsolation` floor in force for its scope. */
 export function effectiveIsolation(
   asked: IsolationLevel | undefined,
   ctx: HookContext,
 ): Pick<CommandHookSpec, 'isolation' | 'containment'> {
-  const floor = ctx.limits.minIsolation;
-  return effectiveLevel(RANK[floor] > RANK[asked ?? 'process'] ? floor : (asked ?? 'process'));
+  return effectiveLevel(strongerIsolation(asked ?? 'process', ctx.limits.minIsolation));
 }
 
 /** A hook's isolation raised to `floor` (the operator's least isolation for a tenant's hooks). */
@@ -93,9 +90,7 @@ export function raiseIsolation(
   if (floor === undefined) return { isolation: c.isolation, containment: c.containment };
   const own: IsolationLevel =
     c.isolation === 'namespace' ? 'namespace' : c.containment === 'require' ? 'contained' : 'process';
-  return RANK[floor] > RANK[own]
-    ? effectiveLevel(floor)
-    : { isolation: c.isolation, containment: c.containment };
+  return effectiveLevel(strongerIsolation(own, floor));
 }
 
 function effectiveLevel(level: IsolationLevel): Pick<CommandHookSpec, 'isolation' | 'containment'> {

@@ -161,3 +161,7 @@ export type Limits = {
  */
 export const ISOLATION_LEVELS = ['process', 'contained', 'namespace'] as const;
 export type IsolationLevel = (typeof ISOLATION_LEVELS)[number];
+
+/** The stronger of two isolation levels (ISOLATION_LEVELS order: a floor only raises). */
+export const strongerIsolation = (a: IsolationLevel, b: IsolationLevel): IsolationLevel =>
+  ISOLATION_LEVELS.indexOf(b) > ISOLATION_LEVELS.indexOf(a) ? b : a;

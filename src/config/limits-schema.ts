@@ -46,13 +46,15 @@ export const limitsSchema = z.object({
     .union(
       [
         z.enum(ISOLATION_LEVELS),
-        z.object({
+        z.strictObject({
           policy: z.enum(ISOLATION_LEVELS).optional(),
           project: z.enum(ISOLATION_LEVELS).optional(),
           user: z.enum(ISOLATION_LEVELS).optional(),
         }),
       ],
-      { error: 'expected "process", "contained", "namespace" or {"policy"|"project"|"user": level}' },
+      {
+        error: `expected ${ISOLATION_LEVELS.map((l) => `"${l}"`).join(', ')} or {"policy"|"user"|"project": level}`,
+      },
     )
     .optional()
     .meta({

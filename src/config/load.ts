@@ -10,10 +10,11 @@
 import { basename, dirname, resolve } from 'node:path';
 import { DIALECTS, type Dialect } from '../contract/dialects.js';
 import { EventCatalogue } from '../contract/events.js';
-import { issueMessages, renderValue } from '../contract/messages.js';
+import { renderValue } from '../contract/messages.js';
 import type { Scope } from '../contract/types.js';
 import type { HookDefinition } from '../registry/hook-definition.js';
 import { collectEvents } from './collect-events.js';
+import { collectLimits } from './collect-limits.js';
 import type { IsolationLevel, Limits } from './defaults.js';
 import type { Diagnostic, DiagnosticSink } from './diagnostics.js';
 import { detectDialect } from './dialect.js';
@@ -23,19 +24,13 @@ import {
   type HookTypeOptions,
   type HookTypePolicy,
 } from './hook-type-policy.js';
-import { limitsSchema } from './limits-schema.js';
 import { type Layer, mergeLayers } from './merge-layers.js';
+import { mergeTenantLimits } from './merge-tenant-limits.js';
 import { normalizeHooksMap } from './normalize-entries.js';
 import type { PackStatus, PinLoader, RemotePinTarget } from './pin-loader.js';
 import { findPlugin } from './plugin-root.js';
 import { type ReadSource, readSource, type SourceSpec } from './read-source.js';
-import {
-  type LimitsByScope,
-  type LimitsSource,
-  mergeTenantLimits,
-  resolveScopeLimits,
-  type ScopeLimits,
-} from './scope-limits.js';
+import type { LimitsByScope, ScopeLimits } from './scope-limits.js';
 import { didYouMean } from './suggest.js';
 import type { TenantLimits } from './tenant-limits.js';
 import { readTenants, type TenantPart } from './tenants.js';
@@ -128,26 +123,6 @@ function dialectOf(value: Record<string, unknown>, sink: DiagnosticSink, catalog
     );
   }
   return detectDialect(value, new Set(catalogue.names()));
-}
-
-/** Each source's `limits`, validated (problems name their path), then resolved per scope. */
-function collectLimits(
-  sources: readonly ReadSource[],
-  override: Partial<Limits> | undefined,
-  base: ScopeLimits | undefined,
-): { byScope: LimitsByScope; executor: Limits } {
-  const parsedSources: LimitsSource[] = [];
-  for (const src of sources) {
-    const limits = src.value?.limits;
-    if (limits === undefined) continue;
-    const parsed = limitsSchema.safeParse(limits);
-    if (!parsed.success) {
-      for (const m of issueMessages(parsed.error.issues, limits, 'limits')) src.sink.error(m.path, m.message);
-      continue;
-    }
-    parsedSources.push({ scope: src.spec.scope, limits: parsed.data as Partial<Limits>, sink: src.sink });
-  }
-  return resolveScopeLimits(parsedSources, override, base);
 }
 
 export async function loadConfig(options: LoadOptions): Promise<LoadedConfig> {

@@ -1,11 +1,12 @@
 // Merges the hooks of every layer (DESIGN §3): policy first, then project, then user, each in file
 // order; a later layer replaces an earlier one's hook with the same event+name, project replaces user,
 // and nothing replaces a policy hook (a clash drops the other hook with a warning).
-import type { Scope } from '../contract/types.js';
+import { OVERRIDE_ORDER, type Scope } from '../contract/scopes.js';
 import type { HookDefinition } from '../registry/hook-definition.js';
 import type { DiagnosticSink } from './diagnostics.js';
 
-const SCOPE_ORDER: Record<Scope, number> = { trusted: 0, policy: 1, project: 2, user: 3 };
+/** Override order (src/contract/scopes.ts): a lower number replaces a higher one. */
+const SCOPE_ORDER = Object.fromEntries(OVERRIDE_ORDER.map((s, i) => [s, i])) as Record<Scope, number>;
 
 /** One file's (or pack's) hooks at one scope. */
 export interface Layer {

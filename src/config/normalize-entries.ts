@@ -86,7 +86,7 @@ async function normalizeEntry(
     );
     return [];
   }
-  const matcher = buildMatcher(entry.matcher, joinPath(path, 'matcher'), event, sink);
+  const matcher = buildMatcher(entry.matcher, joinPath(path, 'matcher'), event, claudeEvent, ctx);
   if (matcher === null) return [];
   const isGroup = Object.hasOwn(entry, 'hooks');
   const hookCtx = (groupIf: string | undefined): HookContext => ({
@@ -143,7 +143,8 @@ function buildMatcher(
   raw: unknown,
   path: string,
   event: EventDefinition,
-  sink: DiagnosticSink,
+  claudeEvent: string | undefined,
+  { sink, scope }: Pick<EntriesContext, 'sink' | 'scope'>,
 ): ToolMatcher | undefined | null {
   if (raw === undefined || raw === null) return undefined;
   if (typeof raw !== 'string') {
@@ -156,7 +157,7 @@ function buildMatcher(
     } else sink.error(path, `expected a string (tool name, regex or a|b), got ${renderValue(raw)}`);
     return null;
   }
-  const m = new ToolMatcher(raw);
+  const m = new ToolMatcher(raw, { event: claudeEvent ?? event.name });
   if (m.kind === 'all') return undefined;
   if (!event.toolScoped && event.matchOn.length === 0) {
     sink.warn(
@@ -165,11 +166,23 @@ function buildMatcher(
     );
     return undefined;
   }
-  if (m.regexError !== undefined) {
+  if (m.unevaluable !== undefined) {
+    // Invariant 3: a matcher that cannot be evaluated counts as a match. In a policy file that is
+    // a policy failure (its author must fix it); elsewhere the group runs for every tool.
+    if (scope === 'policy')
+      sink.error(
+        path,
+        `${m.unevaluable}: a policy matcher must be one hookwarden evaluates exactly (a tool name, a|b list, or a regex without lookaround and backreferences), got ${renderValue(raw)}`,
+      );
+    else
+      sink.warn(
+        path,
+        `${m.unevaluable}; the group runs for every ${event.toolScoped ? 'tool' : 'value'} (when in doubt, run the guard), got ${renderValue(raw)}`,
+      );
+  } else if (m.names?.size === 0)
     sink.warn(
       path,
-      `not a valid regex (${m.regexError}); compared as exact names separated by "|", got ${renderValue(raw)}`,
+      `matches no name (a list of empty names), so the group never runs, got ${renderValue(raw)}`,
     );
-  }
   return m;
 }

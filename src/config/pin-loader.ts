@@ -12,6 +12,9 @@ import type { WatchTarget } from './watch-target.js';
 /** `sha256:` followed by 64 lowercase hex digits: the form of every pack digest and key id. */
 export const DIGEST_PATTERN = /^sha256:[0-9a-f]{64}$/;
 
+/** A pack's name (hookpack.json `name`, a pin's `name`): also a hook's `name` pattern. */
+export const PACK_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._:@/+-]{0,127}$/;
+
 /** How a pinned pack fared at load (reported by `validateConfig` and `hookwarden validate`). */
 export interface PackStatus {
   /** The config file that pins the pack, and the pin's JSON path (`packs[0]`). */

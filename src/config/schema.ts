@@ -2,13 +2,14 @@
 // reported with its JSON path and skipped while the rest loads); together they generate the JSON
 // Schema editors use (see json-schema.ts).
 
+import { valid } from 'semver';
 import { z } from 'zod';
 import { MUTATION_FIELDS } from '../contract/events.js';
 import { SENDABLE_HEADER_VALUE } from '../contract/header-template.js';
 import { asyncFieldsShape } from './async-fields.js';
 import { ISOLATION_LEVELS } from './defaults.js';
 import { limitsSchema } from './limits-schema.js';
-import { DIGEST_PATTERN } from './pin-loader.js';
+import { DIGEST_PATTERN, PACK_NAME_PATTERN } from './pin-loader.js';
 import { tenantLimitsSchema } from './tenant-limits.js';
 import { nonEmpty, posInt } from './zod-fields.js';
 
@@ -111,7 +112,7 @@ export const hookSpecSchema = z
       .optional()
       .meta({ description: 'Names passed from the host environment unless they look secret.' }),
     isolation: z
-      .enum(ISOLATION_LEVELS, { error: 'expected "process", "contained" or "namespace"' })
+      .enum(ISOLATION_LEVELS, { error: `expected ${ISOLATION_LEVELS.map((l) => `"${l}"`).join(' or ')}` })
       .optional()
       .meta({
         description:
@@ -241,6 +242,25 @@ export const packPinSchema = z
       description:
         'Refuse the pack unless a signature by one of publicKeys verifies. Default: true when publicKeys are given.',
     }),
+    name: z
+      .string({ error: 'expected a pack name' })
+      .regex(PACK_NAME_PATTERN, {
+        error:
+          "expected the pack's name as in its hookpack.json (1-128 characters from A-Z a-z 0-9 . _ : @ / + -)",
+      })
+      .optional()
+      .meta({
+        description:
+          'The name the pack must have (hookpack.json `name`): another pack, even one signed by the same key, is refused. Required on a url pin without a digest.',
+      }),
+    minVersion: z
+      .string({ error: 'expected a semantic version such as "1.2.0"' })
+      .refine((v) => valid(v) !== null, { error: 'expected a semantic version such as "1.2.0"' })
+      .optional()
+      .meta({
+        description:
+          'The lowest version accepted (semantic versions): an older pack is refused. A url pin also never goes back below the last version it verified.',
+      }),
     scope: z.enum(['policy', 'user'], { error: 'expected "policy" or "user"' }).optional().meta({
       description:
         'policy: a refused pack makes deny-capable events deny, its hooks cannot be replaced. user: a refused pack is skipped with a warning. Default user; every pack of a policy file is policy.',

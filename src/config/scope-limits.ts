@@ -1,19 +1,27 @@
 // Limits by scope (trust invariant 1: a lower scope can only tighten). Every limit key has a rule in
 // LIMIT_RULES, one table that the tests iterate:
-// - `direction`: a cap can only shrink, a floor can only rise, from one scope to the next lower one;
-// - `reach`: `scope` limits act on hooks, so each scope has its own value, and a value written in a
-//   project or user file applies to the hooks of that scope and below, never to policy (or trusted)
-//   hooks; `executor` limits shape the one executor shared by every scope;
+// - `direction`: a cap can only shrink, a floor can only rise, from one scope to the next less
+//   trusted one;
+// - `reach`: `scope` limits act on hooks, so each scope has its own value; a value written in a file
+//   applies to the hooks of that file's scope and of every less-trusted scope (the trust order of
+//   src/contract/scopes.ts: trusted > policy > user > project), never to a more trusted one: a
+//   user's file restricts the repository's (project) hooks, a project file never reaches user or
+//   policy hooks; `executor` limits shape the one executor shared by every scope;
 // - `fromLowerScopes`: whether a project/user file may tighten an executor limit (`tighten`: only
 //   where a tighter value cannot make a higher-scope hook fail) or not at all (`ignored`).
 // The policy level is hookwarden's defaults, then the policy files in order, then the caller's own
-// limits (library `limits` option), which win over every file. A project or user value that would
-// loosen what a higher level set is ignored with a warning.
+// limits (library `limits` option), which win over every file. A user or project value that would
+// loosen what a more trusted level set is ignored with a warning.
 import { availableParallelism } from 'node:os';
-import type { Scope } from '../contract/types.js';
-import { DEFAULTS, type IsolationLevel, type Limits } from './defaults.js';
+import { moreTrusted, reachedBy, type Scope, TRUST_ORDER } from '../contract/scopes.js';
+import {
+  DEFAULTS,
+  ISOLATION_LEVELS,
+  type IsolationLevel,
+  type Limits,
+  strongerIsolation,
+} from './defaults.js';
 import type { DiagnosticSink } from './diagnostics.js';
-import type { TenantLimits } from './tenant-limits.js';
 
 export interface LimitRule {
   readonly direction: 'cap' | 'floor';
@@ -45,51 +53,6 @@ export const LIMIT_RULES = Object.freeze({
 export type LimitKey = keyof typeof LIMIT_RULES;
 
 /**
- * A tenant's scheduling limits (`tenants.<id>.limits`) follow the same rule: a policy file sets
- * them, a project or user file may only tighten a value a higher scope set (an unset value is
- * unbounded, so any value tightens it). All apply to the tenant's whole lane share.
- */
-export const TENANT_LIMIT_RULES = Object.freeze({
-  maxConcurrent: 'cap',
-  maxQueued: 'cap',
-  weight: 'cap',
-  cpuMsPerWindow: 'cap',
-  windowMs: 'floor',
-  maxAsyncQueued: 'cap',
-  ratePerSec: 'cap',
-  rateBurst: 'cap',
-} as const satisfies Record<keyof TenantLimits, 'cap' | 'floor'>);
-
-/** Merges one tenant's limits from its sources: policy ones in order, then lower ones tighten. */
-export function mergeTenantLimits(
-  parts: readonly { scope: Scope; limits: TenantLimits | undefined; sink: DiagnosticSink; path: string }[],
-): TenantLimits {
-  const out: Record<string, number> = {};
-  const byRank = (scopes: readonly Scope[]) => parts.filter((p) => scopes.includes(p.scope));
-  for (const p of byRank(['trusted', 'policy'])) Object.assign(out, definedOnly(p.limits));
-  for (const p of [...byRank(['project']), ...byRank(['user'])]) {
-    for (const [k, v] of Object.entries(definedOnly(p.limits))) {
-      const current = out[k];
-      const dir = TENANT_LIMIT_RULES[k as keyof TenantLimits];
-      if (current === undefined || (dir === 'cap' ? v <= current : v >= current)) out[k] = v;
-      else
-        p.sink.warn(
-          `${p.path}.${k}`,
-          `ignored: ${v} would loosen the limit in force (${current}); a ${p.scope} file can only tighten a tenant's limits`,
-        );
-    }
-  }
-  return out as TenantLimits;
-}
-
-function definedOnly(limits: TenantLimits | undefined): Record<string, number> {
-  return Object.fromEntries(Object.entries(limits ?? {}).filter(([, v]) => v !== undefined)) as Record<
-    string,
-    number
-  >;
-}
-
-/**
  * Limits as they apply to the hooks of one scope: `minIsolation` is resolved to one level. The
  * executor-reach keys hold the executor's value in every scope.
  */
@@ -111,21 +74,29 @@ export interface LimitsSource {
 }
 
 type Mutable = { -readonly [K in keyof ScopeLimits]: ScopeLimits[K] };
-const LEVEL: Record<IsolationLevel, number> = { process: 0, contained: 1, namespace: 2 };
-const LOWER = ['project', 'user'] as const;
+const rank = (level: IsolationLevel) => ISOLATION_LEVELS.indexOf(level);
+/** The scopes below policy, most trusted first (the order their files are applied in). */
+const LOWER = TRUST_ORDER.filter((s): s is 'user' | 'project' => s === 'user' || s === 'project');
 
 /** jsThreads 0 means one per CPU: compare effective counts. */
 const effective = (key: LimitKey, v: number) => (key === 'jsThreads' && v === 0 ? availableParallelism() : v);
 
+/** The floor a per-scope `minIsolation` (or one level) written at the policy level gives `scope`. */
 function floorFor(min: Limits['minIsolation'], scope: Scope): IsolationLevel {
-  if (min === undefined) return 'process';
+  if (min === undefined) return ISOLATION_LEVELS[0];
   if (typeof min === 'string') return min;
-  return scope === 'trusted' ? 'process' : (min[scope] ?? 'process');
+  if (scope === 'trusted') return ISOLATION_LEVELS[0];
+  // A floor for a scope holds for every less-trusted one too: a repository's hooks are never
+  // isolated less than the user's or the policy's.
+  let level: IsolationLevel = ISOLATION_LEVELS[0];
+  for (const s of TRUST_ORDER.slice(0, TRUST_ORDER.indexOf(scope) + 1))
+    if (s !== 'trusted') level = strongerIsolation(level, min[s] ?? ISOLATION_LEVELS[0]);
+  return level;
 }
 
 /** Whether `next` is at least as tight as `current` for `key`. */
 function tightens(key: LimitKey, current: unknown, next: unknown): boolean {
-  if (key === 'minIsolation') return LEVEL[next as IsolationLevel] >= LEVEL[current as IsolationLevel];
+  if (key === 'minIsolation') return rank(next as IsolationLevel) >= rank(current as IsolationLevel);
   return effective(key, next as number) <= effective(key, current as number);
 }
 
@@ -149,18 +120,21 @@ export function resolveScopeLimits(
     assignDefined(merged, override ?? {});
     executorMin = merged.minIsolation as Limits['minIsolation'];
     policyLevel = { ...(merged as unknown as Limits), minIsolation: floorFor(executorMin, 'policy') };
+    warnDescendingFloors(sources, executorMin);
   }
-  // Each lower scope starts from the level above; floors written per scope at the policy level hold.
-  const project: Mutable = {
-    ...policyLevel,
-    minIsolation: maxLevel(policyLevel.minIsolation, floorFor(executorMin, 'project')),
-  };
-  const user: Mutable = {
-    ...project,
-    minIsolation: maxLevel(project.minIsolation, floorFor(executorMin, 'user')),
-  };
+  // Each lower scope starts from the level of the scope above it in the trust order; floors written
+  // per scope at the policy level hold.
+  const levels = {} as Record<'user' | 'project', Mutable>;
+  let above = policyLevel;
+  for (const scope of LOWER) {
+    levels[scope] = {
+      ...above,
+      minIsolation: strongerIsolation(above.minIsolation, floorFor(executorMin, scope)),
+    };
+    above = levels[scope];
+  }
   const executor: Record<string, unknown> = { ...policyLevel, minIsolation: executorMin };
-  const levels: Record<'project' | 'user', Mutable> = { project, user };
+  // In trust order: what the user's file tightened is in force before the project file is read.
   for (const scope of LOWER) {
     for (const src of sources) {
       if (src.scope !== scope) continue;
@@ -172,21 +146,43 @@ export function resolveScopeLimits(
   }
   for (const k of Object.keys(LIMIT_RULES) as LimitKey[]) {
     if (LIMIT_RULES[k].reach !== 'executor') continue;
-    for (const level of [policyLevel, project, user]) (level as Record<string, unknown>)[k] = executor[k];
+    for (const level of [policyLevel, ...Object.values(levels)])
+      (level as Record<string, unknown>)[k] = executor[k];
   }
   const frozen = (l: Mutable) => Object.freeze({ ...l }) as ScopeLimits;
   const policy = frozen(policyLevel);
   return {
-    byScope: Object.freeze({ trusted: policy, policy, project: frozen(project), user: frozen(user) }),
+    byScope: Object.freeze({
+      trusted: policy,
+      policy,
+      user: frozen(levels.user),
+      project: frozen(levels.project),
+    }),
     executor: Object.freeze(executor) as unknown as Limits,
   };
+}
+
+/** A policy per-scope floor that would isolate a less-trusted scope less than a more trusted one. */
+function warnDescendingFloors(sources: readonly LimitsSource[], min: Limits['minIsolation']): void {
+  if (min === undefined || typeof min === 'string') return;
+  for (const scope of LOWER) {
+    const written = min[scope];
+    const floor = floorFor(min, scope);
+    if (written === undefined || written === floor) continue;
+    const src = [...sources].reverse().find((s) => {
+      const m = s.scope === 'policy' ? s.limits.minIsolation : undefined;
+      return m !== undefined && typeof m !== 'string' && m[scope] !== undefined;
+    });
+    src?.sink.warn(
+      `limits.minIsolation.${scope}`,
+      `raised to "${floor}": ${scope} hooks are less trusted than the scopes above them (trust order trusted > policy > user > project), so they are never isolated less`,
+    );
+  }
 }
 
 function assignDefined(target: Record<string, unknown>, source: Partial<Limits>): void {
   for (const [k, v] of Object.entries(source)) if (v !== undefined) target[k] = v;
 }
-
-const maxLevel = (a: IsolationLevel, b: IsolationLevel): IsolationLevel => (LEVEL[b] > LEVEL[a] ? b : a);
 
 function tightenInto(level: Mutable, key: LimitKey, value: unknown): void {
   if (tightens(key, level[key], value)) (level as Record<string, unknown>)[key] = value;
@@ -224,10 +220,8 @@ function applyLower(
     return;
   }
   if (rule.reach === 'executor') executor[key] = value;
-  else {
-    (levels[scope] as Record<string, unknown>)[key] = value;
-    if (scope === 'project') tightenInto(levels.user, key, value);
-  }
+  // Its own scope and every less-trusted one.
+  else for (const target of reachedBy(scope)) tightenInto(levels[target as 'project' | 'user'], key, value);
 }
 
 function applyIsolation(
@@ -238,7 +232,7 @@ function applyIsolation(
 ): void {
   const perScope: [Scope, IsolationLevel][] =
     typeof value === 'string'
-      ? (scope === 'project' ? ['project', 'user'] : ['user']).map((s) => [s as Scope, value])
+      ? [[scope, value]]
       : (Object.entries(value).filter(([, v]) => v !== undefined) as [Scope, IsolationLevel][]);
   const warned = new Set<string>();
   const warn = (path: string, message: string) => {
@@ -247,22 +241,25 @@ function applyIsolation(
   };
   for (const [target, level] of perScope) {
     const path = typeof value === 'string' ? 'limits.minIsolation' : `limits.minIsolation.${target}`;
-    if (target === 'policy' || target === 'trusted' || (scope === 'user' && target === 'project')) {
+    if (moreTrusted(target, scope)) {
       warn(
         path,
-        `ignored: a ${scope} file cannot set the isolation of ${target} hooks (a lower scope applies to its own hooks and below)`,
+        `ignored: a ${scope} file cannot set the isolation of ${target} hooks (a file's limits reach its own scope and the less-trusted ones: trusted > policy > user > project)`,
       );
       continue;
     }
     const l = levels[target as 'project' | 'user'];
-    if (LEVEL[level] < LEVEL[l.minIsolation]) {
+    if (rank(level) < rank(l.minIsolation)) {
       warn(
         path,
         `ignored: "${level}" would lower the isolation floor in force ("${l.minIsolation}"); a lower scope can only raise it`,
       );
       continue;
     }
-    l.minIsolation = level;
-    if (target === 'project') levels.user.minIsolation = maxLevel(levels.user.minIsolation, level);
+    // The target and every scope less trusted than it.
+    for (const s of reachedBy(target)) {
+      const t = levels[s as 'project' | 'user'];
+      t.minIsolation = strongerIsolation(t.minIsolation, level);
+    }
   }
 }

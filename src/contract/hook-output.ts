@@ -2,10 +2,11 @@
 // list of output fields (output-fields.ts). Every answer goes through parseHookOutput
 // (parse-output.ts), a dependency-free parser of the same shape.
 import { z } from 'zod';
+import { DECISIONS } from './decisions.js';
 import { type FieldKinds, OUTPUT_FIELD_SPECS } from './output-fields.js';
 
 const KIND_SCHEMAS: Record<keyof FieldKinds, z.ZodType> = {
-  decision: z.enum(['allow', 'deny', 'ask', 'defer']),
+  decision: z.enum(DECISIONS),
   string: z.string(),
   boolean: z.boolean(),
   stringRecord: z.record(z.string(), z.string()),

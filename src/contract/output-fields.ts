@@ -3,9 +3,11 @@
 // catalogue, the dependency-free parser's checks (parse-output.ts), the zod schema users get
 // (hook-output.ts), the fold's field order and the result's keys. Dependency-free.
 
+import type { DECISIONS } from './decisions.js';
+
 /** The value kinds a field may hold. */
 export interface FieldKinds {
-  decision: 'allow' | 'deny' | 'ask' | 'defer';
+  decision: (typeof DECISIONS)[number];
   string: string;
   boolean: boolean;
   record: Record<string, unknown>;

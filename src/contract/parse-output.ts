@@ -2,6 +2,7 @@
 // chains of JS hooks with exactly the host's parser. The zod `hookOutputSchema` (hook-output.ts)
 // documents the same shape for users; test/contract/parse-output.test.ts keeps the two in step.
 import { isClaudeCodeOutput, mapClaudeCodeOutput } from './claude-code.js';
+import { DECISIONS } from './decisions.js';
 import { DIALECT_RULES, type Dialect } from './dialects.js';
 import { isObject } from './messages.js';
 import { type FieldKinds, OUTPUT_FIELD_SPECS } from './output-fields.js';
@@ -22,9 +23,9 @@ const any: Check = () => undefined;
 /** One check per value kind of output-fields.ts. */
 const CHECKS: Record<keyof FieldKinds, Check> = {
   decision: (v) =>
-    v === 'allow' || v === 'deny' || v === 'ask' || v === 'defer'
+    (DECISIONS as readonly unknown[]).includes(v)
       ? undefined
-      : 'expected one of "allow"|"deny"|"ask"|"defer"',
+      : `expected one of ${DECISIONS.map((d) => `"${d}"`).join('|')}`,
   string: str,
   boolean: (v) => (typeof v === 'boolean' ? undefined : `expected boolean, received ${describe(v)}`),
   stringRecord: (v) =>

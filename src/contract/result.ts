@@ -55,7 +55,7 @@ export interface HookRecord {
 
 /**
  * The folded verdict of one dispatch. Keys appear in this order in JSON: event, decision, reason,
- * decidedBy, interrupted, the folded mutation fields (output-fields.ts order), hooks.
+ * decidedBy, interrupted, the folded mutation fields (output-fields.ts order), warnings, hooks.
  */
 export type DispatchResult = {
   event: string;
@@ -66,5 +66,10 @@ export type DispatchResult = {
   /** True when the caller aborted the dispatch before a verdict. */
   interrupted?: boolean;
 } & Mutations & {
+    /**
+     * What went wrong around the hooks without changing the verdict, one line each: the audit
+     * records of this dispatch could not be written (they are kept and written later).
+     */
+    warnings?: string[];
     hooks: HookRecord[];
   };

@@ -1,5 +1,6 @@
 // Plain value types of the contract. Dependency-free: shared by the host and the sandbox side.
 // The zod schemas in hook-input.ts / hook-output.ts validate values of exactly these shapes.
+import type { OUTCOMES, VERDICTS } from './decisions.js';
 import type { FieldKinds } from './output-fields.js';
 
 /** A JSON value as it crosses a boundary. */
@@ -58,11 +59,14 @@ export type Decision = FieldKinds['decision'];
 
 export type { HookOutput } from './output-fields.js';
 
-export type HookType = 'command' | 'js' | 'http' | 'prompt' | 'agent' | 'trusted';
-export type Scope = 'trusted' | 'policy' | 'project' | 'user';
+/** Every hook type (`trusted`: an in-process callback registered through the library). */
+export const HOOK_TYPES = ['command', 'js', 'http', 'prompt', 'agent', 'trusted'] as const;
+
+export type HookType = (typeof HOOK_TYPES)[number];
+export type { Scope } from './scopes.js';
 
 /** Per-hook outcome in a DispatchResult (`queued`: an async hook handed to the queue; see docs/scaling.md). */
-export type Outcome = Decision | 'proceed' | 'error' | 'timeout' | 'limit' | 'not-run' | 'queued';
+export type Outcome = (typeof OUTCOMES)[number];
 
 /** The dispatch verdict. `passthrough`: nobody decided (distinct from `allow`: somebody approved). */
-export type Verdict = Decision | 'passthrough';
+export type Verdict = (typeof VERDICTS)[number];

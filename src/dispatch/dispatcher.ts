@@ -2,6 +2,7 @@
 // tenant's scope, select (fast path: nothing matches), then run the hooks — a serial chain or a
 // parallel fan-out, with the re-check of rewrites — fold, and record.
 
+import { optionKeys, refuseUnknownOptions } from '../config/option-keys.js';
 import { tenantIdProblem } from '../config/tenants.js';
 import type { EventDefinition } from '../contract/events.js';
 import { finishFold, startFold } from '../contract/fold.js';
@@ -68,6 +69,18 @@ function resolveScope(
   };
 }
 
+const DISPATCH_OPTION_KEYS = optionKeys<DispatchOptions>()(['tenant', 'signal', 'onHookTiming']);
+
+/** The third argument of dispatch(): an object of known keys (a typo must not drop the tenant). */
+function checkDispatchOptions(options: DispatchOptions): void {
+  if (typeof options !== 'object' || options === null || Array.isArray(options))
+    throw new HookwardenError(
+      'invalid_options',
+      `dispatch options: expected an object like { tenant, signal }, got ${JSON.stringify(options) ?? typeof options}`,
+    );
+  refuseUnknownOptions(options, DISPATCH_OPTION_KEYS, 'dispatch options');
+}
+
 export async function dispatch(
   gen: Generation,
   ctx: DispatchContext,
@@ -75,6 +88,7 @@ export async function dispatch(
   input0: unknown,
   options: DispatchOptions = {},
 ): Promise<DispatchResult> {
+  checkDispatchOptions(options);
   const resolved = resolveEvent(gen, eventName);
   checkInputShape(input0, gen.limits.maxInputDepth);
   // Claude Code's snake_case fields are understood everywhere (their camelCase twins are added).
@@ -111,7 +125,7 @@ export async function dispatch(
   if (state.records.length === 0) return { event: def.name, decision: 'passthrough', hooks: [] };
   let result = finishFold(def, state);
   if (options.signal?.aborted) result = interrupted(result, def);
-  recordDispatch(ctx, def.name, options.tenant, run.folded, result);
+  result = await recordDispatch(ctx, def, options.tenant, run.folded, result);
   if (run.asyncJobs.length > 0) ctx.async?.release(run.asyncJobs);
   return result;
 }

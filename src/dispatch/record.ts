@@ -1,7 +1,8 @@
 // The record stage of a dispatch (DESIGN §1): `hook.started` as each hook is handed to its lane, then
 // one audit record per executed hook to the audit sinks and `hook.completed` listeners — metadata
 // only, never the hook's input or output content.
-import { auditRecords } from '../audit/audit-log.js';
+import { type AuditFailure, auditRecords } from '../audit/audit-log.js';
+import type { EventDefinition } from '../contract/events.js';
 import type { DispatchResult } from '../contract/result.js';
 import type { RegisteredHook } from '../registry/registry.js';
 import type { DispatchContext, DispatchOptions } from './context.js';
@@ -35,21 +36,51 @@ export function startNotifier(
   return () => notifyStarted(ctx, options, hooks);
 }
 
-export function recordDispatch(
+/**
+ * Writes the dispatch's audit records and tells `hook.completed` listeners. A dispatch whose hooks
+ * ran always gets its answer: when the records cannot be written (after the audit log's retries),
+ * the failure is reported (`audit.failed`, which the executor logs and the service counts) and the
+ * result carries a warning; with `audit.required`, a deny-capable event denies instead.
+ */
+export async function recordDispatch(
   ctx: DispatchContext,
-  event: string,
+  def: EventDefinition,
   tenant: string | undefined,
   hooks: readonly RegisteredHook[],
   result: DispatchResult,
-): void {
+): Promise<DispatchResult> {
   const listening = ctx.events?.has('hook.completed') === true;
-  if (ctx.audit === undefined && !listening) return;
+  if (ctx.audit === undefined && !listening) return result;
   const records = auditRecords(
-    event,
+    def.name,
     tenant,
     result.hooks,
     hooks.map((h) => h.deadlineMs),
   );
-  ctx.audit?.write(records);
+  const failure = await ctx.audit?.write(records);
   if (listening) for (const r of records) ctx.events!.emit('hook.completed', r);
+  if (failure === undefined) return result;
+  const denied = ctx.audit!.required && def.canDeny;
+  reportAuditFailure(ctx, failure, { event: def.name, tenant, denied });
+  const warning = `audit: the records of this dispatch could not be written${failure.file === undefined ? '' : ` to ${failure.file}`} (${failure.message}); ${failure.pending} record${failure.pending === 1 ? ' is' : 's are'} kept and written with the next record that can be${failure.dropped > 0 ? `, ${failure.dropped} dropped` : ''}`;
+  const { hooks: records_, ...rest } = result;
+  const warnings = [...(result.warnings ?? []), warning];
+  if (!denied) return { ...rest, warnings, hooks: records_ };
+  return {
+    ...rest,
+    decision: 'deny',
+    reason: `the audit records of this dispatch could not be written and audit.required is set, so it denies: ${failure.message}`,
+    decidedBy: 'audit',
+    warnings,
+    hooks: records_,
+  };
+}
+
+/** Emits `audit.failed` for a write that failed after its retries. */
+export function reportAuditFailure(
+  ctx: Pick<DispatchContext, 'events'>,
+  failure: AuditFailure,
+  about: { event?: string | undefined; tenant?: string | undefined; denied: boolean },
+): void {
+  ctx.events?.emit('audit.failed', { time: new Date().toISOString(), ...about, ...failure });
 }

@@ -3,6 +3,7 @@
 import type { AsyncQueue } from '../async/async-queue.js';
 import type { HookEventMap, HookEventName } from '../audit/hook-events.js';
 import type { Diagnostic } from '../config/diagnostics.js';
+import type { LoadedConfig } from '../config/load.js';
 import type { DispatchResult } from '../contract/result.js';
 import type { DispatchInput } from '../contract/types.js';
 import type { DispatchOptions } from '../dispatch/dispatcher.js';
@@ -42,8 +43,9 @@ export interface Executor {
   readonly tenants: readonly string[];
   /**
    * Subscribes to `hook.started` (a hook is handed to its lane), `hook.completed` (its audit record:
-   * metadata only), `async.completed` (an async hook's run ended) or `rewake` (an `asyncRewake` hook
-   * said no). Returns a function that unsubscribes.
+   * metadata only), `async.completed` (an async hook's run ended), `rewake` (an `asyncRewake` hook
+   * said no) or `audit.failed` (audit records could not be written after retries; they are kept for
+   * the next append). Returns a function that unsubscribes.
    */
   on<K extends HookEventName>(name: K, listener: (e: HookEventMap[K]) => void): () => void;
   /**
@@ -70,4 +72,10 @@ export interface ExecutorInternals {
   readonly generation: () => Generation;
   /** The async queue: its event feed (GET /v1/events) and status (/readyz, metrics). */
   readonly queue: AsyncQueue;
+  /** The configuration in force, as loaded (the fixture runner's coverage and checks). */
+  readonly loaded: () => LoadedConfig;
 }
+
+/** The internals of an executor made by createExecutor() (tests, benchmarks, the server, fixtures). */
+export const internalsOf = (e: Executor): ExecutorInternals =>
+  (e as unknown as { [INTERNALS](): ExecutorInternals })[INTERNALS]();

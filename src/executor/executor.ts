@@ -4,23 +4,25 @@
 
 import { availableParallelism } from 'node:os';
 import type { AsyncQueue } from '../async/async-queue.js';
+import { auditFailureDiagnostic } from '../audit/audit-failure.js';
 import { AuditLog } from '../audit/audit-log.js';
 import { type HookEventMap, type HookEventName, HookEvents } from '../audit/hook-events.js';
 import type { Limits } from '../config/defaults.js';
 import { type Diagnostic, formatDiagnostic } from '../config/diagnostics.js';
-import { type LoadedConfig, loadConfig } from '../config/load.js';
+import type { LoadedConfig } from '../config/load.js';
+import { optionKeys, refuseUnknownOptions } from '../config/option-keys.js';
 import { HookwardenError } from '../contract/hookwarden-error.js';
 import type { DispatchResult } from '../contract/result.js';
 import type { DispatchInput } from '../contract/types.js';
 import type { DispatchContext } from '../dispatch/context.js';
 import { type DispatchOptions, dispatch } from '../dispatch/dispatcher.js';
 import type { Generation } from '../dispatch/generation.js';
-import { packPinLoader } from '../packs/pins.js';
 import { RemotePacks } from '../packs/remote/remote-packs.js';
 import { HookPool } from '../pool/pool.js';
 import { type OnceStore, OnceTracker, Registry, type TrustedDefinition } from '../registry/registry.js';
 import { type CloseOptions, type Executor, type ExecutorInternals, INTERNALS } from './api.js';
 import { asyncParts, closeQueue } from './async-parts.js';
+import { loadResolvedConfig } from './load-options.js';
 import { loadRedisModule, type RedisModule } from './make-queue.js';
 import { OnceFileStore } from './once-file.js';
 import { type ExecutorOptions, type ResolvedOptions, resolveOptions } from './options.js';
@@ -39,6 +41,8 @@ import { type TrustedHookSpec, trustedDefinition } from './trusted-hook.js';
 import { ConfigWatcher } from './watch.js';
 
 export { type CloseOptions, type Executor, type ExecutorInternals, INTERNALS } from './api.js';
+
+const CLOSE_OPTION_KEYS = optionKeys<CloseOptions>()(['drainMs', 'signal']);
 
 function openAudit(option: NonNullable<ResolvedOptions['audit']>): AuditLog {
   try {
@@ -91,6 +95,8 @@ class HookExecutor implements Executor {
     this.#poolLimits = loaded.limits;
     // Before the pool: an audit file that is refused must not leave a pool (threads, a spawn server) open.
     this.#audit = options.audit === undefined ? undefined : openAudit(options.audit);
+    // A failed audit append is never silent: the log (onWarning) has it, besides the result.
+    this.#events.on('audit.failed', (e) => this.#warn(auditFailureDiagnostic(e)));
     this.#pool = new HookPool({
       maxConcurrentCommands: loaded.limits.maxConcurrentCommands,
       killGraceMs: loaded.limits.killGraceMs,
@@ -233,14 +239,7 @@ class HookExecutor implements Executor {
     const o = this.#options;
     let next: LoadedConfig;
     try {
-      next = await loadConfig({
-        config: o.config,
-        policy: o.policy,
-        limits: o.limits,
-        strict: o.strict,
-        pins: packPinLoader(this.#remote),
-        hookTypes: o.hookTypes,
-      });
+      next = await loadResolvedConfig(o, this.#remote);
     } catch (err) {
       // Not a config problem (those are diagnostics) but e.g. EMFILE: the generation in force stays.
       const reason = `reload failed, generation ${this.#generationNumber} stays in force: ${(err as Error).message}`;
@@ -279,6 +278,11 @@ class HookExecutor implements Executor {
   }
 
   close(options: CloseOptions = {}): Promise<void> {
+    try {
+      refuseUnknownOptions(options, CLOSE_OPTION_KEYS, 'close options');
+    } catch (err) {
+      return Promise.reject(err);
+    }
     this.#watcher?.close();
     this.#poller.close();
     this.#remote.close();
@@ -287,7 +291,12 @@ class HookExecutor implements Executor {
   }
 
   [INTERNALS](): ExecutorInternals {
-    return { pool: this.#pool, generation: () => this.#generation, queue: this.#queue };
+    return {
+      pool: this.#pool,
+      generation: () => this.#generation,
+      queue: this.#queue,
+      loaded: () => this.#loaded,
+    };
   }
 }
 
@@ -299,14 +308,7 @@ class HookExecutor implements Executor {
 export async function createExecutor(options: ExecutorOptions = {}): Promise<Executor> {
   const resolved = resolveOptions(options);
   const remote = new RemotePacks(resolved.remote);
-  const loaded = await loadConfig({
-    config: resolved.config,
-    policy: resolved.policy,
-    limits: resolved.limits,
-    strict: resolved.strict,
-    pins: packPinLoader(remote),
-    hookTypes: resolved.hookTypes,
-  });
+  const loaded = await loadResolvedConfig(resolved, remote);
   if (loaded.fatal.length > 0) {
     // Fatal problems stop the load: nothing is "skipped", so the message does not say so.
     const problems = loaded.fatal.map((d) => formatDiagnostic({ ...d, skipped: false }));

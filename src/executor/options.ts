@@ -6,12 +6,12 @@ import { ISOLATION_LEVELS, type IsolationLevel, type Limits } from '../config/de
 import type { Diagnostic } from '../config/diagnostics.js';
 import { HOOK_TYPE_KEYS, type HookTypeOptions, hookTypeOptionProblem } from '../config/hook-type-policy.js';
 import { limitsSchema } from '../config/limits-schema.js';
+import { optionKeys, refuseUnknownOptions } from '../config/option-keys.js';
 import type { SourceSpec } from '../config/read-source.js';
 import { tenantIdProblem } from '../config/tenants.js';
 import type { Evaluators, EvaluatorType } from '../contract/evaluator.js';
 import { HookwardenError } from '../contract/hookwarden-error.js';
 import { issueMessages, renderValue } from '../contract/messages.js';
-import type { Scope } from '../contract/types.js';
 import type { TenantIsolation } from '../dispatch/context.js';
 import {
   type RemotePackOptions,
@@ -19,6 +19,7 @@ import {
   remotePackOptionsSchema,
   resolveRemoteOptions,
 } from '../packs/remote/options.js';
+import { toSources } from './config-sources.js';
 import { type QueueOptions, type ResolvedQueueOptions, resolveQueueOptions } from './queue-options.js';
 import type { ReloadResult } from './reload.js';
 
@@ -143,54 +144,43 @@ export interface ResolvedOptions {
   readonly tenantIsolation: ResolvedTenantIsolation;
 }
 
-const isFileRef = (v: object): v is { path: string; scope?: 'project' | 'user'; optional?: boolean } =>
-  typeof (v as { path?: unknown }).path === 'string' && !('hooks' in v) && !('policyHooks' in v);
+/** Every key of ExecutorOptions (an unknown one is refused, with the likely meant one). */
+export const EXECUTOR_OPTION_KEYS = optionKeys<ExecutorOptions>()([
+  'config',
+  'policy',
+  'root',
+  'limits',
+  'audit',
+  'onWarning',
+  'scratchRoot',
+  'watch',
+  'onReload',
+  'strict',
+  'prestartJsWorkers',
+  'remotePacks',
+  'allowedHttpHookUrls',
+  'httpHookAllowedEnvVars',
+  'evaluators',
+  'queue',
+  'onceStateDir',
+  'tenantIsolation',
+]);
 
-export function toSources(value: unknown, key: 'config' | 'policy', root: string): SourceSpec[] {
-  if (value === undefined) return [];
-  const list = Array.isArray(value) ? value : [value];
-  return list.map((item, i): SourceSpec => {
-    const at = Array.isArray(value) ? `${key}[${i}]` : key;
-    const scope: Scope = key === 'policy' ? 'policy' : 'project';
-    if (typeof item === 'string') {
-      if (item === '') throw new HookwardenError('invalid_options', `${at}: expected a file path, got ""`);
-      return { kind: 'file', path: item, scope };
-    }
-    if (typeof item !== 'object' || item === null || Array.isArray(item)) {
-      throw new HookwardenError(
-        'invalid_options',
-        `${at}: expected a file path or a config object, got ${renderValue(item)}`,
-      );
-    }
-    if (isFileRef(item)) {
-      const s = item.scope ?? 'project';
-      if (key === 'config' && s !== 'project' && s !== 'user') {
-        throw new HookwardenError(
-          'invalid_options',
-          `${at}.scope: expected "project" or "user", got ${renderValue(s)}`,
-        );
-      }
-      if (item.optional !== undefined && typeof item.optional !== 'boolean') {
-        throw new HookwardenError(
-          'invalid_options',
-          `${at}.optional: expected true or false, got ${renderValue(item.optional)}`,
-        );
-      }
-      return {
-        kind: 'file',
-        path: item.path,
-        scope: key === 'policy' ? 'policy' : s,
-        ...(item.optional === true ? { optional: true } : {}),
-      };
-    }
-    return { kind: 'object', value: item, scope, label: `<${at}>`, dir: root };
-  });
-}
+const AUDIT_KEYS = optionKeys<Exclude<AuditOption, string | ((...a: never[]) => unknown)>>()([
+  'file',
+  'key',
+  'fsync',
+  'onRecord',
+  'required',
+]);
+const LIMIT_KEYS: ReadonlySet<string> = new Set(Object.keys(limitsSchema.shape));
+const REMOTE_KEYS: ReadonlySet<string> = new Set(Object.keys(remotePackOptionsSchema.shape));
 
 export function resolveOptions(options: ExecutorOptions): ResolvedOptions {
   if (typeof options !== 'object' || options === null) {
     throw new HookwardenError('invalid_options', `options: expected an object, got ${renderValue(options)}`);
   }
+  refuseUnknownOptions(options, EXECUTOR_OPTION_KEYS, '');
   const root = resolve(options.root ?? process.cwd());
   let isDir = false;
   try {
@@ -201,6 +191,7 @@ export function resolveOptions(options: ExecutorOptions): ResolvedOptions {
       'invalid_options',
       `root: expected an existing directory, got ${renderValue(options.root ?? root)}`,
     );
+  refuseUnknownOptions(options.limits, LIMIT_KEYS, 'limits');
   const limits = limitsSchema.safeParse(options.limits ?? {});
   if (!limits.success) {
     const problems = issueMessages(limits.error.issues, options.limits, 'limits').map(
@@ -208,7 +199,10 @@ export function resolveOptions(options: ExecutorOptions): ResolvedOptions {
     );
     throw new HookwardenError('invalid_options', problems.join('; '), { problems });
   }
-  if (options.audit !== undefined && !['string', 'function', 'object'].includes(typeof options.audit)) {
+  if (
+    options.audit !== undefined &&
+    (options.audit === null || !['string', 'function', 'object'].includes(typeof options.audit))
+  ) {
     throw new HookwardenError(
       'invalid_options',
       `audit: expected a file path, a callback or {file, fsync, onRecord}, got ${renderValue(options.audit)}`,
@@ -222,6 +216,7 @@ export function resolveOptions(options: ExecutorOptions): ResolvedOptions {
       'invalid_options',
       `onceStateDir: expected a directory path, got ${renderValue(options.onceStateDir)}`,
     );
+  if (typeof options.audit === 'object') refuseUnknownOptions(options.audit, AUDIT_KEYS, 'audit');
   if (options.scratchRoot !== undefined) {
     let ok = false;
     try {
@@ -247,6 +242,7 @@ export function resolveOptions(options: ExecutorOptions): ResolvedOptions {
         `${key}: expected a function, got ${renderValue(options[key])}`,
       );
   }
+  refuseUnknownOptions(options.remotePacks, REMOTE_KEYS, 'remotePacks');
   const remote = remotePackOptionsSchema.safeParse(options.remotePacks ?? {});
   if (!remote.success) {
     const problems = issueMessages(remote.error.issues, options.remotePacks, 'remotePacks').map(

@@ -1,6 +1,7 @@
 // createExecutor's `queue` option: where async hooks wait (in-process, or BullMQ on Redis), checked.
 import { z } from 'zod';
 import { DEFAULTS } from '../config/defaults.js';
+import { refuseUnknownOptions } from '../config/option-keys.js';
 import { HookwardenError } from '../contract/hookwarden-error.js';
 import { issueMessages } from '../contract/messages.js';
 
@@ -46,6 +47,8 @@ const queueOptionsSchema = z.strictObject({
   mismatchTimeoutMs: z.number().int().min(100).max(86_400_000).optional(),
 });
 
+const QUEUE_KEYS: ReadonlySet<string> = new Set(Object.keys(queueOptionsSchema.shape));
+
 export interface ResolvedQueueOptions {
   readonly redis: string | undefined;
   readonly prefix: string;
@@ -58,6 +61,7 @@ export interface ResolvedQueueOptions {
 
 /** The `queue` option checked, with its defaults; an invalid one is `invalid_options`, naming each field. */
 export function resolveQueueOptions(raw: QueueOptions | undefined): ResolvedQueueOptions {
+  refuseUnknownOptions(raw, QUEUE_KEYS, 'queue');
   const queue = queueOptionsSchema.safeParse(raw ?? {});
   if (!queue.success) {
     const problems = issueMessages(queue.error.issues, withoutPassword(raw), 'queue').map(

@@ -3,6 +3,7 @@ import { ISOLATION_LEVELS } from '../config/defaults.js';
 import type { Diagnostic } from '../config/diagnostics.js';
 import { formatDiagnostic } from '../config/diagnostics.js';
 import { type LoadedConfig, loadConfig } from '../config/load.js';
+import { optionKeys, refuseUnknownOptions } from '../config/option-keys.js';
 import type { TenantLimits } from '../config/tenant-limits.js';
 import { tenantLimitsSchema } from '../config/tenant-limits.js';
 import { tenantIdProblem } from '../config/tenants.js';
@@ -11,8 +12,12 @@ import { jsonEqual } from '../contract/json-equal.js';
 import { issueMessages, renderValue } from '../contract/messages.js';
 import { packPinLoader } from '../packs/pins.js';
 import type { RemotePacks } from '../packs/remote/remote-packs.js';
-import { type ResolvedOptions, toSources } from './options.js';
+import { toSources } from './config-sources.js';
+import type { ResolvedOptions } from './options.js';
 import type { RuntimeTenant, TenantSpec } from './tenants.js';
+
+const TENANT_SPEC_KEYS = optionKeys<TenantSpec>()(['config', 'limits', 'isolation']);
+const TENANT_LIMIT_KEYS: ReadonlySet<string> = new Set(Object.keys(tenantLimitsSchema.shape));
 
 /**
  * Loads a tenant's hooks at user scope, under the policy level of the executor's configuration
@@ -29,6 +34,10 @@ export async function loadRuntimeTenant(
 ): Promise<RuntimeTenant> {
   const problem = tenantIdProblem(id);
   if (problem !== undefined) throw new HookwardenError('invalid_options', `setTenant: id: ${problem}`);
+  if (typeof spec !== 'object' || spec === null || Array.isArray(spec))
+    throw new HookwardenError('invalid_options', 'setTenant: expected a spec like { config, limits }');
+  refuseUnknownOptions(spec, TENANT_SPEC_KEYS, 'setTenant');
+  refuseUnknownOptions(spec.limits, TENANT_LIMIT_KEYS, 'setTenant: limits');
   const limits = tenantLimitsSchema.safeParse(spec.limits ?? {});
   if (!limits.success) {
     const problems = issueMessages(limits.error.issues, spec.limits, 'limits').map(

@@ -1,7 +1,9 @@
 // The embedding platform's own in-process hooks (`register()`): their spec, checked like any other
 // input, and the frozen definition the registry runs at trusted scope.
+
 import { z } from 'zod';
 import { DEFAULTS } from '../config/defaults.js';
+import { refuseUnknownOptions } from '../config/option-keys.js';
 import type { EventCatalogue } from '../contract/events.js';
 import { HookwardenError } from '../contract/hookwarden-error.js';
 import { issueMessages } from '../contract/messages.js';
@@ -38,8 +40,11 @@ const trustedSpecSchema = z.object({
   }),
 });
 
+const TRUSTED_SPEC_KEYS: ReadonlySet<string> = new Set(Object.keys(trustedSpecSchema.shape));
+
 /** The definition of a registered hook; throws `invalid_options` naming the field for a bad spec. */
 export function trustedDefinition(spec: TrustedHookSpec, catalogue: EventCatalogue): TrustedDefinition {
+  refuseUnknownOptions(spec, TRUSTED_SPEC_KEYS, 'register');
   const parsed = trustedSpecSchema.safeParse(spec);
   if (!parsed.success) {
     const problems = issueMessages(parsed.error.issues, spec).map((m) => `register: ${m.path}: ${m.message}`);
@@ -60,7 +65,12 @@ export function trustedDefinition(spec: TrustedHookSpec, catalogue: EventCatalog
       throw new HookwardenError('invalid_options', `register: if: ${err.message}`);
     throw err;
   }
-  const matcher = new ToolMatcher(spec.matcher);
+  const matcher = new ToolMatcher(spec.matcher, { event: resolved.definition.name });
+  if (matcher.unevaluable !== undefined)
+    throw new HookwardenError(
+      'invalid_options',
+      `register: matcher: ${matcher.unevaluable}, got ${JSON.stringify(spec.matcher)}`,
+    );
   return Object.freeze({
     id: spec.name,
     event: resolved.definition.name,

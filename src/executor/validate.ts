@@ -2,11 +2,10 @@
 
 import { compileModule } from '../../sandbox/js/compile.js';
 import type { Diagnostic } from '../config/diagnostics.js';
-import { loadConfig } from '../config/load.js';
+import { optionKeys, refuseUnknownOptions } from '../config/option-keys.js';
 import type { PackStatus } from '../config/pin-loader.js';
-import { packPinLoader } from '../packs/pins.js';
-import { RemotePacks } from '../packs/remote/remote-packs.js';
 import { commandProblem } from './command-check.js';
+import { loadResolvedConfig } from './load-options.js';
 import type { ExecutorOptions } from './options.js';
 import { resolveOptions } from './options.js';
 
@@ -37,28 +36,37 @@ export interface HttpHookReport {
   readonly allowedBy: string;
 }
 
-export async function validateConfig(
-  options: Pick<
-    ExecutorOptions,
-    | 'config'
-    | 'policy'
-    | 'root'
-    | 'limits'
-    | 'strict'
-    | 'remotePacks'
-    | 'allowedHttpHookUrls'
-    | 'httpHookAllowedEnvVars'
-    | 'evaluators'
-  >,
-): Promise<ValidationReport> {
+/** What validateConfig() takes: the executor options that decide what loads. */
+export type ValidateOptions = Pick<
+  ExecutorOptions,
+  | 'config'
+  | 'policy'
+  | 'root'
+  | 'limits'
+  | 'strict'
+  | 'remotePacks'
+  | 'allowedHttpHookUrls'
+  | 'httpHookAllowedEnvVars'
+  | 'evaluators'
+>;
+
+const VALIDATE_OPTION_KEYS = optionKeys<ValidateOptions>()([
+  'config',
+  'policy',
+  'root',
+  'limits',
+  'strict',
+  'remotePacks',
+  'allowedHttpHookUrls',
+  'httpHookAllowedEnvVars',
+  'evaluators',
+]);
+
+export async function validateConfig(options: ValidateOptions): Promise<ValidationReport> {
+  refuseUnknownOptions(options, VALIDATE_OPTION_KEYS, 'validateConfig');
   const resolved = resolveOptions(options);
-  const loaded = await loadConfig({
-    config: resolved.config,
-    policy: resolved.policy,
-    limits: resolved.limits,
-    pins: packPinLoader(new RemotePacks(resolved.remote)),
-    hookTypes: resolved.hookTypes,
-  });
+  // Every problem is reported, not only the first fatal one: validation never stops at `strict`.
+  const loaded = await loadResolvedConfig({ ...resolved, strict: false });
   // A refused user-scope pack only warns at run time (its hooks are skipped); validating, it is an error.
   const refusedUserPins = new Set(
     loaded.packs

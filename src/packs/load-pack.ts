@@ -25,6 +25,8 @@ export interface PackPin {
   readonly publicKeys: readonly KeyObject[];
   readonly requireSignature: boolean;
   readonly scope: 'policy' | 'user';
+  /** A signature file to verify instead of the pack's hookpack.sig (a newly fetched one). */
+  readonly signature?: Buffer | undefined;
 }
 
 export interface PackLoad {

@@ -5,7 +5,10 @@
 // without fixtures, or with one that fails, is not locked.
 
 import type { Diagnostic } from '../config/diagnostics.js';
+import type { HookTypePolicy } from '../config/hook-type-policy.js';
+import { optionKeys, refuseUnknownOptions } from '../config/option-keys.js';
 import { DEFAULT_SCOPE_LIMITS } from '../config/scope-limits.js';
+import { parseUrlPattern } from '../config/url-allow-list.js';
 import { DEFAULT_EVENTS, EventCatalogue } from '../contract/events.js';
 import { HookwardenError } from '../contract/hookwarden-error.js';
 import { packDigest } from './digest.js';
@@ -47,7 +50,18 @@ export interface PackLockOptions {
  * to load or refers outside the pack, an invalid fixture file; with `requireTests`, missing or failing
  * fixtures. Custom events are checked against the built-in catalogue only.
  */
+const LOCK_OPTION_KEYS = optionKeys<PackLockOptions>()(['requireTests', 'root']);
+
+const anyUrl = parseUrlPattern('*');
+/** Every http URL and evaluator admitted: a lock checks hooks, not the operator's admission lists. */
+const EVERY_HOOK_TYPE: HookTypePolicy = {
+  urls: anyUrl.ok ? [anyUrl.value] : [],
+  envVars: undefined,
+  evaluators: ['prompt', 'agent'],
+};
+
 export async function lockPack(dir: string, options: PackLockOptions = {}): Promise<PackLockResult> {
+  refuseUnknownOptions(options, LOCK_OPTION_KEYS, 'lockPack');
   const walk = await walkPack(dir);
   const fail = (problems: readonly string[]) => {
     throw new HookwardenError('pack_error', `cannot lock ${walk.root}: ${problems.join('; ')}`, { problems });
@@ -56,9 +70,12 @@ export async function lockPack(dir: string, options: PackLockOptions = {}): Prom
   const read = parseManifest(walk.manifest);
   if (!read.ok) return fail(read.problems);
   const catalogue = new EventCatalogue(DEFAULT_EVENTS);
+  // Locking judges the pack's own shape: where an http hook may be sent, and which evaluators the
+  // platform has, are the operator's to decide when a pin loads it.
   const { sink } = await normalizePackHooks(walk, read.manifest, 'policy', {
     catalogue,
     limits: DEFAULT_SCOPE_LIMITS,
+    hookTypes: EVERY_HOOK_TYPE,
   });
   const problems = packHookProblems(sink);
   if (problems.length > 0) fail(problems);

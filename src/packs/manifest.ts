@@ -1,6 +1,7 @@
 // hookpack.json: `{ name, version, description?, hooks }`, hooks in exactly the config shape, paths
 // relative to the pack. Parsed from the very bytes that were hashed, never re-read from disk.
 import { z } from 'zod';
+import { PACK_NAME_PATTERN } from '../config/pin-loader.js';
 import { duplicateProblem, parseConfigText } from '../config/read-json.js';
 import { describeIssues } from './issues.js';
 import { MANIFEST_FILE } from './names.js';
@@ -8,7 +9,7 @@ import { MANIFEST_FILE } from './names.js';
 export const packManifestSchema = z.object(
   {
     $schema: z.string({ error: 'expected a string' }).optional(),
-    name: z.string({ error: 'expected a pack name' }).regex(/^[A-Za-z0-9][A-Za-z0-9._:@/+-]{0,127}$/, {
+    name: z.string({ error: 'expected a pack name' }).regex(PACK_NAME_PATTERN, {
       error: 'expected 1-128 characters from A-Z a-z 0-9 . _ : @ / + - (starting with a letter or digit)',
     }),
     version: z

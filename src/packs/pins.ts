@@ -14,10 +14,12 @@ import type {
   RemotePinTarget,
 } from '../config/pin-loader.js';
 import { packPinSchema } from '../config/schema.js';
+import { didYouMean } from '../config/suggest.js';
 import type { WatchTarget } from '../config/watch-target.js';
 import { isObject, issueMessages, joinPath, renderValue } from '../contract/messages.js';
 import { parsePublicKey } from './keys.js';
 import type { PackLoad } from './load-pack.js';
+import { packIdentityProblem } from './pin-identity.js';
 import type { RemotePacks } from './remote/remote-packs.js';
 import { checkUrlPin } from './remote/url-pin-fields.js';
 
@@ -32,6 +34,9 @@ interface ParsedPin {
   readonly keyFiles: readonly string[];
   readonly digest: string | undefined;
   readonly requireSignature: boolean;
+  /** The pack name the pin binds, and the lowest version it accepts. */
+  readonly name: string | undefined;
+  readonly minVersion: string | undefined;
   /** The first problem of an invalid pin. */
   readonly invalid: string | undefined;
 }
@@ -52,6 +57,8 @@ async function parsePin(raw: unknown, at: string, ctx: PinsContext): Promise<Par
     keyFiles: [],
     digest: undefined,
     requireSignature: false,
+    name: undefined,
+    minVersion: undefined,
   } as const;
   if (!isObject(raw)) {
     fail(
@@ -64,7 +71,7 @@ async function parsePin(raw: unknown, at: string, ctx: PinsContext): Promise<Par
     if (!PIN_FIELDS.has(k))
       fail(
         joinPath(at, k),
-        `unknown field "${k}" (a pin has ${[...PIN_FIELDS].join(', ')}), got ${renderValue(raw[k])}`,
+        `unknown field "${k}"${didYouMean(k, PIN_FIELDS)} (a pin has ${[...PIN_FIELDS].join(', ')}), got ${renderValue(raw[k])}`,
       );
   }
   const parsed = packPinSchema.safeParse(raw);
@@ -117,6 +124,8 @@ async function parsePin(raw: unknown, at: string, ctx: PinsContext): Promise<Par
     keyFiles,
     digest: pin?.digest,
     requireSignature: pin?.requireSignature ?? keys.length > 0,
+    name: pin?.name,
+    minVersion: pin?.minVersion,
     invalid: firstError === undefined ? undefined : `invalid pin: ${firstError.path}: ${firstError.message}`,
   };
 }
@@ -169,6 +178,8 @@ async function loadPackPins(value: unknown, ctx: LoadContext): Promise<PinsResul
       // Imported here: a configuration without packs never loads the pack machinery.
       const { loadPack } = await import('./load-pack.js');
       load = await loadPack({ ...pin, dir: pin.dir, publicKeys: pin.keys }, packCtx);
+      const identity = load.refusal === undefined ? packIdentityProblem(load, pin) : undefined;
+      if (identity !== undefined) load = { ...load, hooks: [], refusal: identity };
       for (const d of load.dirs) watch.push({ dir: d, name: undefined });
     }
     for (const w of load?.report.warnings ?? []) sink.warn(at, `pack ${pin.url ?? pin.dir}: ${w}`);

@@ -22,7 +22,16 @@ export async function readPackJson<S extends z.ZodType>(
     if (read.code === 'ENOENT') return { ok: false, missing: true, problem: `no ${file}${missingHint}` };
     return { ok: false, missing: false, problem: `${file} ${read.message}` };
   }
-  const json = parseConfigText(read.bytes.toString('utf8'), { comments: false });
+  return parsePackJson(read.bytes, file, schema);
+}
+
+/** Parses the bytes of one of a pack's JSON files (as readPackJson does once it has read them). */
+export function parsePackJson<S extends z.ZodType>(
+  bytes: Buffer,
+  file: string,
+  schema: S,
+): PackJsonRead<z.infer<S>> {
+  const json = parseConfigText(bytes.toString('utf8'), { comments: false });
   if (!json.ok) return { ok: false, missing: false, problem: `${file}: ${json.message}` };
   if (json.duplicates.length > 0)
     return {

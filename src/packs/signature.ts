@@ -8,7 +8,7 @@ import { DIGEST_PATTERN } from '../config/pin-loader.js';
 import { packKeyId } from './keys.js';
 import { SIG_FILE } from './names.js';
 import { writePlainFile } from './plain-file.js';
-import { readPackJson } from './read-pack-json.js';
+import { parsePackJson, readPackJson } from './read-pack-json.js';
 
 export const packSignaturesSchema = z.strictObject(
   {
@@ -59,8 +59,15 @@ export type SignaturesRead =
   | { readonly ok: true; readonly signatures: readonly PackSignature[] }
   | { readonly ok: false; readonly missing: boolean; readonly problem: string };
 
-export async function readSignatureFile(root: string): Promise<SignaturesRead> {
-  const read = await readPackJson(root, SIG_FILE, packSignaturesSchema);
+/**
+ * The signatures of a pack: its hookpack.sig, or `bytes` when given (a newly fetched signature file
+ * for content already cached, checked before it replaces the cached one).
+ */
+export async function readSignatureFile(root: string, bytes?: Buffer): Promise<SignaturesRead> {
+  const read =
+    bytes === undefined
+      ? await readPackJson(root, SIG_FILE, packSignaturesSchema)
+      : parsePackJson(bytes, SIG_FILE, packSignaturesSchema);
   if (!read.ok) return read;
   return { ok: true, signatures: read.data.signatures };
 }

@@ -2,7 +2,9 @@
 // changed, added and removed file), the digest against a pin, and hookpack.sig against trusted keys
 // (at least one signature by ANY trusted key must verify, so two keys can be trusted during a
 // rotation). The result is data: a refusal is a report with problems, never an exception.
+
 import { createPublicKey, type KeyObject } from 'node:crypto';
+import { optionKeys, refuseUnknownOptions } from '../config/option-keys.js';
 import { DIGEST_PATTERN } from '../config/pin-loader.js';
 import { HookwardenError } from '../contract/hookwarden-error.js';
 import { packDigest, sortPaths } from './digest.js';
@@ -72,7 +74,13 @@ const list = (paths: readonly string[]) => paths.join(', ');
 /** Verification plus the walk (the exact bytes hashed), for the loader. Keys must be parsed already. */
 export async function inspectPack(
   dir: string,
-  options: { digest?: string | undefined; publicKeys: readonly KeyObject[]; requireSignature: boolean },
+  options: {
+    digest?: string | undefined;
+    publicKeys: readonly KeyObject[];
+    requireSignature: boolean;
+    /** A signature file to check instead of the pack's own hookpack.sig. */
+    signature?: Buffer | undefined;
+  },
 ): Promise<PackInspection> {
   const walk = await walkPack(dir);
   const problems: string[] = [...walk.problems];
@@ -111,7 +119,7 @@ export async function inspectPack(
   if (options.requireSignature && trusted.size === 0)
     problems.push('a signature is required but no public key is trusted');
   if (trusted.size > 0) {
-    const sigs = await readSignatureFile(walk.root);
+    const sigs = await readSignatureFile(walk.root, options.signature);
     if (!sigs.ok) {
       const why = sigs.missing
         ? `${sigs.problem} (run \`hookwarden pack sign <dir> --key <file>\`)`
@@ -159,7 +167,10 @@ export async function inspectPack(
  * signature by one of `options.publicKeys`. Never throws for a refused pack (see `ok`, `problems`);
  * rejects with `invalid_options` for a malformed digest or key.
  */
+const VERIFY_OPTION_KEYS = optionKeys<PackVerifyOptions>()(['digest', 'publicKeys', 'requireSignature']);
+
 export async function verifyPack(dir: string, options: PackVerifyOptions = {}): Promise<PackVerification> {
+  refuseUnknownOptions(options, VERIFY_OPTION_KEYS, 'verifyPack');
   if (options.digest !== undefined && !DIGEST_PATTERN.test(options.digest))
     throw new HookwardenError(
       'invalid_options',

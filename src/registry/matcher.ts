@@ -1,38 +1,70 @@
-// Tool-name matchers (DESIGN §3): `*`/empty → all; a plain name or `a|b` list of plain names → exact
-// comparison (as Claude Code does: "Edit" does not match "NotebookEdit"); anything else → a regex
-// searched in the name, run by the linear-time engine; a pattern that is not a valid regex falls back
-// to `a|b` alternatives compared exactly (with a warning at load).
+// Tool-name matchers (DESIGN §3), decided as Claude Code decides them (2.1.333, its shipped matcher
+// code): `*`/empty → all; a pattern of only letters, digits, `_`, `|` (and, on most events, `,`,
+// space and `-`) is a list of exact names split on `|` (and `,`), each trimmed ("Edit" does not
+// match "NotebookEdit"); anything else is a JavaScript regular expression, searched in the name
+// (`new RegExp(p).test(name)`). Config patterns are untrusted, so they run on the linear-time engine
+// (./regex), never on V8's backtracking one. A pattern the engine cannot evaluate exactly as
+// JavaScript would — lookaround, backreferences, octal escapes, or one that is not a valid regex at
+// all — is `unevaluable`: it matches every name (when in doubt, run the guard), and the loader says
+// so (in a policy file it is a policy failure).
 import { LinearRegex, RegexSyntaxError } from './regex/linear-regex.js';
 import type { StepBudget } from './regex/step-budget.js';
 import { toolNames } from './tool-aliases.js';
 
-/** Claude Code's exact form: letters, digits, `_`, `-`, spaces, and `|` or `,` between names. */
-const SIMPLE = /^[A-Za-z0-9_ -]+([|,][A-Za-z0-9_ -]+)*$/;
+/** Claude Code's exact form on most events: letters, digits, `_`, `|`, `,`, space and `-`. */
+const EXACT_WIDE = /^[a-zA-Z0-9_|, -]+$/;
+/** Its exact form on the other events: letters, digits, `_` and `|` only. */
+const EXACT_NARROW = /^[a-zA-Z0-9_|]+$/;
+/**
+ * The events whose matchers Claude Code reads in the narrow exact form (the events with a matcher
+ * value that are not in its list of wide ones).
+ */
+const NARROW_EVENTS: ReadonlySet<string> = new Set(['StopFailure', 'FileChanged']);
 const CACHE_LIMIT = 1024;
 
-export type MatcherKind = 'all' | 'exact' | 'regex' | 'alternatives';
+export type MatcherKind = 'all' | 'exact' | 'alternatives' | 'regex' | 'unevaluable';
+
+export interface MatcherOptions {
+  /** The event (canonical or Claude Code name): decides which exact form applies. */
+  readonly event?: string | undefined;
+}
+
+/** Why a valid JavaScript pattern cannot be evaluated here, or that it is not valid at all. */
+function unevaluableWhy(pattern: string, engineError: string): string {
+  try {
+    new RegExp(pattern); // parsed only, never run
+  } catch (err) {
+    return `not a valid JavaScript regular expression (${(err as Error).message.replace(/^Invalid regular expression: /, '')})`;
+  }
+  return `the linear-time engine cannot evaluate it as JavaScript would: ${engineError}`;
+}
 
 export class ToolMatcher {
   readonly source: string;
   readonly kind: MatcherKind;
-  /** Set when the pattern was not a valid regex and fell back to alternatives. */
-  readonly regexError: string | undefined;
-  readonly #names: ReadonlySet<string> | undefined;
+  /** Set when the pattern cannot be evaluated (kind `unevaluable`): why. */
+  readonly unevaluable: string | undefined;
+  /** The exact names of an `exact` or `alternatives` matcher (empty: it matches no name). */
+  readonly names: ReadonlySet<string> | undefined;
   readonly #regex: LinearRegex | undefined;
   readonly #cache = new Map<string, boolean>();
 
-  constructor(pattern: string | undefined) {
+  constructor(pattern: string | undefined, options: MatcherOptions = {}) {
     const p = pattern?.trim() ?? '';
     this.source = p;
-    this.regexError = undefined;
+    this.unevaluable = undefined;
     if (p === '' || p === '*') {
       this.kind = 'all';
       return;
     }
-    if (SIMPLE.test(p)) {
-      const names = p.split(/[|,]/).map((n) => n.trim());
-      this.kind = names.length > 1 ? 'alternatives' : 'exact';
-      this.#names = new Set(names);
+    const narrow = options.event !== undefined && NARROW_EVENTS.has(options.event);
+    if ((narrow ? EXACT_NARROW : EXACT_WIDE).test(p)) {
+      const names = p
+        .split(narrow ? '|' : /[|,]/)
+        .map((n) => n.trim())
+        .filter((n) => n !== '');
+      this.kind = names.length === 1 ? 'exact' : 'alternatives';
+      this.names = new Set(names);
       return;
     }
     try {
@@ -40,26 +72,26 @@ export class ToolMatcher {
       this.kind = 'regex';
     } catch (err) {
       if (!(err instanceof RegexSyntaxError)) throw err;
-      this.kind = 'alternatives';
-      this.regexError = err.message;
-      this.#names = new Set(p.split('|').map((s) => s.trim()));
+      this.kind = 'unevaluable';
+      this.unevaluable = unevaluableWhy(p, err.message);
     }
   }
 
   /**
    * Whether the tool name matches, under any name Claude Code gives the tool (tool-aliases.ts: a
    * `Task` matcher matches `Agent` calls). A value that is missing matches (Claude Code: a matcher
-   * with nothing to test is met); a search that ran out of `budget` counts as a match.
+   * with nothing to test is met); a search that ran out of `budget`, or a pattern that cannot be
+   * evaluated, counts as a match.
    */
   matches(toolName: string | undefined, budget?: StepBudget): boolean {
-    if (this.kind === 'all' || toolName === undefined) return true;
+    if (this.kind === 'all' || this.kind === 'unevaluable' || toolName === undefined) return true;
     const names = toolNames(toolName);
     if (names.length === 1) return this.#matchesName(toolName, budget);
     return names.some((n) => this.#matchesName(n, budget));
   }
 
   #matchesName(toolName: string, budget: StepBudget | undefined): boolean {
-    if (this.#names !== undefined) return this.#names.has(toolName);
+    if (this.names !== undefined) return this.names.has(toolName);
     const cached = this.#cache.get(toolName);
     if (cached !== undefined) return cached;
     const hit = this.#regex!.test(toolName, budget);

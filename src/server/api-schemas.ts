@@ -2,10 +2,12 @@
 // (openapi.ts) and, in the tests, the check that every answer has the documented shape. The
 // dispatch body is the library's HookInput schema with the fields dispatch() fills in made optional.
 import { z } from 'zod';
+import { OUTCOMES, VERDICTS } from '../contract/decisions.js';
 import { ERROR_CODES } from '../contract/error-codes.js';
 import { hookInputSchema } from '../contract/hook-input.js';
 import { hookOutputSchema } from '../contract/hook-output.js';
-import type { HookType, Outcome, Scope, Verdict } from '../contract/types.js';
+import { SCOPES } from '../contract/scopes.js';
+import { HOOK_TYPES } from '../contract/types.js';
 import { API_ERROR_CODES } from './errors.js';
 
 /** The body of POST /v1/dispatch/{event}: a HookInput, camelCase or Claude Code's snake_case. */
@@ -16,30 +18,10 @@ export const dispatchBodySchema = hookInputSchema
       'A HookInput (camelCase, or Claude Code\'s snake_case names such as session_id, tool_name, tool_input). `event` is ignored (the path names it); `sessionId`, `cwd` and `timestamp` default to "default", the sandbox root and now. Extra fields reach the hooks unchanged. A `tenant` field is data for the hooks: the token decides the tenant.',
   });
 
-/** Every value of a union, checked both ways at compile time (a new verdict or outcome must be added). */
-const every =
-  <T extends string>() =>
-  <const L extends readonly T[]>(values: L & ([T] extends [L[number]] ? unknown : never)) =>
-    values;
-
-const VERDICTS = every<Verdict>()(['allow', 'deny', 'ask', 'defer', 'passthrough']);
-const OUTCOMES = every<Outcome>()([
-  'allow',
-  'deny',
-  'ask',
-  'defer',
-  'proceed',
-  'error',
-  'timeout',
-  'limit',
-  'not-run',
-  'queued',
-]);
-
 export const hookRecordSchema = z.object({
   id: z.string(),
-  type: z.enum(every<HookType>()(['command', 'js', 'http', 'prompt', 'agent', 'trusted'])),
-  scope: z.enum(every<Scope>()(['trusted', 'policy', 'project', 'user'])),
+  type: z.enum(HOOK_TYPES),
+  scope: z.enum(SCOPES),
   outcome: z.enum(OUTCOMES),
   latencyMs: z.number(),
   queuedMs: z.number(),
@@ -73,12 +55,16 @@ export const dispatchResultSchema = z
     interrupted: z.literal(true).optional(),
     // The folded mutations: the fields of a hook's answer besides its decision and reason.
     ...hookOutputSchema.omit({ decision: true, reason: true }).shape,
+    warnings: z
+      .array(z.string())
+      .optional()
+      .meta({ description: 'Problems that did not change the verdict, e.g. an audit record not written.' }),
     hooks: z.array(hookRecordSchema),
   })
   .meta({ description: 'The folded verdict. The verdict is in `decision`, never in the HTTP status.' });
 
 export const errorBodySchema = z.object({
-  error: z.object({ code: z.enum(API_ERROR_CODES as [string, ...string[]]), message: z.string() }),
+  error: z.object({ code: z.enum(API_ERROR_CODES), message: z.string() }),
 });
 
 /** 429: a hook of the dispatch was refused `queue_full`; the partial result is included. */

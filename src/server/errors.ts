@@ -4,45 +4,35 @@
 // request id: never a stack trace, never a body.
 import { HookwardenError } from '../contract/hookwarden-error.js';
 
-/** Codes of the error envelope (closed union; documented in docs/serve.md and the OpenAPI document). */
-export type ApiErrorCode =
-  | 'unauthorized'
-  | 'forbidden'
-  | 'invalid_input'
-  | 'unknown_event'
-  | 'not_found'
-  | 'body_too_large'
-  | 'unsupported_media_type'
-  | 'not_acceptable'
-  | 'queue_full'
-  | 'rate_limited'
-  /** GET /v1/events: the tenant (or the server) has as many event streams open as it may. */
-  | 'too_many_streams'
-  | 'draining'
-  | 'closed'
-  | 'request_timeout'
-  /** --socket: the client's configuration is not the server's (config-identity.ts). */
-  | 'config_mismatch'
-  | 'internal_error';
-
-export const API_ERROR_CODES: readonly ApiErrorCode[] = [
+/** Codes of the error envelope (one list; documented in docs/serve.md and the OpenAPI document). */
+export const API_ERROR_CODES = [
   'unauthorized',
   'forbidden',
   'invalid_input',
   'unknown_event',
   'not_found',
+  /** The path exists under another method (the answer says which, in `Allow`). */
+  'method_not_allowed',
   'body_too_large',
+  /** A path longer than any route's (414). */
+  'uri_too_long',
+  /** The request head is larger than --max-header-bytes (431). */
+  'headers_too_large',
   'unsupported_media_type',
   'not_acceptable',
   'queue_full',
   'rate_limited',
+  /** GET /v1/events: the tenant (or the server) has as many event streams open as it may. */
   'too_many_streams',
   'draining',
   'closed',
   'request_timeout',
+  /** --socket: the client's configuration is not the server's (config-identity.ts). */
   'config_mismatch',
   'internal_error',
-];
+] as const;
+
+export type ApiErrorCode = (typeof API_ERROR_CODES)[number];
 
 /** An error answer of the HTTP API: its status, code and message (the message is the caller's to read). */
 export class ApiError extends Error {

@@ -6,6 +6,13 @@ import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { authenticateOn, authorize } from './auth.js';
 import type { RequestState, ServerContext } from './context.js';
 import { ApiError, errorBody, toApiError } from './errors.js';
+import {
+  clientErrorHandler,
+  connectHandler,
+  echoPath,
+  frameworkErrorHandler,
+  RouteMethods,
+} from './framework-errors.js';
 import { logRequest } from './logging.js';
 
 /** The body as JSON: `__proto__` stays an ordinary key (JSON.parse never sets a prototype); empty is {}. */
@@ -29,6 +36,7 @@ const newRequestState = (): RequestState => ({
 
 export function createHttpApp(ctx: ServerContext): FastifyInstance {
   const o = ctx.options;
+  const routes = new RouteMethods();
   const app = Fastify({
     logger: false,
     bodyLimit: ctx.maxBodyBytes,
@@ -44,7 +52,12 @@ export function createHttpApp(ctx: ServerContext): FastifyInstance {
     // Draining is ours (drain.ts): the routes answer 503 in the error envelope.
     return503OnClosing: false,
     exposeHeadRoutes: false,
+    // Answers fastify and Node's parser would write in their own shape: ours (framework-errors.ts).
+    frameworkErrors: frameworkErrorHandler(ctx),
+    clientErrorHandler: clientErrorHandler(() => ctx),
   });
+  app.addHook('onRoute', (route) => routes.add(route));
+  app.server.on('connect', connectHandler(ctx));
   app.decorateRequest('hw', null as never);
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', { parseAs: 'string' }, parseJsonBody);
@@ -78,13 +91,25 @@ export function createHttpApp(ctx: ServerContext): FastifyInstance {
 
   app.setNotFoundHandler((request, reply) => {
     request.hw ??= newRequestState();
-    const e = new ApiError(
-      404,
-      'not_found',
-      `no route ${request.method} ${request.url.split('?')[0]!.slice(0, 200)}; the API is described at GET /openapi.json`,
-    );
+    const path = echoPath(request.url);
+    const allowed = routes.allowed(request.url);
+    const e =
+      allowed.length > 0
+        ? new ApiError(
+            405,
+            'method_not_allowed',
+            `${path} answers ${allowed.join(', ')}, not ${request.method}`,
+            {
+              allow: allowed.join(', '),
+            },
+          )
+        : new ApiError(
+            404,
+            'not_found',
+            `no route ${request.method} ${path}; the API is described at GET /openapi.json`,
+          );
     request.hw.errorCode = e.code;
-    return reply.code(404).send(errorBody(e));
+    return reply.code(e.statusCode).headers(e.headers).send(errorBody(e));
   });
 
   app.addHook('onResponse', (request, reply, done) => {

@@ -37,6 +37,7 @@ export class ServerMetrics {
   readonly #hooks: Counter<'type' | 'outcome' | 'error_code'>;
   readonly #requests: Counter<'route' | 'method' | 'status'>;
   readonly #reloads: Counter<'what' | 'result'>;
+  readonly #auditFailures: Counter<'denied'>;
   /** Labelled children, by their label values (prom-client hashes a label object on every call). */
   readonly #dispatchChildren = new Map<string, { observe(v: number): void }>();
   readonly #requestChildren = new Map<string, { inc(): void }>();
@@ -70,6 +71,13 @@ export class ServerMetrics {
       labelNames: ['what', 'result'],
       registers,
     });
+    this.#auditFailures = new Counter({
+      name: 'hookwarden_audit_failures_total',
+      help: 'Audit appends that failed after their retries (records kept for the next append), by whether the dispatch denied (audit.required).',
+      labelNames: ['denied'],
+      registers,
+    });
+    this.#auditFailures.inc({ denied: 'false' }, 0);
     this.#laneGauges(registers);
     new Gauge({
       name: 'hookwarden_dispatches_in_flight',
@@ -199,6 +207,10 @@ export class ServerMetrics {
       this.#requestChildren.set(key, child);
     }
     child.inc();
+  }
+
+  countAuditFailure(denied: boolean): void {
+    this.#auditFailures.inc({ denied: String(denied) });
   }
 
   countReload(what: 'config' | 'auth', ok: boolean): void {

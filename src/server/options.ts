@@ -2,7 +2,8 @@
 // form. Durations are milliseconds here; the CLI reads seconds (`--drain-timeout 30`).
 import { z } from 'zod';
 import { renderValue } from '../config/diagnostics.js';
-import type { ExecutorOptions } from '../executor/options.js';
+import { optionKeys, unknownOptionProblems } from '../config/option-keys.js';
+import { EXECUTOR_OPTION_KEYS, type ExecutorOptions } from '../executor/options.js';
 import { isLoopback, type ListenAddress, parseListenAddress } from './listen-address.js';
 
 /** Defaults of the service (pinned by test/server/options.test.ts). */
@@ -113,7 +114,41 @@ function address(option: string, value: string): ListenAddress {
   return parsed;
 }
 
+const SERVE_OPTION_KEYS = optionKeys<ServeOptions>()([
+  'executor',
+  'listen',
+  'socket',
+  'metricsListen',
+  'authFile',
+  'drainTimeoutMs',
+  'headersTimeoutMs',
+  'requestTimeoutMs',
+  'keepAliveTimeoutMs',
+  'maxHeaderBytes',
+  'retryAfterSeconds',
+  'maxEventStreams',
+  'maxEventStreamsPerTenant',
+]);
+
+/** Executor options the server sets itself (its log and its reload handling). */
+const SERVER_OWNED = ['onWarning', 'onReload'];
+
 export function resolveServeOptions(options: ServeOptions): ResolvedServeOptions {
+  if (typeof options !== 'object' || options === null)
+    throw new ServeOptionsError(`options: expected an object, got ${renderValue(options)}`);
+  const unknown = unknownOptionProblems(options, SERVE_OPTION_KEYS, '');
+  if (unknown.length > 0) throw new ServeOptionsError(unknown.join('; '));
+  if (typeof options.executor !== 'object' || options.executor === null)
+    throw new ServeOptionsError(
+      `executor: expected the executor's options { config, policy, … }, got ${renderValue(options.executor)}`,
+    );
+  const owned = SERVER_OWNED.filter((k) => Object.hasOwn(options.executor, k));
+  if (owned.length > 0)
+    throw new ServeOptionsError(
+      `executor.${owned[0]}: set by the server (diagnostics go to its log), not an option of serve`,
+    );
+  const executorUnknown = unknownOptionProblems(options.executor, EXECUTOR_OPTION_KEYS, 'executor');
+  if (executorUnknown.length > 0) throw new ServeOptionsError(executorUnknown.join('; '));
   const defined = Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined));
   const parsed = schema.safeParse(defined);
   if (!parsed.success) {

@@ -4,7 +4,8 @@
 // close the listeners and the executor; the audit file has every record by then (it is written
 // synchronously, before each dispatch answers). Kill: close the executor at once (hooks killed).
 import type { FastifyInstance } from 'fastify';
-import { createExecutor, type Executor, type ExecutorInternals, INTERNALS } from '../executor/executor.js';
+import { type ExecutorInternals, internalsOf } from '../executor/api.js';
+import { createExecutor, type Executor } from '../executor/executor.js';
 import type { ReloadResult } from '../executor/reload.js';
 import { AuthFileError, readAuthFile } from './auth-file.js';
 import { configIdentity } from './config-identity.js';
@@ -39,9 +40,6 @@ export interface RunningServer {
   /** Stops now: running hooks are killed. */
   kill(): Promise<void>;
 }
-
-const internalsOf = (e: Executor): ExecutorInternals =>
-  (e as unknown as { [INTERNALS](): ExecutorInternals })[INTERNALS]();
 
 /** Bound on the other requests still running once no dispatch runs (a slow client mid-request). */
 const CLOSE_GRACE_MS = 5_000;
@@ -95,6 +93,8 @@ class Server implements RunningServer {
       draining: () => this.#drain.draining,
       queue: () => internals.queue.status(),
     });
+    // Logged by the executor (onWarning above); counted here.
+    this.#executor.on('audit.failed', (e) => this.#metrics.countAuditFailure(e.denied));
     const ctx: ServerContext = {
       connections: new Connections((request) => requestGone(ctx, request)),
       executor: this.#executor,

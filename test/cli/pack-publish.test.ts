@@ -96,7 +96,7 @@ describe('hookwarden pack test', () => {
     const broken = await runCli(['pack', 'test', dir]);
     expect(broken.code).toBe(1);
     expect(broken.stderr).toContain(
-      'tests/broken.json: expect.decision: expected "allow", "deny", "ask" or "passthrough"',
+      'tests/broken.json: expect.decision: expected "allow", "deny", "ask", "defer" or "passthrough"',
     );
   });
 
@@ -218,7 +218,7 @@ describe('a url pin from the command line', () => {
     server.routes.set('/g.tar.gz', { body: readFileSync(bundle), etag: '"1"' });
     const base = tempDir();
     const policy = writeConfig(base, 'policy.json', {
-      packs: [{ url: server.url('/g.tar.gz'), publicKeys: [keys.pub], pollSeconds: 3600 }],
+      packs: [{ url: server.url('/g.tar.gz'), name: 'guard', publicKeys: [keys.pub], pollSeconds: 3600 }],
     });
     const args = ['dispatch', 'BeforeTool', '-p', policy, '--pack-cache', join(base, 'cache')];
     const stdin = JSON.stringify({ toolName: 'Bash', toolInput: { command: 'rm -rf x' } });

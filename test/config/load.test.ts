@@ -451,7 +451,7 @@ describe('trust boundary at load', () => {
     expect(project.hooks.map((h) => h.onError)).toEqual(['skip', 'skip']);
   });
 
-  it('lets a project file apply its isolation floor to its own hooks and those below only', async () => {
+  it("applies the user file's isolation floor to project hooks (trust order: user > project)", async () => {
     const dir = tempDir();
     const user = writeConfig(dir, 'user.json', {
       limits: { minIsolation: 'namespace' },
@@ -463,7 +463,7 @@ describe('trust boundary at load', () => {
     });
     const r = await load([file(user, 'user'), file(project)]);
     expect(r.hooks.map((h) => [h.id, commandOf(h)?.isolation])).toEqual([
-      ['p', 'process'],
+      ['p', 'namespace'],
       ['u', 'namespace'],
     ]);
   });

@@ -4,8 +4,9 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULTS } from '../../src/config/defaults.js';
 import { limitsSchema } from '../../src/config/limits-schema.js';
+import { TENANT_LIMIT_RULES } from '../../src/config/merge-tenant-limits.js';
 import type { SourceSpec } from '../../src/config/read-source.js';
-import { LIMIT_RULES, type LimitKey, TENANT_LIMIT_RULES } from '../../src/config/scope-limits.js';
+import { LIMIT_RULES, type LimitKey } from '../../src/config/scope-limits.js';
 import { loadConfig } from '../helpers/load-config.js';
 
 /** For each key: a value tighter and one looser than the default (both valid). */
@@ -93,19 +94,22 @@ describe('limits by scope (a lower scope can only tighten)', () => {
         expect(r.diagnostics).toEqual([]);
       });
     } else {
-      it('a tighter value applies to its own scope and below, never above', async () => {
-        const project = await load([source('project', { [key]: tighter })]);
-        expect([project.scopeLimits.project[key], project.scopeLimits.user[key]]).toEqual([tighter, tighter]);
+      it('a tighter value applies to its own scope and every less-trusted one (trust order: user > project)', async () => {
         const user = await load([source('user', { [key]: tighter })]);
-        expect([user.scopeLimits.project[key], user.scopeLimits.user[key]]).toEqual([
+        expect([user.scopeLimits.user[key], user.scopeLimits.project[key]]).toEqual([tighter, tighter]);
+        // A project file (the repository) never reaches the user's hooks, nor the policy's.
+        const project = await load([source('project', { [key]: tighter })]);
+        expect([project.scopeLimits.user[key], project.scopeLimits.project[key]]).toEqual([
           defaultFor(key),
           tighter,
         ]);
+        expect(project.scopeLimits.policy[key]).toBe(defaultFor(key));
         expect([...project.diagnostics, ...user.diagnostics]).toEqual([]);
       });
-      it('a user file cannot loosen what a project file tightened', async () => {
-        const r = await load([source('project', { [key]: tighter }), source('user', { [key]: looser })]);
-        expect(r.scopeLimits.user[key]).toBe(tighter);
+      it('a project file cannot loosen what the user file tightened', async () => {
+        const r = await load([source('user', { [key]: tighter }), source('project', { [key]: looser })]);
+        expect([r.scopeLimits.user[key], r.scopeLimits.project[key]]).toEqual([tighter, tighter]);
+        expect(r.diagnostics.map((d) => `${d.file} ${d.path}`)).toEqual([`<project> limits.${key}`]);
       });
     }
 
@@ -117,27 +121,48 @@ describe('limits by scope (a lower scope can only tighten)', () => {
     });
   });
 
-  it('a project "process" floor cannot lower a user file\'s "namespace"', async () => {
-    const r = await load([
-      source('user', { minIsolation: 'namespace' }),
-      source('project', { minIsolation: 'process' }),
-    ]);
-    expect([r.scopeLimits.project.minIsolation, r.scopeLimits.user.minIsolation]).toEqual([
+  it('the user\'s minIsolation reaches project hooks; a project "process" cannot lower it', async () => {
+    for (const order of [
+      ['user', 'project'],
+      ['project', 'user'],
+    ] as const) {
+      const values = { user: 'namespace', project: 'process' } as const;
+      const r = await load(order.map((s) => source(s, { minIsolation: values[s] })));
+      expect([
+        r.scopeLimits.policy.minIsolation,
+        r.scopeLimits.user.minIsolation,
+        r.scopeLimits.project.minIsolation,
+      ]).toEqual(['process', 'namespace', 'namespace']);
+      expect(r.diagnostics.map((d) => `${d.file} ${d.path}`)).toEqual(['<project> limits.minIsolation']);
+    }
+  });
+
+  it('per-scope floors: a user file may raise project hooks; a project file reaches only its own', async () => {
+    const user = await load([source('user', { minIsolation: { project: 'namespace' } })]);
+    expect([user.scopeLimits.user.minIsolation, user.scopeLimits.project.minIsolation]).toEqual([
       'process',
       'namespace',
     ]);
-  });
-
-  it('per-scope floors: a project file may raise user hooks, not policy hooks', async () => {
+    expect(user.diagnostics).toEqual([]);
     const r = await load([source('project', { minIsolation: { policy: 'namespace', user: 'namespace' } })]);
     expect([
       r.scopeLimits.policy.minIsolation,
-      r.scopeLimits.project.minIsolation,
       r.scopeLimits.user.minIsolation,
-    ]).toEqual(['process', 'process', 'namespace']);
+      r.scopeLimits.project.minIsolation,
+    ]).toEqual(['process', 'process', 'process']);
     expect(r.diagnostics.map((d) => `${d.path}: ${d.message}`)).toEqual([
-      'limits.minIsolation.policy: ignored: a project file cannot set the isolation of policy hooks (a lower scope applies to its own hooks and below)',
+      "limits.minIsolation.policy: ignored: a project file cannot set the isolation of policy hooks (a file's limits reach its own scope and the less-trusted ones: trusted > policy > user > project)",
+      "limits.minIsolation.user: ignored: a project file cannot set the isolation of user hooks (a file's limits reach its own scope and the less-trusted ones: trusted > policy > user > project)",
     ]);
+  });
+
+  it('a policy floor for user hooks reaches project hooks too (they are less trusted)', async () => {
+    const r = await load([source('policy', { minIsolation: { user: 'namespace', project: 'process' } })]);
+    expect([r.scopeLimits.user.minIsolation, r.scopeLimits.project.minIsolation]).toEqual([
+      'namespace',
+      'namespace',
+    ]);
+    expect(r.diagnostics.map((d) => d.path)).toEqual(['limits.minIsolation.project']);
   });
 
   it('a policy floor per scope holds against lower files', async () => {

@@ -28,14 +28,27 @@ export interface ClaudeCodeOutcome {
   readonly runs: readonly HandlerRun[];
 }
 
-const EXACT = /^[A-Za-z0-9_ -]+([|,][A-Za-z0-9_ -]+)*$/;
+/** Claude Code 2.1.333's exact form on tool events (its shipped matcher code). */
+const EXACT = /^[a-zA-Z0-9_|, -]+$/;
 
-/** Claude Code's matcher rules: all, an exact list, or an unanchored regular expression. */
+/**
+ * Claude Code's matcher rules: all, an exact list (empty names dropped), or an unanchored JavaScript
+ * regular expression; an invalid one matches nothing.
+ */
 export function ccMatches(matcher: unknown, value: string | undefined): boolean {
   if (matcher === undefined || matcher === '' || matcher === '*') return true;
   if (typeof matcher !== 'string' || value === undefined) return false;
-  if (EXACT.test(matcher)) return matcher.split(/[|,]/).some((n) => n.trim() === value);
-  return new RegExp(matcher).test(value);
+  if (EXACT.test(matcher))
+    return matcher
+      .split(/[|,]/)
+      .map((n) => n.trim())
+      .filter(Boolean)
+      .includes(value);
+  try {
+    return new RegExp(matcher).test(value);
+  } catch {
+    return false;
+  }
 }
 
 /** `Tool(glob)` against a tool call: the glob's `*` matches anything (enough for these fixtures). */

@@ -1,6 +1,7 @@
 // Runs the real `hookwarden serve` (the built CLI) on 127.0.0.1 and talks to it over HTTP.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { afterAll } from 'vitest';
 import { newToken, type TokenEntry } from '../../src/server/tokens.js';
@@ -203,4 +204,39 @@ export function metricValue(
     if (Object.entries(labels).every(([k, v]) => have[k] === v)) return Number(m[2]);
   }
   return undefined;
+}
+
+/** What came back on a raw connection: the first response's status (0: none), and every byte. */
+export interface RawAnswer {
+  status: number;
+  text: string;
+}
+
+/**
+ * Sends `chunks` over one TCP connection to 127.0.0.1:`port` and collects what comes back until the
+ * server closes it (the requests say `Connection: close`, or are ones the server must cut off).
+ * `end` half-closes the connection after the chunks: a client that stops sending.
+ */
+export function rawExchange(
+  port: number,
+  chunks: (string | Buffer)[],
+  options: { end?: boolean } = {},
+): Promise<RawAnswer> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1');
+    let text = '';
+    socket.on('data', (d) => (text += d.toString('latin1')));
+    socket.on('error', (err: NodeJS.ErrnoException) => {
+      if (err.code !== 'ECONNRESET' && err.code !== 'EPIPE') reject(err);
+    });
+    socket.on('close', () => {
+      const m = /^HTTP\/1\.[01] (\d{3})/.exec(text);
+      resolve({ status: m === null ? 0 : Number(m[1]), text });
+    });
+    socket.on('connect', () => {
+      for (const c of chunks) socket.write(c);
+      if (options.end === true) socket.end();
+    });
+    socket.setTimeout(HANG_MS, () => socket.destroy(new Error('no answer: hang')));
+  });
 }

@@ -52,7 +52,7 @@ describe('fixture files', () => {
   it.each([
     [
       [fixture('a', 'ls', { decision: 'block' })],
-      'tests/x.json: [0].expect.decision: expected "allow", "deny", "ask" or "passthrough", got "block"',
+      'tests/x.json: [0].expect.decision: expected "allow", "deny", "ask", "defer" or "passthrough", got "block"',
     ],
     [
       [fixture('a', 'ls', { decision: 'deny', reasonMatch: 'x' })],

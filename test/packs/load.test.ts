@@ -388,7 +388,7 @@ describe('invalid pins', () => {
     const r = await loadConfig({ config: [{ kind: 'file', path: cfg, scope: 'project' }], policy: [] });
     const errors = r.diagnostics.filter((d) => d.severity === 'error').map((d) => `${d.path}: ${d.message}`);
     expect(errors).toEqual([
-      'packs[0].publicKey: unknown field "publicKey" (a pin has path, url, pollSeconds, digest, publicKeys, requireSignature, scope), got ["k.pub"]',
+      'packs[0].publicKey: unknown field "publicKey" (did you mean "publicKeys"?) (a pin has path, url, pollSeconds, digest, publicKeys, requireSignature, name, minVersion, scope), got ["k.pub"]',
       'packs[1].digest: expected "sha256:<64 hex>" (as printed by `hookwarden pack lock`), got "abc"',
       'packs[2].requireSignature: requireSignature needs publicKeys to check the signature with, got true',
       'packs[3].scope: only a policy file (--policy, or the library\'s `policy` option) may pin a pack at policy scope; this pin is skipped, got "policy"',

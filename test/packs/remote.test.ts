@@ -55,7 +55,7 @@ async function setup(pin: Record<string, unknown> = {}) {
   server.routes.set('/guard.tar.gz', { body: v1, etag: '"v1"' });
   const base = tempDir('hw-remote-');
   const policy = writeConfig(base, 'policy.json', {
-    packs: [{ url: server.url('/guard.tar.gz'), publicKeys: [keys.pub], ...pin }],
+    packs: [{ url: server.url('/guard.tar.gz'), name: 'guard', publicKeys: [keys.pub], ...pin }],
   });
   const cacheDir = join(base, 'cache');
   const options = { policy, root: tempDir(), remotePacks: { cacheDir } };
@@ -324,6 +324,14 @@ describe('url pin fields', () => {
     [
       { url: 'https://u:p@example.invalid/g.tgz', digest: `sha256:${'a'.repeat(64)}` },
       'may not carry a user or password',
+    ],
+    [
+      { url: 'https://example.invalid/g.tgz', publicKeys: ['k.pub'] },
+      'packs[0]: a url pin without a digest needs "name": the pack the URL must serve',
+    ],
+    [
+      { url: 'https://example.invalid/g.tgz', digest: `sha256:${'a'.repeat(64)}`, minVersion: 'v1' },
+      'packs[0].minVersion: expected a semantic version such as "1.2.0"',
     ],
     [{ path: 'packs/g', pollSeconds: 5 }, 'packs[0].pollSeconds: only a url pin is polled'],
     [

@@ -31,11 +31,50 @@ describe('tool matchers', () => {
     expect(new ToolMatcher('^Bash$').matches('Bash')).toBe(true);
   });
 
-  it('fall back to exact alternatives when the pattern is not a valid regex', () => {
+  it('decide between names and a regex as Claude Code 2.1.333 does (its exact form, per event)', () => {
+    // Empty names are dropped, as Claude Code drops them: "Bash|" is the name Bash, not a regex
+    // with an empty alternative (which would match every tool).
+    expect([...(new ToolMatcher('Bash|').names ?? [])]).toEqual(['Bash']);
+    expect([...(new ToolMatcher('Bash, Edit').names ?? [])]).toEqual(['Bash', 'Edit']);
+    expect(new ToolMatcher('|').names?.size).toBe(0);
+    expect(new ToolMatcher('|').matches('Bash')).toBe(false);
+    // On FileChanged and StopFailure only letters, digits, "_" and "|" are names: "a-b" is a regex.
+    expect(new ToolMatcher('rate-limit', { event: 'StopFailure' }).kind).toBe('regex');
+    expect(new ToolMatcher('rate-limit', { event: 'StopFailure' }).matches('x-rate-limit-y')).toBe(true);
+    expect(new ToolMatcher('rate-limit', { event: 'PreToolUse' }).kind).toBe('exact');
+  });
+
+  it.each([
+    ['^(?!Read$).*', 'lookahead'],
+    ['(?<!x)Bash', 'lookbehind'],
+    ['(?<=)Bash', 'lookbehind'],
+    ['(Bash)\\1?', 'backreferences'],
+    ['(?<t>Bash)\\k<t>?', 'backreferences'],
+    ['Bash\\01?', 'octal'],
+    ['Bash|\\c-', '\\c'],
+    ['Bash{0,1001}', 'repetition bound'],
+  ])('count %s (valid JavaScript the engine cannot evaluate) as matching every tool', (pattern, why) => {
+    expect(() => new RegExp(pattern)).not.toThrow();
+    expect(new RegExp(pattern).test('Bash')).toBe(true);
+    const m = new ToolMatcher(pattern);
+    expect(m.kind).toBe('unevaluable');
+    expect(m.unevaluable).toContain('cannot evaluate it as JavaScript would');
+    expect(m.unevaluable).toContain(why);
+    expect(['Bash', 'Read', 'x', undefined].map((t) => m.matches(t))).toEqual([true, true, true, true]);
+  });
+
+  it('count a pattern that is not a valid regex as matching every tool, saying why', () => {
     const m = new ToolMatcher('Foo(|Bar');
-    expect(m.kind).toBe('alternatives');
-    expect(m.regexError).toBe('missing ")"');
-    expect(m.matches('Bar')).toBe(true);
+    expect(m.kind).toBe('unevaluable');
+    expect(m.unevaluable).toMatch(/^not a valid JavaScript regular expression/);
+    expect(m.matches('Anything')).toBe(true);
+  });
+
+  it('read [], [^] and \\cA as JavaScript does', () => {
+    expect(new ToolMatcher('Bash[]').matches('Bash')).toBe(false);
+    expect(new ToolMatcher('^Ba[^]h$').matches('Ba\nh')).toBe(true);
+    expect(new ToolMatcher('^Ba[]sh]$').matches('Ba]')).toBe(false);
+    expect(new ToolMatcher('^\\cJ$').matches('\n')).toBe(true);
   });
 });
 

@@ -305,19 +305,20 @@ describe('other routes', () => {
     expect(await get(`${server.url}/readyz`)).toMatchObject({ status: 200, body: { status: 'ready' } });
   });
 
-  it('answers 404 not_found in the error envelope for an unknown route or method, and sends no CORS headers', async () => {
-    for (const [method, path] of [
-      ['GET', '/v1/dispatch/BeforeTool'],
-      ['GET', '/nothing/here'],
-      ['OPTIONS', '/v1/dispatch/BeforeTool'],
+  it('answers 404 not_found for an unknown route and 405 for another method, in the error envelope, without CORS headers', async () => {
+    for (const [method, path, status, code] of [
+      ['GET', '/v1/dispatch/BeforeTool', 405, 'method_not_allowed'],
+      ['GET', '/nothing/here', 404, 'not_found'],
+      ['OPTIONS', '/v1/dispatch/BeforeTool', 405, 'method_not_allowed'],
     ] as const) {
       const res = await fetch(`${server.url}${path}`, {
         method,
         headers: { origin: 'https://evil.example', authorization: `Bearer ${t.admin}` },
       });
-      expect(res.status).toBe(404);
+      expect(res.status).toBe(status);
       expect(res.headers.get('access-control-allow-origin')).toBeNull();
-      expect(errorBodySchema.parse(await res.json()).error.code).toBe('not_found');
+      if (status === 405) expect(res.headers.get('allow')).toBe('POST');
+      expect(errorBodySchema.parse(await res.json()).error.code).toBe(code);
     }
   });
 });

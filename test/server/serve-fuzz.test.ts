@@ -2,10 +2,16 @@
 // bodies, truncated bodies, wrong methods, odd paths, smuggling attempts, `__proto__` keys. Each one
 // gets a 4xx (or its connection closed), never a 500 or a stack trace, and after each the server
 // still answers a well-formed dispatch.
-import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir, writeConfig } from '../helpers/fixture.js';
-import { HANG_MS, type LiveServer, post, startServe, writeAuthFile } from '../helpers/serve.js';
+import {
+  type LiveServer,
+  post,
+  type RawAnswer,
+  rawExchange,
+  startServe,
+  writeAuthFile,
+} from '../helpers/serve.js';
 
 const dir = tempDir('hw-fuzz-');
 const config = writeConfig(dir, 'hooks.json', {
@@ -54,36 +60,8 @@ afterAll(async () => {
   expect(exit.stderr).not.toMatch(/"level":"(error|fatal)"/);
 });
 
-interface RawAnswer {
-  /** Status of the first response, or 0 when the connection closed without one. */
-  status: number;
-  text: string;
-}
-
-/**
- * Sends `chunks` over one connection and collects what comes back until the server closes it (every
- * request here says `Connection: close`, or is one the server must cut off). `end` half-closes the
- * connection after the chunks: a client that stops sending.
- */
-function raw(chunks: (string | Buffer)[], options: { end?: boolean } = {}): Promise<RawAnswer> {
-  return new Promise((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1');
-    let text = '';
-    socket.on('data', (d) => (text += d.toString('latin1')));
-    socket.on('error', (err: NodeJS.ErrnoException) => {
-      if (err.code !== 'ECONNRESET' && err.code !== 'EPIPE') reject(err);
-    });
-    socket.on('close', () => {
-      const m = /^HTTP\/1\.[01] (\d{3})/.exec(text);
-      resolve({ status: m === null ? 0 : Number(m[1]), text });
-    });
-    socket.on('connect', () => {
-      for (const c of chunks) socket.write(c);
-      if (options.end === true) socket.end();
-    });
-    socket.setTimeout(HANG_MS, () => socket.destroy(new Error('no answer: hang')));
-  });
-}
+const raw = (chunks: (string | Buffer)[], options: { end?: boolean } = {}) =>
+  rawExchange(port, chunks, options);
 
 const head = (method: string, path: string, headers: Record<string, string | number>, body = '') =>
   `${method} ${path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n${Object.entries(headers)

@@ -67,7 +67,7 @@ In a settings file (what \`install\` writes):
     )
     .option(
       '--write',
-      'write the hooks copy and put the block in <file> (the file as it was is kept as <file>.bak)',
+      'write the hooks copy and put the block in <file> (the file as it was is kept as <file>.bak); every file is created new (O_EXCL|O_NOFOLLOW), never through a symbolic link: a link as <file>, its folder or a file it writes is refused',
     )
     .option(
       '--socket <path>',

@@ -10,6 +10,7 @@
 // HTTP/1.1 is spoken by hand over node:net (one POST, `Connection: close`, a Content-Length answer):
 // node:http costs ~5 ms more to load, a quarter of the budget of this path.
 import { connect } from 'node:net';
+import { VERDICTS } from '../../contract/decisions.js';
 import { isObject } from '../../contract/messages.js';
 import { outputFieldProblem } from '../../contract/parse-output.js';
 import { PlainJsonError, toPlainJson } from '../../contract/plain-json.js';
@@ -23,7 +24,7 @@ export type Forwarded =
 
 /** Largest answer read from the daemon (a DispatchResult is far smaller). */
 const MAX_ANSWER_BYTES = 16 * 1024 * 1024;
-const VERDICTS = new Set(['allow', 'deny', 'ask', 'defer', 'passthrough']);
+const VERDICT_SET: ReadonlySet<string> = new Set(VERDICTS);
 
 /** The DispatchResult in a daemon's answer, or what is wrong with it. */
 export function checkForwardedResult(raw: unknown): DispatchResult | string {
@@ -35,7 +36,7 @@ export function checkForwardedResult(raw: unknown): DispatchResult | string {
     throw err;
   }
   if (!isObject(plain)) return 'not a JSON object';
-  if (!VERDICTS.has(plain.decision as string)) return 'decision: not a verdict';
+  if (!VERDICT_SET.has(plain.decision as string)) return 'decision: not a verdict';
   const hooks = plain.hooks;
   if (!Array.isArray(hooks)) return 'hooks: not an array';
   for (const h of hooks) {

@@ -9,7 +9,7 @@
 // It never routes twice: a file that already routes through the adapter is refused (and the adapter
 // refuses such a file as its config), so an adapter hook can never run the adapter again.
 
-import { existsSync, readFileSync, realpathSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { applyEdits, modify } from 'jsonc-parser';
 import { formatDiagnostic } from '../../config/diagnostics.js';
@@ -20,6 +20,7 @@ import { DEFAULT_EVENTS, EventCatalogue } from '../../contract/events.js';
 import { isObject } from '../../contract/messages.js';
 import { packPinLoader } from '../../packs/pins.js';
 import { UsageError } from '../usage-error.js';
+import { refuseLinkedDir, refuseLinkedFile, replaceFile, writeNewFiles } from './install-files.js';
 import { type InstallPlan, planInstall } from './install-plan.js';
 import { adapterConfigs, shellQuote } from './routing.js';
 
@@ -148,17 +149,6 @@ function routingBlock(
   return { hooks };
 }
 
-/** Writes a file unless one with other content is there (it is never overwritten). */
-function writeNew(path: string, content: string | Buffer, mode: number): void {
-  if (existsSync(path)) {
-    if (readFileSync(path).equals(Buffer.from(content))) return;
-    throw new UsageError(
-      `${path} exists (with other content): move it away, or name another file with --hooks-file`,
-    );
-  }
-  writeFileSync(path, content, { mode, flag: 'wx' });
-}
-
 /** The file with its `hooks` replaced, the rest byte for byte (indentation kept). */
 function withHooks(text: string, hooks: unknown): string {
   const indent = /\n([ \t]+)"/.exec(text)?.[1] ?? '  ';
@@ -195,6 +185,7 @@ export async function runClaudeCodeInstall(file: string, flags: InstallFlags): P
   const copyPath = resolve(flags.hooksFile ?? defaultCopyPath(path));
   if (copyPath === path) throw new UsageError('--hooks-file: the copy cannot be the file itself');
   const plan = planInstall(hooks);
+  if (plan.refusals.length > 0) throw new UsageError(`${path}: ${plan.refusals.join('; ')}`);
   if (Object.keys(plan.copy).length === 0) {
     for (const note of plan.notes) err(`hookwarden: ${note}`);
     throw new UsageError(`${path}: no hook the adapter runs (see above)`);
@@ -220,17 +211,27 @@ export async function runClaudeCodeInstall(file: string, flags: InstallFlags): P
     );
     return 0;
   }
+  // Nothing is written through a link: the file, its folder, and every file made next to it.
+  refuseLinkedDir(dirname(path));
+  refuseLinkedFile(path, 'the file it rewrites');
   const mode = statSync(path).mode & 0o777;
   const copy = {
     description: `The hooks of ${basename(path)}, run by \`hookwarden claude-code\` (written by \`hookwarden claude-code install\`)`,
     dialect: 'claude-code',
     hooks: plan.copy,
   };
-  writeNew(copyPath, `${JSON.stringify(copy, null, 2)}\n`, mode);
-  writeNew(`${path}.bak`, Buffer.from(text), mode);
-  const next = `${path}.hookwarden-tmp`;
-  writeFileSync(next, withHooks(text, block.hooks), { mode });
-  renameSync(next, path);
+  writeNewFiles(
+    [
+      {
+        path: copyPath,
+        content: `${JSON.stringify(copy, null, 2)}\n`,
+        hint: ', or name another file with --hooks-file',
+      },
+      { path: `${path}.bak`, content: Buffer.from(text), hint: ' (a backup of an earlier install?)' },
+    ],
+    mode,
+  );
+  replaceFile(path, withHooks(text, block.hooks), mode);
   err(`hookwarden: wrote ${copyPath}, and the hooks of ${path} (it was kept as ${path}.bak)`);
   return 0;
 }

@@ -1,6 +1,7 @@
 // `hookwarden pack test` and `hookwarden pack bundle`: prove what a pack decides, and ship it as one
 // signed archive to serve over HTTP. Their modules load when the command runs.
 import type { Command } from 'commander';
+import { allowHttpUrlOption } from '../collect.js';
 import type { TestFlags } from './test.js';
 
 const out = (line: string) => process.stdout.write(`${line}\n`);
@@ -14,6 +15,7 @@ export function addPackPublishCommands(pack: Command, setExitCode: (code: number
     )
     .argument('<dir>', 'pack directory (holding hookpack.json and tests/)')
     .option('--root <dir>', 'sandbox root: the working directory of command hooks (default: cwd)')
+    .addOption(allowHttpUrlOption())
     .option('--json', 'print the results as JSON (for CI)')
     .addHelpText(
       'after',

@@ -33,6 +33,10 @@ export function addServeCommand(program: Command, setExitCode: (code: number) =>
       '--audit-key <file>',
       'key the --audit file with HMAC-SHA-256 (mode 0600 file, from `audit keygen`)',
     )
+    .option(
+      '--audit-required',
+      'a dispatch whose --audit records cannot be written (after retries) denies on deny-capable events',
+    )
     .option('--watch', 'reload the configuration when its files change (last-known-good)')
     .option(
       '--queue <redis-url>',

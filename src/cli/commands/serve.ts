@@ -28,6 +28,7 @@ export interface ServeFlags {
   metricsListen?: string;
   audit?: string;
   auditKey?: string;
+  auditRequired?: boolean;
   watch?: boolean;
   queue?: string;
   queuePrefix?: string;

@@ -87,6 +87,7 @@ export async function runPackTest(dir: string, flags: TestFlags): Promise<number
   const json = flags.json === true;
   const report = await testPack(dir, {
     root: flags.root,
+    ...(flags.allowHttpUrl === undefined ? {} : { allowedHttpHookUrls: flags.allowHttpUrl }),
     onStart: (info) => {
       if (json) return;
       const copy = info.locked

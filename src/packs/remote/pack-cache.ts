@@ -1,16 +1,19 @@
 // The on-disk cache of fetched bundles, private to the user running hookwarden (mode 0700):
 //   <cacheDir>/sha256-<hex>/       an unpacked bundle, named by its pack digest (content-addressed)
 //   <cacheDir>/url-<sha256 of the URL>.json
-//                                   the last known good bundle of a URL: {url, etag, digest, checkedAt}
+//                                   the last known good bundle of a URL: {url, etag, digest, checkedAt,
+//                                   packName, packVersion}
 // A bundle directory is only ever created whole (unpacked elsewhere in the cache, then renamed), and
 // is verified against its pin at every load like any pinned pack: the cache is never trusted.
 import { randomBytes } from 'node:crypto';
+import { constants } from 'node:fs';
 import { lstat, mkdir, open, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { DIGEST_PATTERN } from '../../config/pin-loader.js';
 import { HookwardenError } from '../../contract/hookwarden-error.js';
 import { sha256Hex } from '../digest.js';
+import { SIG_FILE } from '../names.js';
 import { readPlainFile } from '../plain-file.js';
 
 const recordSchema = z.strictObject({
@@ -20,6 +23,9 @@ const recordSchema = z.strictObject({
   digest: z.string().regex(DIGEST_PATTERN),
   /** When the server last confirmed this bundle (ms since the epoch). */
   checkedAt: z.number().int().nonnegative(),
+  /** The pack's name and version when it was verified (a url pin never rolls back below it). */
+  packName: z.string().max(128).optional(),
+  packVersion: z.string().max(64).optional(),
 });
 
 /** The last known good bundle of a URL. */
@@ -82,10 +88,23 @@ export async function readUrlRecord(cacheDir: string, url: string): Promise<UrlR
 /** Writes the record of `url` atomically (a temporary file renamed over it). */
 export async function writeUrlRecord(cacheDir: string, record: UrlRecord): Promise<void> {
   const file = recordFile(cacheDir, record.url);
-  const tmp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
-  const fh = await open(tmp, 'wx', 0o600);
+  await replaceAtomically(
+    file,
+    `${file}.${randomBytes(6).toString('hex')}.tmp`,
+    `${JSON.stringify(record)}\n`,
+    0o600,
+  );
+}
+
+/** Writes `content` to a new file `tmp` (O_EXCL | O_NOFOLLOW) and renames it over `file`. */
+async function replaceAtomically(file: string, tmp: string, content: string | Buffer, mode: number) {
+  const fh = await open(
+    tmp,
+    constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
+    mode,
+  );
   try {
-    await fh.writeFile(`${JSON.stringify(record)}\n`);
+    await fh.writeFile(content);
   } finally {
     await fh.close();
   }
@@ -95,6 +114,15 @@ export async function writeUrlRecord(cacheDir: string, record: UrlRecord): Promi
     await rm(tmp, { force: true });
     throw err;
   }
+}
+
+/**
+ * Puts a newly fetched signature file into a cached bundle (same content, new signatures: a key
+ * rotation): a temporary file in the bundle, renamed over its hookpack.sig.
+ */
+export async function replaceSignature(dir: string, bytes: Buffer): Promise<void> {
+  const tmp = join(dir, `.${SIG_FILE}.${randomBytes(6).toString('hex')}.tmp`);
+  await replaceAtomically(join(dir, SIG_FILE), tmp, bytes, 0o644);
 }
 
 /** Whether a bundle directory exists (as a real directory). */

@@ -5,16 +5,48 @@
 import { chmod, mkdtemp, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { packDigest } from '../digest.js';
+import { SIG_FILE } from '../names.js';
+import { readPlainFile } from '../plain-file.js';
 import { walkPack } from '../walk.js';
 import { fetchBundle } from './fetch-bundle.js';
 import type { ResolvedRemoteOptions } from './options.js';
-import { bundleDir, ensurePrivateDir, hasBundle, readUrlRecord, writeUrlRecord } from './pack-cache.js';
+import {
+  bundleDir,
+  ensurePrivateDir,
+  hasBundle,
+  readUrlRecord,
+  replaceSignature,
+  writeUrlRecord,
+} from './pack-cache.js';
+
+/** The fetched bundle's hookpack.sig when it differs from the cached bundle's, else undefined. */
+async function newSignature(fetched: string, cached: string): Promise<Buffer | undefined> {
+  const [mine, theirs] = await Promise.all([
+    readPlainFile(join(fetched, SIG_FILE)),
+    readPlainFile(join(cached, SIG_FILE)),
+  ]);
+  if (!mine.ok) return undefined;
+  return theirs.ok && theirs.bytes.equals(mine.bytes) ? undefined : mine.bytes;
+}
 
 /** An unpacked bundle in the cache (not yet verified against any pin). */
 export interface CachedBundle {
   readonly digest: string;
   readonly dir: string;
   readonly etag: string | undefined;
+  /**
+   * A signature file that came with this content and differs from the cached bundle's (a key
+   * rotation republishes the same digest with new signatures): verified in its place, and written
+   * into the cached bundle once a load accepts it.
+   */
+  readonly signature?: Buffer | undefined;
+}
+
+/** The last known good of a URL, with the pack it was when verified. */
+export interface GoodBundle extends CachedBundle {
+  readonly checkedAt: number;
+  readonly packName: string | undefined;
+  readonly packVersion: string | undefined;
 }
 
 export type BundleOutcome =
@@ -38,7 +70,7 @@ export interface BundleRequest {
   /** The pin's digest: a cached bundle with it is used without any request. */
   readonly digest?: string | undefined;
   readonly pollSeconds: number;
-  /** Ask the server whatever the revalidate mode says (polling). */
+  /** Ask the server whatever the revalidate mode says (polling, or a cached copy just refused). */
   readonly force?: boolean | undefined;
 }
 
@@ -60,7 +92,7 @@ export class RemotePacks {
     } catch (err) {
       return { ok: false, problem: (err as Error).message };
     }
-    if (request.digest !== undefined) {
+    if (request.digest !== undefined && request.force !== true) {
       const dir = bundleDir(this.options.cacheDir, request.digest);
       if (await hasBundle(dir))
         return { ok: true, bundle: { digest: request.digest, dir, etag: undefined }, source: 'cache' };
@@ -81,20 +113,44 @@ export class RemotePacks {
   }
 
   /** The last known good bundle of `url` (accepted by a load, here or in an earlier process). */
-  async lastGood(url: string): Promise<(CachedBundle & { readonly checkedAt: number }) | undefined> {
+  async lastGood(url: string): Promise<GoodBundle | undefined> {
     const record = await readUrlRecord(this.options.cacheDir, url);
     if (record === undefined) return undefined;
     const dir = bundleDir(this.options.cacheDir, record.digest);
     if (!(await hasBundle(dir))) return undefined;
-    return { digest: record.digest, dir, etag: record.etag, checkedAt: record.checkedAt };
+    return {
+      digest: record.digest,
+      dir,
+      etag: record.etag,
+      checkedAt: record.checkedAt,
+      packName: record.packName,
+      packVersion: record.packVersion,
+    };
   }
 
-  /** Records `bundle` as the last known good of `url`: it loaded under its pin. */
+  /** The version last verified from `url` (a url pin never goes below it), if recorded. */
+  async lastVersion(url: string): Promise<string | undefined> {
+    return (await readUrlRecord(this.options.cacheDir, url))?.packVersion;
+  }
+
+  /**
+   * Records `bundle` as the last known good of `url`: it loaded under its pin as the pack `pack`. A
+   * signature file that came with it replaces the cached bundle's (it verified).
+   */
   async accept(
     url: string,
     bundle: CachedBundle,
     source: 'fetched' | 'not-modified' | 'cache',
+    pack: { readonly name: string | undefined; readonly version: string | undefined },
   ): Promise<void> {
+    if (bundle.signature !== undefined) {
+      await replaceSignature(bundle.dir, bundle.signature);
+      const state = this.#state.get(url);
+      if (state !== undefined && 'bundle' in state.last && state.last.bundle.dir === bundle.dir) {
+        const { signature: _s, ...rest } = state.last.bundle;
+        this.#state.set(url, { ...state, last: { bundle: rest } });
+      }
+    }
     // A bundle used without asking the server confirms nothing new.
     if (source === 'cache') return;
     const checkedAt = this.#state.get(url)?.checkedAt ?? Date.now();
@@ -104,6 +160,8 @@ export class RemotePacks {
       ...(bundle.etag === undefined ? {} : { etag: bundle.etag }),
       digest: bundle.digest,
       checkedAt,
+      ...(pack.name === undefined ? {} : { packName: pack.name }),
+      ...(pack.version === undefined ? {} : { packVersion: pack.version }),
     });
   }
 
@@ -183,12 +241,15 @@ export class RemotePacks {
         await chmod(staging, 0o755); // the cache itself stays 0700
         try {
           await rename(staging, dir);
+          return { bundle: { digest, dir, etag } };
         } catch (err) {
           // Another process stored the same content meanwhile: same digest, same files.
           if (!(await hasBundle(dir))) throw err;
         }
       }
-      return { bundle: { digest, dir, etag } };
+      // The content is cached already; its signatures may be new (a key rotation).
+      const signature = await newSignature(staging, dir);
+      return { bundle: { digest, dir, etag, ...(signature === undefined ? {} : { signature }) } };
     } catch (err) {
       return { problem: (err as Error).message };
     } finally {

@@ -67,6 +67,12 @@ export function checkUrlPin(raw: Record<string, unknown>, at: string, sink: Diag
       joinPath(at, 'requireSignature'),
       'a url pin without a digest must require a signature (a fetched pack is never unpinned), got false',
     );
+  // A key signs every pack its reviewer signed: the pin says which one this URL must serve.
+  if (raw.digest === undefined && raw.name === undefined)
+    sink.error(
+      at,
+      'a url pin without a digest needs "name": the pack the URL must serve (the key may sign other packs, which are refused)',
+    );
   if (raw.digest !== undefined && raw.pollSeconds !== undefined)
     sink.warn(
       joinPath(at, 'pollSeconds'),

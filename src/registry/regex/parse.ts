@@ -211,7 +211,18 @@ class Parser {
       case 'f':
         return char(12);
       case '0':
+        // Annex B reads `\01` as an octal escape: not supported (so never read differently).
+        if (/[0-9]/.test(this.src[this.#i] ?? '')) return this.#fail('octal escapes are not supported');
         return char(0);
+      case 'c': {
+        // `\cA`: a control character. JavaScript reads any other `\c…` as a literal backslash (or,
+        // in a class, a few more control forms): not supported, so never read differently.
+        const letter = this.src[this.#i];
+        if (letter === undefined || !/[A-Za-z]/.test(letter))
+          return this.#fail('"\\c" without a letter after it is not supported');
+        this.#i++;
+        return char(letter.charCodeAt(0) % 32);
+      }
       case 'x':
       case 'u': {
         const len = c === 'x' ? 2 : 4;
@@ -234,12 +245,11 @@ class Parser {
       this.#i++;
     }
     const ranges: Range[] = [];
-    let first = true;
     for (;;) {
       const c = this.src[this.#i];
       if (c === undefined) return this.#fail('missing "]"');
-      if (c === ']' && !first) break;
-      first = false;
+      // As in JavaScript, `[]` matches nothing and `[^]` any character: a "]" first closes the class.
+      if (c === ']') break;
       const lo = this.#classAtom();
       if (this.src[this.#i] === '-' && this.src[this.#i + 1] !== ']' && this.src[this.#i + 1] !== undefined) {
         this.#i++;

@@ -4,11 +4,13 @@
 // does not cover the input (a guard that never ran cannot have allowed it). While draining: 503.
 // A client that goes away aborts its dispatch (connections.ts: its hooks are killed, nobody waits).
 import type { FastifyInstance } from 'fastify';
+import type { DispatchResult } from '../../contract/result.js';
 import type { DispatchInput } from '../../contract/types.js';
 import { tenantOf } from '../auth.js';
 import type { ServerContext } from '../context.js';
 import { ApiError } from '../errors.js';
 import { CLIENT_CLOSED, finishRequest } from '../http-app.js';
+import { tenantResult } from '../tenant-view.js';
 
 export function dispatchRoutes(app: FastifyInstance, ctx: ServerContext): void {
   app.post<{ Params: { event: string } }>(
@@ -27,7 +29,7 @@ export function dispatchRoutes(app: FastifyInstance, ctx: ServerContext): void {
         );
       const tenant = tenantOf(request.hw.principal);
       const started = performance.now();
-      let result: Awaited<ReturnType<typeof ctx.executor.dispatch>>;
+      let result: DispatchResult;
       request.hw.dispatching = true;
       try {
         result = await ctx.executor.dispatch(request.params.event, (request.body ?? {}) as DispatchInput, {
@@ -39,6 +41,8 @@ export function dispatchRoutes(app: FastifyInstance, ctx: ServerContext): void {
         ctx.drain.done(controller);
       }
       ctx.metrics.observeDispatch(result, tenant, (performance.now() - started) / 1000);
+      // A tenant reads hookwarden's messages without the operator's paths (tenant-view.ts).
+      if (tenant !== undefined) result = tenantResult(result);
       request.hw.event = result.event;
       request.hw.decision = result.decision;
       if (request.hw.aborted) finishRequest(ctx, request, CLIENT_CLOSED);

@@ -12,6 +12,7 @@ import { tenantOf } from '../auth.js';
 import type { ServerContext } from '../context.js';
 import { ApiError } from '../errors.js';
 import { finishRequest } from '../http-app.js';
+import { tenantEvent } from '../tenant-view.js';
 
 /** A comment line this often keeps idle proxies and load balancers from closing the stream. */
 export const SSE_HEARTBEAT_MS = 15_000;
@@ -67,7 +68,8 @@ export async function streamEvents(
     };
     res.on('close', close);
     const subscriber = {
-      event: (e: FeedEvent) => open && res.write(frame(e)),
+      // A tenant reads hookwarden's messages without the operator's paths (tenant-view.ts).
+      event: (e: FeedEvent) => open && res.write(frame(tenant === undefined ? e : tenantEvent(e))),
       lost: () => open && res.write('event: lost\ndata: {}\n\n'),
       end: (reason: string) => {
         if (!open) return;
