@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createExecutor, type ExecutorOptions } from '../src/index.js';
-import { bundlePack, lockPack, signPack, writePackKeyPair } from '../src/packs/index.js';
+import { bundlePack, lockPack, signPack, writePackKeyPair } from '../src/packs-entry.js';
 import { fmt, interleavedLatency, machine, runProcess, type ScenarioReport } from './harness.js';
 
 const BIN = fileURLToPath(new URL('../../bin/hookwarden', import.meta.url));

@@ -12,10 +12,10 @@ import { parseUrlPattern } from '../config/url-allow-list.js';
 import { DEFAULT_EVENTS, EventCatalogue } from '../contract/events.js';
 import { HookwardenError } from '../contract/hookwarden-error.js';
 import { packDigest } from './digest.js';
-import { readPackFixtures } from './fixtures/read-fixtures.js';
 import { normalizePackHooks, packHookProblems } from './load-pack.js';
 import { lockOf, readLockFile, writeLockFile } from './lock.js';
 import { parseManifest } from './manifest.js';
+import { readPackFixtures } from './read-fixtures.js';
 import { readSignatureFile } from './signature.js';
 import { walkPack } from './walk.js';
 
@@ -85,7 +85,7 @@ export async function lockPack(dir: string, options: PackLockOptions = {}): Prom
   if (options.requireTests === true) {
     if (fixtures.fixtures.length === 0)
       fail(['--require-tests: the pack has no fixtures (tests/*.json); write some, or lock without it']);
-    const { testPack } = await import('./fixtures/test-pack.js');
+    const { testPack } = await import('../fixture-runner/test-pack.js');
     const tested = await testPack(walk.root, { root: options.root });
     if (tested.digest !== packDigest(walk.files)) fail(['files changed while the fixtures ran: lock again']);
     const failing = tested.results.filter((r) => r.status !== 'pass').map((r) => `"${r.name}"`);

@@ -187,7 +187,7 @@ export async function verifyPack(dir: string, options: PackVerifyOptions = {}): 
   const requireSignature = options.requireSignature ?? publicKeys.length > 0;
   const { report, walk } = await inspectPack(dir, { digest: options.digest, publicKeys, requireSignature });
   if (walk.problems.length > 0) return report;
-  const { readPackFixtures } = await import('./fixtures/read-fixtures.js');
+  const { readPackFixtures } = await import('./read-fixtures.js');
   const fixtures = await readPackFixtures(walk);
   return fixtures.ok
     ? { ...report, fixtureCount: fixtures.fixtures.length }

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { verifyChain } from '../../src/audit/index.js';
 import { createExecutor, type HookwardenError, validateConfig } from '../../src/index.js';
-import { lockPack, runFixtures, testPack, verifyPack } from '../../src/packs/index.js';
+import { lockPack, runFixtures, testPack, verifyPack } from '../../src/packs-entry.js';
 import { resolveServeOptions } from '../../src/server/options.js';
 import {
   hooksOn,

@@ -194,7 +194,7 @@ Examples:
         const pinned = flags.digest !== undefined || publicKeys.length > 0;
         const tests = r.ok && pinned && flags.tests !== false && (r.fixtureCount ?? 0) > 0;
         const { testPack } = tests
-          ? await import('../../packs/fixtures/test-pack.js')
+          ? await import('../../fixture-runner/test-pack.js')
           : { testPack: undefined };
         const t = testPack === undefined ? undefined : await testPack(dir);
         const failing = t?.results.filter((x) => x.status !== 'pass').map((x) => x.name) ?? [];

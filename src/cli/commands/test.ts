@@ -3,8 +3,8 @@
 // on the last line. Exit 0 only when there is at least one fixture and every one passes.
 import type { Diagnostic } from '../../config/diagnostics.js';
 import { formatDiagnostic } from '../../config/diagnostics.js';
-import type { HookCoverage } from '../../packs/fixtures/coverage.js';
-import type { FixtureReport, FixtureResult } from '../../packs/fixtures/run-fixtures.js';
+import type { HookCoverage } from '../../fixture-runner/coverage.js';
+import type { FixtureReport, FixtureResult } from '../../fixture-runner/run-fixtures.js';
 import { UsageError } from '../usage-error.js';
 
 const out = (line: string) => process.stdout.write(`${line}\n`);
@@ -83,7 +83,7 @@ export function reportJson(report: FixtureReport, extra: Record<string, unknown>
 const exitCode = (report: FixtureReport) => (report.results.length > 0 && report.failed === 0 ? 0 : 1);
 
 export async function runPackTest(dir: string, flags: TestFlags): Promise<number> {
-  const { testPack } = await import('../../packs/fixtures/test-pack.js');
+  const { testPack } = await import('../../fixture-runner/test-pack.js');
   const json = flags.json === true;
   const report = await testPack(dir, {
     root: flags.root,
@@ -114,8 +114,8 @@ export async function runConfigTest(
   fixturePaths: string[],
   flags: TestFlags,
 ): Promise<number> {
-  const { readFixturePaths } = await import('../../packs/fixtures/read-fixtures.js');
-  const { runFixtures } = await import('../../packs/fixtures/run-fixtures.js');
+  const { readFixturePaths } = await import('../../packs/read-fixtures.js');
+  const { runFixtures } = await import('../../fixture-runner/run-fixtures.js');
   const read = await readFixturePaths(fixturePaths);
   if (!read.ok) throw new UsageError(`invalid fixtures:\n  - ${read.problems.join('\n  - ')}`);
   const json = flags.json === true;

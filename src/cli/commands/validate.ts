@@ -27,7 +27,7 @@ interface PackTests {
 async function runPackFixtures(packs: readonly PackStatus[]): Promise<PackTests[]> {
   const loaded = packs.filter((p) => p.refusal === undefined && p.dir !== undefined);
   if (loaded.length === 0) return [];
-  const { testPack } = await import('../../packs/fixtures/test-pack.js');
+  const { testPack } = await import('../../fixture-runner/test-pack.js');
   const out: PackTests[] = [];
   for (const dir of new Set(loaded.map((p) => p.dir!))) {
     try {
