@@ -15,9 +15,9 @@ import { NodeSpawnLauncher } from '../sandbox/command/node-launcher.js';
 import { runCommand } from '../sandbox/command/run-command.js';
 import { SpawnServer } from '../sandbox/command/spawn-server.js';
 import { findWrapper } from '../sandbox/command/wrapper.js';
-import { spawnTrue } from '../src/bench/baselines.js';
 import type { CommandTask } from '../src/contract/command-task.js';
 import type { Executor } from '../src/index.js';
+import { spawnTrue } from '../src/measure/baselines.js';
 import { builds } from './builds.js';
 import { BENCH_INPUT, fmt, interleavedLatency, type ScenarioReport } from './harness.js';
 

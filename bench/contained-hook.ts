@@ -5,8 +5,9 @@
 // mode's throughput at concurrency 16. A before build (HOOKWARDEN_BENCH_BEFORE) joins as a row.
 // Goals: contained p50 ≤ 1.0× raw spawn (stretch 0.7×); contained throughput at c16 ≥ 0.8× the
 // uncontained mode's.
-import { spawnTrue } from '../src/bench/baselines.js';
+
 import { createExecutor, type Executor, type ExecutorOptions } from '../src/index.js';
+import { spawnTrue } from '../src/measure/baselines.js';
 import { beforeBuild } from './builds.js';
 import {
   BENCH_INPUT,

@@ -3,7 +3,7 @@
 import { execSync, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { describeMachine } from '../src/bench/machine.js';
+import { describeMachine } from '../src/measure/machine.js';
 
 /** The HookInput every scenario dispatches (a Bash tool call), pinned for determinism. */
 export const BENCH_INPUT = {

@@ -1,8 +1,9 @@
 // A serial chain of 5 adjacent JS hooks (one worker task, folded in the worker) against the same
 // work done as 5 dispatches of one JS hook in sequence, and one dispatch of one hook, interleaved.
 // Goal: the chain costs less than 5 separate dispatches (it saves 4 round trips to the worker).
-import { TRIVIAL_HOOK } from '../src/bench/baselines.js';
+
 import { createExecutor } from '../src/index.js';
+import { TRIVIAL_HOOK } from '../src/measure/baselines.js';
 import { BENCH_INPUT, fmt, interleavedLatency, type ScenarioReport } from './harness.js';
 
 const input = BENCH_INPUT;

@@ -7,8 +7,8 @@
 // checkout>/bin/hookwarden` (built) adds that build's cold start and warm dispatch to the same rounds.
 
 import { availableParallelism } from 'node:os';
-import { createEchoPool, createQuickJsEval, TRIVIAL_HOOK } from '../src/bench/baselines.js';
 import { createExecutor } from '../src/index.js';
+import { createEchoPool, createQuickJsEval, TRIVIAL_HOOK } from '../src/measure/baselines.js';
 import { destroyWhenLoaded } from '../src/pool/destroy-piscina.js';
 import { type Build, beforeBuild } from './builds.js';
 import { BENCH_INPUT, fmt, interleavedLatency, type ScenarioReport, type Stats, stats } from './harness.js';

@@ -13,8 +13,8 @@
 import { execFileSync } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { createEchoPool, createQuickJsEval, TRIVIAL_HOOK } from '../src/bench/baselines.js';
 import { createExecutor } from '../src/index.js';
+import { createEchoPool, createQuickJsEval, TRIVIAL_HOOK } from '../src/measure/baselines.js';
 import { destroyWhenLoaded } from '../src/pool/destroy-piscina.js';
 import { type Build, beforeBuild } from './builds.js';
 import {

@@ -6,8 +6,8 @@
 // thread's event-loop utilisation (perf_hooks) during the mixed phases.
 // Goals (spawn server): JS p50 under the mixed load ≤ 2× alone, p99 ≤ 3× alone.
 import { type EventLoopUtilization, performance } from 'node:perf_hooks';
-import { TRIVIAL_HOOK } from '../src/bench/baselines.js';
 import type { Executor } from '../src/index.js';
+import { TRIVIAL_HOOK } from '../src/measure/baselines.js';
 import { type Build, builds } from './builds.js';
 import { BENCH_INPUT, fmt, fmtRate, type ScenarioReport, stats } from './harness.js';
 

@@ -4,8 +4,8 @@
 // build) is measured in the same interleaved rounds.
 // Goals: namespace p50 ≤ 4× raw spawn; throughput at c16 ≥ 2× the Node-spawn path's, both modes.
 import { namespaceSupport } from '../sandbox/command/namespace-profile.js';
-import { spawnTrue } from '../src/bench/baselines.js';
 import type { Executor } from '../src/index.js';
+import { spawnTrue } from '../src/measure/baselines.js';
 import { builds } from './builds.js';
 import {
   BENCH_INPUT,

@@ -8,8 +8,8 @@
 import RELEASE_SYNC_IMPORT from '@jitl/quickjs-wasmfile-release-sync';
 import { loadQuickJs } from '@sebastianwessel/quickjs';
 import type { QuickJSSyncVariant } from 'quickjs-emscripten-core';
-import { createQuickJsEval, TRIVIAL_HOOK } from '../src/bench/baselines.js';
 import { createExecutor } from '../src/index.js';
+import { createQuickJsEval, TRIVIAL_HOOK } from '../src/measure/baselines.js';
 import { fmt, interleavedLatency, nodeHookProcess, type ScenarioReport } from './harness.js';
 
 // The variant's types describe its CommonJS build; Node's ESM build exports the variant itself.

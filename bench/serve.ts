@@ -13,8 +13,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Pool } from 'undici';
-import { TRIVIAL_HOOK } from '../src/bench/baselines.js';
 import { createExecutor } from '../src/index.js';
+import { TRIVIAL_HOOK } from '../src/measure/baselines.js';
 import { newToken } from '../src/server/tokens.js';
 import {
   BENCH_INPUT,

@@ -6,7 +6,7 @@
 // Goal (informational, the figure the issue asked for): a 69-tool-call session at process isolation
 // costs ≤ 1 s of hooks on this machine.
 import { fileURLToPath } from 'node:url';
-import { runBench } from '../src/bench/index.js';
+import { runBench } from '../src/measure/index.js';
 import { fmt, type ScenarioReport } from './harness.js';
 
 const example = (path: string) => fileURLToPath(new URL(`../../examples/${path}`, import.meta.url));

@@ -4,8 +4,9 @@
 // (rotating the order), for each build of bench/builds.ts (the spawn server, the Node-spawn
 // fallback, a before build); reported per build and tenant: p50/p99 mixed and alone, and overall
 // throughput.
-import { TRIVIAL_HOOK } from '../src/bench/baselines.js';
+
 import type { Executor } from '../src/index.js';
+import { TRIVIAL_HOOK } from '../src/measure/baselines.js';
 import { type Build, builds } from './builds.js';
 import { BENCH_INPUT, fmt, fmtRate, type ScenarioReport, stats } from './harness.js';
 

@@ -6,8 +6,8 @@
 //   node dist/bench/profile/summarize.js /tmp/p/*.cpuprofile
 // `HOOKWARDEN_BENCH_BEFORE=<another checkout>/bin/hookwarden` profiles that build instead.
 import { readdirSync, readFileSync } from 'node:fs';
-import { TRIVIAL_HOOK } from '../../src/bench/baselines.js';
 import { createExecutor } from '../../src/index.js';
+import { TRIVIAL_HOOK } from '../../src/measure/baselines.js';
 import { beforeBuild } from '../builds.js';
 import { BENCH_INPUT } from '../harness.js';
 import { POLICY_HOOK } from '../policy-hook.js';

@@ -3,7 +3,7 @@
 // call), the same limits hookwarden sets, an eval of the hook module and a call of its default export.
 import RELEASE_SYNC_IMPORT from '@jitl/quickjs-wasmfile-release-sync';
 import { newQuickJSWASMModuleFromVariant, type QuickJSSyncVariant } from 'quickjs-emscripten-core';
-import { evalFresh } from '../../src/bench/fresh-eval.js';
+import { evalFresh } from '../../src/measure/fresh-eval.js';
 
 const RELEASE_SYNC = ((RELEASE_SYNC_IMPORT as { default?: QuickJSSyncVariant }).default ??
   RELEASE_SYNC_IMPORT) as QuickJSSyncVariant;

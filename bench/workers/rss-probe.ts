@@ -3,8 +3,8 @@
 // `echo` measures a Piscina echo pool the same way (what any worker-pool design weighs), `before`
 // the build named by HOOKWARDEN_BENCH_BEFORE.
 import { availableParallelism } from 'node:os';
-import { createEchoPool, TRIVIAL_HOOK } from '../../src/bench/baselines.js';
 import { createExecutor } from '../../src/index.js';
+import { createEchoPool, TRIVIAL_HOOK } from '../../src/measure/baselines.js';
 import { beforeBuild } from '../builds.js';
 import { BENCH_INPUT } from '../harness.js';
 

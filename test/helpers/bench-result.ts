@@ -1,7 +1,7 @@
 // A complete schema-2 BenchResult built in memory, for tests of the report, compare and loading.
-import type { BaselineName } from '../../src/bench/baselines.js';
-import type { BlockSummary } from '../../src/bench/bench-result.js';
-import { type BenchResult, Histogram, type LatencySummary } from '../../src/bench/index.js';
+import type { BaselineName } from '../../src/measure/baselines.js';
+import type { BlockSummary } from '../../src/measure/bench-result.js';
+import { type BenchResult, Histogram, type LatencySummary } from '../../src/measure/index.js';
 
 export const lat = (p50: number, count = 10): LatencySummary => ({
   count,

@@ -1,5 +1,5 @@
 // `hookwarden bench`, `bench report` and `bench compare`: the flags and the help text. The bench engine
-// (src/bench) is imported from ./bench.js and ./bench-compare.js when a command runs.
+// (src/measure) is imported from ./bench.js and ./bench-compare.js when a command runs.
 
 import type { Command } from 'commander';
 import { allowHttpUrlOption, collect } from '../collect.js';

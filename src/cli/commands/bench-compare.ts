@@ -1,10 +1,10 @@
 // `hookwarden bench report <result.json>` and `hookwarden bench compare <base.json> <new.json>`:
 // saved runs rendered again, and two runs compared series by series (exit 1 on a regression).
-import { compareResults } from '../../bench/compare.js';
-import { formatCompareText } from '../../bench/format-compare.js';
-import { readBenchResult } from '../../bench/load-result.js';
-import { renderCompareReport } from '../../bench/report-compare.js';
-import { renderHtmlReport } from '../../bench/report-html.js';
+import { compareResults } from '../../measure/compare.js';
+import { formatCompareText } from '../../measure/format-compare.js';
+import { readBenchResult } from '../../measure/load-result.js';
+import { renderCompareReport } from '../../measure/report-compare.js';
+import { renderHtmlReport } from '../../measure/report-html.js';
 import { UsageError } from '../usage-error.js';
 import { checkReportPath, writeReport } from './bench.js';
 

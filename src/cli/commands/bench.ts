@@ -3,13 +3,13 @@
 // stderr when it is a terminal; --report writes a self-contained HTML page.
 import { existsSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import type { BenchResult } from '../../bench/bench-result.js';
-import { formatBenchText } from '../../bench/format-text.js';
-import { createProgress } from '../../bench/progress.js';
-import { renderHtmlReport } from '../../bench/report-html.js';
-import { runBench } from '../../bench/run-bench.js';
 import { HookwardenError } from '../../contract/hookwarden-error.js';
 import type { ConfigSource } from '../../executor/options.js';
+import type { BenchResult } from '../../measure/bench-result.js';
+import { formatBenchText } from '../../measure/format-text.js';
+import { createProgress } from '../../measure/progress.js';
+import { renderHtmlReport } from '../../measure/report-html.js';
+import { runBench } from '../../measure/run-bench.js';
 import { claimInterrupts } from '../interrupt.js';
 import { readCliInputObject } from '../read-input.js';
 import { UsageError } from '../usage-error.js';

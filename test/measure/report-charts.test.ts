@@ -3,16 +3,16 @@
 // with an axis and values, the compare CDF's legend with line samples, tables with whole names and
 // one number format per column.
 import { describe, expect, it } from 'vitest';
-import type { BenchResult } from '../../src/bench/bench-result.js';
-import { compareResults } from '../../src/bench/compare.js';
-import { renderHtmlReport } from '../../src/bench/index.js';
-import { decimalsFor, formatColumns } from '../../src/bench/number-format.js';
-import { fitLogDomain, logTicks, textWidth } from '../../src/bench/report-axes.js';
-import { stackedBarsSvg } from '../../src/bench/report-charts.js';
-import { renderCompareReport } from '../../src/bench/report-compare.js';
-import { percentileSvg } from '../../src/bench/report-percentiles.js';
-import { REPORT_STYLE } from '../../src/bench/report-style.js';
-import { histogramSvg } from '../../src/bench/report-svg.js';
+import type { BenchResult } from '../../src/measure/bench-result.js';
+import { compareResults } from '../../src/measure/compare.js';
+import { renderHtmlReport } from '../../src/measure/index.js';
+import { decimalsFor, formatColumns } from '../../src/measure/number-format.js';
+import { fitLogDomain, logTicks, textWidth } from '../../src/measure/report-axes.js';
+import { stackedBarsSvg } from '../../src/measure/report-charts.js';
+import { renderCompareReport } from '../../src/measure/report-compare.js';
+import { percentileSvg } from '../../src/measure/report-percentiles.js';
+import { REPORT_STYLE } from '../../src/measure/report-style.js';
+import { histogramSvg } from '../../src/measure/report-svg.js';
 import { benchResult, lat } from '../helpers/bench-result.js';
 
 const buckets = (values: number[]) => values.map((v) => ({ fromMs: v * 0.95, toMs: v, count: 10 }));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { StageRecorder } from '../../src/bench/stage-recorder.js';
 import type { HookTiming } from '../../src/dispatch/hook-timing.js';
+import { StageRecorder } from '../../src/measure/stage-recorder.js';
 
 const task = (
   ids: string[],

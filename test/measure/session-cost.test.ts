@@ -1,9 +1,9 @@
 // The session cost: counts × means, a fixed part for once-per-session events, the rest scaled by
 // tool calls, each stage apart.
 import { describe, expect, it } from 'vitest';
-import type { EventSummary } from '../../src/bench/bench-result.js';
-import { hookSetMs } from '../../src/bench/event-recorder.js';
-import { sessionCost } from '../../src/bench/session-cost.js';
+import type { EventSummary } from '../../src/measure/bench-result.js';
+import { hookSetMs } from '../../src/measure/event-recorder.js';
+import { sessionCost } from '../../src/measure/session-cost.js';
 import { lat } from '../helpers/bench-result.js';
 
 function event(canonical: string, perSession: number, meanMs: number, coldMs = meanMs): EventSummary {

@@ -2,8 +2,8 @@
 // file and line (never a stack trace).
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readRecording } from '../../src/bench/replay-file.js';
 import { HookwardenError } from '../../src/index.js';
+import { readRecording } from '../../src/measure/replay-file.js';
 import { tempDir, writeFile } from '../helpers/fixture.js';
 
 const line = (o: object) => JSON.stringify(o);

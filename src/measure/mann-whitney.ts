@@ -3,7 +3,7 @@
 // as benchstat does over repeated benchmark runs. Rank-based, so one wild block cannot dominate,
 // and no assumption of normality. Exact p-values (the distribution of U counted by recursion) when
 // there are no ties and the samples are small; otherwise the normal approximation with tie and
-// continuity corrections. Checked against SciPy's `mannwhitneyu` (test/bench/mann-whitney.test.ts).
+// continuity corrections. Checked against SciPy's `mannwhitneyu` (test/measure/mann-whitney.test.ts).
 
 export interface MannWhitneyResult {
   /** U of the first sample: pairs (x, y) with x > y, ties counting one half. */

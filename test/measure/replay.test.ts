@@ -3,9 +3,9 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { BENCH_DEFAULTS, runBench } from '../../src/bench/index.js';
-import { readRecording } from '../../src/bench/replay-file.js';
 import { HookwardenError } from '../../src/index.js';
+import { BENCH_DEFAULTS, runBench } from '../../src/measure/index.js';
+import { readRecording } from '../../src/measure/replay-file.js';
 import { tempDir, writeFile } from '../helpers/fixture.js';
 
 const EXAMPLE = fileURLToPath(new URL('../../examples/sessions/claude-code-session.jsonl', import.meta.url));

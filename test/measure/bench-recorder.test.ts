@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { BenchRecorder } from '../../src/bench/bench-recorder.js';
 import type { DispatchResult } from '../../src/index.js';
+import { BenchRecorder } from '../../src/measure/bench-recorder.js';
 
 describe('BenchRecorder', () => {
   it('keeps hook ids from config files as own keys, even "__proto__"', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { compareResults } from '../../src/bench/compare.js';
-import { formatCompareText } from '../../src/bench/format-compare.js';
+import { compareResults } from '../../src/measure/compare.js';
+import { formatCompareText } from '../../src/measure/format-compare.js';
 import { benchResult } from '../helpers/bench-result.js';
 
 const steady = (v: number, n = 10) => Array.from({ length: n }, (_, i) => v * (1 + ((i * 3) % 7) / 100));

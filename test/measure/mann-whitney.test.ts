@@ -1,6 +1,6 @@
 // Reference values: SciPy 1.17 `scipy.stats.mannwhitneyu(x, y, alternative='two-sided', method=…)`.
 import { describe, expect, it } from 'vitest';
-import { mannWhitneyU, normalSf } from '../../src/bench/mann-whitney.js';
+import { mannWhitneyU, normalSf } from '../../src/measure/mann-whitney.js';
 
 const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
 const X20 = [

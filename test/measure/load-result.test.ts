@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseBenchResult, readBenchResult } from '../../src/bench/load-result.js';
+import { parseBenchResult, readBenchResult } from '../../src/measure/load-result.js';
 import { benchResult } from '../helpers/bench-result.js';
 import { tempDir } from '../helpers/fixture.js';
 

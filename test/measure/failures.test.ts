@@ -1,8 +1,8 @@
 // Hook failures counted per hook with how each resolved: a failure that lets the call go on is
 // "failed open", and on an event that can deny that is a security failure, said first and in red.
 import { describe, expect, it } from 'vitest';
-import { formatBenchText } from '../../src/bench/format-text.js';
-import { renderHtmlReport, runBench } from '../../src/bench/index.js';
+import { formatBenchText } from '../../src/measure/format-text.js';
+import { renderHtmlReport, runBench } from '../../src/measure/index.js';
 import { input } from '../helpers/fixture.js';
 
 const guard = (name: string, extra: object) => ({

@@ -36,7 +36,7 @@ export function spawnTrue(): Promise<void> {
 
 /** The built echo worker (dist/ when running from sources, as under vitest, or from the CLI bundle). */
 export function echoWorkerFile(): string {
-  return findWorkerFile('src/bench', 'echo-worker.js', 'the bench echo worker');
+  return findWorkerFile('src/measure', 'echo-worker.js', 'the bench echo worker');
 }
 
 /** A Piscina pool of `threads` echo workers; the caller destroys it. */

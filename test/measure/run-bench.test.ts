@@ -1,7 +1,7 @@
 // runBench through the public API: tiny real runs, behaviour only (no timing assertions).
 import { describe, expect, it } from 'vitest';
-import { BENCH_DEFAULTS, runBench } from '../../src/bench/index.js';
 import { HookwardenError } from '../../src/index.js';
+import { BENCH_DEFAULTS, runBench } from '../../src/measure/index.js';
 import { input } from '../helpers/fixture.js';
 import { hookProcesses } from '../helpers/processes.js';
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { compareResults } from '../../src/bench/compare.js';
-import { renderHtmlReport } from '../../src/bench/index.js';
-import { createProgress, formatDuration } from '../../src/bench/progress.js';
-import { renderCompareReport } from '../../src/bench/report-compare.js';
-import { formatMs, placeLabels } from '../../src/bench/report-svg.js';
+import { compareResults } from '../../src/measure/compare.js';
+import { renderHtmlReport } from '../../src/measure/index.js';
+import { createProgress, formatDuration } from '../../src/measure/progress.js';
+import { renderCompareReport } from '../../src/measure/report-compare.js';
+import { formatMs, placeLabels } from '../../src/measure/report-svg.js';
 import { benchResult } from '../helpers/bench-result.js';
 
 const HOSTILE = '<img src=x onerror=alert(1)>';

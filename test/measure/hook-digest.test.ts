@@ -3,7 +3,7 @@
 import { cpSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { describeHooks } from '../../src/bench/describe-run.js';
+import { describeHooks } from '../../src/measure/describe-run.js';
 import { hooksOn, tempDir, writeConfig, writeFile } from '../helpers/fixture.js';
 
 const digestOf = async (config: string, root: string, event = 'BeforeTool') =>

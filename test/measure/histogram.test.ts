@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Histogram } from '../../src/bench/histogram.js';
+import { Histogram } from '../../src/measure/histogram.js';
 
 /** Deterministic PRNG (mulberry32) so every run checks the same sample. */
 function random(seed: number): () => number {

@@ -1,8 +1,8 @@
 // runBench({ isolation }): the same command hook at every isolation level the host supports, from
 // the one list `isolationLevels()` gives, interleaved in one run.
 import { describe, expect, it } from 'vitest';
-import { runBench } from '../../src/bench/index.js';
 import { isolationLevels } from '../../src/executor/isolation-levels.js';
+import { runBench } from '../../src/measure/index.js';
 import { input } from '../helpers/fixture.js';
 
 const config = {

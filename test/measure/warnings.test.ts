@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { benchWarnings } from '../../src/bench/warnings.js';
+import { benchWarnings } from '../../src/measure/warnings.js';
 import { benchResult } from '../helpers/bench-result.js';
 
 describe('benchWarnings', () => {
