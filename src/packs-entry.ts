@@ -11,7 +11,13 @@ export {
   runFixtures,
 } from './fixture-runner/run-fixtures.js';
 /** Runs a pack's fixtures (tests/*.json) with the pack pinned at policy scope (`hookwarden pack test`). */
-export { type PackTestOptions, type PackTestReport, testPack } from './fixture-runner/test-pack.js';
+/** Locks a pack: writes hookpack.lock.json with its digest (with `requireTests`, after its fixtures pass). */
+export {
+  lockPackWithTests as lockPack,
+  type PackTestOptions,
+  type PackTestReport,
+  testPack,
+} from './fixture-runner/test-pack.js';
 /** zod schemas of a fixture and of its expectation; a fixture as read. */
 export {
   type Fixture,
@@ -21,8 +27,7 @@ export {
 } from './packs/fixture-schema.js';
 /** Ed25519 key pairs for signing packs, and a public key's id. */
 export { generatePackKeyPair, type PackKeyPair, packKeyId, writePackKeyPair } from './packs/keys.js';
-/** Locks a pack: writes hookpack.lock.json with its digest. */
-export { lockPack, type PackLockResult } from './packs/lock-pack.js';
+export type { PackLockResult } from './packs/lock-pack.js';
 /** Reads fixture files (or directories of them), every problem naming the file and the JSON path. */
 export { type FixturesRead, readFixturePaths } from './packs/read-fixtures.js';
 /** Writes a locked pack as one reproducible .tar.gz to serve over HTTP (`hookwarden pack bundle`). */

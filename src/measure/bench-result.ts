@@ -5,6 +5,7 @@ import type { BaselineName } from './baselines.js';
 import type { HistogramBucket } from './histogram.js';
 import type { MachineInfo } from './machine.js';
 import type { EventSummary, IsolationRun, ReplayInfo, SessionCost } from './replay-result.js';
+import type { ConfiguredHook, DispatchStageSplit, LatencySummary, StageSplit } from './result-figures.js';
 
 export type {
   EventSummary,
@@ -14,21 +15,7 @@ export type {
   SessionCostRow,
   StageTotals,
 } from './replay-result.js';
-
-/** Latency percentiles of one series, in ms (HDR histogram, 3 significant digits). */
-export interface LatencySummary {
-  /** Samples in the series. */
-  count: number;
-  p50: number;
-  p90: number;
-  p99: number;
-  /** 99.9th percentile. */
-  p999: number;
-  /** Exact largest sample. */
-  max: number;
-  /** Exact mean. */
-  mean: number;
-}
+export type { ConfiguredHook, DispatchStageSplit, LatencySummary, StageSplit } from './result-figures.js';
 
 /**
  * One hook's figures. `p50`…`mean` are its `latencyMs` from the DispatchResult records: for a
@@ -101,28 +88,6 @@ export interface BuildInfo {
   dirty: boolean | null;
 }
 
-/** One hook the config registers for the benchmarked event. */
-export interface ConfiguredHook {
-  id: string;
-  type: 'command' | 'js' | 'http' | 'prompt' | 'agent';
-  scope: string;
-  /**
-   * Command hooks: `process`, `contained` (process mode that requires containment) or `namespace`;
-   * JS hooks: `quickjs`; http hooks: `remote` (the server runs it); prompt and agent hooks:
-   * `platform` (the embedding platform's evaluator).
-   */
-  isolation: 'process' | 'contained' | 'namespace' | 'quickjs' | 'remote' | 'platform';
-  /**
-   * `sha256:` of what the hook does (command, env, limits, isolation, and the content of the scripts
-   * it runs from under the config's or the sandbox root; or the JS source), path-independent.
-   */
-  digest: string;
-  /** The canonical event it is registered for, its `onError`, and whether that event can deny. */
-  event?: string;
-  onError?: 'skip' | 'deny';
-  canDeny?: boolean;
-}
-
 /** The input dispatched (before dispatch fills in defaults). */
 export interface InputInfo {
   /** `sha256:` of the input as given, as canonical JSON (a replay: of every recorded line). */
@@ -146,23 +111,6 @@ export interface BlockSummary {
   /** Per event name (as dispatched); absent in results of older versions. */
   perEvent?: Record<string, number>;
   baselines: Record<BaselineName, number>;
-}
-
-/** Mean time per stage, ms (means, so the stages add up to the mean total). */
-export interface StageSplit {
-  /** Waiting for a turn: fair scheduler and lane slots. */
-  queueMs: number;
-  /** JS: the hop to the worker thread and back; command: scratch dir, fork/exec, clean-up. */
-  transportMs: number;
-  /** The hook's own run: the isolate call, or the process from exec to exit. */
-  runMs: number;
-}
-
-export interface DispatchStageSplit extends StageSplit {
-  /** Everything else in a dispatch: resolve, match, validate, fold, build the result (and overlap). */
-  foldMs: number;
-  /** Mean dispatch latency the split divides. */
-  totalMs: number;
 }
 
 export interface BenchResult {

@@ -1,8 +1,8 @@
 // The parts of a BenchResult that a replay (`bench --replay`) and `--isolation` add: figures per
 // event name, the recording, what the hooks add to a session, and one summary per isolation level.
 
-import type { ConfiguredHook, DispatchStageSplit, LatencySummary } from './bench-result.js';
 import type { HistogramBucket } from './histogram.js';
+import type { ConfiguredHook, DispatchStageSplit, LatencySummary } from './result-figures.js';
 
 /** One event name's figures: its first call, and the warm calls after it. */
 export interface EventSummary {

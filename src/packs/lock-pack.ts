@@ -15,6 +15,7 @@ import { packDigest } from './digest.js';
 import { normalizePackHooks, packHookProblems } from './load-pack.js';
 import { lockOf, readLockFile, writeLockFile } from './lock.js';
 import { parseManifest } from './manifest.js';
+import type { PackTestRunner } from './pack-test-runner.js';
 import { readPackFixtures } from './read-fixtures.js';
 import { readSignatureFile } from './signature.js';
 import { walkPack } from './walk.js';
@@ -48,7 +49,8 @@ export interface PackLockOptions {
  * Locks a pack directory. Rejects with `pack_error` (every problem in `problems`) when the directory
  * is not a valid pack: a symlink or special file, no or an invalid hookpack.json, a hook that fails
  * to load or refers outside the pack, an invalid fixture file; with `requireTests`, missing or failing
- * fixtures. Custom events are checked against the built-in catalogue only.
+ * fixtures. Custom events are checked against the built-in catalogue only. `runTests` runs the
+ * fixtures for `requireTests` (the fixture runner's testPack: `hookwarden/packs` hands it in).
  */
 const LOCK_OPTION_KEYS = optionKeys<PackLockOptions>()(['requireTests', 'root']);
 
@@ -60,7 +62,11 @@ const EVERY_HOOK_TYPE: HookTypePolicy = {
   evaluators: ['prompt', 'agent'],
 };
 
-export async function lockPack(dir: string, options: PackLockOptions = {}): Promise<PackLockResult> {
+export async function lockPack(
+  dir: string,
+  options: PackLockOptions = {},
+  runTests?: PackTestRunner,
+): Promise<PackLockResult> {
   refuseUnknownOptions(options, LOCK_OPTION_KEYS, 'lockPack');
   const walk = await walkPack(dir);
   const fail = (problems: readonly string[]) => {
@@ -85,8 +91,12 @@ export async function lockPack(dir: string, options: PackLockOptions = {}): Prom
   if (options.requireTests === true) {
     if (fixtures.fixtures.length === 0)
       fail(['--require-tests: the pack has no fixtures (tests/*.json); write some, or lock without it']);
-    const { testPack } = await import('../fixture-runner/test-pack.js');
-    const tested = await testPack(walk.root, { root: options.root });
+    if (runTests === undefined)
+      throw new HookwardenError(
+        'invalid_options',
+        'lockPack: requireTests needs a fixture runner (runTests)',
+      );
+    const tested = await runTests(walk.root, { root: options.root });
     if (tested.digest !== packDigest(walk.files)) fail(['files changed while the fixtures ran: lock again']);
     const failing = tested.results.filter((r) => r.status !== 'pass').map((r) => `"${r.name}"`);
     if (failing.length > 0)

@@ -7,9 +7,10 @@ import { checkResult } from '../../src/fixture-runner/check-result.js';
 import { runFixtures } from '../../src/fixture-runner/run-fixtures.js';
 import { testPack } from '../../src/fixture-runner/test-pack.js';
 import type { DispatchResult } from '../../src/index.js';
-import { lockPack } from '../../src/packs/lock-pack.js';
+import { lockPack as lockPackStage } from '../../src/packs/lock-pack.js';
 import { parseFixtureFile, readFixturePaths } from '../../src/packs/read-fixtures.js';
 import { verifyPack } from '../../src/packs/verify.js';
+import { lockPack } from '../../src/packs-entry.js';
 import { tempDir, writeConfig, writeFile } from '../helpers/fixture.js';
 import { script, writePack } from '../helpers/pack.js';
 
@@ -285,6 +286,11 @@ describe('pack test', () => {
     expect((await lockPack(failing)).fixtureCount).toBe(1);
     const good = guardPack();
     expect(await lockPack(good, { requireTests: true })).toMatchObject({ tests: { passed: 1, failed: 0 } });
+    // The packs stage runs no fixtures itself: without a runner handed in, requireTests is refused.
+    await expect(lockPackStage(good, { requireTests: true })).rejects.toMatchObject({
+      code: 'invalid_options',
+      message: expect.stringMatching(/requireTests needs a fixture runner/),
+    });
   });
 });
 

@@ -84,7 +84,12 @@ Examples:
     .action(async (dir: string, flags: { requireTests?: boolean; root?: string }) => {
       const { lockPack } = await import('../../packs/lock-pack.js');
       const { formatDiagnostic } = await import('../../config/diagnostics.js');
-      const r = await lockPack(dir, { requireTests: flags.requireTests, root: flags.root });
+      // The fixture runner (a real executor) is loaded only when the fixtures are to run.
+      const runTests =
+        flags.requireTests === true
+          ? (await import('../../fixture-runner/test-pack.js')).testPack
+          : undefined;
+      const r = await lockPack(dir, { requireTests: flags.requireTests, root: flags.root }, runTests);
       for (const d of r.diagnostics) warn(formatDiagnostic(d));
       if (r.staleSignatures)
         warn(
