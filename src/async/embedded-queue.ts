@@ -22,6 +22,8 @@ import { deliverLocally, retryable, runAttempt } from './run-job.js';
 
 interface Entry {
   readonly job: AsyncJob;
+  /** The job's tenant as the queue keys it ('' = none), normalised once at submit. */
+  readonly tenant: string;
   readonly hook: HookDefinition & { readonly async: NonNullable<HookDefinition['async']> };
   /** The generation its dispatch ran on: the run uses the same configuration. */
   readonly gen: Generation;
@@ -59,9 +61,9 @@ export class EmbeddedQueue implements AsyncQueue {
 
   submit(job: AsyncJob, hook: HookDefinition, gen: Generation): HookAnswer {
     if (this.#closed) return notRunAnswer(hookError('pool_closed', 'the executor is closed'));
-    const key = job.tenant ?? '';
+    const tenant = job.tenant ?? '';
     const max = maxAsyncQueuedFor(gen, job.tenant);
-    const n = this.#reserved.get(key) ?? 0;
+    const n = this.#reserved.get(tenant) ?? 0;
     if (n >= max) {
       const message = `limits.maxAsyncQueued (${max}) reached: this tenant has ${n} async hooks queued or running; the hook was not queued`;
       return notRunAnswer(
@@ -71,9 +73,9 @@ export class EmbeddedQueue implements AsyncQueue {
         }),
       );
     }
-    this.#reserved.set(key, n + 1);
+    this.#reserved.set(tenant, n + 1);
     this.#pending++;
-    this.#held.set(job.asyncId, { job, hook: hook as Entry['hook'], gen, attempts: 0 });
+    this.#held.set(job.asyncId, { job, tenant, hook: hook as Entry['hook'], gen, attempts: 0 });
     return { kind: 'queued', asyncId: job.asyncId, latencyMs: 0, queuedMs: 0 };
   }
 
@@ -82,7 +84,7 @@ export class EmbeddedQueue implements AsyncQueue {
       const entry = this.#held.get(job.asyncId);
       if (entry === undefined) continue;
       this.#held.delete(job.asyncId);
-      this.#ready.push(job.tenant ?? '', entry);
+      this.#ready.push(entry.tenant, entry);
     }
     this.#schedulePump();
   }
@@ -123,7 +125,7 @@ export class EmbeddedQueue implements AsyncQueue {
       entry.timer = setTimeout(
         () => {
           this.#waiting.delete(entry);
-          this.#ready.push(entry.job.tenant ?? '', entry);
+          this.#ready.push(entry.tenant, entry);
           this.#pump();
         },
         retryDelayMs(entry.hook.async, entry.attempts),
@@ -135,10 +137,9 @@ export class EmbeddedQueue implements AsyncQueue {
   }
 
   #finish(entry: Entry, c: AsyncCompletion): void {
-    const key = entry.job.tenant ?? '';
-    const n = (this.#reserved.get(key) ?? 1) - 1;
-    if (n === 0) this.#reserved.delete(key);
-    else this.#reserved.set(key, n);
+    const n = (this.#reserved.get(entry.tenant) ?? 1) - 1;
+    if (n === 0) this.#reserved.delete(entry.tenant);
+    else this.#reserved.set(entry.tenant, n);
     this.#pending--;
     deliverLocally(this.#host.context(), c);
     this.feed.publish(entry.job.tenant, 'async.completed', c.completed);

@@ -40,15 +40,15 @@ export async function runAttempt(
       startedAt,
     };
   }
-  const run = new DispatchRun(
+  const run = new DispatchRun({
     gen,
     ctx,
-    { tenant: job.tenant, signal },
+    options: { tenant: job.tenant, signal },
     def,
-    registryFor(gen, job.tenant),
-    job.sessionId,
-    matchBudget(),
-  );
+    registry: registryFor(gen, job.tenant),
+    sessionId: job.sessionId,
+    budget: matchBudget(),
+  });
   return { answer: await run.execute(hook, job.input), startedAt };
 }
 

@@ -9,12 +9,13 @@ import { type HookError, hookError } from '../contract/error-codes.js';
 import { type HookAnswer, notRunAnswer } from '../contract/fold.js';
 import type { HookInput } from '../contract/types.js';
 import { fingerprintChanges } from '../packs/fingerprint.js';
-import type { CommandRequest, HookPool } from '../pool/pool.js';
+import type { CommandRequest } from '../pool/pool.js';
 import type { CommandHookDefinition } from '../registry/hook-definition.js';
 import { missingPlaceholder, substitutePlaceholders } from './claude-placeholders.js';
 import { blockAnswer, interpretCommand } from './command-protocol.js';
+import type { HookCall } from './hook-call.js';
 import { hookInputJson } from './hook-stdin.js';
-import { type HookTimingListener, reportCommandTiming } from './hook-timing.js';
+import { reportCommandTiming } from './hook-timing.js';
 import { refusedAnswer, withRetried } from './refused.js';
 import { shellProgram } from './shell-interpreter.js';
 
@@ -25,20 +26,6 @@ function ensurePluginData(dir: string): void {
   } catch {
     // The hook sees the path either way.
   }
-}
-
-export interface CommandContext {
-  readonly pool: HookPool;
-  /** The sandbox root: cwd of every command hook. */
-  readonly root: string;
-  readonly signal: AbortSignal | undefined;
-  /** Tenant the hook runs for ('' = default): its turn in the fair scheduler. */
-  readonly tenant: string;
-  /** The operator's least isolation for this (tenant's) hook: it runs at least this isolated. */
-  readonly isolationFloor?: IsolationLevel | undefined;
-  /** Called when the hook actually starts (after its turn came). */
-  readonly onStart: (() => void) | undefined;
-  readonly onTiming?: HookTimingListener | undefined;
 }
 
 /** stdin for the hook: the HookInput, plus Claude Code's snake_case fields for hooks registered under its names. */
@@ -129,12 +116,8 @@ export function commandRequest(
   };
 }
 
-export async function runCommandHook(
-  def: CommandHookDefinition,
-  input: HookInput,
-  inputJson: string,
-  ctx: CommandContext,
-): Promise<HookAnswer> {
+export async function runCommandHook(call: HookCall<CommandHookDefinition>): Promise<HookAnswer> {
+  const { def, input, ctx } = call;
   if (def.pack !== undefined) {
     // The pack's files run from disk: they must still be the ones verified at load.
     const changed = await fingerprintChanges(def.pack.fingerprint);
@@ -150,10 +133,10 @@ export async function runCommandHook(
   const request = commandRequest(
     def,
     input,
-    commandStdin(def, input, inputJson),
+    commandStdin(def, input, call.inputJson),
     ctx.root,
     runnable.program,
-    ctx.isolationFloor,
+    call.isolationFloor,
   );
   const toolInputEnv = request.env.CLAUDE_TOOL_INPUT;
   if (toolInputEnv !== undefined && Buffer.byteLength(toolInputEnv) > MAX_TOOL_INPUT_ENV_BYTES) {
@@ -163,11 +146,10 @@ export async function runCommandHook(
     return { ...blockAnswer(message, def, input), latencyMs: 0, queuedMs: 0 };
   }
   const startedAt = performance.now();
-  const run = () =>
-    ctx.pool.command.run(request, { signal: ctx.signal, tenant: ctx.tenant, onStart: ctx.onStart });
+  const run = () => ctx.pool.command.run(request, call.lane);
   let lane = await run();
   let retried: HookError | undefined;
-  if (lane.ran && lane.value.kind === 'spawn_server_lost' && ctx.signal?.aborted !== true) {
+  if (lane.ran && lane.value.kind === 'spawn_server_lost' && call.lane.signal?.aborted !== true) {
     // Lost machinery is not a verdict (no hook can reach the server): once more on a new server,
     // and only then does the hook's onError apply.
     const first = interpretCommand(lane.value, def, input);
@@ -176,8 +158,8 @@ export async function runCommandHook(
   }
   if (!lane.ran) return withRetried(refusedAnswer(lane), retried);
   const answer = interpretCommand(lane.value, def, input);
-  if (ctx.onTiming !== undefined)
-    reportCommandTiming(ctx.onTiming, def.id, startedAt, lane.queuedMs, lane.value);
+  if (call.onTiming !== undefined)
+    reportCommandTiming(call.onTiming, def.id, startedAt, lane.queuedMs, lane.value);
   const sandbox = lane.value.sandbox;
   return withRetried(
     {

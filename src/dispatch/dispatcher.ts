@@ -119,7 +119,16 @@ export async function dispatch(
   // Once-state is per tenant and session; an input that names no session lets `once` skip nothing.
   const given = typeof probe.sessionId === 'string' ? probe.sessionId : undefined;
   const once = onceSession(options.tenant, given);
-  const run = new DispatchRun(gen, ctx, options, def, scope.registry, input.sessionId, budget, once);
+  const run = new DispatchRun({
+    gen,
+    ctx,
+    options,
+    def,
+    registry: scope.registry,
+    sessionId: input.sessionId,
+    budget,
+    onceSession: once,
+  });
   const start = startFold(input);
   const state = def.mode === 'serial' ? await runSerial(run, start) : await runParallel(run, start);
   if (state.records.length === 0) return { event: def.name, decision: 'passthrough', hooks: [] };

@@ -3,12 +3,12 @@
 // view of the hook and the input a command hook registered for the event would read. Its answer is
 // validated like any hook's; a throw or a missed deadline is the hook's failure.
 import { hookError } from '../contract/error-codes.js';
-import type { EvaluatorHook, Evaluators } from '../contract/evaluator.js';
+import type { EvaluatorHook } from '../contract/evaluator.js';
 import { type HookAnswer, notRunAnswer } from '../contract/fold.js';
 import type { HookInput } from '../contract/types.js';
-import type { HookPool, LaneRunOptions } from '../pool/pool.js';
 import type { EvaluatorHookDefinition } from '../registry/hook-definition.js';
 import { inProcessAnswer } from './hook-answer.js';
+import type { HookCall } from './hook-call.js';
 import { hookInputJson } from './hook-stdin.js';
 
 const VIEWS = new WeakMap<EvaluatorHookDefinition, EvaluatorHook>();
@@ -47,27 +47,21 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
-export async function runEvaluatorHook(
-  def: EvaluatorHookDefinition,
-  input: HookInput,
-  inputJson: string,
-  evaluators: Evaluators | undefined,
-  pool: HookPool,
-  options: LaneRunOptions,
-): Promise<HookAnswer> {
-  const evaluator = evaluators?.[def.type];
+export async function runEvaluatorHook(call: HookCall<EvaluatorHookDefinition>): Promise<HookAnswer> {
+  const { def, input } = call;
+  const evaluator = call.ctx.evaluators?.[def.type];
   if (evaluator === undefined) {
     // The loader skips such hooks; an executor always loads with the evaluators it holds.
     const message = `no evaluator is registered for ${def.type} hooks (createExecutor({ evaluators }))`;
     return notRunAnswer(hookError('runtime_error', message));
   }
-  const json = hookInputJson(def.evaluator.claudeEvent, input, inputJson);
+  const json = hookInputJson(def.evaluator.claudeEvent, input, call.inputJson);
   const frozen = deepFreeze(JSON.parse(json) as HookInput);
   const hook = evaluatorView(def);
   const started = performance.now();
-  const lane = await pool.trusted.run(
+  const lane = await call.ctx.pool.trusted.run(
     { fn: (signal) => evaluator(hook, frozen, { signal, inputJson: json }), deadlineMs: def.deadlineMs },
-    options,
+    call.lane,
   );
   return inProcessAnswer(lane, started, def.deadlineMs, def.event, {
     dialect: def.dialect,

@@ -10,10 +10,10 @@ import { fillHeader, SENDABLE_HEADER_VALUE } from '../contract/header-template.j
 import { isObject } from '../contract/messages.js';
 import { secretValueKind } from '../contract/secret-names.js';
 import { capText } from '../contract/text-caps.js';
-import type { HookInput } from '../contract/types.js';
-import type { HookPool, HttpOutcome, LaneRunOptions } from '../pool/pool.js';
+import type { HttpOutcome } from '../pool/pool.js';
 import type { HttpHookDefinition, HttpHookSpec } from '../registry/hook-definition.js';
 import { type AnswerTiming, outputAnswer } from './hook-answer.js';
+import type { HookCall } from './hook-call.js';
 import { hookInputJson } from './hook-stdin.js';
 import { refusedAnswer } from './refused.js';
 
@@ -118,24 +118,19 @@ export function interpretHttp(
   return outputAnswer(raw, def.event, timing, { dialect: def.dialect, toolInput });
 }
 
-export async function runHttpHook(
-  def: HttpHookDefinition,
-  input: HookInput,
-  inputJson: string,
-  pool: HookPool,
-  options: LaneRunOptions,
-): Promise<HookAnswer> {
+export async function runHttpHook(call: HookCall<HttpHookDefinition>): Promise<HookAnswer> {
+  const { def, input } = call;
   const filled = fillHeaders(def.http);
   if (!filled.ok) return notRunAnswer(hookError('http_error', filled.message));
-  const lane = await pool.http.run(
+  const lane = await call.ctx.pool.http.run(
     {
       url: def.http.url,
       headers: filled.headers,
-      body: hookInputJson(def.http.claudeEvent, input, inputJson),
+      body: hookInputJson(def.http.claudeEvent, input, call.inputJson),
       deadlineMs: def.deadlineMs,
       maxBodyBytes: def.http.maxOutputBytes,
     },
-    options,
+    call.lane,
   );
   if (!lane.ran) return refusedAnswer(lane);
   return interpretHttp(

@@ -6,27 +6,14 @@
 import { createHash } from 'node:crypto';
 import { TEXT_CAPS } from '../config/defaults.js';
 import type { HookError } from '../contract/error-codes.js';
-import type { EventDefinition } from '../contract/events.js';
 import type { HookAnswer } from '../contract/fold.js';
 import type { JsHookSpec, JsTask } from '../contract/js-task.js';
 import { toPlainJson } from '../contract/plain-json.js';
-import type { HookInput, HookOutput } from '../contract/types.js';
-import type { HookPool } from '../pool/pool.js';
+import type { HookOutput } from '../contract/types.js';
 import type { JsHookDefinition } from '../registry/hook-definition.js';
-import { type HookTimingListener, reportJsTiming } from './hook-timing.js';
+import type { HookCall } from './hook-call.js';
+import { reportJsTiming } from './hook-timing.js';
 import { refusedAnswer, withRetried } from './refused.js';
-
-export interface JsContext {
-  readonly pool: HookPool;
-  readonly signal: AbortSignal | undefined;
-  readonly tenant: string | undefined;
-  readonly maxInputBytes: number;
-  /** Report each runtime's memory use (for audit records; costs ~0.2 ms per hook). */
-  readonly measureMemory: boolean;
-  /** Called when the task actually starts. */
-  readonly onStart: (() => void) | undefined;
-  readonly onTiming?: HookTimingListener | undefined;
-}
 
 const specs = new WeakMap<JsHookDefinition, JsHookSpec>();
 
@@ -54,46 +41,44 @@ export function jsHookSpec(def: JsHookDefinition): JsHookSpec {
 }
 
 /**
- * Runs `defs` (all JS) in order on one worker; returns one answer per hook run, in order — fewer
- * than `defs` when a hook rewrote the input (the host matches the rest again).
+ * Runs `defs` (all JS, of the scope of `call.def`, the first) in order on one worker; returns one
+ * answer per hook run, in order — fewer than `defs` when a hook rewrote the input (the host matches
+ * the rest again).
  */
 export async function runJsHooks(
-  event: EventDefinition,
+  call: HookCall<JsHookDefinition>,
   defs: readonly JsHookDefinition[],
-  input: HookInput,
-  inputJson: string,
-  ctx: JsContext,
   rematchAfter: readonly boolean[] = [],
 ): Promise<HookAnswer[]> {
+  const { event, ctx, lane } = call;
   const hookSpecs = defs.map(jsHookSpec);
-  const nowMs = Date.parse(input.timestamp);
+  const nowMs = Date.parse(call.input.timestamp);
+  // Each runtime's memory use, for audit records and hook.completed (costs ~0.2 ms per hook).
+  const measureMemory = ctx.audit !== undefined || ctx.events?.has('hook.completed') === true;
   const task: JsTask = {
     event: event.name,
     ...(defs.length > 1 ? { definition: event } : {}),
-    inputJson,
+    inputJson: call.inputJson,
     nowMs: Number.isFinite(nowMs) ? nowMs : 0,
     hooks: hookSpecs.map((s) => s.key),
     ...(rematchAfter.includes(true) ? { rematchAfter } : {}),
-    tenant: ctx.tenant,
-    maxInputBytes: ctx.maxInputBytes,
-    ...(ctx.measureMemory ? { measureMemory: true } : {}),
+    // What the hook's context names: no tenant for a dispatch without one.
+    tenant: call.tenant === '' ? undefined : call.tenant,
+    maxInputBytes: call.limits.maxInputBytes,
+    ...(measureMemory ? { measureMemory: true } : {}),
     submittedAt: 0,
   };
   const started = performance.now();
-  const run = () =>
-    ctx.pool.js.run(
-      { task, specs: hookSpecs },
-      { signal: ctx.signal, tenant: ctx.tenant, onStart: ctx.onStart },
-    );
+  const run = () => ctx.pool.js.run({ task, specs: hookSpecs }, lane);
   let r = await run();
   let retried: HookError | undefined;
-  if (!r.ran && r.started === true && r.error.code === 'worker_crashed' && ctx.signal?.aborted !== true) {
+  if (!r.ran && r.started === true && r.error.code === 'worker_crashed' && lane.signal?.aborted !== true) {
     // Its worker failed under it (it was replaced): once more on a fresh one before onError applies.
     retried = r.error;
     r = await run();
   }
   if (r.ran) {
-    if (ctx.onTiming !== undefined) reportJsTiming(ctx.onTiming, defs, r.value, r.queuedMs, started);
+    if (call.onTiming !== undefined) reportJsTiming(call.onTiming, defs, r.value, r.queuedMs, started);
     return r.value.outcomes.map((o, i) => {
       let answer = o.answer;
       // Structured clone rebuilt the worker's null-prototype objects as plain ones: copy them again.

@@ -1,6 +1,6 @@
 // One dispatch in flight: what every stage shares (the generation, the executor's parts, the
 // caller's options, the event, the tenant's registry), and how one hook — or a run of adjacent JS
-// hooks — is handed to its lane. It owns the input's serialization (once per input object), the
+// hooks — is handed to its runner (runners.ts) with one call object (hook-call.ts). It owns the input's serialization (once per input object), the
 // count of hook calls against `limits.maxHookCalls`, the matching step budget, and the order in
 // which hooks were folded (for the record stage).
 
@@ -14,15 +14,13 @@ import { type HookDefinition, isAsyncHook, type JsHookDefinition } from '../regi
 import { StepBudget } from '../registry/regex/step-budget.js';
 import type { RegisteredHook, Registry } from '../registry/registry.js';
 import { type AsyncJob, hookDigest } from './async-job.js';
-import { runCommandHook } from './command-hook.js';
 import type { DispatchContext, DispatchOptions } from './context.js';
-import { runEvaluatorHook } from './evaluator-hook.js';
 import type { Generation } from './generation.js';
-import { runHttpHook } from './http-hook.js';
+import type { HookCall } from './hook-call.js';
 import { nestingDepth } from './input-shape.js';
 import { runJsHooks } from './js-hook.js';
-import { notifyStarted, startNotifier } from './record.js';
-import { runTrustedHook } from './trusted-hook.js';
+import { startNotifier } from './record.js';
+import { runHook } from './runners.js';
 
 /** Steps all matchers and `if` filters of one dispatch may take (~20 ns each: about 5 ms). */
 export const MATCH_STEPS_PER_DISPATCH = 250_000;
@@ -39,7 +37,30 @@ const tooLarge = (message: string, details: ErrorDetails['input_too_large']): Ho
 /** The matching step budget of one dispatch: the fast path and every later match share it. */
 export const matchBudget = () => new StepBudget(MATCH_STEPS_PER_DISPATCH, MATCH_STEPS_PER_SEARCH);
 
+/** What a DispatchRun is made of. */
+export interface DispatchRunParts {
+  readonly gen: Generation;
+  readonly ctx: DispatchContext;
+  readonly options: DispatchOptions;
+  readonly def: EventDefinition;
+  readonly registry: Registry;
+  readonly sessionId: string;
+  readonly budget: StepBudget;
+  /** The once-state session (tenant and session id); undefined when the input named no session. */
+  readonly onceSession?: string | undefined;
+}
+
 export class DispatchRun {
+  readonly gen: Generation;
+  readonly ctx: DispatchContext;
+  readonly options: DispatchOptions;
+  readonly def: EventDefinition;
+  readonly registry: Registry;
+  readonly sessionId: string;
+  readonly budget: StepBudget;
+  readonly onceSession: string | undefined;
+  /** The tenant, normalised here, where every dispatch and async run starts: '' for none. */
+  readonly tenant: string;
   /** Hooks in the order their answers were folded (one per record). */
   readonly folded: RegisteredHook[] = [];
   /** Async hook runs this dispatch queued: released when it has answered. */
@@ -49,17 +70,17 @@ export class DispatchRun {
   #json = '';
   readonly #depths = new WeakMap<HookInput, number>();
 
-  constructor(
-    readonly gen: Generation,
-    readonly ctx: DispatchContext,
-    readonly options: DispatchOptions,
-    readonly def: EventDefinition,
-    readonly registry: Registry,
-    readonly sessionId: string,
-    readonly budget: StepBudget,
-    /** The once-state session (tenant and session id); undefined when the input named no session. */
-    readonly onceSession: string | undefined = undefined,
-  ) {}
+  constructor(parts: DispatchRunParts) {
+    this.gen = parts.gen;
+    this.ctx = parts.ctx;
+    this.options = parts.options;
+    this.def = parts.def;
+    this.registry = parts.registry;
+    this.sessionId = parts.sessionId;
+    this.budget = parts.budget;
+    this.onceSession = parts.onceSession;
+    this.tenant = parts.options.tenant ?? '';
+  }
 
   get aborted(): boolean {
     return this.options.signal?.aborted === true;
@@ -136,44 +157,43 @@ export class DispatchRun {
     return answer;
   }
 
-  /** Runs one hook now, whatever it is (JS hooks through runJs); never throws for a hook's failure. */
+  /** Runs one hook now, whatever it is; never throws for a hook's failure. */
   async execute(hook: RegisteredHook, input: HookInput): Promise<HookAnswer> {
-    if (hook.type === 'js') return (await this.runJs([hook], input))[0]!;
     this.#calls++;
     const big = this.#tooLarge(hook, input);
     if (big !== undefined) return big;
-    const { ctx, options } = this;
-    if (hook.type === 'trusted') {
-      return runTrustedHook(hook, input, ctx.pool, {
-        signal: options.signal,
-        tenant: options.tenant,
-        onStart: () => notifyStarted(ctx, options, [hook]),
-      });
-    }
-    const lane = {
-      signal: options.signal,
-      tenant: options.tenant,
-      onStart: startNotifier(ctx, options, [hook]),
-    };
-    if (hook.type === 'http') return runHttpHook(hook, input, this.serialize(input), ctx.pool, lane);
-    if (hook.type === 'prompt' || hook.type === 'agent')
-      return runEvaluatorHook(hook, input, this.serialize(input), ctx.evaluators, ctx.pool, lane);
-    return runCommandHook(hook, input, this.serialize(input), {
-      pool: ctx.pool,
-      root: ctx.root,
-      signal: options.signal,
-      tenant: options.tenant ?? '',
-      isolationFloor: this.#tenantFloor(hook),
-      onStart: startNotifier(ctx, options, [hook]),
+    return runHook(this.#call(hook, input, [hook]));
+  }
+
+  /** The call object of `hook` on `input`; `starting`: the hooks its lane turn starts (a JS run's). */
+  #call<D extends RegisteredHook>(
+    def: D,
+    input: HookInput,
+    starting: readonly RegisteredHook[],
+  ): HookCall<D> {
+    const { ctx, options, tenant } = this;
+    const serialize = () => this.serialize(input);
+    return {
+      def,
+      input,
+      get inputJson() {
+        return serialize();
+      },
+      tenant,
+      lane: { signal: options.signal, tenant, onStart: startNotifier(ctx, options, starting) },
+      ctx,
+      event: this.def,
+      limits: this.gen.scopeLimits[def.scope],
+      isolationFloor: this.#tenantFloor(def),
       onTiming: options.onHookTiming,
-    });
+    };
   }
 
   /** The operator's floor for a tenant's own hook (policy and trusted hooks keep their own). */
-  #tenantFloor(hook: HookDefinition): IsolationLevel | undefined {
-    const tenant = this.options.tenant;
+  #tenantFloor(hook: RegisteredHook): IsolationLevel | undefined {
+    const { tenant } = this;
     const floors = this.ctx.tenantIsolation;
-    if (tenant === undefined || floors === undefined || hook.scope === 'policy' || hook.scope === 'trusted')
+    if (tenant === '' || floors === undefined || hook.scope === 'policy' || hook.scope === 'trusted')
       return undefined;
     return floors.tenants.get(tenant) ?? this.gen.tenants.get(tenant)?.isolation ?? floors.default;
   }
@@ -190,23 +210,7 @@ export class DispatchRun {
     this.#calls += hooks.length;
     const big = this.#tooLarge(hooks[0]!, input);
     if (big !== undefined) return hooks.map(() => big);
-    const { ctx, options } = this;
-    const answers = await runJsHooks(
-      this.def,
-      hooks,
-      input,
-      this.serialize(input),
-      {
-        pool: ctx.pool,
-        signal: options.signal,
-        tenant: options.tenant,
-        maxInputBytes: this.gen.scopeLimits[hooks[0]!.scope].maxInputBytes,
-        measureMemory: ctx.audit !== undefined || ctx.events?.has('hook.completed') === true,
-        onStart: startNotifier(ctx, options, hooks),
-        onTiming: options.onHookTiming,
-      },
-      rematchAfter,
-    );
+    const answers = await runJsHooks(this.#call(hooks[0]!, input, hooks), hooks, rematchAfter);
     // Hooks the worker left for the host to match again were not called.
     this.#calls -= hooks.length - answers.length;
     return answers;

@@ -58,6 +58,8 @@ interface Entry {
   readonly call: JsCall;
   /** The task's hook ids, in order: the key of its run-time estimate. */
   readonly shape: string;
+  /** The tenant whose turn it takes ('' = none): the run options', not the task's. */
+  readonly tenant: string;
   readonly budgetMs: number;
   readonly signal: AbortSignal | undefined;
   readonly queuedAt: number;
@@ -134,6 +136,7 @@ export class JsLane {
   /** Runs a task (one JS hook, or a serial run of them); its budget is the sum of their deadlines. */
   run(call: JsCall, options: LaneRunOptions = {}): Promise<JsLaneResult> {
     const { signal, onStart } = options;
+    const tenant = options.tenant ?? '';
     const { task } = call;
     if (this.#closing.aborted) return Promise.resolve(refusal('pool_closed', 0));
     if (signal?.aborted) return Promise.resolve(refusal('aborted', 0));
@@ -143,6 +146,7 @@ export class JsLane {
       const entry: Entry = {
         call,
         shape: shape(task),
+        tenant,
         budgetMs,
         signal,
         queuedAt: performance.now(),
@@ -158,9 +162,9 @@ export class JsLane {
         entry.onAbort = () => this.#abortEntry(entry);
         signal.addEventListener('abort', entry.onAbort, { once: true });
       }
-      if (!this.#queue.push(task.tenant ?? '', entry)) {
-        const message = `tenant "${task.tenant ?? ''}" has its maximum of hooks queued (maxQueued); the hook was not run`;
-        this.#settle(entry, refusal(hookError('queue_full', message, { tenant: task.tenant ?? '' }), 0));
+      if (!this.#queue.push(tenant, entry)) {
+        const message = `tenant "${tenant}" has its maximum of hooks queued (maxQueued); the hook was not run`;
+        this.#settle(entry, refusal(hookError('queue_full', message, { tenant }), 0));
         return;
       }
       this.#pump();
@@ -178,7 +182,7 @@ export class JsLane {
     if (entry.done) return;
     const batch = entry.batch;
     if (batch === undefined) {
-      this.#queue.remove(entry.call.task.tenant ?? '', entry);
+      this.#queue.remove(entry.tenant, entry);
       this.#settle(entry, refusal('aborted', performance.now() - entry.queuedAt));
       return;
     }

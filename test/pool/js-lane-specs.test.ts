@@ -61,4 +61,34 @@ describe('the QuickJS lane and hook specs', () => {
       await lane.close();
     }
   });
+
+  it("takes a run's turn under the run options' tenant, not the task's", async () => {
+    const closing = new AbortController();
+    // Tenant "full" may queue nothing and run nothing: its hooks are refused at once (queue_full).
+    const lane = new JsLane(
+      {
+        threads: 1,
+        heapCeilingBytes: 64 << 20,
+        backstopGraceMs: 1000,
+        tenantLimits: (t) => (t === 'full' ? { maxConcurrent: 0, maxQueued: 0 } : {}),
+      },
+      closing.signal,
+    );
+    try {
+      const a = spec('a', 'from a');
+      const refused = await lane.run(
+        { task: { ...task(a), tenant: 'other' }, specs: [a] },
+        { tenant: 'full' },
+      );
+      expect(refused).toMatchObject({
+        ran: false,
+        error: { code: 'queue_full', details: { tenant: 'full' } },
+      });
+      const ran = await lane.run({ task: { ...task(a), tenant: 'full' }, specs: [a] }, { tenant: 'other' });
+      expect(ran.ran).toBe(true);
+    } finally {
+      closing.abort();
+      await lane.close();
+    }
+  });
 });
