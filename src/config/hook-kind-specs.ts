@@ -2,6 +2,7 @@
 // diagnostics naming the JSON path. An http hook runs only if its URL is admitted by
 // `allowedHttpHookUrls`, and a prompt/agent hook only if the platform registered an evaluator for
 // its type; otherwise it is skipped with a warning that says how to allow it.
+import type { OnError } from '../contract/decisions.js';
 import { type Dialect, dialectTimeoutMs } from '../contract/dialects.js';
 import type { EvaluatorType } from '../contract/evaluator.js';
 import { headerVariables } from '../contract/header-template.js';
@@ -122,7 +123,7 @@ export function writtenOnError(
   path: string,
   sink: DiagnosticSink,
   event: string,
-): 'skip' | 'deny' | undefined | null {
+): OnError | undefined | null {
   if (spec.onFailure === undefined) return spec.onError;
   if (spec.onError !== undefined) {
     sink.error(

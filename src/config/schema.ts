@@ -4,8 +4,10 @@
 
 import { valid } from 'semver';
 import { z } from 'zod';
+import { ON_ERROR_MODES, quotedList } from '../contract/decisions.js';
 import { MUTATION_FIELDS } from '../contract/events.js';
 import { SENDABLE_HEADER_VALUE } from '../contract/header-template.js';
+import { CONFIGURED_HOOK_TYPES } from '../contract/types.js';
 import { asyncFieldsShape } from './async-fields.js';
 import { ISOLATION_LEVELS } from './defaults.js';
 import { limitsSchema } from './limits-schema.js';
@@ -37,9 +39,7 @@ export const rlimitsSchema = z
 export const hookSpecSchema = z
   .object({
     type: z
-      .enum(['command', 'js', 'http', 'prompt', 'agent'], {
-        error: 'expected "command", "js", "http", "prompt" or "agent"',
-      })
+      .enum(CONFIGURED_HOOK_TYPES, { error: `expected ${quotedList(CONFIGURED_HOOK_TYPES)}` })
       .optional()
       .meta({
         description:
@@ -47,7 +47,7 @@ export const hookSpecSchema = z
       }),
     name: z
       .string({ error: 'expected a string' })
-      .regex(/^[A-Za-z0-9][A-Za-z0-9._:@/+-]{0,127}$/, {
+      .regex(PACK_NAME_PATTERN, {
         error: 'expected 1-128 characters from A-Z a-z 0-9 . _ : @ / + - (starting with a letter or digit)',
       })
       .optional()
@@ -88,9 +88,12 @@ export const hookSpecSchema = z
     budgetMs: posInt().optional().meta({
       description: 'Declared budget: a floor that widens the deadline to budgetMs + 5000 ms grace.',
     }),
-    onError: z.enum(['skip', 'deny'], { error: 'expected "skip" or "deny"' }).optional().meta({
-      description: 'What a failure of this hook means: skip (fail-open, default) or deny (fail-closed).',
-    }),
+    onError: z
+      .enum(ON_ERROR_MODES, { error: `expected ${quotedList(ON_ERROR_MODES)}` })
+      .optional()
+      .meta({
+        description: 'What a failure of this hook means: skip (fail-open, default) or deny (fail-closed).',
+      }),
     onFailure: z.enum(['block', 'continue'], { error: 'expected "block" or "continue"' }).optional().meta({
       description:
         "Claude Code's spelling of onError: block = deny (no effect on Stop, SubagentStop, TaskCompleted, TeammateIdle), continue = skip.",

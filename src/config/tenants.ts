@@ -4,6 +4,7 @@
 // scheduler. Tenant ids are
 // validated before they are used anywhere (they name scratch directories and queues).
 import { z } from 'zod';
+import { quotedList } from '../contract/decisions.js';
 import { isObject, issueMessages, joinPath, renderValue } from '../contract/messages.js';
 import type { HookDefinition } from '../registry/hook-definition.js';
 import { ISOLATION_LEVELS, type IsolationLevel } from './defaults.js';
@@ -32,7 +33,7 @@ export const tenantSchema = z
     packs: z.unknown().optional(),
     limits: tenantLimitsSchema.optional(),
     isolation: z
-      .enum(ISOLATION_LEVELS, { error: 'expected "process", "contained" or "namespace"' })
+      .enum(ISOLATION_LEVELS, { error: `expected ${quotedList(ISOLATION_LEVELS)}` })
       .optional()
       .meta({
         description:

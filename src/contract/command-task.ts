@@ -70,13 +70,16 @@ export interface CommandTask {
 /** The rlimits, by their CommandRlimits names. */
 export type RlimitName = keyof CommandRlimits;
 
+/** The containment a started command hook can get (SandboxFacts.containment). */
+export const CONTAINMENTS = ['contained', 'uncontained', 'namespace'] as const;
+
 /** What a started command hook actually got: its record says so. */
 export interface SandboxFacts {
   /**
    * `contained`: process mode in namespaces of its own; `uncontained`: process mode beside the host
    * (the host refused the namespaces, or containment was turned off); `namespace`: bubblewrap.
    */
-  readonly containment: 'contained' | 'uncontained' | 'namespace';
+  readonly containment: (typeof CONTAINMENTS)[number];
   /** Why a process-mode hook runs uncontained. */
   readonly uncontainedReason?: string;
   /** Rlimits lowered to the host's hard limits: the value that applied instead of the one asked. */

@@ -1,5 +1,5 @@
-// The one list of each answer vocabulary: a hook's decisions, the dispatch verdicts and the per-hook
-// outcomes. Types, zod schemas, the output parser, fixture files, the HTTP API's schemas and the
+// The one list of each answer vocabulary: a hook's decisions, the dispatch verdicts, the per-hook
+// outcomes, and what a hook's failure means (`onError`). Types, zod schemas, the output parser, fixture files, the HTTP API's schemas and the
 // docs tests all derive from these arrays, so a new value is added once. Dependency-free.
 
 /** What a hook may decide (`defer`: Claude Code's, honoured on BeforeTool only). */
@@ -10,6 +10,11 @@ export const VERDICTS = [...DECISIONS, 'passthrough'] as const;
 
 /** A hook's outcome in a DispatchResult record (`queued`: an async hook handed to the queue). */
 export const OUTCOMES = [...DECISIONS, 'proceed', 'error', 'timeout', 'limit', 'not-run', 'queued'] as const;
+
+/** What a hook's failure means: `skip` (fail-open, the default) or `deny` (fail-closed). */
+export const ON_ERROR_MODES = ['skip', 'deny'] as const;
+
+export type OnError = (typeof ON_ERROR_MODES)[number];
 
 /** `"a", "b" or "c"`: a list of values as messages name them. */
 export const quotedList = (values: readonly string[], last = 'or'): string =>

@@ -2,6 +2,7 @@
 // order. Dependency-free so the sandbox worker can fold a serial chain of JS hooks with the very same
 // rules as the host (one round trip per chain).
 import type { SandboxFacts } from './command-task.js';
+import type { OnError } from './decisions.js';
 import type { HookError } from './error-codes.js';
 import { outcomeForError } from './error-codes.js';
 import { type EventDefinition, type Honoured, MUTATION_FIELDS, type MutationField } from './events.js';
@@ -15,7 +16,7 @@ export interface FoldHook {
   readonly id: string;
   readonly type: HookType;
   readonly scope: Scope;
-  readonly onError: 'skip' | 'deny';
+  readonly onError: OnError;
 }
 
 interface Timing {

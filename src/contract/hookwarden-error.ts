@@ -1,16 +1,20 @@
 // The error the library throws (rejects with) when it is misused. A failing *hook* is never an
 // exception: it is a record in the DispatchResult.
 
-export type HookwardenErrorCode =
-  | 'invalid_options'
-  | 'config_error'
-  | 'unknown_event'
-  | 'invalid_input'
-  | 'closed'
+/** The codes of HookwardenError: one list (types, docs tests and the service's mapping derive from it). */
+export const HOOKWARDEN_ERROR_CODES = [
+  'invalid_options',
+  'config_error',
+  'unknown_event',
+  'invalid_input',
+  'closed',
   /** A pack could not be locked or signed (pack_tampered is the verification failure code). */
-  | 'pack_error'
+  'pack_error',
   /** The tenant is over `limits.tenantRatePerSec` (+ burst); `retryAfterMs` says when to try again. */
-  | 'rate_limited';
+  'rate_limited',
+] as const;
+
+export type HookwardenErrorCode = (typeof HOOKWARDEN_ERROR_CODES)[number];
 
 /** The brand every HookwardenError carries: a registered symbol, the same in every copy of the package. */
 const BRAND = Symbol.for('hookwarden.error');

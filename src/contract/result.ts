@@ -1,5 +1,5 @@
 // DispatchResult and the per-hook record (DESIGN §7). Dependency-free.
-import type { RlimitName } from './command-task.js';
+import type { RlimitName, SandboxFacts } from './command-task.js';
 import type { HookError } from './error-codes.js';
 import type { Mutations } from './output-fields.js';
 import type { HookType, Outcome, Scope, Verdict } from './types.js';
@@ -42,7 +42,7 @@ export interface HookRecord {
    * `uncontained`: process mode beside the host (`uncontainedReason` says why); `namespace`:
    * bubblewrap. See docs/security.md.
    */
-  containment?: 'contained' | 'uncontained' | 'namespace';
+  containment?: SandboxFacts['containment'];
   uncontainedReason?: string;
   /** Rlimits lowered to the host's hard limits: the value that applied, by name. */
   clampedLimits?: Partial<Record<RlimitName, number>>;

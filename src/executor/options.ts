@@ -9,6 +9,7 @@ import { limitsSchema } from '../config/limits-schema.js';
 import { optionKeys, refuseUnknownOptions } from '../config/option-keys.js';
 import type { SourceSpec } from '../config/read-source.js';
 import { tenantIdProblem } from '../config/tenants.js';
+import { quotedList } from '../contract/decisions.js';
 import type { Evaluators, EvaluatorType } from '../contract/evaluator.js';
 import { HookwardenError } from '../contract/hookwarden-error.js';
 import { issueMessages, renderValue } from '../contract/messages.js';
@@ -279,7 +280,7 @@ export function resolveOptions(options: ExecutorOptions): ResolvedOptions {
 const levelProblem = (at: string, v: unknown) =>
   (ISOLATION_LEVELS as readonly unknown[]).includes(v)
     ? undefined
-    : `${at}: expected "process", "contained" or "namespace", got ${renderValue(v)}`;
+    : `${at}: expected ${quotedList(ISOLATION_LEVELS)}, got ${renderValue(v)}`;
 
 /** `tenantIsolation`, checked. */
 export function resolveTenantIsolation(value: ExecutorOptions['tenantIsolation']): ResolvedTenantIsolation {

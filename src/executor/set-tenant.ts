@@ -7,6 +7,7 @@ import { optionKeys, refuseUnknownOptions } from '../config/option-keys.js';
 import type { TenantLimits } from '../config/tenant-limits.js';
 import { tenantLimitsSchema } from '../config/tenant-limits.js';
 import { tenantIdProblem } from '../config/tenants.js';
+import { quotedList } from '../contract/decisions.js';
 import { HookwardenError } from '../contract/hookwarden-error.js';
 import { jsonEqual } from '../contract/json-equal.js';
 import { issueMessages, renderValue } from '../contract/messages.js';
@@ -48,7 +49,7 @@ export async function loadRuntimeTenant(
   if (spec.isolation !== undefined && !(ISOLATION_LEVELS as readonly unknown[]).includes(spec.isolation))
     throw new HookwardenError(
       'invalid_options',
-      `setTenant: isolation: expected "process", "contained" or "namespace", got ${renderValue(spec.isolation)}`,
+      `setTenant: isolation: expected ${quotedList(ISOLATION_LEVELS)}, got ${renderValue(spec.isolation)}`,
     );
   const sources = toSources(spec.config, 'config', options.root).map((s) => ({
     ...s,

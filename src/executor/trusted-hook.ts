@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { DEFAULTS } from '../config/defaults.js';
 import { refuseUnknownOptions } from '../config/option-keys.js';
+import { ON_ERROR_MODES, type OnError, quotedList } from '../contract/decisions.js';
 import type { EventCatalogue } from '../contract/events.js';
 import { HookwardenError } from '../contract/hookwarden-error.js';
 import { issueMessages } from '../contract/messages.js';
@@ -20,7 +21,7 @@ export interface TrustedHookSpec {
   if?: string;
   /** Deadline in ms. Default 5000. */
   timeoutMs?: number;
-  onError?: 'skip' | 'deny';
+  onError?: OnError;
   handler: TrustedHandler;
 }
 
@@ -34,7 +35,7 @@ const trustedSpecSchema = z.object({
     .int({ error: 'expected a positive integer' })
     .positive({ error: 'expected a positive integer' })
     .optional(),
-  onError: z.enum(['skip', 'deny'], { error: 'expected "skip" or "deny"' }).optional(),
+  onError: z.enum(ON_ERROR_MODES, { error: `expected ${quotedList(ON_ERROR_MODES)}` }).optional(),
   handler: z.custom<(...args: unknown[]) => unknown>((v) => typeof v === 'function', {
     error: 'expected a function',
   }),

@@ -5,9 +5,11 @@
 import { readFileSync, statSync } from 'node:fs';
 import { z } from 'zod';
 import { renderValue } from '../config/diagnostics.js';
-import { VERDICTS } from '../contract/decisions.js';
+import { ON_ERROR_MODES, VERDICTS } from '../contract/decisions.js';
 import { HookwardenError } from '../contract/hookwarden-error.js';
+import { CONFIGURED_HOOK_TYPES } from '../contract/types.js';
 import { BENCH_SCHEMA, type BenchResult } from './bench-result.js';
+import { HOOK_ISOLATIONS } from './result-figures.js';
 
 /** Largest result file read (a result is usually well under 1 MiB). */
 export const MAX_RESULT_BYTES = 64 << 20;
@@ -53,7 +55,7 @@ const sessionSchema = z.object({
   rows: z.array(z.object({ label: z.string(), toolCalls: ms, totalMs: ms, stages: stageTotals })),
   note: z.string().optional(),
 });
-const isolationLevel = z.enum(['process', 'contained', 'namespace', 'quickjs', 'remote', 'platform']);
+const isolationLevel = z.enum(HOOK_ISOLATIONS);
 
 const resultSchema = z.object({
   schema: z.literal(BENCH_SCHEMA),
@@ -64,12 +66,12 @@ const resultSchema = z.object({
   hooks: z.array(
     z.object({
       id: z.string(),
-      type: z.enum(['command', 'js', 'http', 'prompt', 'agent']),
+      type: z.enum(CONFIGURED_HOOK_TYPES),
       scope: z.string(),
       isolation: isolationLevel,
       digest: z.string(),
       event: z.string().optional(),
-      onError: z.enum(['skip', 'deny']).optional(),
+      onError: z.enum(ON_ERROR_MODES).optional(),
       canDeny: z.boolean().optional(),
     }),
   ),

@@ -1,5 +1,14 @@
 // The figure shapes that a BenchResult and the parts a replay adds (replay-result.ts) share: a
 // latency summary, a configured hook, where a dispatch's time goes.
+import { ISOLATION_LEVELS } from '../config/defaults.js';
+import type { OnError } from '../contract/decisions.js';
+import type { CONFIGURED_HOOK_TYPES } from '../contract/types.js';
+
+/**
+ * How a configured hook runs: a command hook's isolation level; `quickjs` (JS hooks), `remote` (http
+ * hooks: the server runs it) or `platform` (prompt and agent hooks: the platform's evaluator).
+ */
+export const HOOK_ISOLATIONS = [...ISOLATION_LEVELS, 'quickjs', 'remote', 'platform'] as const;
 
 /** Latency percentiles of one series, in ms (HDR histogram, 3 significant digits). */
 export interface LatencySummary {
@@ -19,14 +28,14 @@ export interface LatencySummary {
 /** One hook the config registers for the benchmarked event. */
 export interface ConfiguredHook {
   id: string;
-  type: 'command' | 'js' | 'http' | 'prompt' | 'agent';
+  type: (typeof CONFIGURED_HOOK_TYPES)[number];
   scope: string;
   /**
    * Command hooks: `process`, `contained` (process mode that requires containment) or `namespace`;
    * JS hooks: `quickjs`; http hooks: `remote` (the server runs it); prompt and agent hooks:
    * `platform` (the embedding platform's evaluator).
    */
-  isolation: 'process' | 'contained' | 'namespace' | 'quickjs' | 'remote' | 'platform';
+  isolation: (typeof HOOK_ISOLATIONS)[number];
   /**
    * `sha256:` of what the hook does (command, env, limits, isolation, and the content of the scripts
    * it runs from under the config's or the sandbox root; or the JS source), path-independent.
@@ -34,7 +43,7 @@ export interface ConfiguredHook {
   digest: string;
   /** The canonical event it is registered for, its `onError`, and whether that event can deny. */
   event?: string;
-  onError?: 'skip' | 'deny';
+  onError?: OnError;
   canDeny?: boolean;
 }
 

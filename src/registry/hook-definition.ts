@@ -2,6 +2,7 @@
 // of a discriminated union per hook type (`type`). Configured hooks are built once at load and
 // frozen; trusted callbacks are registered through the library. A new hook type adds a member.
 import type { CommandRlimits } from '../contract/command-task.js';
+import type { OnError } from '../contract/decisions.js';
 import type { Dialect } from '../contract/dialects.js';
 import type { HookInput, HookOutput, Scope } from '../contract/types.js';
 import type { IfFilter } from './if-filter.js';
@@ -136,7 +137,7 @@ interface ConfiguredHook {
   readonly ifFilters: readonly IfFilter[];
   /** Registered under an alias that implies an input, e.g. PostToolUseFailure → only `ok: false`. */
   readonly requireOk: boolean | undefined;
-  readonly onError: 'skip' | 'deny';
+  readonly onError: OnError;
   /** The effective deadline (DESIGN §4: timeout, widened by a declared budget + grace, clamped). */
   readonly deadlineMs: number;
   readonly timeoutMs: number;
@@ -208,7 +209,7 @@ export interface TrustedDefinition {
   readonly matcher: ToolMatcher | undefined;
   readonly ifFilters: readonly IfFilter[];
   readonly requireOk: boolean | undefined;
-  readonly onError: 'skip' | 'deny';
+  readonly onError: OnError;
   readonly deadlineMs: number;
   readonly once: false;
   readonly dedupKey: string;

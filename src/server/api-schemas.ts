@@ -2,6 +2,7 @@
 // (openapi.ts) and, in the tests, the check that every answer has the documented shape. The
 // dispatch body is the library's HookInput schema with the fields dispatch() fills in made optional.
 import { z } from 'zod';
+import { CONTAINMENTS } from '../contract/command-task.js';
 import { OUTCOMES, VERDICTS } from '../contract/decisions.js';
 import { ERROR_CODES } from '../contract/error-codes.js';
 import { hookInputSchema } from '../contract/hook-input.js';
@@ -32,7 +33,7 @@ export const hookRecordSchema = z.object({
   recheck: z.literal(true).optional(),
   asyncId: z.string().optional().meta({ description: 'An async hook: the id of its background run.' }),
   containment: z
-    .enum(['contained', 'uncontained', 'namespace'])
+    .enum(CONTAINMENTS)
     .optional()
     .meta({ description: 'A command hook: the containment it actually got (docs/security.md).' }),
   uncontainedReason: z.string().optional(),

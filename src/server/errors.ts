@@ -4,42 +4,51 @@
 // request id: never a stack trace, never a body.
 import { HookwardenError } from '../contract/hookwarden-error.js';
 
-/** Codes of the error envelope (one list; documented in docs/serve.md and the OpenAPI document). */
-export const API_ERROR_CODES = [
-  'unauthorized',
-  'forbidden',
-  'invalid_input',
-  'unknown_event',
-  'not_found',
+/**
+ * Every code of the error envelope and the HTTP status it is answered with: the one list (the zod
+ * schema and the OpenAPI document derive from it; docs/serve.md lists each, tested).
+ */
+export const API_ERRORS = {
+  unauthorized: 401,
+  forbidden: 403,
+  invalid_input: 400,
+  unknown_event: 404,
+  not_found: 404,
   /** The path exists under another method (the answer says which, in `Allow`). */
-  'method_not_allowed',
-  'body_too_large',
-  /** A path longer than any route's (414). */
-  'uri_too_long',
-  /** The request head is larger than --max-header-bytes (431). */
-  'headers_too_large',
-  'unsupported_media_type',
-  'not_acceptable',
-  'queue_full',
-  'rate_limited',
+  method_not_allowed: 405,
+  body_too_large: 413,
+  /** A path longer than any route's. */
+  uri_too_long: 414,
+  /** The request head is larger than --max-header-bytes. */
+  headers_too_large: 431,
+  unsupported_media_type: 415,
+  /** A hook of the dispatch was refused `queue_full`; the partial result is in the answer. */
+  queue_full: 429,
+  rate_limited: 429,
   /** GET /v1/events: the tenant (or the server) has as many event streams open as it may. */
-  'too_many_streams',
-  'draining',
-  'closed',
-  'request_timeout',
+  too_many_streams: 429,
+  draining: 503,
+  closed: 503,
+  request_timeout: 408,
   /** --socket: the client's configuration is not the server's (config-identity.ts). */
-  'config_mismatch',
-  'internal_error',
-] as const;
+  config_mismatch: 409,
+  internal_error: 500,
+} as const;
 
-export type ApiErrorCode = (typeof API_ERROR_CODES)[number];
+export type ApiErrorCode = keyof typeof API_ERRORS;
 
-/** An error answer of the HTTP API: its status, code and message (the message is the caller's to read). */
-export class ApiError extends Error {
+/** The codes of API_ERRORS, in its order. */
+export const API_ERROR_CODES = Object.keys(API_ERRORS) as [ApiErrorCode, ...ApiErrorCode[]];
+
+/**
+ * An error answer of the HTTP API: its status, code and message (the message is the caller's to
+ * read). The status is the code's in API_ERRORS (checked by the compiler).
+ */
+export class ApiError<C extends ApiErrorCode = ApiErrorCode> extends Error {
   override readonly name = 'ApiError';
   constructor(
-    readonly statusCode: number,
-    readonly code: ApiErrorCode,
+    readonly statusCode: (typeof API_ERRORS)[C],
+    readonly code: C,
     message: string,
     readonly headers: Readonly<Record<string, string>> = {},
   ) {
@@ -47,24 +56,23 @@ export class ApiError extends Error {
   }
 }
 
+/** An ApiError with its code's status. */
+export const apiError = (code: ApiErrorCode, message: string, headers?: Readonly<Record<string, string>>) =>
+  new ApiError(API_ERRORS[code], code, message, headers);
+
 export interface ErrorBody {
   error: { code: ApiErrorCode; message: string };
 }
 
-const FASTIFY_ERRORS: Readonly<Record<string, [number, ApiErrorCode, string]>> = {
-  FST_ERR_CTP_BODY_TOO_LARGE: [413, 'body_too_large', ''],
+const FASTIFY_ERRORS: Readonly<Record<string, [ApiErrorCode, string]>> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: ['body_too_large', ''],
   FST_ERR_CTP_INVALID_MEDIA_TYPE: [
-    415,
     'unsupported_media_type',
     'send the HookInput as JSON with "Content-Type: application/json"',
   ],
-  FST_ERR_CTP_INVALID_CONTENT_LENGTH: [
-    400,
-    'invalid_input',
-    'the body is shorter or longer than Content-Length',
-  ],
-  FST_ERR_CTP_INVALID_TYPE: [400, 'invalid_input', 'invalid Content-Type header'],
-  FST_ERR_CTP_EMPTY_TYPE: [400, 'invalid_input', 'empty Content-Type header'],
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: ['invalid_input', 'the body is shorter or longer than Content-Length'],
+  FST_ERR_CTP_INVALID_TYPE: ['invalid_input', 'invalid Content-Type header'],
+  FST_ERR_CTP_EMPTY_TYPE: ['invalid_input', 'empty Content-Type header'],
 };
 
 /** The status, code and message of any error a request ended with. */
@@ -96,12 +104,12 @@ export function toApiError(err: unknown, requestId: string, maxBodyBytes: number
     );
   const known = typeof code === 'string' ? FASTIFY_ERRORS[code] : undefined;
   if (known !== undefined) {
-    const [status, apiCode, message] = known;
+    const [apiCode, message] = known;
     const text =
       apiCode === 'body_too_large'
         ? `the body is larger than limits.maxInputBytes (${maxBodyBytes} bytes)`
         : message;
-    return new ApiError(status, apiCode, text);
+    return apiError(apiCode, text);
   }
   return new ApiError(
     500,

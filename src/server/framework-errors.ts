@@ -6,10 +6,11 @@
 //   (431), a head or body too slow (408), a request line or header the parser refuses (400);
 // - a path that exists under another method (405, with `Allow`), decided in the not-found handler.
 // Nothing of the request is echoed but a capped, single-line part of its path.
+import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import type { ServerContext } from './context.js';
-import { ApiError, type ApiErrorCode, errorBody } from './errors.js';
+import { ApiError, type ApiErrorCode, apiError, errorBody } from './errors.js';
 import { logRequest } from './logging.js';
 
 /** Most characters of a request's path an error message repeats. */
@@ -52,17 +53,10 @@ export function frameworkErrorHandler(ctx: ServerContext) {
   };
 }
 
-const CLIENT_ERRORS: Readonly<Record<string, [number, ApiErrorCode, string]>> = {
-  HPE_HEADER_OVERFLOW: [431, 'headers_too_large', 'the request head is larger than the server accepts'],
-  ERR_HTTP_REQUEST_TIMEOUT: [408, 'request_timeout', 'the request did not arrive in time'],
-  ERR_HTTP_HEADERS_TIMEOUT: [408, 'request_timeout', 'the request headers did not arrive in time'],
-};
-
-const STATUS_TEXT: Readonly<Record<number, string>> = {
-  400: 'Bad Request',
-  405: 'Method Not Allowed',
-  408: 'Request Timeout',
-  431: 'Request Header Fields Too Large',
+const CLIENT_ERRORS: Readonly<Record<string, [ApiErrorCode, string]>> = {
+  HPE_HEADER_OVERFLOW: ['headers_too_large', 'the request head is larger than the server accepts'],
+  ERR_HTTP_REQUEST_TIMEOUT: ['request_timeout', 'the request did not arrive in time'],
+  ERR_HTTP_HEADERS_TIMEOUT: ['request_timeout', 'the request headers did not arrive in time'],
 };
 
 let bareRequests = 0;
@@ -76,7 +70,7 @@ function answerSocket(ctx: ServerContext | undefined, socket: Socket, method: st
       .map(([k, v]) => `${k}: ${v}\r\n`)
       .join('');
     socket.write(
-      `HTTP/1.1 ${e.statusCode} ${STATUS_TEXT[e.statusCode]}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\n${extra}connection: close\r\n\r\n${body}`,
+      `HTTP/1.1 ${e.statusCode} ${STATUS_CODES[e.statusCode]}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\n${extra}connection: close\r\n\r\n${body}`,
     );
   }
   socket.destroy();
@@ -87,12 +81,11 @@ export function clientErrorHandler(ctx: () => ServerContext | undefined) {
   return (err: Error & { code?: string }, socket: Socket): void => {
     // The client went away: nobody reads an answer.
     if (err.code === 'ECONNRESET' || socket.destroyed) return;
-    const [status, code, message] = CLIENT_ERRORS[err.code ?? ''] ?? [
-      400,
+    const [code, message] = CLIENT_ERRORS[err.code ?? ''] ?? [
       'invalid_input' as const,
       'the request is not valid HTTP/1.1 (request line, header or framing)',
     ];
-    answerSocket(ctx(), socket, 'unknown', new ApiError(status, code, message));
+    answerSocket(ctx(), socket, 'unknown', apiError(code, message));
   };
 }
 

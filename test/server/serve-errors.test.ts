@@ -3,7 +3,7 @@
 // HTTP parser (a bad request line, a head over --max-header-bytes), CONNECT — echoes at most a capped
 // part of the path, and is logged (one line) and counted (hookwarden_http_requests_total).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API_ERROR_CODES } from '../../src/server/errors.js';
+import { API_ERROR_CODES, API_ERRORS, type ApiErrorCode } from '../../src/server/errors.js';
 import { ECHO_MAX } from '../../src/server/framework-errors.js';
 import { tempDir, writeConfig } from '../helpers/fixture.js';
 import { type LiveServer, rawExchange, startServe, writeAuthFile } from '../helpers/serve.js';
@@ -98,6 +98,8 @@ describe('every error answer', () => {
     expect(Object.keys(body.error).sort()).toEqual(['code', 'message']);
     expect(body.error.code).toBe(code);
     expect(API_ERROR_CODES).toContain(body.error.code);
+    // The status is the one the table gives the code.
+    expect(API_ERRORS[body.error.code as ApiErrorCode]).toBe(status);
     // Never the framework's own shape, never more than a capped part of what was sent.
     expect(a.body).not.toMatch(/FST_|statusCode|"Bad Request"/);
     expect(a.body).not.toContain('A'.repeat(ECHO_MAX + 1));

@@ -8,7 +8,7 @@ import type { DispatchResult } from '../../contract/result.js';
 import type { DispatchInput } from '../../contract/types.js';
 import { tenantOf } from '../auth.js';
 import type { ServerContext } from '../context.js';
-import { ApiError } from '../errors.js';
+import { API_ERRORS, ApiError } from '../errors.js';
 import { CLIENT_CLOSED, finishRequest } from '../http-app.js';
 import { tenantResult } from '../tenant-view.js';
 
@@ -48,7 +48,7 @@ export function dispatchRoutes(app: FastifyInstance, ctx: ServerContext): void {
       if (request.hw.aborted) finishRequest(ctx, request, CLIENT_CLOSED);
       if (result.hooks.some((h) => h.error?.code === 'queue_full')) {
         request.hw.errorCode = 'queue_full';
-        reply.code(429).header('retry-after', String(ctx.options.retryAfterSeconds));
+        reply.code(API_ERRORS.queue_full).header('retry-after', String(ctx.options.retryAfterSeconds));
         return {
           error: {
             code: 'queue_full',
