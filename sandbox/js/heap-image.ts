@@ -43,7 +43,8 @@ export interface HeapImage {
   readonly bytes: number;
 }
 
-type Malloc = { _malloc(n: number): number; _free(p: number): void };
+/** The emscripten module's allocator (quickjs-internals.ts reaches it). */
+export type Malloc = { _malloc(n: number): number; _free(p: number): void };
 
 /**
  * The layout detectLayout finds in @jitl/quickjs-wasmfile-release-sync 0.32.0, and where dlmalloc

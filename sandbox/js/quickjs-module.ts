@@ -10,6 +10,7 @@ import {
   type QuickJSWASMModule,
 } from 'quickjs-emscripten-core';
 import { LinearMemory, layoutOf } from './heap-image.js';
+import { emscriptenOf } from './quickjs-internals.js';
 
 // The package's types describe its CommonJS build (`{ default: variant }`); Node's ESM build
 // exports the variant itself. Accept both.
@@ -46,6 +47,5 @@ export async function createQuickJsModule(ceilingBytes: number): Promise<QuickJs
 export async function createImagedModule(ceilingBytes: number): Promise<ImagedModule> {
   const m = await createQuickJsModule(ceilingBytes);
   // quickjs-emscripten keeps the emscripten module private; its malloc is needed once, for the layout.
-  const em = (m.module as unknown as { module: Parameters<typeof layoutOf>[1] }).module;
-  return { ...m, heap: new LinearMemory(m.memory, layoutOf(m.memory, em)) };
+  return { ...m, heap: new LinearMemory(m.memory, layoutOf(m.memory, emscriptenOf(m.module))) };
 }

@@ -11,6 +11,13 @@ import { type QuickJSContext, type QuickJSHandle, type QuickJSRuntime, Scope } f
 import { consoleLine, type Logs } from './console-capture.js';
 import type { GuestBuiltins } from './guest-text.js';
 import type { HeapImage } from './heap-image.js';
+import {
+  checkQuickJsInternals,
+  computeMemoryUsage,
+  freezeHostRefs,
+  lazyHandles,
+  registeredCounts,
+} from './quickjs-internals.js';
 import type { ImagedModule } from './quickjs-module.js';
 import { Sfc32 } from './seeded-random.js';
 
@@ -101,6 +108,8 @@ export class Sandbox implements GuestBuiltins {
       return s.interrupted !== undefined;
     });
     this.ctx = this.rt.newContext();
+    // The private fields used below are those of the pinned quickjs-emscripten: fail loudly if not.
+    checkQuickJsInternals(qjs.module, this.rt, this.ctx);
     const c = this.ctx;
     // Handles quickjs-emscripten creates on first use: created now, they live in every image.
     for (const h of [c.global, c.undefined, c.null, c.true, c.false]) void h;
@@ -137,8 +146,8 @@ export class Sandbox implements GuestBuiltins {
     c.newBigInt(0n).dispose();
     c.getWellKnownSymbol('iterator').dispose();
     freezeHostRefs(this.rt);
-    this.#lazy = lazyState(this);
-    this.#registered = registered(this);
+    this.#lazy = lazyHandles(this.rt, this.ctx);
+    this.#registered = registeredCounts(this.qjs.module);
     this.env = heap.capture(MAX_STACK_BYTES);
     this.#current = this.env;
   }
@@ -165,7 +174,7 @@ export class Sandbox implements GuestBuiltins {
    * made after the environment image (it would point into memory the next restore frees).
    */
   intact(): boolean {
-    const now = lazyState(this);
+    const now = lazyHandles(this.rt, this.ctx);
     return now.every((v, i) => v === this.#lazy[i]);
   }
 
@@ -176,63 +185,15 @@ export class Sandbox implements GuestBuiltins {
    * sandbox's own context serves as well.
    */
   memoryUsage(): QuickJSHandle {
-    type Internals = {
-      ffi: { QTS_RuntimeComputeMemoryUsage(rt: number, ctx: number): number };
-      rt: { value: number };
-    };
-    const rt = this.rt as unknown as Internals;
-    const ctx = this.ctx as unknown as {
-      ctx: { value: number };
-      memory: { heapValueHandle(ptr: number): QuickJSHandle };
-    };
-    return ctx.memory.heapValueHandle(rt.ffi.QTS_RuntimeComputeMemoryUsage(rt.rt.value, ctx.ctx.value));
+    return computeMemoryUsage(this.rt, this.ctx);
   }
 
   /** Runtimes and contexts alive besides the environment's: leaks (must be 0). */
   leaks(): { runtimes: number; contexts: number } {
-    const now = registered(this);
+    const now = registeredCounts(this.qjs.module);
     return {
       runtimes: now.runtimes - this.#registered.runtimes,
       contexts: now.contexts - this.#registered.contexts,
     };
   }
-}
-
-type Lazy = { context?: unknown };
-type LazyContext = Record<
-  '_global' | '_BigInt' | '_Symbol' | '_SymbolIterator' | '_SymbolAsyncIterator',
-  unknown
->;
-
-function lazyState(sb: Sandbox): unknown[] {
-  const c = sb.ctx as unknown as LazyContext;
-  return [
-    (sb.rt as unknown as Lazy).context,
-    c._global,
-    c._BigInt,
-    c._Symbol,
-    c._SymbolIterator,
-    c._SymbolAsyncIterator,
-  ];
-}
-
-/** Runtimes and contexts quickjs-emscripten has registered in the module (it forgets each on dispose). */
-function registered(sb: Sandbox): { runtimes: number; contexts: number } {
-  const { callbacks } = sb.qjs.module as unknown as {
-    callbacks: { runtimeCallbacks: Map<number, unknown>; contextCallbacks: Map<number, unknown> };
-  };
-  return { runtimes: callbacks.runtimeCallbacks.size, contexts: callbacks.contextCallbacks.size };
-}
-
-/**
- * The host functions above exist in every image. quickjs-emscripten drops its JavaScript side when
- * the guest's collector frees the function object; in one call that must not drop it for the next
- * (whose image has it again). And no host function may be made after the environment image.
- */
-function freezeHostRefs(rt: QuickJSRuntime): void {
-  const refs = (rt as unknown as { hostRefs: { delete(id: number): void; put(v: object): number } }).hostRefs;
-  refs.delete = () => {};
-  refs.put = () => {
-    throw new Error('host functions are made only before the environment image is taken');
-  };
 }
