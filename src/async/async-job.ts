@@ -1,10 +1,11 @@
 // An async job on the queue's side (its shape: src/dispatch/async-job.ts): the retry wait, the
 // registry and hook it names, and, in Redis mode, its data read back by any replica: parseJobData
 // checks it like any other input from outside.
-import type { BackoffStrategy } from 'bullmq';
+import type { BackoffStrategy, Job } from 'bullmq';
 import { z } from 'zod';
 import { LIMIT_BOUNDS } from '../config/defaults.js';
 import { tenantIdProblem } from '../config/tenants.js';
+import { type HookError, hookError } from '../contract/error-codes.js';
 import type { HookInput } from '../contract/types.js';
 import { type AsyncJob, hookDigest } from '../dispatch/async-job.js';
 import type { Generation } from '../dispatch/generation.js';
@@ -69,4 +70,19 @@ export function parseJobData(data: unknown): AsyncJob | undefined {
   if (!parsed.success) return undefined;
   const { tenant, ...rest } = parsed.data;
   return { ...rest, tenant, input: rest.input as HookInput };
+}
+
+/**
+ * What BullMQ's failure of a job means for its hook: a job that stalled more than maxStalledCount
+ * carries BullMQ's deferred failure (its stalled-job check is the only thing that sets one), so it is
+ * `job_stalled` by that, never by the words of `err`; another failure of its last attempt is
+ * `queue_unavailable`; undefined: BullMQ will try the job again.
+ */
+export function queueFailure(
+  bjob: Pick<Job, 'deferredFailure' | 'attemptsMade' | 'opts'>,
+  err: Error,
+): HookError | undefined {
+  if ((bjob.deferredFailure ?? '') !== '') return hookError('job_stalled', `the job stalled: ${err.message}`);
+  if (bjob.attemptsMade < (bjob.opts.attempts ?? 1)) return undefined;
+  return hookError('queue_unavailable', `the queue failed the job: ${err.message}`);
 }

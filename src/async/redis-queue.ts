@@ -16,7 +16,7 @@ import type { AsyncJob } from '../dispatch/async-job.js';
 import type { Generation } from '../dispatch/generation.js';
 import type { HookDefinition } from '../registry/hook-definition.js';
 import { type AsyncCompletion, completionOf, notRunCompletion } from './async-events.js';
-import { backoffOf, findJobHook, parseJobData } from './async-job.js';
+import { backoffOf, findJobHook, parseJobData, queueFailure } from './async-job.js';
 import { type AsyncQueue, maxAsyncQueuedFor, type QueueHost, type QueueStatus } from './async-queue.js';
 import { IdleWaiters } from './idle-waiters.js';
 import { RedisFeed, streamKey } from './redis-feed.js';
@@ -185,11 +185,8 @@ export class RedisQueue implements AsyncQueue {
   async #failed(bjob: Job | undefined, err: Error): Promise<void> {
     const job = bjob === undefined ? undefined : parseJobData(bjob.data);
     if (job === undefined) return;
-    const stalled = /stalled/i.test(err.message);
-    if (!stalled && bjob!.attemptsMade < (bjob!.opts.attempts ?? 1)) return;
-    const error = stalled
-      ? hookError('job_stalled', `the job stalled: ${err.message}`)
-      : hookError('queue_unavailable', `the queue failed the job: ${err.message}`);
+    const error = queueFailure(bjob!, err);
+    if (error === undefined) return;
     await this.#complete(job, notRunCompletion(job, 'command', error)).catch(() => {});
   }
 

@@ -12,6 +12,8 @@ export const HOOKWARDEN_ERROR_CODES = [
   'pack_error',
   /** The tenant is over `limits.tenantRatePerSec` (+ burst); `retryAfterMs` says when to try again. */
   'rate_limited',
+  /** The service's auth file cannot be used (AuthFileError: `file`, and every problem in `problems`). */
+  'auth_file_invalid',
 ] as const;
 
 export type HookwardenErrorCode = (typeof HOOKWARDEN_ERROR_CODES)[number];
@@ -21,11 +23,13 @@ const BRAND = Symbol.for('hookwarden.error');
 
 /**
  * The error hookwarden throws (rejects with) when it is misused: bad options, a config that cannot
- * be used, an unknown event, invalid input, a closed executor, a pack that cannot be locked. `code`
- * says which; `problems` lists each problem of a config or input on its own.
+ * be used, an unknown event, invalid input, a closed executor, a pack that cannot be locked, an auth
+ * file the service cannot use. `code` says which; `problems` lists each problem of a config or input
+ * on its own. Subclasses (the service's ServeOptionsError and AuthFileError) keep the brand and a
+ * code of the same list.
  */
 export class HookwardenError extends Error {
-  override readonly name = 'HookwardenError';
+  override readonly name: string = 'HookwardenError';
   readonly [BRAND] = true;
   readonly code: HookwardenErrorCode;
   /** Individual problems, each naming a path and the value received (config errors). */

@@ -9,21 +9,22 @@ import { z } from 'zod';
 import { renderValue } from '../config/diagnostics.js';
 import { duplicateProblem, parseConfigText } from '../config/read-json.js';
 import { tenantIdProblem } from '../config/tenants.js';
+import { HookwardenError } from '../contract/hookwarden-error.js';
 import { describeIssues } from '../packs/issues.js';
 import type { TokenEntry } from './tokens.js';
 
 /** An auth file holds hashes only; anything this large is the wrong file. */
 const MAX_AUTH_FILE_BYTES = 16 * 1024 * 1024;
 
-/** The auth file is unusable: `problems` each name the file, the JSON path and the value. */
-export class AuthFileError extends Error {
+/** The auth file is unusable (`auth_file_invalid`): `problems` each name the file, the JSON path and the value. */
+export class AuthFileError extends HookwardenError {
   override readonly name = 'AuthFileError';
-  readonly code = 'auth_file_invalid';
+  override readonly code = 'auth_file_invalid';
   constructor(
     readonly file: string,
-    readonly problems: readonly string[],
+    problems: readonly string[],
   ) {
-    super(problems.join('; '));
+    super('auth_file_invalid', problems.join('; '), { problems });
   }
 }
 

@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { renderValue } from '../config/diagnostics.js';
 import { optionKeys, unknownOptionProblems } from '../config/option-keys.js';
+import { HookwardenError } from '../contract/hookwarden-error.js';
 import { EXECUTOR_OPTION_KEYS, type ExecutorOptions } from '../executor/options.js';
 import { isLoopback, type ListenAddress, parseListenAddress } from './listen-address.js';
 
@@ -68,9 +69,13 @@ export interface ResolvedServeOptions {
   readonly maxEventStreamsPerTenant: number;
 }
 
-/** A problem with the options: the message names the option and the value. */
-export class ServeOptionsError extends Error {
+/** A problem with the options (`invalid_options`): the message names the option and the value. */
+export class ServeOptionsError extends HookwardenError {
   override readonly name = 'ServeOptionsError';
+  override readonly code = 'invalid_options';
+  constructor(message: string) {
+    super('invalid_options', message);
+  }
 }
 
 const ms = (max: number) =>

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { HookwardenError, isHookwardenError } from '../../src/contract/hookwarden-error.js';
+import { AuthFileError, readAuthFile } from '../../src/server/auth-file.js';
 import { resolveServeOptions, SERVE_DEFAULTS, ServeOptionsError } from '../../src/server/options.js';
+import { tempDir, writeFile } from '../helpers/fixture.js';
 
 const base = { executor: {}, listen: '127.0.0.1:0' };
 
@@ -53,5 +56,30 @@ describe('serve options', () => {
       host: '0.0.0.0',
       port: 9464,
     });
+  });
+
+  it("the service's option and auth file errors are HookwardenErrors with a code of the one list", () => {
+    let options: unknown;
+    try {
+      resolveServeOptions({ ...base, drainTimeoutMs: 0 });
+    } catch (err) {
+      options = err;
+    }
+    expect(options).toBeInstanceOf(ServeOptionsError);
+    expect(options).toBeInstanceOf(HookwardenError);
+    expect(isHookwardenError(options)).toBe(true);
+    expect(options).toMatchObject({ name: 'ServeOptionsError', code: 'invalid_options' });
+    const file = `${tempDir('hw-auth-err-')}/auth.json`;
+    writeFile(file, '{"tokens": [{"sha256": "x"}]');
+    let auth: unknown;
+    try {
+      readAuthFile(file);
+    } catch (err) {
+      auth = err;
+    }
+    expect(auth).toBeInstanceOf(AuthFileError);
+    expect(isHookwardenError(auth)).toBe(true);
+    expect(auth).toMatchObject({ name: 'AuthFileError', code: 'auth_file_invalid', file });
+    expect((auth as HookwardenError).problems).toEqual([(auth as Error).message]);
   });
 });
