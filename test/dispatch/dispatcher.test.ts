@@ -22,11 +22,12 @@ describe('dispatch', () => {
     const config = hooksOn('BeforeTool', [sh('sleep 2')], { matcher: 'Bash' });
     await withExecutor({ config, limits: { maxConcurrentCommands: 1 } }, async (hw) => {
       // The only command slot is busy for 2 s; a dispatch that needs no hook must not wait for it.
+      const started = new Promise((r) => hw.on('hook.started', r));
       const busy = hw.dispatch('BeforeTool', input({ toolName: 'Bash' }));
-      await new Promise((r) => setTimeout(r, 100));
-      const started = performance.now();
+      await started;
+      const at = performance.now();
       const r = await hw.dispatch('BeforeTool', input({ toolName: 'Read' }));
-      expect(performance.now() - started).toBeLessThan(500);
+      expect(performance.now() - at).toBeLessThan(500);
       expect(r).toEqual({ event: 'BeforeTool', decision: 'passthrough', hooks: [] });
       expect(await hw.dispatch('AfterCompact', input())).toEqual({
         event: 'AfterCompact',

@@ -108,8 +108,9 @@ describe('createExecutor', () => {
       config: hooksOn('SessionStart', [{ command: 'sleep 30' }]),
       onWarning: () => {},
     });
+    const started = new Promise((r) => hw.on('hook.started', r));
     const running = hw.dispatch('SessionStart', input());
-    await new Promise((r) => setTimeout(r, 150));
+    await started;
     await Promise.all([hw.close(), hw.close()]);
     const r = await running;
     expect(r.hooks[0]!.error?.code).toMatch(/^(pool_closed|aborted)$/);

@@ -1,6 +1,8 @@
-import { renameSync, writeFileSync } from 'node:fs';
+import { renameSync, watch, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { WatchTarget } from '../../src/config/watch-target.js';
+import { internalsOf } from '../../src/executor/api.js';
 import { createExecutor, type DispatchResult, type ReloadResult } from '../../src/index.js';
 import { lockPack } from '../../src/packs/lock-pack.js';
 import { hooksOn, input, printing, tempDir, withExecutor, writeConfig } from '../helpers/fixture.js';
@@ -11,6 +13,36 @@ function replaceFile(path: string, content: unknown): void {
   const tmp = `${path}.${process.pid}.tmp`;
   writeFileSync(tmp, typeof content === 'string' ? content : JSON.stringify(content));
   renameSync(tmp, path);
+}
+
+/**
+ * The changes reported in what `targets` name while `action` runs, up to a marker written after it
+ * to a directory of its own: one loop watches both, so what happened before the marker is reported
+ * before it.
+ */
+async function watchedQuiet(targets: readonly WatchTarget[], action: () => Promise<void>): Promise<string[]> {
+  const changes: string[] = [];
+  const markerDir = tempDir('hw-marker-');
+  let marked!: () => void;
+  const markerSeen = new Promise<void>((r) => {
+    marked = r;
+  });
+  const watchers = [...new Set(targets.map((t) => t.dir))].map((dir) =>
+    watch(dir, (_event, name) => {
+      const wanted = targets.filter((t) => t.dir === dir);
+      if (wanted.some((t) => t.name === undefined || t.name === String(name)))
+        changes.push(join(dir, String(name)));
+    }),
+  );
+  watchers.push(watch(markerDir, () => marked()));
+  try {
+    await action();
+    writeFileSync(join(markerDir, 'marker'), 'x');
+    await markerSeen;
+  } finally {
+    for (const w of watchers) w.close();
+  }
+  return changes;
 }
 
 /** Polls `check` until it returns true (the 300 ms debounce plus a load), failing after `ms`. */
@@ -183,8 +215,23 @@ describe('watch: true', () => {
       await hw.close();
     }
     const seen = reloads.length;
-    replaceFile(cfg, generation('c'));
-    await new Promise((r) => setTimeout(r, 1000));
+    // A witness watching the same file reloads twice: by its second reload, a reload of the closed
+    // executor for the first change would have come too (the same kind of watch, the same debounce).
+    const witnessed: ReloadResult[] = [];
+    const witness = await createExecutor({
+      config: cfg,
+      watch: true,
+      onReload: (r) => witnessed.push(r),
+      onWarning: () => {},
+    });
+    try {
+      replaceFile(cfg, generation('c'));
+      await eventually(() => witnessed.length >= 1);
+      replaceFile(cfg, generation('d'));
+      await eventually(() => witnessed.length >= 2);
+    } finally {
+      await witness.close();
+    }
     expect(reloads.length).toBe(seen);
   });
 
@@ -222,13 +269,17 @@ describe('watch: true', () => {
     const cfg = writeConfig(base, 'policy.json', { packs: [v1] });
     let reloads = 0;
     await withExecutor({ policy: cfg, watch: true, onReload: () => reloads++ }, async (hw) => {
-      expect((await hw.dispatch('BeforeTool', input())).reason).toBe('v1');
-      // Reading the watched pack (at load, at each spawn) is not a change.
-      await new Promise((r) => setTimeout(r, 700));
-      expect(reloads).toBe(0);
+      // Reading the watched pack (at load, at each spawn) is not a change: watching what the
+      // executor watches, nothing is reported before a marker written after the dispatch.
+      const quiet = await watchedQuiet(internalsOf(hw).loaded().watchTargets, async () => {
+        expect((await hw.dispatch('BeforeTool', input())).reason).toBe('v1');
+      });
+      expect(quiet).toEqual([]);
       const v2 = await version('1.1.0', 'v2');
       replaceFile(cfg, { packs: [v2] });
       await eventually(async () => (await hw.dispatch('BeforeTool', input())).reason === 'v2');
+      // One reload: the switch of the pin, none for the reads.
+      expect(reloads).toBe(1);
     });
   });
 

@@ -2,22 +2,33 @@
 // validation, per-tenant limits (queue_full), fair order under a flood, separate scratch dirs.
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { internalsOf } from '../../src/executor/api.js';
 import { createExecutor, type Executor, type HookStartedEvent } from '../../src/index.js';
+import { waitingPair } from '../helpers/fifo.js';
 import { input, printing, tempDir, withExecutor, writeConfig } from '../helpers/fixture.js';
 
 const ctx = (text: string, extra: Record<string, unknown> = {}) =>
   printing({ additionalContext: text }, extra);
 
 /**
- * Tenant "flood" dispatches `floods` hooks at once, tenant "calm" one more `delayMs` later; returns the
- * tenants in the order their hooks started.
+ * Tenant "flood" dispatches `floods` hooks at once, tenant "calm" one more once all of the flood's are
+ * on `lane` (queued or running); returns the tenants in the order their hooks started.
  */
-async function startOrder(hw: Executor, floods: number, delayMs: number): Promise<(string | undefined)[]> {
+async function startOrder(
+  hw: Executor,
+  floods: number,
+  lane: 'command' | 'js',
+): Promise<(string | undefined)[]> {
   const started: HookStartedEvent[] = [];
   const off = hw.on('hook.started', (e) => started.push(e));
   const ev = input({ toolName: 'Bash' });
   const flood = Array.from({ length: floods }, () => hw.dispatch('BeforeTool', ev, { tenant: 'flood' }));
-  await new Promise((r) => setTimeout(r, delayMs));
+  const pool = internalsOf(hw).pool;
+  const onLane = () => {
+    const t = pool[lane].load().tenants.find((x) => x.tenant === 'flood');
+    return (t?.queued ?? 0) + (t?.running ?? 0) + started.length;
+  };
+  while (onLane() < floods) await new Promise((r) => setImmediate(r));
   const calm = hw.dispatch('BeforeTool', ev, { tenant: 'calm' });
   await Promise.all([...flood, calm]);
   off();
@@ -101,25 +112,37 @@ describe('tenants', () => {
   });
 
   it('get queue_full past maxQueued, and onError decides', async () => {
-    const tenantConfig = (onError: string) => ({
-      limits: { maxConcurrentCommands: 1 },
-      tenants: {
-        busy: {
-          limits: { maxQueued: 1 },
-          hooks: { BeforeTool: [{ hooks: [{ name: 'slow', command: 'sleep 0.3', onError }] }] },
-        },
-      },
-    });
     for (const onError of ['skip', 'deny']) {
-      await withExecutor({ config: tenantConfig(onError) }, async (hw) => {
-        const results = await Promise.all(
-          [0, 1, 2].map(() => hw.dispatch('BeforeTool', input({ toolName: 'Bash' }), { tenant: 'busy' })),
+      // The hook that runs holds its slot until the test releases it: one runs, one waits, and the
+      // third finds the queue full, however slowly the machine starts the first.
+      const held = waitingPair(tempDir(), {});
+      const config = {
+        limits: { maxConcurrentCommands: 1 },
+        tenants: {
+          busy: {
+            limits: { maxQueued: 1 },
+            hooks: { BeforeTool: [{ hooks: [{ name: 'held', ...held.hook, onError }] }] },
+          },
+        },
+      };
+      await withExecutor({ config }, async (hw) => {
+        const dispatches = [0, 1, 2].map(() =>
+          hw.dispatch('BeforeTool', input({ toolName: 'Bash' }), { tenant: 'busy' }),
         );
-        // One runs, one waits, the third finds the queue full.
+        await held.lines.next();
+        const first = await Promise.race(dispatches);
+        expect(first.hooks[0]!.error?.code).toBe('queue_full');
+        held.feed.send();
+        await held.lines.next();
+        held.feed.send();
+        const results = await Promise.all(dispatches);
         const full = results.filter((r) => r.hooks[0]!.error?.code === 'queue_full');
         expect(full).toHaveLength(1);
         expect(full[0]!.decision).toBe(onError === 'deny' ? 'deny' : 'passthrough');
+        expect(results.filter((r) => r.hooks[0]!.outcome === 'proceed')).toHaveLength(2);
       });
+      held.lines.close();
+      held.feed.close();
     }
   });
 
@@ -128,7 +151,7 @@ describe('tenants', () => {
     await withExecutor(
       { config: { limits: { maxConcurrentCommands: 1 }, tenants: { flood: slow, calm: slow } } },
       async (hw) => {
-        const order = await startOrder(hw, 8, 10);
+        const order = await startOrder(hw, 8, 'command');
         expect(order).toHaveLength(9);
         // FIFO would start calm 9th; the rotation starts it right after the flood's running hook.
         expect(order.indexOf('calm')).toBeLessThanOrEqual(2);
@@ -145,7 +168,7 @@ describe('tenants', () => {
       async (hw) => {
         // Learn that this hook is slow.
         await hw.dispatch('BeforeTool', input({ toolName: 'Bash' }), { tenant: 'calm' });
-        const order = await startOrder(hw, 10, 5);
+        const order = await startOrder(hw, 10, 'js');
         expect(order).toHaveLength(11);
         expect(order.indexOf('calm')).toBeLessThanOrEqual(2);
       },

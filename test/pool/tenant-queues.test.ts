@@ -48,11 +48,15 @@ describe('fair scheduling', () => {
 
   it('refuses past maxQueued with queue_full, per tenant', async () => {
     const turns = new Turns(1, (t) => (t === 'A' ? { maxQueued: 2 } : {}));
-    const results = await Promise.all(
-      ['A', 'A', 'A', 'A', 'B'].map((t) =>
-        Promise.race([turns.acquire(t), new Promise((r) => setTimeout(() => r('waiting'), 50))]),
-      ),
-    );
+    const results: string[] = [];
+    for (const [i, t] of ['A', 'A', 'A', 'A', 'B'].entries()) {
+      results[i] = 'waiting';
+      void turns.acquire(t).then((turn) => {
+        results[i] = turn;
+      });
+    }
+    // Turns are granted or refused at once; what is left after one turn of the loop waits.
+    await new Promise((r) => setImmediate(r));
     // The first A runs; two wait; the fourth A is refused; B waits (its own queue).
     expect(results).toEqual(['granted', 'waiting', 'waiting', 'queue_full', 'waiting']);
     turns.close();

@@ -167,7 +167,11 @@ describe.each(MODES)('hostile hooks (%s isolation)', (mode) => {
       const port = (server.address() as { port: number }).port;
       try {
         const { result, marker } = await run(mode, 'exfiltrate.sh', { env: { PORT: String(port) } });
-        await new Promise((r) => setTimeout(r, 100));
+        // Process mode: the bytes the hook sent arrive (wait for them, bounded). Namespace mode: its
+        // connect failed (it says so), so nothing can have arrived.
+        const until = Date.now() + 5000;
+        while (mode !== 'namespace' && !received.join('').includes(marker) && Date.now() < until)
+          await new Promise((r) => setTimeout(r, 10));
         if (mode === 'namespace') {
           expect(result.additionalContext).toBe('refused');
           expect(received).toEqual([]);
