@@ -1,4 +1,4 @@
-// A command hook's environment, built from scratch (DESIGN §5): a fixed PATH, LANG/TZ, HOME and
+// A command hook's environment, built from scratch (docs/security.md): a fixed PATH, LANG/TZ, HOME and
 // TMPDIR in the per-invocation scratch dir, hookwarden's HOOK_* variables and the hook's explicit
 // `env`, plus `inheritEnv` host variables whose name and value pass the secret filter. Nothing else.
 // Only the hook's own process is started with it: the machinery that starts the hook (hw-exec,

@@ -1,4 +1,4 @@
-// Isolation profile `namespace` (DESIGN §5): bubblewrap. The hook sees a minimal, read-only view of
+// Isolation profile `namespace` (docs/security.md): bubblewrap. The hook sees a minimal, read-only view of
 // the host — /usr (and the /bin, /lib… links to it), a copy of a short list of harmless /etc files,
 // the sandbox root (read-only unless `writable`), its scratch HOME/TMPDIR (read-write) — plus a private /proc,
 // /dev and /tmp. It has no network (a private loopback only), its own pid/ipc/uts/user/cgroup
@@ -7,9 +7,9 @@
 // elsewhere on the host (home directories, /etc/shadow, other projects) are simply not there.
 //
 // bwrap itself runs on the host, before any namespace exists, so it gets an empty environment
-// (DESIGN §8.5) and the hook's variables come in as `--clearenv --setenv NAME VALUE…` read from fd 3
-// (`--args 3`): they are neither in bwrap's environment nor in its world-readable /proc/<pid>/cmdline,
-// and bwrap closes the descriptor before the hook starts.
+// (docs/security.md, invariant 5) and the hook's variables come in as `--clearenv --setenv NAME VALUE…` read
+// from fd 3 (`--args 3`): they are neither in bwrap's environment nor in its world-readable
+// /proc/<pid>/cmdline, and bwrap closes the descriptor before the hook starts.
 import { spawnSync } from 'node:child_process';
 import { accessSync, constants, cpSync, existsSync, lstatSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';

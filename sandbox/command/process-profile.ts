@@ -1,4 +1,4 @@
-// Isolation profile `process` (DESIGN §5): the hook runs in its own session and process group under
+// Isolation profile `process` (docs/security.md): the hook runs in its own session and process group under
 // rlimits — CPU seconds, open files, file size, and address space only when asked (it breaks hooks
 // written in Node or Java) — with no_new_privs, no capabilities and a parent-death SIGKILL, every
 // inherited descriptor closed, and exactly its own environment; contained (its own user, PID, mount

@@ -1,4 +1,4 @@
-// The subprocess runner (DESIGN §5): builds a command hook's environment, says how to start it in
+// The subprocess runner (docs/security.md): builds a command hook's environment, says how to start it in
 // its isolation (process-profile.ts, namespace-profile.ts), and hands it to a launcher — the spawn
 // server, or child_process.spawn where that was not built (launcher.ts) — under supervision
 // (supervise.ts: the HookInput on stdin without ever blocking on it, capped output, the whole

@@ -3,8 +3,8 @@
 // closed) or, where it was not built, prlimit(1). Both exec the program in place: it keeps the pid
 // and process group that hookwarden kills.
 //
-// The wrapper is started with an empty environment (DESIGN §8.5); the program's variables reach it
-// without passing through the wrapper's environment: hw-exec reads them from fd 3, and the prlimit
+// The wrapper is started with an empty environment (docs/security.md, invariant 5); the program's variables
+// reach it without passing through the wrapper's environment: hw-exec reads them from fd 3, and the prlimit
 // fallback hands them to env(1) as arguments (visible in that process's /proc/<pid>/cmdline for the
 // moment between its exec and the hook's).
 import { readFileSync } from 'node:fs';

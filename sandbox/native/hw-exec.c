@@ -9,8 +9,8 @@
  * hookwarden, in a fraction of prlimit's start-up time (bench/README.md); without a C compiler,
  * hookwarden falls back to prlimit(1).
  *
- * The environment (DESIGN §8.5: the sandbox's machinery runs in a clean environment). hw-exec is
- * started with an empty environment and never passes its own on. What the program gets is chosen
+ * The environment (docs/security.md, invariant 5: the sandbox's machinery runs in a clean environment).
+ * hw-exec is started with an empty environment and never passes its own on. What the program gets is chosen
  * by <fd3>:
  *   env   fd 3 carries the program's environment as NUL-terminated NAME=VALUE records; hw-exec reads
  *         it to EOF and closes it. The values never appear in any process's argv or environ but the

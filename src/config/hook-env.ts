@@ -1,5 +1,5 @@
-// A command hook's `env` and `inheritEnv` at load (DESIGN §5, §8.5): names are checked here, with
-// diagnostics naming the JSON path; the subprocess runner checks them (and inherited values) again.
+// A command hook's `env` and `inheritEnv` at load (docs/security.md, invariant 5): names are checked here,
+// with diagnostics naming the JSON path; the subprocess runner checks them (and inherited values) again.
 
 import { joinPath, renderValue } from '../contract/messages.js';
 import { ENV_NAME, isReservedName, refusedEnvReason } from '../contract/refused-env.js';
@@ -7,7 +7,10 @@ import { isSecretName, secretValueKind } from '../contract/secret-names.js';
 import type { DiagnosticSink } from './diagnostics.js';
 import type { RawHookSpec } from './schema.js';
 
-/** The hook's explicit `env`; a loader variable, bad name or NUL byte skips the hook (DESIGN §8.5). */
+/**
+ * The hook's explicit `env`; a loader variable, bad name or NUL byte skips the hook (docs/security.md,
+ * invariant 5).
+ */
 export function commandEnv(
   spec: RawHookSpec,
   path: string,

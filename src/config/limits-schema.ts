@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { ISOLATION_LEVELS, LIMIT_BOUNDS } from './defaults.js';
 import { posInt, wholeNumber } from './zod-fields.js';
 
-/** Executor-wide limits (DESIGN §4). */
+/** Executor-wide limits (docs/configuration.md#limits). */
 export const limitsSchema = z.object({
   maxHookCalls: posInt()
     .max(LIMIT_BOUNDS.maxHookCalls, { error: `expected at most ${LIMIT_BOUNDS.maxHookCalls}` })

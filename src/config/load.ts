@@ -1,4 +1,4 @@
-// Loads config sources into one merged, ordered list of hooks (DESIGN §3):
+// Loads config sources into one merged, ordered list of hooks (docs/configuration.md):
 // - `policy` sources are policy scope in full (their `hooks` and `policyHooks`); if one cannot be
 //   read, parsed or validated, the result carries a policy failure and deny-capable events deny;
 // - `config` sources are project (default) or user scope and merge in order: a later layer replaces

@@ -1,5 +1,5 @@
-// Merges the hooks of every layer (DESIGN §3): policy first, then project, then user, each in file
-// order; a later layer replaces an earlier one's hook with the same event+name, project replaces user,
+// Merges the hooks of every layer (docs/configuration.md): policy first, then project, then user, each in
+// file order; a later layer replaces an earlier one's hook with the same event+name, project replaces user,
 // and nothing replaces a policy hook (a clash drops the other hook with a warning).
 import { OVERRIDE_ORDER, type Scope } from '../contract/scopes.js';
 import type { HookDefinition } from '../registry/hook-definition.js';

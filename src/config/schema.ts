@@ -205,7 +205,7 @@ export const eventDefinitionSchema = z.object({
   toolScoped: z.boolean({ error: 'expected true or false' }).optional(),
 });
 
-/** A pinned policy pack (DESIGN §6): verified at every load, refused when anything changed. */
+/** A pinned policy pack (docs/packs.md): verified at every load, refused when anything changed. */
 export const packPinSchema = z
   .strictObject({
     path: nonEmpty('a path to the pack directory').optional().meta({

@@ -1,4 +1,4 @@
-// A tenant's scheduling limits in config (applied by src/pool/fair-scheduler.ts).
+// A tenant's scheduling limits in config (applied by src/pool/tenant-queues.ts).
 import { z } from 'zod';
 import { wholeNumber } from './zod-fields.js';
 
@@ -8,7 +8,7 @@ const count = (what: string) =>
     .int({ error: `expected ${what}` })
     .positive({ error: `expected ${what}` });
 
-/** A tenant's scheduling limits (src/pool/fair-scheduler.ts). */
+/** A tenant's scheduling limits (src/pool/tenant-queues.ts). */
 export const tenantLimitsSchema = z.strictObject({
   maxConcurrent: count('a positive integer')
     .optional()

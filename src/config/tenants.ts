@@ -1,6 +1,6 @@
-// Per-tenant hook sets (DESIGN §3 `tenants: { <id>: { hooks, packs, limits } }`). A tenant's hooks run
-// with the policy scope's and nobody else's, at user scope whichever file declares them; only a
-// tenants section of a policy file may pin policy packs for the tenant. Its limits drive the fair
+// Per-tenant hook sets (docs/tenants-and-audit.md#tenants, `tenants: { <id>: { hooks, packs, limits } }`). A
+// tenant's hooks run with the policy scope's and nobody else's, at user scope whichever file declares them;
+// only a tenants section of a policy file may pin policy packs for the tenant. Its limits drive the fair
 // scheduler. Tenant ids are
 // validated before they are used anywhere (they name scratch directories and queues).
 import { z } from 'zod';

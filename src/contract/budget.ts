@@ -1,4 +1,5 @@
-// Deadlines and declared budgets (DESIGN §4). Pure: the loader computes each hook's deadline once.
+// Deadlines and declared budgets (docs/configuration.md#hook-fields). Pure: the loader computes each hook's
+// deadline once.
 //
 // A declared `budgetMs` is a floor, never an override: when budgetMs >= timeoutMs the deadline widens
 // to budgetMs + grace (equality included, so a budget equal to the default still gets its grace);

@@ -1,4 +1,4 @@
-// Claude Code's hook output shape, mapped onto HookOutput (DESIGN §2, §9). Dependency-free.
+// Claude Code's hook output shape, mapped onto HookOutput (docs/claude-code.md). Dependency-free.
 //
 //   decision: "block"            → deny; on AfterTurn/AfterSubagent (Stop/SubagentStop) it means
 //                                  "keep working" → continueWork; on AfterTool it is feedback for the

@@ -1,5 +1,5 @@
-// Dialects (DESIGN §9): whose protocol a config file's hooks speak where the hook systems differ.
-// The fold is one pure function; a dialect only says how a hook's answer or failure maps into it.
+// Dialects (docs/claude-code.md#dialects): whose protocol a config file's hooks speak where the hook systems
+// differ. The fold is one pure function; a dialect only says how a hook's answer or failure maps into it.
 // Dependency-free: the QuickJS worker reads the same table when it parses a JS hook's answer.
 //
 // | rule                         | hookwarden        | claude-code                         | freecode              |

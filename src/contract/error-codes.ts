@@ -86,7 +86,7 @@ const LIMIT_CODES: ReadonlySet<ErrorCode> = new Set([
   'input_too_large',
 ]);
 
-/** The record outcome a failure code maps to (DESIGN failure table). */
+/** The record outcome a failure code maps to (the failure table, docs/semantics.md#failures). */
 export function outcomeForError(code: ErrorCode): 'error' | 'timeout' | 'limit' {
   if (code === 'timeout') return 'timeout';
   return LIMIT_CODES.has(code) ? 'limit' : 'error';

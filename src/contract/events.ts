@@ -1,4 +1,4 @@
-// The event catalogue (DESIGN §2). Dependency-free: the sandbox worker imports it to fold serial
+// The event catalogue (docs/semantics.md). Dependency-free: the sandbox worker imports it to fold serial
 // chains of JS hooks with the same rules as the host.
 
 import { MUTATION_FIELDS, type MutationField } from './output-fields.js';

@@ -1,4 +1,4 @@
-// The fold (DESIGN §2 "Folding"): a pure, deterministic merge of per-hook answers in registration
+// The fold (docs/semantics.md, "Folding"): a pure, deterministic merge of per-hook answers in registration
 // order. Dependency-free so the sandbox worker can fold a serial chain of JS hooks with the very same
 // rules as the host (one round trip per chain).
 import type { SandboxFacts } from './command-task.js';
@@ -214,7 +214,7 @@ export function foldStep(
       const reason = `hook "${hook.id}" failed (${answer.error.code}) and is fail-closed (onError: "deny"): ${answer.error.message}`;
       next = raise(next, 'deny', reason, hook.id);
     } else if (answer.error.code === 'pack_tampered' && hook.scope === 'policy' && def.canDeny) {
-      // A tampered policy pack fails closed whatever the hook's onError says (DESIGN §2 failure table).
+      // A tampered policy pack fails closed whatever the hook's onError says (docs/semantics.md#failures).
       next = raise(next, 'deny', `policy hook "${hook.id}": ${answer.error.message}`, hook.id);
     }
     return next;

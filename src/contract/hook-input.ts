@@ -12,7 +12,7 @@ const shortName = z
   .max(512, { error: 'expected at most 512 characters' })
   .regex(/^[^\u0000-\u001f\u007f]*$/, { error: 'expected no control characters' });
 
-/** Schema of a dispatched event's input (DESIGN §2). Extra fields pass through to hooks unchanged. */
+/** Schema of a dispatched event's input (docs/semantics.md). Extra fields pass through to hooks unchanged. */
 export const hookInputSchema = z.looseObject({
   event: z.string().min(1),
   sessionId: shortName,

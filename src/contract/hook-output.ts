@@ -15,7 +15,7 @@ const KIND_SCHEMAS: Record<keyof FieldKinds, z.ZodType> = {
   reasonObject: z.object({ reason: z.string() }),
 };
 
-/** Schema of a hook's answer (DESIGN §2). Unknown keys are not errors: they are listed as ignored. */
+/** Schema of a hook's answer (docs/semantics.md). Unknown keys are not errors: they are listed as ignored. */
 export const hookOutputSchema = z.object(
   Object.fromEntries(OUTPUT_FIELD_SPECS.map((f) => [f.name, KIND_SCHEMAS[f.kind].optional()])),
 );

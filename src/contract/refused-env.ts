@@ -1,5 +1,5 @@
-// Which variable names a hook's `env` and `inheritEnv` may not carry (DESIGN §8.5). Dependency-free:
-// the config loader refuses them at load, and the subprocess runner checks again at spawn.
+// Which variable names a hook's `env` and `inheritEnv` may not carry (docs/security.md, invariant 5).
+// Dependency-free: the config loader refuses them at load, and the subprocess runner checks again at spawn.
 //
 // The sandbox's machinery (hw-exec, prlimit, bwrap) starts with an empty environment, so these
 // variables could only ever reach the hook's own processes. They are refused anyway, in both

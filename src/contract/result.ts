@@ -1,4 +1,4 @@
-// DispatchResult and the per-hook record (DESIGN §7). Dependency-free.
+// DispatchResult and the per-hook record (docs/semantics.md#dispatchresult). Dependency-free.
 import type { RlimitName, SandboxFacts } from './command-task.js';
 import type { HookError } from './error-codes.js';
 import type { Mutations } from './output-fields.js';

@@ -1,4 +1,4 @@
-// The scopes of a hook and the two orders between them (DESIGN §8, docs/security.md). Dependency-free.
+// The scopes of a hook and the two orders between them (docs/security.md#two-scope-orders). Dependency-free.
 //
 // - Override order, highest first: which hook replaces which when two have the same event and name.
 //   As in Claude Code, a project file's hook replaces the user's; nothing replaces a policy hook.

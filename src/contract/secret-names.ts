@@ -1,4 +1,4 @@
-// Which host variables never reach a hook through `inheritEnv` (DESIGN §5): names that look like
+// Which host variables never reach a hook through `inheritEnv` (docs/security.md): names that look like
 // they hold a secret, and values that carry a credential whatever the name. Dependency-free: the
 // config loader checks names (and the values present) at load, and the subprocess runner checks
 // names and values again at spawn, when the values it would pass are known. Explicit `env` values

@@ -25,7 +25,7 @@ export interface HookInputFields {
   subagentResult?: unknown;
 }
 
-/** What a hook is told (DESIGN §2). Unknown extra fields are passed through untouched. */
+/** What a hook is told (docs/semantics.md). Unknown extra fields are passed through untouched. */
 export interface HookInput extends HookInputFields {
   event: string;
   sessionId: string;

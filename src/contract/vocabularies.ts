@@ -1,6 +1,6 @@
 // The seeds' answer vocabularies, mapped onto Claude Code's and hookwarden's field names before the
-// answer is validated (DESIGN §9). Each is recognised by its shape, whatever the file's dialect: a
-// field no hookwarden answer has (`block`, `action`, `modifiedInput`) never passes silently.
+// answer is validated (docs/claude-code.md#dialects). Each is recognised by its shape, whatever the file's
+// dialect: a field no hookwarden answer has (`block`, `action`, `modifiedInput`) never passes silently.
 //
 //   FreeCode stdout      {block, reason?, modifiedInput?, context?}
 //   FreeCode callback    {action: "continue"|"block"|"modify", reason?, modifiedInput?}

@@ -33,8 +33,8 @@ interface Pass {
 }
 
 /**
- * The session-env rule (DESIGN §8.6): what a hook's answer may not set for the session is dropped
- * and named in its record's ignoredFields, whatever kind of hook answered.
+ * The session-env rule (docs/security.md, invariant 6): what a hook's answer may not set for the session is
+ * dropped and named in its record's ignoredFields, whatever kind of hook answered.
  */
 function withoutRefusedSessionEnv(hook: RegisteredHook, answer: HookAnswer): HookAnswer {
   if (answer.kind !== 'output' || answer.output?.sessionEnv === undefined) return answer;

@@ -1,5 +1,5 @@
-// The command hook protocol (DESIGN §5, §9): how a finished process becomes an answer, in the
-// dialect of the file that declared the hook (contract/dialects.ts).
+// The command hook protocol (docs/semantics.md#command-hook-protocol): how a finished process becomes an
+// answer, in the dialect of the file that declared the hook (contract/dialects.ts).
 //   exit 2                 → a block (stderr is the reason), every dialect
 //   exit 0, empty stdout   → proceed
 //   exit 0, JSON object    → the answer (hookwarden's, Claude Code's or a seed's vocabulary)

@@ -1,4 +1,4 @@
-// One dispatch, stage by stage (DESIGN §1): resolve the event and check the input, resolve the
+// One dispatch, stage by stage (docs/development.md): resolve the event and check the input, resolve the
 // tenant's scope, select (fast path: nothing matches), then run the hooks — a serial chain or a
 // parallel fan-out, with the re-check of rewrites — fold, and record.
 

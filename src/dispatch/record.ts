@@ -1,5 +1,5 @@
-// The record stage of a dispatch (DESIGN §1): `hook.started` as each hook is handed to its lane, then
-// one audit record per executed hook to the audit sinks and `hook.completed` listeners — metadata
+// The record stage of a dispatch (docs/development.md): `hook.started` as each hook is handed to its lane,
+// then one audit record per executed hook to the audit sinks and `hook.completed` listeners — metadata
 // only, never the hook's input or output content.
 import { type AuditFailure, auditRecords } from '../audit/audit-log.js';
 import type { EventDefinition } from '../contract/events.js';

@@ -1,5 +1,5 @@
-// Which shell runs an inline command (DESIGN §9). hookwarden's own files: /bin/sh. Claude Code files:
-// what their `shell` field says, bash by default (Claude Code's `shell` defaults to "bash"), and
+// Which shell runs an inline command (docs/claude-code.md#dialects). hookwarden's own files: /bin/sh. Claude
+// Code files: what their `shell` field says, bash by default (Claude Code's `shell` defaults to "bash"), and
 // `powershell` runs pwsh (or Windows PowerShell's `powershell`) found on the host's PATH, or fails
 // with a message saying so, as Claude Code does. The path is resolved on the host: both isolation
 // modes see the host's /usr, where bash lives.

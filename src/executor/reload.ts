@@ -1,5 +1,5 @@
-// Whether a freshly loaded configuration may replace the one in force (hot reload, DESIGN §3). A
-// reload fails, and the last-known-good generation stays, when the new load has a fatal problem, an
+// Whether a freshly loaded configuration may replace the one in force (docs/tenants-and-audit.md#hot-reload).
+// A reload fails, and the last-known-good generation stays, when the new load has a fatal problem, an
 // error diagnostic the current generation does not have, or a policy failure it does not have: so a
 // broken edit never drops hooks (policy hooks least of all), while problems that were already there
 // do not block unrelated edits. Warnings never block.

@@ -1,4 +1,4 @@
-// Keeps this process's secrets out of reach of the hooks it runs (DESIGN §8 invariant 6), on every
+// Keeps this process's secrets out of reach of the hooks it runs (docs/security.md, invariant 6), on every
 // path: hookwarden holds its secrets (a queue URL's password, auth tokens, the audit key) in memory,
 // and the environment it was started with (an agent's API keys) sits in its /proc/<pid>/environ. A
 // contained hook never sees this process at all; an uncontained one (process mode where the kernel

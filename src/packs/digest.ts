@@ -1,4 +1,4 @@
-// The pack digest (DESIGN §6): SHA-256 over the lines `<path>\0<hex sha256 of the file>\n`, one per
+// The pack digest (docs/packs.md): SHA-256 over the lines `<path>\0<hex sha256 of the file>\n`, one per
 // file, sorted by the byte order of the UTF-8 paths. Printed as `sha256:<64 hex>`.
 import { createHash } from 'node:crypto';
 

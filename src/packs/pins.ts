@@ -1,7 +1,7 @@
 // The `packs` array of one config source: each pin parsed (messages name `packs[i].<field>` and the
-// value received), its key files read, its pack loaded and verified. Refusal semantics (DESIGN §2):
-// a refused policy-scope pack makes deny-capable events deny; a refused user-scope pack is skipped
-// with a warning. An invalid pin is a refused pack.
+// value received), its key files read, its pack loaded and verified. Refusal semantics
+// (docs/semantics.md#failures): a refused policy-scope pack makes deny-capable events deny; a refused
+// user-scope pack is skipped with a warning. An invalid pin is a refused pack.
 
 import type { KeyObject } from 'node:crypto';
 import { readFile } from 'node:fs/promises';

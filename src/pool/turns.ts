@@ -1,5 +1,5 @@
 // A lane's slots handed out fairly: at most `capacity` at once, the next free one to the next tenant
-// in rotation (see fair-scheduler.ts), waits abortable, queue_full past a tenant's maxQueued.
+// in rotation (see tenant-queues.ts), waits abortable, queue_full past a tenant's maxQueued.
 import { type TenantLimits, TenantQueues } from './tenant-queues.js';
 
 export type TurnResult = 'granted' | 'queue_full' | 'aborted' | 'closed';

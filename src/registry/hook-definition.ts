@@ -138,7 +138,10 @@ interface ConfiguredHook {
   /** Registered under an alias that implies an input, e.g. PostToolUseFailure → only `ok: false`. */
   readonly requireOk: boolean | undefined;
   readonly onError: OnError;
-  /** The effective deadline (DESIGN §4: timeout, widened by a declared budget + grace, clamped). */
+  /**
+   * The effective deadline (docs/configuration.md#hook-fields: timeout, widened by a declared budget + grace,
+   * clamped).
+   */
   readonly deadlineMs: number;
   readonly timeoutMs: number;
   readonly budgetMs: number | undefined;

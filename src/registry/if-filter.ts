@@ -1,5 +1,5 @@
-// `if: "Tool(pattern)"` filters (DESIGN §3, §9): the tool name must match (matcher rules, legacy
-// names included), then the pattern must match the call. For the tools Claude Code's permission
+// `if: "Tool(pattern)"` filters (docs/configuration.md#matchers-and-if): the tool name must match (matcher
+// rules, legacy names included), then the pattern must match the call. For the tools Claude Code's permission
 // rules know (permission-rule.ts) the pattern means what it means there: `Bash(git push*)` is
 // matched against each simple command of a compound one, `Read(./.env)` and `Edit(src/**)` are
 // gitignore-style paths. For the others, the tool input's values are flattened (depth-first, key

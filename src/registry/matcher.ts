@@ -1,6 +1,6 @@
-// Tool-name matchers (DESIGN §3), decided as Claude Code decides them (2.1.333, its shipped matcher
-// code): `*`/empty → all; a pattern of only letters, digits, `_`, `|` (and, on most events, `,`,
-// space and `-`) is a list of exact names split on `|` (and `,`), each trimmed ("Edit" does not
+// Tool-name matchers (docs/configuration.md#matchers-and-if), decided as Claude Code decides them (2.1.333,
+// its shipped matcher code): `*`/empty → all; a pattern of only letters, digits, `_`, `|` (and, on most
+// events, `,`, space and `-`) is a list of exact names split on `|` (and `,`), each trimmed ("Edit" does not
 // match "NotebookEdit"); anything else is a JavaScript regular expression, searched in the name
 // (`new RegExp(p).test(name)`). Config patterns are untrusted, so they run on the linear-time engine
 // (./regex), never on V8's backtracking one. A pattern the engine cannot evaluate exactly as

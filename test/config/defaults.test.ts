@@ -5,7 +5,7 @@ import { hooksJsonSchema } from '../../src/config/json-schema.js';
 import { validateConfig } from '../../src/index.js';
 
 describe('defaults', () => {
-  it('are pinned (DESIGN §4) and frozen', () => {
+  it('are pinned (docs/configuration.md#limits) and frozen', () => {
     expect(DEFAULTS).toEqual({
       js: {
         timeoutMs: 5000,

@@ -1,4 +1,4 @@
-// The two scope orders (docs/security.md, DESIGN §8): which hook replaces which (override order,
+// The two scope orders (docs/security.md): which hook replaces which (override order,
 // trusted > policy > project > user) and whose limits reach whose hooks (trust order, trusted >
 // policy > user > project). The user's own file protects the user from a repository's hooks: its
 // floors and caps reach project hooks, and a project file's never reach user or policy hooks.

@@ -4,7 +4,7 @@ import { DEFAULT_EVENTS, EVENT_ALIASES, EventCatalogue } from '../../src/contrac
 const catalogue = new EventCatalogue(DEFAULT_EVENTS);
 
 describe('event catalogue', () => {
-  it("holds hookwarden's 13 events in firing order with DESIGN's properties, then Claude Code's others", () => {
+  it("holds hookwarden's 13 events in firing order with the catalogue's properties, then Claude Code's others", () => {
     const table = DEFAULT_EVENTS.map((e) => [e.name, e.mode, e.canDeny, e.toolScoped, e.matchOn.join(',')]);
     expect(table).toEqual([
       ['SessionStart', 'parallel', false, false, 'source'],

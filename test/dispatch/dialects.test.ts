@@ -1,5 +1,5 @@
-// Dialects end to end (DESIGN §9): the same kind of hook in a hookwarden, Claude Code or FreeCode
-// file means what it meant in that system. Real command hooks, real executors.
+// Dialects end to end (docs/claude-code.md#dialects): the same kind of hook in a hookwarden, Claude Code or
+// FreeCode file means what it meant in that system. Real command hooks, real executors.
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { namespaceSupport } from '../../sandbox/command/namespace-profile.js';

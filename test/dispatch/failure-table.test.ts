@@ -1,4 +1,5 @@
-// Every row of DESIGN's failure table, with real command hooks, in both onError modes.
+// Every row of the failure table (docs/semantics.md#failures), with real command hooks, in both onError
+// modes.
 import { describe, expect, it } from 'vitest';
 import { createExecutor } from '../../src/index.js';
 import { hooksOn, input, printing, withExecutor } from '../helpers/fixture.js';

@@ -1,4 +1,4 @@
-// What a url pin binds besides a signer (DESIGN §6, docs/packs.md): the pack's name, a minimum
+// What a url pin binds besides a signer (docs/packs.md): the pack's name, a minimum
 // version, and no rollback below the last version verified from the URL; the last known good stays
 // in force when a bundle breaks any of it. And key rotation through the cache: a signature file
 // republished for the same content replaces the cached one, so removing the old key afterwards

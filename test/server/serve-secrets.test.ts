@@ -1,4 +1,4 @@
-// The service's secrets are out of every hook's reach, in every mode (DESIGN §8 invariant 6). A real
+// The service's secrets are out of every hook's reach, in every mode (docs/security.md, invariant 6). A real
 // `serve` in Redis mode holds canaries: the Redis password (in $HOOKWARDEN_QUEUE_URL, and once on its
 // command line with --queue), a token ($HOOKWARDEN_TOKEN), the audit key (a file given by path) and
 // the host's environment (an agent's API keys). A tenant's hook reads every /proc/*/environ and

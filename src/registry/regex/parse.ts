@@ -1,6 +1,6 @@
 // Parser for the regex subset hookwarden accepts from config (matchers and `if` filters). Patterns
 // are untrusted, so they are never handed to V8's backtracking engine: they compile to an NFA that
-// runs in time linear in the input (see match.ts). Supported: literals, `.`, classes, \d\w\s\b and
+// runs in time linear in the input (see linear-regex.ts). Supported: literals, `.`, classes, \d\w\s\b and
 // their negations, groups (capturing, non-capturing, named), alternation, * + ? {n} {n,} {n,m}
 // (lazy forms accepted), ^ and $. Refused with a clear message: backreferences and lookaround.
 

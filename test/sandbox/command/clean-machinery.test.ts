@@ -1,5 +1,5 @@
-// DESIGN §8.5: the sandbox's own machinery runs in a clean environment; only the hook process sees
-// the hook's variables. Each stage of the machinery (the spawn server, or on the Node spawn path
+// docs/security.md, invariant 5: the sandbox's own machinery runs in a clean environment; only the hook
+// process sees the hook's variables. Each stage of the machinery (the spawn server, or on the Node spawn path
 // hw-exec or prlimit and env(1); then bwrap) is wiretapped by a program that records the environment
 // and argv it was started with, then execs the real one.
 // Real processes, real bwrap, a real LD_PRELOAD library.

@@ -1,8 +1,8 @@
 // The hostile-hook corpus (test/fixtures/hostile/), run in `process` isolation contained (the
 // default where the host allows it), uncontained (the fallback, here forced with
 // HOOKWARDEN_CONTAINMENT=off) and `namespace` isolation. For each: the host survives, the outcome and
-// decision follow DESIGN's failure table, nothing leaks, and no process survives the dispatch, except
-// what docs/security.md documents as not contained in that mode.
+// decision follow the failure table (docs/semantics.md#failures), nothing leaks, and no process survives the
+// dispatch, except what docs/security.md documents as not contained in that mode.
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
