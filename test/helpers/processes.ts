@@ -91,6 +91,16 @@ export function processesWithEnv(name: string, value: string): HookProcess[] {
   });
 }
 
+/** Waits until no process carries `name=value` (or the timeout passes) and returns what is left. */
+export async function settleMarked(name: string, value: string, timeoutMs = 5000): Promise<HookProcess[]> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const left = processesWithEnv(name, value);
+    if (left.length === 0 || Date.now() > until) return left;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 /** This checkout's spawn server binary (a server of another checkout is not this suite's). */
 const SPAWN_SERVER = fileURLToPath(new URL('../../dist/native/hw-spawn-server', import.meta.url));
 
