@@ -36,6 +36,7 @@ import {
   resolveScopeLimits,
   type ScopeLimits,
 } from './scope-limits.js';
+import { collectSessionEnvPolicy, type SessionEnvPolicy } from './session-env-policy.js';
 import { didYouMean } from './suggest.js';
 import type { TenantLimits } from './tenant-limits.js';
 import { readTenants, type TenantPart } from './tenants.js';
@@ -87,6 +88,8 @@ export interface LoadedConfig {
   readonly tenants: ReadonlyMap<string, LoadedTenant>;
   /** What http, prompt and agent hooks were loaded under (runtime tenants load under it too). */
   readonly hookTypes: HookTypePolicy;
+  /** What the policy consents to hooks setting for the session (its `sessionEnv`). */
+  readonly sessionEnv: SessionEnvPolicy;
 }
 
 export interface LoadedTenant {
@@ -109,6 +112,7 @@ const TOP_LEVEL = new Set([
   'packs',
   'tenants',
   'description',
+  'sessionEnv',
   ...HOOK_TYPE_KEYS,
 ]);
 
@@ -169,6 +173,9 @@ export async function loadConfig(options: LoadOptions): Promise<LoadedConfig> {
     options.hookTypes,
   );
   const hookTypes = options.baseHookTypes ?? readHookTypes;
+  const sessionEnv = collectSessionEnvPolicy(
+    sources.map((s) => ({ scope: s.spec.scope, sink: s.sink, value: s.value })),
+  );
 
   const layers: Layer[] = [];
   const packSinks: DiagnosticSink[] = [];
@@ -273,6 +280,7 @@ export async function loadConfig(options: LoadOptions): Promise<LoadedConfig> {
     remotePins,
     tenants,
     hookTypes,
+    sessionEnv,
   };
 }
 

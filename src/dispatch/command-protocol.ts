@@ -7,22 +7,28 @@
 //                            Claude Code adds it, else nothing; freecode: nothing
 //   other exits, 126/127, killed → a failure (the hook's onError applies); freecode: a block
 //   timeout, spawn failure → a failure (freecode fails open: its hooks default to onError "skip")
-//   CLAUDE_ENV_FILE lines  → `sessionEnv` (exit 0; SessionStart, Setup, CwdChanged, FileChanged)
+//   CLAUDE_ENV_FILE text   → `envFile` (exit 0; SessionStart, Setup, CwdChanged, FileChanged), judged
+//                            by the session-env rule before the fold (session-env-rule.ts)
 
 import { DEFAULTS } from '../config/defaults.js';
 import type { CommandOutcome } from '../contract/command-task.js';
 import { DIALECT_RULES, type DialectRules, PLAIN_TEXT_CONTEXT_EVENTS } from '../contract/dialects.js';
 import { type ErrorCode, type ErrorDetails, type HookError, hookError } from '../contract/error-codes.js';
 import { type AnswerContext, parseHookOutput } from '../contract/parse-output.js';
-import type { SessionEnvWriter } from '../contract/refused-env.js';
-import { readSessionEnv } from '../contract/session-env.js';
 import { capText } from '../contract/text-caps.js';
 import type { HookInput, HookOutput } from '../contract/types.js';
 import type { CommandHookDefinition } from '../registry/hook-definition.js';
 
 export type CommandAnswer =
   /** `exit2`: the command exited 2 (an async rewake hook wakes the agent whatever it maps to). */
-  | { kind: 'output'; output: HookOutput | undefined; unknownFields: string[]; exit2?: true }
+  | {
+      kind: 'output';
+      output: HookOutput | undefined;
+      unknownFields: string[];
+      exit2?: true;
+      /** What the hook wrote to CLAUDE_ENV_FILE: the dispatch judges it by the session-env rule. */
+      envFile?: { readonly text: string; readonly truncated: boolean };
+    }
   | { kind: 'failure'; error: HookError };
 
 /** Events where Claude Code shows exit 2's stderr to the user (they cannot be blocked). */
@@ -98,28 +104,17 @@ export function interpretCommand(
   }
   if (exitCode === 0) {
     const answer = readStdout(stdout, def, rules, context);
-    if (outcome.envFileText === undefined) return answer;
-    return withSessionEnv(answer, outcome.envFileText, {
-      scope: def.scope,
-      sandboxed: def.command.isolation === 'namespace',
-    });
+    if (outcome.envFileText === undefined || answer.kind !== 'output') return answer;
+    return {
+      ...answer,
+      envFile: { text: outcome.envFileText, truncated: outcome.envFileTruncated === true },
+    };
   }
   if (signal === 'SIGXCPU') return fail('timeout', 'CPU time limit (rlimits.cpuSeconds) exceeded');
   const crash = crashFailure(exitCode, signal, stderr);
   // FreeCode: "a hook that crashes (typo, missing binary, non-zero exit from a linter) blocks the tool".
   if (rules.crash === 'block') return block(`hook failed: ${crash.error.message}`, def, context);
   return crash;
-}
-
-/** Adds what the hook wrote to CLAUDE_ENV_FILE as `sessionEnv` (its JSON `sessionEnv` wins per name). */
-function withSessionEnv(answer: CommandAnswer, text: string, writer: SessionEnvWriter): CommandAnswer {
-  if (answer.kind !== 'output') return answer;
-  const read = readSessionEnv(text, writer);
-  if (Object.keys(read.env).length === 0 && read.ignored.length === 0) return answer;
-  const output: HookOutput = Object.assign(Object.create(null), answer.output);
-  if (Object.keys(read.env).length > 0)
-    output.sessionEnv = Object.assign(Object.create(null), read.env, answer.output?.sessionEnv);
-  return { kind: 'output', output, unknownFields: [...answer.unknownFields, ...read.ignored] };
 }
 
 /** Whether the first line of `stdout` is a JSON object with `async: true`. */

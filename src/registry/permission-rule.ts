@@ -21,7 +21,7 @@ import { simpleCommands } from './bash-commands.js';
 import { LinearRegex } from './regex/linear-regex.js';
 import type { StepBudget } from './regex/step-budget.js';
 
-const escape = (s: string) => s.replace(/[\\^$.|?*+()[\]{}/-]/g, (c) => `\\${c}`);
+const escapeRegex = (s: string) => s.replace(/[\\^$.|?*+()[\]{}/-]/g, (c) => `\\${c}`);
 
 /** Where the rule's file lives: what `/` and `./` are relative to. */
 export interface RuleOrigin {
@@ -56,7 +56,7 @@ export class CommandRule {
       } else literal += c;
     }
     parts.push(literal);
-    const glob = (t: string) => escape(t).replaceAll('\\?', '[\\s\\S]');
+    const glob = (t: string) => escapeRegex(t).replaceAll('\\?', '[\\s\\S]');
     let source = parts.map(glob).join('[\\s\\S]*');
     if (stars === 1 && parts[1] === '' && parts[0]!.endsWith(' '))
       source = `${glob(parts[0]!.slice(0, -1))}(?: [\\s\\S]*)?`;
@@ -107,8 +107,8 @@ function gitignoreSource(pattern: string): string {
       i++;
     } else if (c === '*') out += '[^/]*';
     else if (c === '?') out += '[^/]';
-    else if (c === '\\' && i + 1 < p.length) out += escape(p[++i]!);
-    else out += escape(c);
+    else if (c === '\\' && i + 1 < p.length) out += escapeRegex(p[++i]!);
+    else out += escapeRegex(c);
   }
   // A folder's pattern covers what is below it; a pattern without a slash matches at any depth.
   return `^${anchored ? '' : '(?:[^/]*/)*'}${out}${dirOnly ? '/[\\s\\S]*' : '(?:/[\\s\\S]*)?'}$`;

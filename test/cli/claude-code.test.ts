@@ -163,7 +163,9 @@ describe('hookwarden claude-code', () => {
     );
     expect(r.code).toBe(0);
     expect(readFileSync(envFile, 'utf8')).toBe(`export EARLIER=1\nexport GREETING='it'\\''s me'\n`);
-    expect(r.stderr).toMatch(/sessionEnv: hook ".*" may not set LD_PRELOAD for the session.*not exported/);
+    expect(JSON.parse(r.stdout).systemMessage).toMatch(
+      /^hookwarden: hook ".*": sessionEnv \(LD_PRELOAD\): "LD_PRELOAD" is read by the dynamic loader.*: not applied$/,
+    );
     const sourced = spawnSync('sh', ['-c', `. '${envFile}'; printf %s "$GREETING"`], { encoding: 'utf8' });
     expect(sourced.stdout).toBe("it's me");
   });
