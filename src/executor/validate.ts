@@ -6,6 +6,7 @@ import { loadConfig } from '../config/load.js';
 import type { PackStatus } from '../config/pin-loader.js';
 import { packPinLoader } from '../packs/pins.js';
 import { RemotePacks } from '../packs/remote/remote-packs.js';
+import { answerProblem } from './answer-check.js';
 import { commandProblem } from './command-check.js';
 import type { ExecutorOptions } from './options.js';
 import { resolveOptions } from './options.js';
@@ -73,9 +74,9 @@ export async function validateConfig(
   const hooks = [...loaded.hooks, ...[...loaded.tenants.values()].flatMap((t) => t.hooks)];
   const unique = [...new Set(hooks)];
   for (const hook of unique) {
-    const problem = commandProblem(hook, resolved.root);
-    if (problem !== undefined)
-      diagnostics.push({ ...problem, file: hook.location.file, path: hook.location.path });
+    for (const problem of [commandProblem(hook, resolved.root), answerProblem(hook, resolved.root)])
+      if (problem !== undefined)
+        diagnostics.push({ ...problem, file: hook.location.file, path: hook.location.path });
   }
   if (unique.length === 0 && loaded.packs.length === 0) {
     diagnostics.push({
