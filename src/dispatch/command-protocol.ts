@@ -31,8 +31,45 @@ export type CommandAnswer =
     }
   | { kind: 'failure'; error: HookError };
 
-/** Events where Claude Code shows exit 2's stderr to the user (they cannot be blocked). */
-const EXIT_2_SHOWN_TO_USER: ReadonlySet<string> = new Set(['SessionStart', 'Setup', 'BeforeSubagent']);
+/**
+ * Events that cannot be blocked, where Claude Code 2.1.333 shows an exit 2's stderr to the user:
+ * "Exit code 2 - show stderr to user only" (SessionStart, Setup, SubagentStart), and the events whose
+ * reference gives exit 2 no meaning of its own ("Other exit codes - show stderr to user only").
+ * StopFailure, DirectoryAdded and MessageDisplay ignore it (nothing is shown).
+ */
+const EXIT_2_SHOWN_TO_USER: ReadonlySet<string> = new Set([
+  'SessionStart',
+  'Setup',
+  'BeforeSubagent',
+  'Notification',
+  'PermissionDenied',
+  'AfterCompact',
+  'PostModelSwitch',
+  'SessionEnd',
+  'InstructionsLoaded',
+  'CwdChanged',
+  'FileChanged',
+]);
+
+/**
+ * Events where Claude Code reads an exit 2 with no stdout and a "no such file" / "can't open" on
+ * stderr as a hook script that is missing (a non-blocking error), not as "keep working" or a block:
+ * the interpreter's own exit 2 (`python3 missing.py`, `bash missing.sh`). UserPromptSubmit only for a
+ * plugin's hooks.
+ */
+const MISSING_SCRIPT_EVENTS: ReadonlySet<string> = new Set([
+  'AfterTurn',
+  'AfterSubagent',
+  'TaskCompleted',
+  'TeammateIdle',
+]);
+
+function missingScript(def: CommandHookDefinition, stdout: string, stderr: string): boolean {
+  const applies =
+    MISSING_SCRIPT_EVENTS.has(def.event) ||
+    (def.event === 'BeforeTurn' && def.command.pluginData !== undefined);
+  return applies && stdout.trim() === '' && /no such file|can't open/i.test(stderr);
+}
 
 /** Trimmed, and within `max` UTF-8 bytes (the deny reason from stderr gets the reason cap). */
 function excerpt(text: string, max: number = DEFAULTS.maxReasonBytes): string {
@@ -91,6 +128,14 @@ export function interpretCommand(
   // reaches the verdict. hookwarden has waited for it; it counts as no opinion.
   if (def.dialect === 'claude-code' && announcesAsync(stdout))
     return { kind: 'output', output: undefined, unknownFields: ['async'] };
+  if (exitCode === 2 && def.dialect === 'claude-code' && missingScript(def, stdout, stderr)) {
+    // Not "keep working" forever on a script that is not there: a broken hook (its onError applies).
+    return fail(
+      'spawn_failed',
+      `the hook script appears to be missing: it exited 2 with: ${excerpt(stderr, 500)}`,
+      { exitCode: 2 },
+    );
+  }
   if (exitCode === 2 && def.dialect === 'claude-code' && EXIT_2_SHOWN_TO_USER.has(def.event)) {
     // Claude Code cannot block these; it shows exit 2's stderr to the user.
     const output: HookOutput = Object.create(null);

@@ -150,6 +150,28 @@ describe('answers Claude Code acts on, which the adapter passes on (item 6)', ()
   );
 });
 
+describe('an interpreter that cannot find its script exits 2: Claude Code reads it as a missing script', () => {
+  it.each(['Stop', 'SubagentStop', 'TeammateIdle'])(
+    '%s: a broken hook shown to the user (exit 1), not "keep working" forever',
+    async (event) => {
+      const r = await answer(
+        event,
+        `echo "python3: can't open file '/gone/guard.py': [Errno 2] No such file or directory" >&2; exit 2`,
+      );
+      expect(r.code).toBe(1);
+      expect(r.stderr).toMatch(
+        /hook ".*" failed \(spawn_failed\): the hook script appears to be missing: it exited 2 with: python3: can't open file/,
+      );
+    },
+  );
+
+  it('an exit 2 that prints something on Stop still keeps Claude working', async () => {
+    const r = await answer('Stop', 'echo "no such file as dist/ yet: build first" >&2; echo partial; exit 2');
+    expect([r.code, r.stderr]).toEqual([0, '']);
+    expect(r.json).toEqual({ decision: 'block', reason: 'no such file as dist/ yet: build first' });
+  });
+});
+
 describe('PermissionRequest reads only hookSpecificOutput.decision (item 5)', () => {
   it('PreToolUse\'s permissionDecision "allow" approves nothing, and the user is told why', async () => {
     const r = await answer(
