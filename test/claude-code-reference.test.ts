@@ -44,7 +44,7 @@ interface EventRow {
 
 const TOOL = { tool_name: 'Bash', tool_input: { command: 'git push' }, tool_use_id: 'toolu_01' };
 
-export const REFERENCE = {
+const REFERENCE = {
   claudeCode: '2.1.333',
   sdk: '0.3.333',
   events: {
