@@ -18,6 +18,8 @@ const base = (event: string) => ({
   hook_event_name: event,
 });
 
+const TOOL_CALL = { tool_name: 'Bash', tool_input: { command: 'git push' }, tool_use_id: 'toolu_01' };
+
 /** Claude Code's stdin for each event used here (sdk.d.ts *HookInput). */
 const INPUTS: Record<string, Record<string, unknown>> = {
   Stop: { ...base('Stop'), stop_hook_active: false, last_assistant_message: 'Done.' },
@@ -148,6 +150,66 @@ describe('answers Claude Code acts on, which the adapter passes on (item 6)', ()
       expect(r.json).toEqual({ systemMessage: 'the toolchain is missing' });
     },
   );
+});
+
+describe('a broken guard is shown to the user, as Claude Code shows a non-blocking error (item 9)', () => {
+  it.each([
+    [
+      'exits 1',
+      'echo "jq: command not found" >&2; exit 1',
+      /failed \(nonzero_exit\): exited with code 1: jq: command not found/,
+    ],
+    [
+      'cannot be started',
+      '/no/such/guard.sh',
+      /failed \(spawn_failed\): could not execute the hook \(exit 127\): .*no\/such\/guard\.sh/,
+    ],
+    ['runs past its timeout', 'exec sleep 30', /failed \(timeout\)/],
+  ])(
+    'a PreToolUse guard that %s: exit 1, its hook and why on stderr, the call not blocked',
+    async (_what, command, why) => {
+      const cfg = writeConfig(dir, `broken-${Math.random().toString(36).slice(2)}.json`, {
+        hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command, timeout: 1 }] }] },
+      });
+      const r = await runCli(['claude-code', '-c', cfg], {
+        stdin: JSON.stringify({ ...base('PreToolUse'), ...TOOL_CALL }),
+        env: { ...process.env, CLAUDE_PROJECT_DIR: project },
+      });
+      expect([r.code, r.stdout]).toEqual([1, '']);
+      expect(r.stderr).toMatch(new RegExp(`^hookwarden: hook ".*" ${why.source}`));
+    },
+  );
+
+  it('beside an answer that needs its JSON, in systemMessage', async () => {
+    const cfg = writeConfig(dir, 'broken-context.json', {
+      hooks: {
+        SessionStart: [
+          {
+            hooks: [
+              {
+                type: 'command',
+                command: says({
+                  hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: 'ctx' },
+                }),
+              },
+              { type: 'command', command: 'echo "no such venv" >&2; exit 3' },
+            ],
+          },
+        ],
+      },
+    });
+    const r = await runCli(['claude-code', '-c', cfg], {
+      stdin: JSON.stringify(INPUTS.SessionStart),
+      env: { ...process.env, CLAUDE_PROJECT_DIR: project },
+    });
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual({
+      systemMessage: expect.stringMatching(
+        /^hookwarden: hook ".*" failed \(nonzero_exit\): exited with code 3: no such venv$/,
+      ),
+      hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: 'ctx' },
+    });
+  });
 });
 
 describe('an interpreter that cannot find its script exits 2: Claude Code reads it as a missing script', () => {
