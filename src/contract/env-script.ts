@@ -74,31 +74,12 @@ class Lost {
   ) {}
 }
 
-/** Words bash reads as grammar at the start of a command. */
-const RESERVED = new Set([
-  'if',
-  'then',
-  'elif',
-  'else',
-  'fi',
-  'for',
-  'while',
-  'until',
-  'do',
-  'done',
-  'case',
-  'esac',
-  'in',
-  'select',
-  'function',
-  'coproc',
-  'time',
-  '{',
-  '}',
-  '!',
-  '[[',
-  ']]',
-]);
+/** Words bash reads as grammar at the start of a command (its reserved words, `!`, `[[`, `{`). */
+export const BASH_RESERVED_WORDS: ReadonlySet<string> = new Set(
+  'if then elif else fi for while until do done case esac in select function coproc time { } ! [[ ]]'.split(
+    ' ',
+  ),
+);
 
 const NAME_START = /[A-Za-z_]/;
 const NAME_CHAR = /[A-Za-z0-9_]/;
@@ -479,7 +460,7 @@ function readStatement(sc: Scanner, start: number): RawStatement {
     const w = sc.word(p);
     if (commandStart) {
       const only = w.segs.length === 1 && w.segs[0]!.k === 'text' && !w.segs[0]!.q ? w.segs[0]!.s : undefined;
-      if (only !== undefined && RESERVED.has(only))
+      if (only !== undefined && BASH_RESERVED_WORDS.has(only))
         throw new Lost(`has "${only}", a compound command`, w.start);
     }
     commandStart = false;

@@ -6,7 +6,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { bashInput } from '../helpers/claude-code.js';
+import { bashInput, ccCommand, ccSettings } from '../helpers/claude-code.js';
 import { type LiveCli, runCli, startCli } from '../helpers/cli.js';
 import { hooksOn, tempDir, writeConfig, writeFile } from '../helpers/fixture.js';
 import { processesWithEnv, settleHookProcesses } from '../helpers/processes.js';
@@ -15,15 +15,8 @@ const HANG_MS = 60_000;
 const TRACER = fileURLToPath(new URL('../fixtures/trace-modules.mjs', import.meta.url));
 
 const bash = bashInput;
-const cmd = (command: string, extra: Record<string, unknown> = {}) => ({
-  type: 'command',
-  command,
-  ...extra,
-});
-/** A Claude Code settings.json with one group. */
-const settings = (event: string, hooks: unknown[], matcher?: string) => ({
-  hooks: { [event]: [{ ...(matcher === undefined ? {} : { matcher }), hooks }] },
-});
+const cmd = ccCommand;
+const settings = ccSettings;
 
 function adapter(args: string[], input: unknown, env: NodeJS.ProcessEnv = {}) {
   return runCli(['claude-code', ...args], {

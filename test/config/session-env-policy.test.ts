@@ -1,17 +1,10 @@
 // `sessionEnv` in a policy file: what the operator consents to hooks setting for the session. Only a
 // policy file decides; a mistake in it is a policy failure (deny-capable events deny).
 import { describe, expect, it } from 'vitest';
-import type { SourceSpec } from '../../src/config/read-source.js';
 import { hooksOn, input, withExecutor } from '../helpers/fixture.js';
-import { loadConfig } from '../helpers/load-config.js';
+import { loadConfig, objectSource } from '../helpers/load-config.js';
 
-const obj = (value: unknown, scope: SourceSpec['scope'] = 'project', label = '<test>'): SourceSpec => ({
-  kind: 'object',
-  value,
-  scope,
-  label,
-  dir: '/tmp',
-});
+const obj = objectSource;
 const messages = (r: Awaited<ReturnType<typeof loadConfig>>) =>
   r.diagnostics.map((d) => `${d.severity} ${d.file} ${d.path}: ${d.message}`);
 

@@ -8,17 +8,12 @@ import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { validateConfig } from '../../src/index.js';
+import { ccCommand, ccSettings } from '../helpers/claude-code.js';
 import { runCli } from '../helpers/cli.js';
 import { tempDir, writeConfig, writeFile } from '../helpers/fixture.js';
 
-const cmd = (command: string, extra: Record<string, unknown> = {}) => ({
-  type: 'command',
-  command,
-  ...extra,
-});
-const settings = (event: string, hooks: unknown[], matcher?: string) => ({
-  hooks: { [event]: [{ ...(matcher === undefined ? {} : { matcher }), hooks }] },
-});
+const cmd = ccCommand;
+const settings = ccSettings;
 
 /** `validate --json` as a user runs it, with `home` as $HOME. */
 async function validate(args: string[], home: string, cwd?: string) {
