@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { namespaceSupport } from '../../sandbox/command/namespace-profile.js';
 import { runCli } from '../helpers/cli.js';
+import { startServe } from '../helpers/serve.js';
 import { tempDir, writeConfig, writeFile } from '../helpers/fixture.js';
 
 const namespaceOk = namespaceSupport().ok || process.env.HOOKWARDEN_REQUIRE_NAMESPACE === '1';
@@ -145,5 +146,28 @@ describe('CLAUDE_ENV_FILE through hookwarden claude-code', () => {
       /line 2 \(PATH\).*\n.*lines 3-5 \(if\): line 3 has "if"/,
     );
     expect(laterCommand(envFile, 'printf %s "$NVM_DIR|${INSIDE-unset}"')).toBe('/home/u/.nvm|unset');
+  });
+
+  it('through the daemon (serve --socket): the same lines reach the env file, the same refusals are shown', async () => {
+    const dir = tempDir();
+    const project = tempDir();
+    const policy = writeConfig(dir, 'policy.json', { sessionEnv: { pathDirs: ['/opt/x'] } });
+    const settings = writingSettings(dir, ['export PATH="$PATH:/opt/x/bin"', 'source ./env.sh', 'export A="$HOME/a"']);
+    const path = join(dir, 'hw.sock');
+    const s = await startServe(['-c', settings, '-p', policy, '--root', project, '--socket', path]);
+    try {
+      const envFile = join(tempDir(), 'env.sh');
+      const r = await runCli(['claude-code', '-c', settings, '-p', policy, '--root', project, '--socket', path], {
+        stdin: JSON.stringify(sessionStart(project)),
+        env: { ...process.env, CLAUDE_ENV_FILE: envFile, HOOKWARDEN_SOCKET: '' },
+      });
+      expect(r.code).toBe(0);
+      // Forwarded (no "the daemon was not used" note), and answered as in process.
+      expect(r.stderr).toBe('');
+      expect(readFileSync(envFile, 'utf8')).toBe('export PATH="$PATH:/opt/x/bin"\nexport A="$HOME/a"\n');
+      expect(JSON.parse(r.stdout).systemMessage).toMatch(/CLAUDE_ENV_FILE line 2 \(source\): runs a command/);
+    } finally {
+      await s.stop();
+    }
   });
 });
