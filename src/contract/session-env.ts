@@ -17,6 +17,7 @@ import {
   sessionEnvClassReason,
   sessionPathFree,
 } from './refused-env.js';
+import { secretValueKind } from './secret-names.js';
 import { shellQuote } from './shell-quote.js';
 
 /** What the policy consents to (its `sessionEnv`), and the facts a PATH is judged against. */
@@ -54,6 +55,12 @@ export interface SessionEnvKept {
   /** One sentence per refusal: where, what, and why. */
   readonly warnings: string[];
 }
+
+/** A PATH entry as a message may show it: short, one line, not shaped like a credential. */
+const shown = (entry: string): string =>
+  entry.length <= 200 && !/[\u0000-\u001f\u007f]/.test(entry) && secretValueKind(entry) === undefined
+    ? `"${entry}"`
+    : '(not shown)';
 
 /** Stands for the session's PATH as it was (never in a value: NUL bytes are refused). */
 const SESSION_PATH = '\u0000PATH\u0000';
@@ -119,12 +126,12 @@ class Judge {
       if (entry.includes(SESSION_PATH)) return 'PATH joins $PATH to other text in one entry';
       if (entry === '') return 'an empty PATH entry means the working directory (the repository)';
       if (!entry.startsWith('/'))
-        return `PATH entry "${entry}" is relative: it would be looked up in the working directory (the repository)`;
+        return `PATH entry ${shown(entry)} is relative: it would be looked up in the working directory (the repository)`;
       const dir = normalizeDir(entry);
       if (hostPath.includes(dir)) continue;
       if (inProject(dir))
-        return `PATH entry "${entry}" is inside the project: the repository would decide what later commands run`;
-      if (!pathDirs.some((root) => isUnder(dir, root))) return `PATH entry "${entry}" is ${consent}`;
+        return `PATH entry ${shown(entry)} is inside the project: the repository would decide what later commands run`;
+      if (!pathDirs.some((root) => isUnder(dir, root))) return `PATH entry ${shown(entry)} is ${consent}`;
     }
     return undefined;
   }

@@ -9,8 +9,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { namespaceSupport } from '../../sandbox/command/namespace-profile.js';
 import { runCli } from '../helpers/cli.js';
-import { startServe } from '../helpers/serve.js';
 import { tempDir, writeConfig, writeFile } from '../helpers/fixture.js';
+import { startServe } from '../helpers/serve.js';
 
 const namespaceOk = namespaceSupport().ok || process.env.HOOKWARDEN_REQUIRE_NAMESPACE === '1';
 
@@ -152,15 +152,22 @@ describe('CLAUDE_ENV_FILE through hookwarden claude-code', () => {
     const dir = tempDir();
     const project = tempDir();
     const policy = writeConfig(dir, 'policy.json', { sessionEnv: { pathDirs: ['/opt/x'] } });
-    const settings = writingSettings(dir, ['export PATH="$PATH:/opt/x/bin"', 'source ./env.sh', 'export A="$HOME/a"']);
+    const settings = writingSettings(dir, [
+      'export PATH="$PATH:/opt/x/bin"',
+      'source ./env.sh',
+      'export A="$HOME/a"',
+    ]);
     const path = join(dir, 'hw.sock');
     const s = await startServe(['-c', settings, '-p', policy, '--root', project, '--socket', path]);
     try {
       const envFile = join(tempDir(), 'env.sh');
-      const r = await runCli(['claude-code', '-c', settings, '-p', policy, '--root', project, '--socket', path], {
-        stdin: JSON.stringify(sessionStart(project)),
-        env: { ...process.env, CLAUDE_ENV_FILE: envFile, HOOKWARDEN_SOCKET: '' },
-      });
+      const r = await runCli(
+        ['claude-code', '-c', settings, '-p', policy, '--root', project, '--socket', path],
+        {
+          stdin: JSON.stringify(sessionStart(project)),
+          env: { ...process.env, CLAUDE_ENV_FILE: envFile, HOOKWARDEN_SOCKET: '' },
+        },
+      );
       expect(r.code).toBe(0);
       // Forwarded (no "the daemon was not used" note), and answered as in process.
       expect(r.stderr).toBe('');
