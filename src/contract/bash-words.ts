@@ -18,7 +18,7 @@ export type ValuePart =
       readonly word?: readonly ValuePart[];
     }
   /** `~` where bash expands it in an assignment (the value's start, after an unquoted `:`). */
-  | { readonly kind: 'home' };
+  | { readonly kind: 'home'; readonly afterColon: boolean };
 
 /** Thrown where bash's structure cannot be followed with confidence. */
 export class Lost {

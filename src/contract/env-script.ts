@@ -194,7 +194,7 @@ function assignedValue(segs: readonly Seg[]): ValuePart[] | string {
         if (prefixEnd !== j + 1) return 'uses ~user or ~+, which hookwarden does not evaluate';
         // `~` then a quoted piece or an expansion: the prefix holds quoted characters.
         if (prefixEnd === seg.s.length && i < segs.length - 1) return 'has a ~ bash may or may not expand';
-        parts.push({ kind: 'home' });
+        parts.push({ kind: 'home', afterColon: j > 0 || i > 0 });
         j++;
         tildeHere = false;
         continue;

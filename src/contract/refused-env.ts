@@ -58,7 +58,7 @@ export const SESSION_ENV_REFUSED: readonly string[] = Object.freeze([
   // Shells: start-up files, hooks, options, what a word or a command name means.
   ...['BASH_ENV', 'ENV', 'PROMPT_COMMAND', 'PS0', 'PS1', 'PS2', 'PS3', 'PS4', 'SHELLOPTS', 'BASHOPTS'],
   ...['IFS', 'CDPATH', 'GLOBIGNORE', 'EXECIGNORE', 'BASH_LOADABLES_PATH', 'BASH_XTRACEFD', 'FPATH'],
-  ...['ZDOTDIR', 'SHELL', 'HOME', 'XDG_CONFIG_HOME', 'XDG_CONFIG_DIRS', 'CONFIG_SITE'],
+  ...['ZDOTDIR', 'MODULE_PATH', 'SHELL', 'HOME', 'XDG_CONFIG_HOME', 'XDG_CONFIG_DIRS', 'CONFIG_SITE'],
   // Interpreters: code run at start-up, where modules are looked up, which runtime runs.
   ...['NODE_OPTIONS', 'NODE_PATH', 'NODE_EXTRA_CA_CERTS', 'ELECTRON_RUN_AS_NODE', 'BUN_OPTIONS'],
   ...['PYTHONSTARTUP', 'PYTHONPATH', 'PYTHONHOME', 'PYTHONUSERBASE', 'PYTHONBREAKPOINT', 'PYTHONPLATLIBDIR'],

@@ -99,14 +99,21 @@ class Judge {
   }
 
   /** Why `name` may not get `value` (its evaluated value; undefined: not known here). */
-  problem(name: string, value: string | undefined, hasValue: boolean): string | undefined {
+  problem(name: string, value: string | undefined, assignment: Assignment): string | undefined {
+    const hasValue = assignment.value !== undefined;
     const { writer, allow } = this.rule;
     if (!ENV_NAME.test(name)) return `"${name}" is not a variable name`;
     // The loader's variables: never, whatever a policy says.
     const loader = refusedEnvReason(name);
     if (loader !== undefined) return loader;
     const upper = name.toUpperCase();
-    if (upper === 'PATH') return !hasValue || sessionPathFree(writer) ? undefined : this.#pathProblem(value);
+    if (upper === 'PATH') {
+      if (!hasValue || sessionPathFree(writer)) return undefined;
+      // zsh (a Claude Code user's shell may be zsh) leaves a ~ after a colon as it is: a relative entry.
+      if (assignment.value!.some((p) => p.kind === 'home' && p.afterColon))
+        return 'PATH has a ~ after a colon, which bash expands and zsh leaves as a relative directory: write $HOME';
+      return this.#pathProblem(value);
+    }
     const refused = sessionEnvClassReason(name);
     if (refused === undefined || allow.has(upper)) return undefined;
     return `${refused}, and no "sessionEnv": {"allow": ["${name}"]} in a policy file consents to it`;
@@ -166,7 +173,7 @@ class Judge {
     const names = new Map<string, string | undefined>();
     for (const [i, a] of list.entries()) {
       const value = values !== undefined ? values[i] : this.#valueOf(a, staged);
-      const why = this.problem(a.name, value, a.value !== undefined);
+      const why = this.problem(a.name, value, a);
       if (why !== undefined) {
         // One refused variable refuses the whole statement: bash would apply it whole.
         this.refuse(where, field, a.name, why);

@@ -151,10 +151,18 @@ describe('the session-env rule: what a hook may set for the session', () => {
     ['$PATH glued to other text', 'export PATH=/opt/tools$PATH', /joins \$PATH/],
     ['a variable set by a refused line', 'source x\nexport PATH="$X/bin:$PATH"', /cannot resolve/],
     ['.. out of an admitted directory', 'export PATH=/opt/tools/../../tmp:$PATH', /not under/],
+    [
+      'a ~ after a colon (zsh keeps it as a relative directory)',
+      'export PATH=$PATH:~/.nvm/versions/x/bin',
+      /~ after a colon.*write \$HOME/,
+    ],
   ])('PATH refused: %s', (_what, text, why) => {
     const r = judgeSessionEnv(
       { file: { text, truncated: false } },
-      rule({ pathDirs: ['/opt/tools', '/work'], writer: { scope: 'policy', sandboxed: true } }),
+      rule({
+        pathDirs: ['/opt/tools', '/work', '/home/u/.nvm'],
+        writer: { scope: 'policy', sandboxed: true },
+      }),
     );
     expect(r.script).toBe('');
     expect(r.warnings.at(-1)).toMatch(why);
