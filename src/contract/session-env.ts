@@ -124,7 +124,7 @@ class Judge {
     const { pathDirs, hostPath, inProject } = this.rule;
     const consent =
       pathDirs.length === 0
-        ? `no "sessionEnv.pathDirs" in the policy admits a directory`
+        ? 'a new directory, and no policy file admits one ("sessionEnv": {"pathDirs": [...]})'
         : `not under the policy's sessionEnv.pathDirs (${pathDirs.join(', ')})`;
     if (value === undefined)
       return 'PATH would be built from variables hookwarden cannot resolve here (only $PATH, $HOME and ~ are): write the directories out';

@@ -92,7 +92,7 @@ describe('CLAUDE_ENV_FILE through hookwarden claude-code', () => {
       expect.stringMatching(/CLAUDE_ENV_FILE line 5 \(NODE_OPTIONS\)/),
       expect.stringMatching(/CLAUDE_ENV_FILE line 6 \(GIT_SSH_COMMAND\)/),
       expect.stringMatching(
-        /CLAUDE_ENV_FILE line 7 \(PATH\): PATH entry "\/opt\/x\/bin" is no "sessionEnv.pathDirs"/,
+        /CLAUDE_ENV_FILE line 7 \(PATH\): PATH entry "\/opt\/x\/bin" is a new directory, and no policy file admits one/,
       ),
     ]);
   });
