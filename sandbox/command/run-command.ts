@@ -123,7 +123,10 @@ function withEnvFile(outcome: CommandOutcome, scratchDir: string): CommandOutcom
     if (!st.isFile() || st.nlink !== 1) return outcome;
     const buf = Buffer.alloc(Math.min(st.size, ENV_FILE_MAX_BYTES));
     const n = readSync(fd, buf, 0, buf.length, 0);
-    return { ...outcome, envFileText: buf.subarray(0, n).toString('utf8') };
+    const text = buf.subarray(0, n).toString('utf8');
+    return st.size > n
+      ? { ...outcome, envFileText: text, envFileTruncated: true }
+      : { ...outcome, envFileText: text };
   } catch {
     return outcome; // not written (or not a file we read)
   } finally {

@@ -31,6 +31,7 @@ import type { PackStatus, PinLoader, RemotePinTarget } from './pin-loader.js';
 import { findPlugin } from './plugin-root.js';
 import { type ReadSource, readSource, type SourceSpec } from './read-source.js';
 import type { LimitsByScope, ScopeLimits } from './scope-limits.js';
+import { collectSessionEnvPolicy, type SessionEnvPolicy } from './session-env-policy.js';
 import { didYouMean } from './suggest.js';
 import type { TenantLimits } from './tenant-limits.js';
 import { readTenants, type TenantPart } from './tenants.js';
@@ -82,6 +83,8 @@ export interface LoadedConfig {
   readonly tenants: ReadonlyMap<string, LoadedTenant>;
   /** What http, prompt and agent hooks were loaded under (runtime tenants load under it too). */
   readonly hookTypes: HookTypePolicy;
+  /** What the policy consents to hooks setting for the session (its `sessionEnv`). */
+  readonly sessionEnv: SessionEnvPolicy;
 }
 
 export interface LoadedTenant {
@@ -104,6 +107,7 @@ const TOP_LEVEL = new Set([
   'packs',
   'tenants',
   'description',
+  'sessionEnv',
   ...HOOK_TYPE_KEYS,
 ]);
 
@@ -144,6 +148,9 @@ export async function loadConfig(options: LoadOptions): Promise<LoadedConfig> {
     options.hookTypes,
   );
   const hookTypes = options.baseHookTypes ?? readHookTypes;
+  const sessionEnv = collectSessionEnvPolicy(
+    sources.map((s) => ({ scope: s.spec.scope, sink: s.sink, value: s.value })),
+  );
 
   const layers: Layer[] = [];
   const packSinks: DiagnosticSink[] = [];
@@ -248,6 +255,7 @@ export async function loadConfig(options: LoadOptions): Promise<LoadedConfig> {
     remotePins,
     tenants,
     hookTypes,
+    sessionEnv,
   };
 }
 

@@ -100,6 +100,8 @@ export type CommandOutcome = Started &
         readonly durationMs: number;
         /** What the hook wrote to CLAUDE_ENV_FILE (with `envFile`; at most ENV_FILE_MAX_BYTES). */
         readonly envFileText?: string;
+        /** The CLAUDE_ENV_FILE was larger than ENV_FILE_MAX_BYTES: `envFileText` is its head. */
+        readonly envFileTruncated?: boolean;
         /** Of `durationMs`, the time `spawn()` took (fork/exec of the launcher), for bench's stage split. */
         readonly spawnMs?: number;
       }

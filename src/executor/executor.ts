@@ -156,6 +156,7 @@ class HookExecutor implements Executor {
       limits: l.limits,
       scopeLimits: l.scopeLimits,
       policyFailures: l.policyFailures,
+      sessionEnv: l.sessionEnv,
       ...buildTenantGenerations(l, this.#tenants, this.#trusted, this.#once),
     });
   }

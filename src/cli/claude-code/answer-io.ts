@@ -11,7 +11,8 @@ import { InputProblem } from './input.js';
 /** The answer printed: notes (config warnings, env file problems) only when stderr is not a reason. */
 export function toCliAnswer(a: ClaudeCodeAnswer, notes: readonly string[] = []): CliAnswer {
   const all = [...notes];
-  if (a.sessionEnv !== undefined) all.push(...appendEnvFile(process.env.CLAUDE_ENV_FILE, a.sessionEnv));
+  if (a.sessionEnvScript !== undefined)
+    all.push(...appendEnvFile(process.env.CLAUDE_ENV_FILE, a.sessionEnvScript));
   const extra = a.exitCode === 2 || all.length === 0 ? '' : `${all.join('\n')}\n`;
   return { code: a.exitCode, stdout: a.stdout, stderr: a.stderr + extra };
 }

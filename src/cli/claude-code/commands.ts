@@ -26,7 +26,9 @@ What it answers (Claude Code's hooks reference, "Exit code output" and "JSON out
   allow, ask, defer  exit 0, PreToolUse permissionDecision (+ updatedInput, additionalContext)
   keep working    Stop/SubagentStop: exit 0, {"decision": "block", "reason": …}; TeammateIdle: exit 2
   context, env    additionalContext where the event takes it; continue, stopReason, systemMessage,
-                  suppressOutput on every event; sessionEnv appended to $CLAUDE_ENV_FILE
+                  suppressOutput on every event; the session-env lines the hooks wrote that
+                  the session-env rule keeps, appended to $CLAUDE_ENV_FILE as written (bash);
+                  each refused line, and each answer field ignored, named in systemMessage
   nothing to say  exit 0, empty stdout
 It fails closed: input it cannot read (not JSON, no or unknown hook_event_name, a field of the wrong
 type, over 8 MiB or 64 levels deep), bad flags, a config that does not load or that routes through
