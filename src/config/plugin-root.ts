@@ -4,16 +4,20 @@
 // `.claude-plugin/plugin.json`. A file outside any plugin (a settings.json) gets its own directory.
 import { statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { recordExists } from './read-log.js';
 
 /** How far up a hooks file may sit below its plugin's root. */
 const MAX_LEVELS = 8;
 
 const isFile = (path: string): boolean => {
+  let file = false;
   try {
-    return statSync(path).isFile();
+    file = statSync(path).isFile();
   } catch {
-    return false;
+    // not there: the same as not a file
   }
+  recordExists(path, file); // a manifest created later moves the root: a daemon's load is then stale
+  return file;
 };
 
 /** The plugin root of a config file in `configDir` (absolute), or `configDir` itself. */

@@ -3,6 +3,7 @@
 import type { AsyncQueue } from '../async/async-queue.js';
 import type { HookEventMap, HookEventName } from '../audit/hook-events.js';
 import type { Diagnostic } from '../config/diagnostics.js';
+import type { LoadRead } from '../config/read-log.js';
 import type { DispatchResult } from '../contract/result.js';
 import type { DispatchInput } from '../contract/types.js';
 import type { DispatchOptions } from '../dispatch/dispatcher.js';
@@ -70,4 +71,6 @@ export interface ExecutorInternals {
   readonly generation: () => Generation;
   /** The async queue: its event feed (GET /v1/events) and status (/readyz, metrics). */
   readonly queue: AsyncQueue;
+  /** What the configuration in force was loaded from, with digests (config/read-log.ts). */
+  readonly reads: () => readonly LoadRead[];
 }

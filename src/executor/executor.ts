@@ -265,7 +265,12 @@ class HookExecutor implements Executor {
   }
 
   [INTERNALS](): ExecutorInternals {
-    return { pool: this.#pool, generation: () => this.#generation, queue: this.#queue };
+    return {
+      pool: this.#pool,
+      generation: () => this.#generation,
+      queue: this.#queue,
+      reads: () => this.#loaded.reads,
+    };
   }
 }
 
