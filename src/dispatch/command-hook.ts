@@ -17,6 +17,8 @@ export interface CommandContext {
   readonly pool: HookPool;
   /** The sandbox root: cwd of every command hook. */
   readonly root: string;
+  /** The environment `inheritEnv` reads (default: this process's). */
+  readonly env?: Readonly<Record<string, string | undefined>> | undefined;
   readonly signal: AbortSignal | undefined;
   /** Tenant the hook runs for ('' = default): its turn in the fair scheduler. */
   readonly tenant: string;
@@ -61,6 +63,7 @@ export function commandRequest(
   input: HookInput,
   stdin: string,
   root: string,
+  callerEnv?: Readonly<Record<string, string | undefined>>,
 ): CommandRequest {
   const c = def.command;
   const rules = DIALECT_RULES[def.dialect];
@@ -84,6 +87,7 @@ export function commandRequest(
     env,
     inheritEnv: hostEnv ? [...new Set([...CLAUDE_CODE_HOST_ENV, ...c.inheritEnv])] : c.inheritEnv,
     ...(hostEnv ? { hostHome: true } : {}),
+    ...(callerEnv === undefined ? {} : { hostEnv: callerEnv }),
     ...(ENV_FILE_EVENTS.has(def.event) ? { envFile: true } : {}),
     stdin,
     deadlineMs: def.deadlineMs,
@@ -110,7 +114,7 @@ export async function runCommandHook(
       return notRunAnswer(hookError('pack_tampered', message, { changed }));
     }
   }
-  const request = commandRequest(def, input, commandStdin(def, input, inputJson), ctx.root);
+  const request = commandRequest(def, input, commandStdin(def, input, inputJson), ctx.root, ctx.env);
   const toolInputEnv = request.env.CLAUDE_TOOL_INPUT;
   if (toolInputEnv !== undefined && Buffer.byteLength(toolInputEnv) > MAX_TOOL_INPUT_ENV_BYTES) {
     // The hook would not see the input it guards: FreeCode's rule for a hook that cannot run right
