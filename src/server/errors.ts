@@ -23,6 +23,8 @@ export type ApiErrorCode =
   | 'request_timeout'
   /** --socket: the client's configuration is not the server's (config-identity.ts). */
   | 'config_mismatch'
+  /** --socket: a file the server loaded its configuration from changed since (config-identity.ts). */
+  | 'config_changed'
   | 'internal_error';
 
 export const API_ERROR_CODES: readonly ApiErrorCode[] = [
@@ -41,6 +43,7 @@ export const API_ERROR_CODES: readonly ApiErrorCode[] = [
   'closed',
   'request_timeout',
   'config_mismatch',
+  'config_changed',
   'internal_error',
 ];
 
