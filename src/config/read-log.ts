@@ -12,6 +12,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash } from 'node:crypto';
 import {
+  type BigIntStats,
   closeSync,
   constants,
   fstatSync,
@@ -25,9 +26,11 @@ import {
 /**
  * How the load read the path: `file` (through symlinks), `file-nofollow` (a pack's files: a symlink
  * is refused), `dir` (the names a directory holds; a symlink is refused, as a pack's walk refuses
- * one) or `exists` (whether it is a regular file, through symlinks).
+ * one), `exists` (whether it is a regular file, through symlinks) or `stat` (a file's inode, size,
+ * mtime and ctime: a file too large to digest on every call, which any write changes, such as the
+ * daemon's own code).
  */
-export type ReadKind = 'file' | 'file-nofollow' | 'dir' | 'exists';
+export type ReadKind = 'file' | 'file-nofollow' | 'dir' | 'exists' | 'stat';
 
 /** The digest of a path not there (ENOENT). */
 export const ABSENT = 'absent';
@@ -146,8 +149,17 @@ export function digestNow(kind: ReadKind, path: string): string {
       } catch {
         return ABSENT;
       }
+    case 'stat':
+      try {
+        return statDigest(statSync(path, { bigint: true }));
+      } catch (err) {
+        return errorDigest((err as NodeJS.ErrnoException).code);
+      }
   }
 }
+
+/** The digest of a `stat` read: `<ino>:<size>:<mtime ns>:<ctime ns>` (ctime cannot be set back). */
+export const statDigest = (s: BigIntStats): string => `${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`;
 
 /**
  * Why `digests` (one per read, in order, as a client computed them) do not show the content the

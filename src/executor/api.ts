@@ -9,6 +9,7 @@ import type { DispatchInput } from '../contract/types.js';
 import type { DispatchOptions } from '../dispatch/dispatcher.js';
 import type { Generation } from '../dispatch/generation.js';
 import type { HookPool } from '../pool/pool.js';
+import type { HookDefinition } from '../registry/hook-definition.js';
 import type { ReloadResult } from './reload.js';
 import type { TenantSpec } from './tenants.js';
 import type { TrustedHookSpec } from './trusted-hook.js';
@@ -73,4 +74,6 @@ export interface ExecutorInternals {
   readonly queue: AsyncQueue;
   /** What the configuration in force was loaded from, with digests (config/read-log.ts). */
   readonly reads: () => readonly LoadRead[];
+  /** The configured hooks in force (trusted callbacks and tenants' own hooks not included). */
+  readonly hooks: () => readonly HookDefinition[];
 }

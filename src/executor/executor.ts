@@ -270,6 +270,7 @@ class HookExecutor implements Executor {
       generation: () => this.#generation,
       queue: this.#queue,
       reads: () => this.#loaded.reads,
+      hooks: () => this.#loaded.hooks,
     };
   }
 }

@@ -4,6 +4,8 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 export const BIN = fileURLToPath(new URL('../../bin/hookwarden', import.meta.url));
+/** hookwarden-client (npm run build compiles it): the hook command `claude-code install` writes. */
+export const CLIENT = fileURLToPath(new URL('../../dist/native/hookwarden-client', import.meta.url));
 if (!existsSync(fileURLToPath(new URL('../../dist/cli/bundle/main.js', import.meta.url)))) {
   throw new Error('dist/ is missing: run `npm run build` (npm test does it) before the CLI tests');
 }

@@ -14,7 +14,11 @@ import type { AdapterFlags } from './flags.js';
 import { refusedRouting } from './routing.js';
 
 /** The reason of a result cut short by the adapter's --timeout or a signal. */
-function explain(result: DispatchResult, why: Interruption | undefined, flags: AdapterFlags): DispatchResult {
+export function explain(
+  result: DispatchResult,
+  why: Interruption | undefined,
+  flags: AdapterFlags,
+): DispatchResult {
   if (why === undefined || result.decision !== 'deny' || result.interrupted !== true) return result;
   const reason =
     why === 'deadline'
@@ -24,7 +28,7 @@ function explain(result: DispatchResult, why: Interruption | undefined, flags: A
 }
 
 /** Files the fast path could not parse as JSON are checked here, through the loader's reader. */
-async function refusedJsonc(paths: readonly string[]): Promise<string | undefined> {
+export async function refusedJsonc(paths: readonly string[]): Promise<string | undefined> {
   for (const path of paths) {
     const read = await readJsonFile(path);
     if (read.ok && isObject(read.value)) {

@@ -1,0 +1,328 @@
+/*
+ * hookwarden-client: the command `hookwarden claude-code install` writes for a Claude Code hook when
+ * it was built. Claude Code starts one process per hook call, and a Node process costs ~60-80 ms to
+ * start before it does anything; this program costs well under one. It is started as
+ *
+ *   hookwarden-client <node> <bin/hookwarden> claude-code [adapter flags…]
+ *
+ * and does what that Node command would answer, through the user's daemon (docs/claude-code.md):
+ * it reads the hook input on stdin, connects to the daemon's socket (a socket of this user, in a
+ * 0700 directory of this user, served by a process of this user: SO_PEERCRED), sends the adapter's
+ * arguments, its working directory and environment, digests every file the daemon's load read, and
+ * prints the daemon's answer and exits with its code.
+ *
+ * On any doubt it runs the Node command itself instead (execv, the input on a memfd when it was read
+ * already), which answers in its own process and fails closed: no daemon (the adapter then starts
+ * one for the next call), a socket or directory that is not this user's, a daemon of another
+ * configuration, a file changed since the daemon loaded it, a protocol error, a daemon that dies
+ * mid-call or does not answer within the adapter's --timeout and a second. Only the exec failing is
+ * answered here: exit 2 (a block) with one line on stderr.
+ *
+ *   hookwarden-client --print-socket <node> <bin> claude-code [flags…]   prints the socket it uses
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include "client-paths.h"
+#include "client-wire.h"
+
+extern char **environ;
+
+/* The adapter's limit on its input (limits.maxInputBytes); more is the adapter's to refuse. */
+#define MAX_INPUT (8 * 1024 * 1024)
+/* A healthy daemon answers the HELLO at once; past this the call runs in process. */
+#define HANDSHAKE_MS 10000
+/* Past the adapter's --timeout, the daemon gets this much longer (it answers at the timeout itself). */
+#define BACKSTOP_MS 1000
+
+struct client {
+  char **command; /* node bin claude-code args…: what runs on a fallback */
+  char **args;    /* after claude-code */
+  int nargs;
+  int64_t started;
+  int64_t timeout_ms; /* the adapter's --timeout; -1: none */
+  char socket[HW_PATH_MAX];
+  char *input;
+  size_t input_len;
+  int input_read;
+};
+
+/* --timeout as the adapter reads it: seconds, digits with an optional fraction, in (0, 86400]. */
+static int64_t parse_timeout(const char *v) {
+  const char *p = v;
+  if (*p < '0' || *p > '9') return -2;
+  while (*p >= '0' && *p <= '9') p++;
+  if (*p == '.') {
+    p++;
+    if (*p < '0' || *p > '9') return -2;
+    while (*p >= '0' && *p <= '9') p++;
+  }
+  if (*p != '\0') return -2;
+  double s = strtod(v, NULL);
+  if (!(s > 0) || s > 86400) return -2;
+  return (int64_t)(s * 1000 + 0.5);
+}
+
+/* The last --timeout of the arguments (-1: none, -2: one the adapter refuses). */
+static int64_t timeout_of(char **args, int n) {
+  int64_t t = -1;
+  for (int i = 0; i < n; i++) {
+    if (strcmp(args[i], "--timeout") == 0) t = i + 1 < n ? parse_timeout(args[++i]) : -2;
+    else if (strncmp(args[i], "--timeout=", 10) == 0) t = parse_timeout(args[i] + 10);
+  }
+  return t;
+}
+
+/* A copy of the command with --timeout set to what is left of it (at least one second). */
+static char **with_time_left(struct client *c) {
+  if (c->timeout_ms < 0) return c->command;
+  int64_t left = c->timeout_ms - (hw_now_ms() - c->started);
+  static char value[32], joined[48];
+  snprintf(value, sizeof value, "%.1f", left < 1000 ? 1.0 : (double)left / 1000);
+  snprintf(joined, sizeof joined, "--timeout=%s", value);
+  int n = 3 + c->nargs;
+  char **argv = calloc((size_t)n + 1, sizeof *argv);
+  if (argv == NULL) return c->command;
+  for (int i = 0; i < n; i++) argv[i] = c->command[i];
+  for (int i = 3; i < n; i++) {
+    if (strcmp(argv[i], "--timeout") == 0 && i + 1 < n) argv[++i] = value;
+    else if (strncmp(argv[i], "--timeout=", 10) == 0) argv[i] = joined;
+  }
+  return argv;
+}
+
+/* The input already read becomes the adapter's stdin again: a memfd, else a pipe fed by a child. */
+static int restore_stdin(const struct client *c) {
+  int fd = memfd_create("hookwarden-input", 0);
+  if (fd >= 0) {
+    size_t off = 0;
+    while (off < c->input_len) {
+      ssize_t w = write(fd, c->input + off, c->input_len - off);
+      if (w < 0 && errno == EINTR) continue;
+      if (w <= 0) return -1;
+      off += (size_t)w;
+    }
+    if (lseek(fd, 0, SEEK_SET) != 0 || dup2(fd, 0) < 0) return -1;
+    close(fd);
+    return 0;
+  }
+  int p[2];
+  if (pipe(p) != 0) return -1;
+  pid_t pid = fork();
+  if (pid < 0) return -1;
+  if (pid == 0) { /* the writer: holds nothing of Claude Code's but the input */
+    close(p[0]);
+    int null = open("/dev/null", O_WRONLY);
+    dup2(null, 1);
+    dup2(null, 2);
+    size_t off = 0;
+    while (off < c->input_len) {
+      ssize_t w = write(p[1], c->input + off, c->input_len - off);
+      if (w < 0 && errno == EINTR) continue;
+      if (w <= 0) _exit(0);
+      off += (size_t)w;
+    }
+    _exit(0);
+  }
+  close(p[1]);
+  if (dup2(p[0], 0) < 0) return -1;
+  close(p[0]);
+  return 0;
+}
+
+/* Runs the Node adapter in this process's place; returns only if that cannot be done (fails closed). */
+static int fall_back(struct client *c, const char *why, int start, int late) {
+  setenv("HOOKWARDEN_CLIENT_FALLBACK", why, 1);
+  if (c->socket[0] != '\0') setenv("HOOKWARDEN_CLIENT_SOCKET", c->socket, 1);
+  if (start) setenv("HOOKWARDEN_CLIENT_START", "1", 1);
+  else unsetenv("HOOKWARDEN_CLIENT_START");
+  if (c->input_read && restore_stdin(c) != 0) {
+    fprintf(stderr, "hookwarden-client: %s, and the input cannot be handed to the adapter (%s)\n", why, strerror(errno));
+    return 2;
+  }
+  char **argv = late ? with_time_left(c) : c->command;
+  execv(argv[0], argv);
+  fprintf(stderr, "hookwarden-client: cannot run %s (%s): reinstall hookwarden or run `hookwarden claude-code install` again\n",
+          argv[0], strerror(errno));
+  return 2;
+}
+
+static int read_input(struct client *c) {
+  size_t cap = 65536;
+  c->input = malloc(cap);
+  if (c->input == NULL) return -1;
+  c->input_read = 1;
+  for (;;) {
+    if (c->input_len == cap) {
+      if (cap > MAX_INPUT) return 1; /* more than the adapter takes: its answer */
+      char *more = realloc(c->input, cap * 2);
+      if (more == NULL) return -1;
+      c->input = more;
+      cap *= 2;
+    }
+    ssize_t r = read(0, c->input + c->input_len, cap - c->input_len);
+    if (r == 0) return c->input_len > MAX_INPUT ? 1 : 0;
+    if (r < 0) {
+      if (errno == EINTR) continue;
+      return -1;
+    }
+    c->input_len += (size_t)r;
+  }
+}
+
+static int connect_daemon(const char *path) {
+  struct sockaddr_un a = {.sun_family = AF_UNIX};
+  if (strlen(path) >= sizeof a.sun_path) return errno = ENAMETOOLONG, -1;
+  strcpy(a.sun_path, path);
+  int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (fd < 0) return -1;
+  if (connect(fd, (struct sockaddr *)&a, sizeof a) != 0) {
+    int e = errno;
+    close(fd);
+    return errno = e, -1;
+  }
+  return fd;
+}
+
+/* The call, once the daemon is found: returns the exit code, or falls back. */
+static int call_daemon(struct client *c, int fd) {
+  char why[512];
+  struct ucred cred;
+  socklen_t cl = sizeof cred;
+  if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &cl) != 0 || cred.uid != getuid()) {
+    snprintf(why, sizeof why, "the daemon on %s runs as another user", c->socket);
+    return fall_back(c, why, 0, 0);
+  }
+  char cwd[HW_PATH_MAX];
+  if (getcwd(cwd, sizeof cwd) == NULL) return fall_back(c, "no working directory", 0, 0);
+  struct hw_buf b = {0};
+  char num[32];
+  int envc = 0;
+  for (char **e = environ; *e != NULL; e++) envc++;
+  int ok = hw_put_str(&b, "HWC1") == 0 && hw_put_str(&b, "call") == 0 && hw_put_str(&b, cwd) == 0;
+  snprintf(num, sizeof num, "%d", c->nargs);
+  ok = ok && hw_put_str(&b, num) == 0;
+  for (int i = 0; ok && i < c->nargs; i++) ok = hw_put_str(&b, c->args[i]) == 0;
+  snprintf(num, sizeof num, "%d", envc);
+  ok = ok && hw_put_str(&b, num) == 0;
+  for (char **e = environ; ok && *e != NULL; e++) ok = hw_put_str(&b, *e) == 0;
+  int64_t backstop = c->timeout_ms < 0 ? -1 : c->started + c->timeout_ms + BACKSTOP_MS;
+  int64_t handshake = hw_now_ms() + HANDSHAKE_MS;
+  if (backstop >= 0 && backstop < handshake) handshake = backstop;
+  char *reply = NULL;
+  size_t len = 0;
+  if (!ok || hw_send_frame(fd, &b, handshake) != 0 || hw_recv_frame(fd, &reply, &len, 64 << 20, handshake) != 0 || len == 0) {
+    snprintf(why, sizeof why, "the daemon did not answer its hello (%s)", ok ? strerror(errno) : "out of memory");
+    return fall_back(c, why, 0, 1);
+  }
+  if (reply[0] == 'F') {
+    snprintf(why, sizeof why, "%.*s", (int)(len - 1), reply + 1);
+    return fall_back(c, why, 0, 0);
+  }
+  /* 'R' n\0 then n × <kind><path>\0: each digested here, in order. */
+  char *p = reply + 1, *end = reply + len;
+  char *nend = memchr(p, '\0', (size_t)(end - p));
+  if (reply[0] != 'R' || nend == NULL) return fall_back(c, "protocol: no list of reads", 0, 0);
+  long n = strtol(p, NULL, 10);
+  p = nend + 1;
+  b.len = 0;
+  snprintf(num, sizeof num, "%ld", n);
+  ok = hw_put_str(&b, num) == 0;
+  for (long i = 0; ok && i < n; i++) {
+    char *e = p < end ? memchr(p, '\0', (size_t)(end - p)) : NULL;
+    if (e == NULL || e == p) return fall_back(c, "protocol: a malformed read", 0, 0);
+    char digest[80];
+    hw_digest(p[0], p + 1, digest);
+    ok = hw_put_str(&b, digest) == 0;
+    p = e + 1;
+  }
+  free(reply);
+  if (c->timeout_ms < 0) ok = ok && hw_put_str(&b, "-") == 0;
+  else {
+    int64_t left = c->timeout_ms - (hw_now_ms() - c->started);
+    snprintf(num, sizeof num, "%lld", (long long)(left < 0 ? 0 : left));
+    ok = ok && hw_put_str(&b, num) == 0;
+  }
+  ok = ok && hw_put(&b, c->input, c->input_len) == 0;
+  if (!ok || hw_send_frame(fd, &b, backstop) != 0 || hw_recv_frame(fd, &reply, &len, 64 << 20, backstop) != 0 || len == 0) {
+    snprintf(why, sizeof why, "the daemon did not answer the call (%s)", ok ? strerror(errno) : "out of memory");
+    return fall_back(c, why, 0, 1);
+  }
+  hw_buf_free(&b);
+  close(fd);
+  if (reply[0] == 'F') {
+    snprintf(why, sizeof why, "%.*s", (int)(len - 1), reply + 1);
+    return fall_back(c, why, 0, 0);
+  }
+  if (reply[0] != 'A' || len < 6) return fall_back(c, "protocol: a malformed answer", 0, 0);
+  int code = (unsigned char)reply[1];
+  size_t out = (size_t)(unsigned char)reply[2] << 24 | (size_t)(unsigned char)reply[3] << 16 |
+               (size_t)(unsigned char)reply[4] << 8 | (unsigned char)reply[5];
+  if (out > len - 6) return fall_back(c, "protocol: a malformed answer", 0, 0);
+  /* As the adapter writes it: stderr, then stdout. */
+  const char *parts[2] = {reply + 6 + out, reply + 6};
+  size_t sizes[2] = {len - 6 - out, out};
+  for (int i = 0; i < 2; i++)
+    for (size_t off = 0; off < sizes[i];) {
+      ssize_t w = write(i == 0 ? 2 : 1, parts[i] + off, sizes[i] - off);
+      if (w < 0 && errno == EINTR) continue;
+      if (w <= 0) break;
+      off += (size_t)w;
+    }
+  return code;
+}
+
+int main(int argc, char **argv) {
+  struct client c = {.started = hw_now_ms(), .timeout_ms = -1};
+  int print = argc > 1 && strcmp(argv[1], "--print-socket") == 0;
+  if (print) argv++, argc--;
+  if (argc < 4 || strcmp(argv[3], "claude-code") != 0 || argv[1][0] != '/') {
+    fprintf(stderr, "usage: hookwarden-client [--print-socket] <node> <bin/hookwarden> claude-code [flags…] (written by `hookwarden claude-code install`)\n");
+    if (argc >= 2 && argv[1][0] == '/' && !print) execv(argv[1], argv + 1);
+    return 2;
+  }
+  c.command = argv + 1;
+  c.args = argv + 4;
+  c.nargs = argc - 4;
+  char why[600], cwd[HW_PATH_MAX];
+  if (getcwd(cwd, sizeof cwd) == NULL) return print ? 1 : fall_back(&c, "no working directory", 0, 0);
+  if (hw_socket_path(argv[1], argv[2], c.args, c.nargs, cwd, c.socket, sizeof c.socket, why, sizeof why) != 0) {
+    if (print) return fprintf(stderr, "hookwarden-client: %s\n", why), 1;
+    c.socket[0] = '\0';
+    return fall_back(&c, why, 0, 0);
+  }
+  if (print) return printf("%s\n", c.socket) < 0;
+  c.timeout_ms = timeout_of(c.args, c.nargs);
+  if (c.timeout_ms == -2) return fall_back(&c, "--timeout is not one the adapter takes", 0, 0);
+  struct stat st;
+  if (fstat(0, &st) != 0 || !(S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode) || S_ISREG(st.st_mode)))
+    return fall_back(&c, "no input on stdin", 0, 0);
+  char dir[HW_PATH_MAX];
+  if (hw_daemon_dir(dir, sizeof dir) != 0 || hw_dir_problem(dir, why, sizeof why) != 0) {
+    /* A directory that does not exist yet is the daemon's to create: start one. */
+    return fall_back(&c, why, access(dir, F_OK) != 0, 0);
+  }
+  if (lstat(c.socket, &st) != 0) return fall_back(&c, "no daemon runs for this configuration yet", errno == ENOENT, 0);
+  if (!S_ISSOCK(st.st_mode) || st.st_uid != getuid()) {
+    snprintf(why, sizeof why, "%s is not a socket of this user", c.socket);
+    return fall_back(&c, why, 0, 0);
+  }
+  int r = read_input(&c);
+  if (r != 0) return fall_back(&c, r > 0 ? "the input is larger than the adapter takes" : "cannot read stdin", 0, 0);
+  int fd = connect_daemon(c.socket);
+  if (fd < 0) {
+    int stale = errno == ECONNREFUSED || errno == ENOENT;
+    snprintf(why, sizeof why, "%s: %s", c.socket, stale ? "no daemon listens (a stale socket)" : strerror(errno));
+    return fall_back(&c, why, stale, 0);
+  }
+  return call_daemon(&c, fd);
+}
