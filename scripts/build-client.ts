@@ -47,12 +47,23 @@ if (why !== undefined) problems.client = `could not build hookwarden-client: ${w
 const addon = join(outDir, 'peer-cred.node');
 rmSync(addon, { force: true });
 const headers = nodeHeaders();
-if (headers === undefined) problems.peerCred = "no Node headers (node_api.h) next to this node or in /usr/include/node";
+if (headers === undefined)
+  problems.peerCred = 'no Node headers (node_api.h) next to this node or in /usr/include/node';
 else {
-  const failed = compile([...WARNINGS, '-shared', '-fPIC', `-I${headers}`, '-o', addon, source('peer-cred.c')]);
+  const failed = compile([
+    ...WARNINGS,
+    '-shared',
+    '-fPIC',
+    `-I${headers}`,
+    '-o',
+    addon,
+    source('peer-cred.c'),
+  ]);
   if (failed !== undefined) problems.peerCred = `could not build peer-cred.node: ${failed}`;
 }
 
 writeFileSync(join(outDir, 'client-build.json'), `${JSON.stringify({ cc, problems }, null, 2)}\n`);
 for (const p of Object.values(problems))
-  process.stderr.write(`hookwarden: note: ${p}; \`claude-code install\` will write the Node adapter command\n`);
+  process.stderr.write(
+    `hookwarden: note: ${p}; \`claude-code install\` will write the Node adapter command\n`,
+  );

@@ -37,7 +37,10 @@ export function addServeCommand(program: Command, setExitCode: (code: number) =>
       '--watch',
       'reload the configuration when its files change (last-known-good); the default with --socket',
     )
-    .option('--no-watch', 'with --socket: do not watch (a client still never gets an answer for changed files)')
+    .option(
+      '--no-watch',
+      'with --socket: do not watch (a client still never gets an answer for changed files)',
+    )
     .option(
       '--queue <redis-url>',
       'Redis mode: async hooks become BullMQ jobs shared by every replica, tenant rates are global (e.g. redis://127.0.0.1:6379; docs/scaling.md). A URL with a password: set $HOOKWARDEN_QUEUE_URL instead (the command line is visible to other users)',
