@@ -46,6 +46,10 @@ export function runProgram(
     child.stderr.on('data', (d) => (stderr += d));
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
+    // A program that exits without reading its input (an early answer) is no error of the test's.
+    child.stdin.on('error', (err: NodeJS.ErrnoException) => {
+      if (err.code !== 'EPIPE') reject(err);
+    });
     child.stdin.end(options.stdin ?? '');
   });
 }

@@ -49,7 +49,7 @@ export function serveConnection(socket: Socket, host: ConnectionHost): void {
   const uid = process.getuid?.();
   const cred = peerCred(socket);
   if (typeof cred === 'string' || cred.uid !== uid) {
-    host.log('warn', 'refused a peer', typeof cred === 'string' ? { why: cred } : { ...cred });
+    host.log('warn', 'refused a peer', typeof cred === 'string' ? { why: cred } : { peer: cred });
     socket.destroy();
     return;
   }

@@ -307,10 +307,11 @@ int main(int argc, char **argv) {
   if (fstat(0, &st) != 0 || !(S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode) || S_ISREG(st.st_mode)))
     return fall_back(&c, "no input on stdin", 0, 0);
   char dir[HW_PATH_MAX];
-  if (hw_daemon_dir(dir, sizeof dir) != 0 || hw_dir_problem(dir, why, sizeof why) != 0) {
-    /* A directory that does not exist yet is the daemon's to create: start one. */
-    return fall_back(&c, why, access(dir, F_OK) != 0, 0);
-  }
+  if (hw_daemon_dir(dir, sizeof dir) != 0) return fall_back(&c, "the socket directory's path is too long", 0, 0);
+  /* A directory that does not exist yet is the daemon's to create: start one. */
+  if (access(dir, F_OK) != 0 && errno == ENOENT)
+    return fall_back(&c, "no daemon runs for this configuration yet", 1, 0);
+  if (hw_dir_problem(dir, why, sizeof why) != 0) return fall_back(&c, why, 0, 0);
   if (lstat(c.socket, &st) != 0) return fall_back(&c, "no daemon runs for this configuration yet", errno == ENOENT, 0);
   if (!S_ISSOCK(st.st_mode) || st.st_uid != getuid()) {
     snprintf(why, sizeof why, "%s is not a socket of this user", c.socket);
