@@ -1,0 +1,189 @@
+// hookwarden-client when the daemon cannot be trusted with the call: a protocol error, a daemon that
+// never answers (its --timeout and a second), one that dies mid-call, files changed since it loaded
+// them (issue 23, finding 4: the call right after an edit is decided by the edited guard), hooks
+// whose meaning depends on the process. Each answers exactly what the Node adapter answers in
+// process; the daemon is back in use once it has reloaded.
+import { closeSync, constants, existsSync, mkdirSync, openSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
+import { dirname, join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { FrameReader, frame } from '../../src/cli/claude-code/daemon/wire.js';
+import { lockPack } from '../../src/packs/index.js';
+import { bashInput } from '../helpers/claude-code.js';
+import { mkfifo } from '../helpers/fifo.js';
+import { tempDir, writeConfig, writeFile } from '../helpers/fixture.js';
+import {
+  daemonEnv,
+  daemonStatus,
+  FELL_BACK,
+  runAdapter,
+  runClient,
+  socketOf,
+  startDaemon,
+} from '../helpers/native-client.js';
+import { script, writePack } from '../helpers/pack.js';
+
+const NO_RM = 'grep -q "rm -rf" && { echo "no recursive deletes" >&2; exit 2; }; exit 0';
+const guarded = (dir: string, command = NO_RM, extra: Record<string, unknown> = {}) =>
+  writeConfig(dir, 'settings.hookwarden.json', {
+    dialect: 'claude-code',
+    hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command, ...extra }] }] },
+  });
+const rm = JSON.stringify(bashInput('rm -rf /'));
+const ls = JSON.stringify(bashInput('ls'));
+const noteOf = (stderr: string) => FELL_BACK.exec(stderr)?.[1];
+
+const fakes: Server[] = [];
+afterAll(() => {
+  for (const f of fakes) f.close();
+});
+
+/** A daemon in this process: `hello` answers the client's hello, `call` its call (undefined: never). */
+function fakeDaemon(socket: string, hello: Buffer, call?: Buffer | 'close'): Promise<void> {
+  mkdirSync(dirname(socket), { recursive: true, mode: 0o700 });
+  const server = createServer((c) => {
+    const reader = new FrameReader();
+    let frames = 0;
+    c.on('error', () => {});
+    c.on('data', (d: Buffer) => {
+      reader.push(d);
+      while (reader.next(1 << 26) !== undefined) {
+        frames++;
+        if (frames === 1) c.write(hello);
+        else if (call === 'close') c.destroy();
+        else if (call !== undefined) c.end(call);
+      }
+    });
+  });
+  fakes.push(server);
+  return new Promise((resolve) => server.listen(socket, resolve));
+}
+
+const NO_READS = frame(Buffer.from('R0\0'));
+
+describe('hookwarden-client falls back to the adapter in process', () => {
+  it.each([
+    ['a hello answered with nonsense', frame(Buffer.from('Xwhat')), undefined, /protocol: no list of reads/],
+    ['a malformed answer', NO_READS, frame(Buffer.from('A')), /protocol: a malformed answer/],
+    ['a connection closed mid-call', NO_READS, 'close' as const, /the daemon did not answer the call/],
+  ])('on %s', async (_what, hello, call, why) => {
+    const args = ['--config', guarded(tempDir())];
+    const env = daemonEnv();
+    await fakeDaemon(await socketOf(args, env), hello, call ?? frame(Buffer.from('A')));
+    const r = await runClient(args, ls, env);
+    expect([r.code, noteOf(r.stderr)]).toEqual([0, expect.stringMatching(why)]);
+    const denied = await runClient(args, rm, env);
+    expect([denied.code, denied.stderr]).toEqual([2, 'no recursive deletes\n']);
+  });
+
+  it('when the daemon never answers: at its --timeout and a second, with the rest of the time for the adapter', async () => {
+    const args = ['--timeout', '1', '--config', guarded(tempDir())];
+    const env = daemonEnv();
+    await fakeDaemon(await socketOf(args, env), NO_READS);
+    const started = Date.now();
+    const r = await runClient(args, ls, env);
+    expect([r.code, noteOf(r.stderr)]).toEqual([
+      0,
+      'the daemon did not answer the call (Connection timed out)',
+    ]);
+    const denied = await runClient(args, rm, env);
+    expect([denied.code, denied.stderr]).toEqual([2, 'no recursive deletes\n']);
+    // Two calls, each cut at 1 s + 1 s: well under Claude Code's timeout (the adapter's + 3 s).
+    expect(Date.now() - started).toBeLessThan(15_000);
+  });
+
+  it('when the daemon dies mid-call: the call runs again in process, and answers', async () => {
+    const dir = tempDir();
+    const fifo = mkfifo(dir, 'hold');
+    const args = [
+      '--config',
+      guarded(
+        dir,
+        `if [ -e ${dir}/ran ]; then echo "run again in process" >&2; exit 2; fi; touch ${dir}/ran; cat ${fifo} >/dev/null; exit 0`,
+      ),
+    ];
+    const env = daemonEnv();
+    const d = await startDaemon(args, env);
+    const call = runClient(args, ls, env);
+    const until = Date.now() + 30_000;
+    while (!existsSync(join(dir, 'ran')) && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+    d.child.kill('SIGKILL');
+    const r = await call;
+    expect([r.code, r.stderr]).toEqual([2, 'run again in process\n']);
+    // Whatever of the daemon's hook survived it: let it end.
+    try {
+      closeSync(openSync(fifo, constants.O_WRONLY | constants.O_NONBLOCK));
+    } catch {
+      // nobody reads it any more
+    }
+  });
+
+  it.each([
+    ['the config file', 'config'],
+    ['the JS guard it loaded', 'source'],
+  ])(
+    'when %s changed since the daemon loaded it: the next call is the edited guard’s, then the daemon’s again',
+    async (_what, edited) => {
+      const dir = tempDir();
+      writeFile(join(dir, 'guard.js'), 'export default () => ({})');
+      const config = writeConfig(dir, 'settings.hookwarden.json', {
+        dialect: 'claude-code',
+        hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'js', source: 'guard.js' }] }] },
+      });
+      const args = ['--config', config];
+      const env = daemonEnv();
+      const d = await startDaemon(args, env);
+      expect((await runClient(args, rm, env)).code).toBe(0);
+      if (edited === 'config') guarded(dir);
+      else
+        writeFile(
+          join(dir, 'guard.js'),
+          'export default (i) => (/rm -rf/.test(i.toolInput.command) ? { decision: "deny", reason: "no recursive deletes" } : {})',
+        );
+      const after = await runClient(args, rm, env);
+      expect([after.code, after.stderr]).toEqual([2, 'no recursive deletes\n']);
+      expect((await daemonStatus(env))[0]!.status.calls).toMatchObject({ answered: 1, fellBack: 1 });
+      await d.stderrIncludes('"msg":"configuration reloaded"');
+      const next = await runClient(args, rm, env);
+      expect([next.code, next.stderr]).toEqual([2, 'no recursive deletes\n']);
+      expect((await daemonStatus(env))[0]!.status.calls).toMatchObject({ answered: 2, fellBack: 1 });
+    },
+  );
+
+  it('when a pack the configuration pins changed: the in-process answer (the pack refused), not the daemon’s', async () => {
+    const dir = tempDir();
+    const pack = writePack(
+      {
+        hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: './guard.sh' }] }] },
+        files: { 'guard.sh': script({ decision: 'deny', reason: 'the pack says no' }) },
+      },
+      join(dir, 'pack'),
+    );
+    const { digest } = await lockPack(pack);
+    const config = writeConfig(dir, 'hooks.json', { packs: [{ path: pack, digest }] });
+    const args = ['--config', config];
+    const env = daemonEnv();
+    await startDaemon(args, env);
+    expect((await runClient(args, ls, env)).code).toBe(2);
+    writeFileSync(join(pack, 'guard.sh'), script({}));
+    const inProcess = await runAdapter(args, ls, env);
+    const r = await runClient(args, ls, env);
+    expect(r.code).toBe(inProcess.code);
+    expect(r.stdout).toBe(inProcess.stdout);
+    expect(noteOf(r.stderr)).toMatch(/guard\.sh changed since it was loaded/);
+  });
+
+  it.each([
+    ['once', { once: true }, /`once` hooks/],
+    ['async', { async: true }, /async hooks/],
+  ])(
+    'for a configuration with %s hooks (their meaning depends on the process)',
+    async (_what, extra, why) => {
+      const args = ['--config', guarded(tempDir(), NO_RM, extra)];
+      const env = daemonEnv();
+      await startDaemon(args, env);
+      const r = await runClient(args, ls, env);
+      expect(noteOf(r.stderr)).toMatch(why);
+    },
+  );
+});
