@@ -58,13 +58,13 @@ export function serveConnection(socket: Socket, host: ConnectionHost): void {
   let hello: Hello | undefined;
   let flags: AdapterFlags | undefined;
   let reads: readonly LoadRead[] = [];
-  const finish = (bytes: Buffer) => {
+  const finish = (bytes: Buffer, then?: () => void) => {
     stage = 'done';
-    socket.end(bytes);
+    socket.end(bytes, then);
   };
-  const fallBack = (why: string) => {
+  const fallBack = (why: string, then?: () => void) => {
     host.count('fellBack');
-    finish(fallbackFrame(why));
+    finish(fallbackFrame(why), then);
   };
   socket.setTimeout(IDLE_CONNECTION_MS, () => socket.destroy());
   socket.on('error', () => {}); // a client that went away: nothing to answer
@@ -85,10 +85,7 @@ export function serveConnection(socket: Socket, host: ConnectionHost): void {
         return fallBack(`protocol: ${(err as Error).message}`);
       }
       if (hello.kind === 'status') return finish(jsonFrame(host.status()));
-      if (hello.kind === 'stop') {
-        finish(jsonFrame(host.status()));
-        return host.stop();
-      }
+      if (hello.kind === 'stop') return finish(jsonFrame(host.status()), () => host.stop());
       const accepted = host.accept(hello);
       if (typeof accepted === 'string') return fallBack(accepted);
       flags = accepted;
@@ -105,10 +102,8 @@ export function serveConnection(socket: Socket, host: ConnectionHost): void {
       return fallBack(`protocol: ${(err as Error).message}`);
     }
     const changed = readsMismatch(reads, call.digests);
-    if (changed !== undefined) {
-      host.stale(changed);
-      return fallBack(changed);
-    }
+    // The answer first: stale() may stop the daemon (its own code changed).
+    if (changed !== undefined) return fallBack(changed, () => host.stale(changed));
     host.answer(flags!, hello!, call.input, call.deadlineMs).then(
       (a) => {
         host.count('answered');
