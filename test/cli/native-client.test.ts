@@ -4,16 +4,14 @@
 // dies mid-call or never answers, files changed since the daemon loaded them. The verdict is right
 // in every case; only where it was computed differs, and the adapter's debug note says why.
 import { spawn } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:net';
+import { chmodSync, chownSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { FrameReader, frame, helloFrame } from '../../src/cli/claude-code/daemon/wire.js';
+import { describe, expect, it } from 'vitest';
+import { helloFrame } from '../../src/cli/claude-code/daemon/wire.js';
 import { shellWords } from '../../src/cli/claude-code/routing.js';
-import { lockPack } from '../../src/packs/index.js';
 import { bashInput } from '../helpers/claude-code.js';
 import { runCli, runProgram } from '../helpers/cli.js';
-import { tempDir, writeConfig, writeFile } from '../helpers/fixture.js';
+import { tempDir, writeConfig } from '../helpers/fixture.js';
 import {
   daemonEnv,
   daemonStatus,
@@ -23,7 +21,6 @@ import {
   startDaemon,
   waitUntil,
 } from '../helpers/native-client.js';
-import { script, writePack } from '../helpers/pack.js';
 
 const NOBODY = 65534;
 const NO_RM = 'grep -q "rm -rf" && { echo "no recursive deletes" >&2; exit 2; }; exit 0';
@@ -35,34 +32,6 @@ const guarded = (dir: string, command = NO_RM) =>
 const rm = JSON.stringify(bashInput('rm -rf /'));
 const ls = JSON.stringify(bashInput('ls'));
 const noteOf = (stderr: string) => FELL_BACK.exec(stderr)?.[1];
-
-const fakes: Server[] = [];
-afterAll(() => {
-  for (const f of fakes) f.close();
-});
-
-/** A daemon in this process that answers the hello with `onHello` and a call with `onCall`. */
-function fakeDaemon(socket: string, onHello: Buffer | undefined, onCall?: Buffer): Promise<void> {
-  mkdirSync(dirname(socket), { recursive: true, mode: 0o700 });
-  const server = createServer((c) => {
-    const reader = new FrameReader();
-    let frames = 0;
-    c.on('error', () => {});
-    c.on('data', (d: Buffer) => {
-      reader.push(d);
-      while (reader.next(1 << 26) !== undefined) {
-        frames++;
-        if (frames === 1 && onHello !== undefined) c.write(onHello);
-        else if (frames === 2) {
-          if (onCall === undefined) c.destroy();
-          else c.write(onCall);
-        }
-      }
-    });
-  });
-  fakes.push(server);
-  return new Promise((resolve) => server.listen(socket, resolve));
-}
 
 /** The pid of the one daemon of `env` (after its status says it runs). */
 async function onlyDaemon(env: NodeJS.ProcessEnv) {
