@@ -22,6 +22,7 @@ const SCENARIOS: Record<string, () => Promise<{ run: (quick?: boolean) => Promis
   'async-hook': () => import('./async-hook.js'),
   'async-replicas': () => import('./async-replicas.js'),
   'claude-code-adapter': () => import('./claude-code-adapter.js'),
+  'claude-code-client': () => import('./claude-code-client.js'),
 };
 
 const args = process.argv.slice(2);
