@@ -4,7 +4,7 @@
 // no spawn server, may still be running. Vitest only logs an error thrown here, so the leaks are
 // also written to .vitest-leaks.json, which `npm test` checks (scripts/check-leaks.ts) to fail the run.
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,11 +15,14 @@ const BIN = fileURLToPath(new URL('../bin/hookwarden', import.meta.url));
 
 export default function setup() {
   rmSync(LEAKS, { force: true });
-  // Inherited by every test file's process (forks), and by what they start.
-  const home = mkdtempSync(join(tmpdir(), 'hw-suite-'));
+  // Inherited by every test file's process (forks), and by what they start. On a tmpfs, like a real
+  // runtime directory (hooks' scratch directories go there too), and open to traversal: hooks that
+  // run as nobody must reach their scratch directory (daemons keep theirs in a 0700 subdirectory).
+  const home = mkdtempSync(join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), 'hw-suite-'));
+  chmodSync(home, 0o711);
   const run = join(home, 'run');
-  mkdirSync(run, { mode: 0o700 });
-  chmodSync(run, 0o700);
+  mkdirSync(run, { mode: 0o711 });
+  chmodSync(run, 0o711);
   process.env.XDG_RUNTIME_DIR = run;
   process.env.XDG_STATE_HOME = join(home, 'state');
   return async () => {

@@ -7,7 +7,7 @@ import { closeSync, constants, existsSync, mkdirSync, openSync, writeFileSync } 
 import { createServer, type Server } from 'node:net';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { FrameReader, frame } from '../../src/cli/claude-code/daemon/wire.js';
+import { FrameReader, frame, manifest } from '../../src/cli/claude-code/daemon/wire.js';
 import { lockPack } from '../../src/packs/index.js';
 import { bashInput } from '../helpers/claude-code.js';
 import { mkfifo } from '../helpers/fifo.js';
@@ -38,38 +38,41 @@ afterAll(() => {
   for (const f of fakes) f.close();
 });
 
-/** A daemon in this process: `hello` answers the client's hello, `call` its call (undefined: never). */
-function fakeDaemon(socket: string, hello: Buffer, call?: Buffer | 'close'): Promise<void> {
+/**
+ * A daemon in this process, with an empty manifest beside its socket (unless `manifest` is false):
+ * `answer` answers the request ('close': the connection is closed; undefined: never answered).
+ */
+function fakeDaemon(
+  socket: string,
+  answer: Buffer | 'close' | undefined,
+  withManifest = true,
+): Promise<void> {
   mkdirSync(dirname(socket), { recursive: true, mode: 0o700 });
+  if (withManifest) writeFileSync(`${socket}.reads`, manifest([]).bytes, { mode: 0o600 });
   const server = createServer((c) => {
     const reader = new FrameReader();
-    let frames = 0;
     c.on('error', () => {});
     c.on('data', (d: Buffer) => {
       reader.push(d);
-      while (reader.next(1 << 26) !== undefined) {
-        frames++;
-        if (frames === 1) c.write(hello);
-        else if (call === 'close') c.destroy();
-        else if (call !== undefined) c.end(call);
-      }
+      if (reader.next(1 << 26) === undefined) return;
+      if (answer === 'close') c.destroy();
+      else if (answer !== undefined) c.end(answer);
     });
   });
   fakes.push(server);
   return new Promise((resolve) => server.listen(socket, resolve));
 }
 
-const NO_READS = frame(Buffer.from('R0\0'));
-
 describe('hookwarden-client falls back to the adapter in process', () => {
   it.each([
-    ['a hello answered with nonsense', frame(Buffer.from('Xwhat')), undefined, /protocol: no list of reads/],
-    ['a malformed answer', NO_READS, frame(Buffer.from('A')), /protocol: a malformed answer/],
-    ['a connection closed mid-call', NO_READS, 'close' as const, /the daemon did not answer the call/],
-  ])('on %s', async (_what, hello, call, why) => {
+    ['an answer that is not one', frame(Buffer.from('Xwhat')), true, /protocol: a malformed answer/],
+    ['a malformed answer', frame(Buffer.from('A')), true, /protocol: a malformed answer/],
+    ['a connection closed mid-call', 'close' as const, true, /the daemon did not answer the call/],
+    ['no list of its files', frame(Buffer.from('A')), false, /the daemon's list of files .* is missing/],
+  ])('on %s', async (_what, answer, withManifest, why) => {
     const args = ['--config', guarded(tempDir())];
     const env = daemonEnv();
-    await fakeDaemon(await socketOf(args, env), hello, call ?? frame(Buffer.from('A')));
+    await fakeDaemon(await socketOf(args, env), answer, withManifest);
     const r = await runClient(args, ls, env);
     expect([r.code, noteOf(r.stderr)]).toEqual([0, expect.stringMatching(why)]);
     const denied = await runClient(args, rm, env);
@@ -79,7 +82,7 @@ describe('hookwarden-client falls back to the adapter in process', () => {
   it('when the daemon never answers: at its --timeout and a second, with the rest of the time for the adapter', async () => {
     const args = ['--timeout', '1', '--config', guarded(tempDir())];
     const env = daemonEnv();
-    await fakeDaemon(await socketOf(args, env), NO_READS);
+    await fakeDaemon(await socketOf(args, env), undefined);
     const started = Date.now();
     const r = await runClient(args, ls, env);
     expect([r.code, noteOf(r.stderr)]).toEqual([

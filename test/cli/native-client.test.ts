@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { chmodSync, chownSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { helloFrame } from '../../src/cli/claude-code/daemon/wire.js';
+import { requestFrame } from '../../src/cli/claude-code/daemon/wire.js';
 import { shellWords } from '../../src/cli/claude-code/routing.js';
 import { bashInput } from '../helpers/claude-code.js';
 import { runCli, runProgram } from '../helpers/cli.js';
@@ -144,7 +144,7 @@ describe('hookwarden-client', () => {
     for (let p = dirname(d.socket); p !== dirname(env.XDG_RUNTIME_DIR); p = dirname(p)) chmodSync(p, 0o711);
     chmodSync(dirname(env.XDG_RUNTIME_DIR), 0o711);
     chmodSync(d.socket, 0o666);
-    const hello = helloFrame({ kind: 'call', cwd: dir, args, env: Object.create(null) }).toString('base64');
+    const hello = requestFrame({ kind: 'call', cwd: dir, args, env: Object.create(null) }).toString('base64');
     // As nobody: connect, send a hello, print what comes back before the daemon closes.
     const peer = await runProgram(
       process.execPath,

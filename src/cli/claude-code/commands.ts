@@ -34,6 +34,9 @@ this adapter itself, an internal error, an interrupt or --timeout before a verdi
 line on stderr where the event can block (and when it is unknown), a JSON deny on PermissionRequest,
 exit 1 (a non-blocking error) on the other events. Never a stack trace.
 Hooks run with $CLAUDE_PROJECT_DIR (else the current directory) as their sandbox root.
+\`claude-code install\` writes this command behind hookwarden-client where it was built: the client
+forwards each call to a per-user daemon that answers exactly as this adapter would here, and runs
+this adapter itself on any doubt (\`hookwarden claude-code daemon --help\`).
 With --socket <path> (or $HOOKWARDEN_SOCKET) it forwards the event to a running
 \`hookwarden serve --socket <path>\` that runs the same --config files and root (a warm dispatcher),
 and dispatches here itself when the socket is absent, stale, not this user's, or the daemon runs

@@ -1,7 +1,7 @@
 // One connection to the daemon (wire.ts): the peer's uid checked by the kernel's word (SO_PEERCRED),
-// the HELLO judged (the caller's flags, working directory and environment must name the daemon's own
-// configuration), the list of what its load read sent, the caller's digests compared, and the call
-// answered. Anything wrong is an 'F' frame: the client then runs the adapter in its own process,
+// then ONE request judged and answered: the caller's flags, working directory and environment must
+// name the daemon's own configuration, its digests must be of the daemon's current manifest and
+// match it. Anything wrong is an 'F' frame: the client then runs the adapter in its own process,
 // which is always right, only slower. Never a verdict the caller's own process would not give.
 import type { Socket } from 'node:net';
 import { type LoadRead, readsMismatch } from '../../../config/read-log.js';
@@ -12,27 +12,19 @@ import {
   answerFrame,
   FrameReader,
   fallbackFrame,
-  type Hello,
   jsonFrame,
-  MAX_CALL_BYTES,
-  MAX_HELLO_BYTES,
-  parseCall,
-  parseHello,
-  readsFrame,
+  MAX_REQUEST_BYTES,
+  parseRequest,
+  type Request,
 } from './wire.js';
 
 /** What a connection needs from the daemon. */
 export interface ConnectionHost {
   /** The caller's flags (paths absolute) when the daemon answers for it, else why not. */
-  accept(hello: Hello): AdapterFlags | string;
-  /** What the configuration in force was loaded from (the executor's reads and the daemon's code). */
-  reads(): readonly LoadRead[];
-  answer(
-    flags: AdapterFlags,
-    hello: Hello,
-    input: Buffer,
-    deadlineMs: number | undefined,
-  ): Promise<CliAnswer>;
+  accept(request: Request): AdapterFlags | string;
+  /** The manifest in force: its token and the reads it lists (the executor's and the daemon's code). */
+  manifest(): { readonly token: string; readonly reads: readonly LoadRead[] };
+  answer(flags: AdapterFlags, request: Request): Promise<CliAnswer>;
   /** The caller's digests did not match: reload (the daemon throttles it). */
   stale(why: string): void;
   status(): unknown;
@@ -46,20 +38,16 @@ export interface ConnectionHost {
 const IDLE_CONNECTION_MS = 30_000;
 
 export function serveConnection(socket: Socket, host: ConnectionHost): void {
-  const uid = process.getuid?.();
   const cred = peerCred(socket);
-  if (typeof cred === 'string' || cred.uid !== uid) {
+  if (typeof cred === 'string' || cred.uid !== process.getuid?.()) {
     host.log('warn', 'refused a peer', typeof cred === 'string' ? { why: cred } : { peer: cred });
     socket.destroy();
     return;
   }
   const reader = new FrameReader();
-  let stage: 'hello' | 'call' | 'done' = 'hello';
-  let hello: Hello | undefined;
-  let flags: AdapterFlags | undefined;
-  let reads: readonly LoadRead[] = [];
+  let done = false;
   const finish = (bytes: Buffer, then?: () => void) => {
-    stage = 'done';
+    done = true;
     socket.end(bytes, then);
   };
   const fallBack = (why: string, then?: () => void) => {
@@ -69,42 +57,28 @@ export function serveConnection(socket: Socket, host: ConnectionHost): void {
   socket.setTimeout(IDLE_CONNECTION_MS, () => socket.destroy());
   socket.on('error', () => {}); // a client that went away: nothing to answer
   socket.on('data', (chunk: Buffer) => {
-    if (stage === 'done') return;
+    if (done) return;
     reader.push(chunk);
     let payload: Buffer | undefined;
+    let request: Request;
     try {
-      payload = reader.next(stage === 'hello' ? MAX_HELLO_BYTES : MAX_CALL_BYTES);
+      payload = reader.next(MAX_REQUEST_BYTES);
+      if (payload === undefined) return;
+      request = parseRequest(payload);
     } catch (err) {
       return fallBack(`protocol: ${(err as Error).message}`);
     }
-    if (payload === undefined) return;
-    if (stage === 'hello') {
-      try {
-        hello = parseHello(payload);
-      } catch (err) {
-        return fallBack(`protocol: ${(err as Error).message}`);
-      }
-      if (hello.kind === 'status') return finish(jsonFrame(host.status()));
-      if (hello.kind === 'stop') return finish(jsonFrame(host.status()), () => host.stop());
-      const accepted = host.accept(hello);
-      if (typeof accepted === 'string') return fallBack(accepted);
-      flags = accepted;
-      reads = host.reads();
-      stage = 'call';
-      socket.write(readsFrame(reads));
-      return;
-    }
-    stage = 'done';
-    let call: ReturnType<typeof parseCall>;
-    try {
-      call = parseCall(payload, reads.length);
-    } catch (err) {
-      return fallBack(`protocol: ${(err as Error).message}`);
-    }
-    const changed = readsMismatch(reads, call.digests);
+    if (request.kind === 'status') return finish(jsonFrame(host.status()));
+    if (request.kind === 'stop') return finish(jsonFrame(host.status()), () => host.stop());
+    const flags = host.accept(request);
+    if (typeof flags === 'string') return fallBack(flags);
+    const { token, reads } = host.manifest();
+    if (request.token !== token)
+      return fallBack('the daemon’s configuration changed since its list of files was read: it reloaded');
+    const changed = readsMismatch(reads, request.digests);
     // The answer first: stale() may stop the daemon (its own code changed).
     if (changed !== undefined) return fallBack(changed, () => host.stale(changed));
-    host.answer(flags!, hello!, call.input, call.deadlineMs).then(
+    host.answer(flags, request).then(
       (a) => {
         host.count('answered');
         finish(answerFrame(a.code, a.stdout, a.stderr ?? ''));

@@ -1,11 +1,11 @@
 // `hookwarden claude-code daemon status|stop`: every daemon of this user (each socket of the daemon
-// directory, places.ts), asked over its socket (a 'status' or 'stop' HELLO, wire.ts). A socket
+// directory, places.ts), asked over its socket (a 'status' or 'stop' request, wire.ts). A socket
 // nobody answers on is stale (left by a daemon that was killed): `stop` removes it.
 import { lstatSync, readdirSync, unlinkSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { daemonDir, daemonDirProblem, SOCKET_NAME } from './places.js';
-import { FrameReader, type HelloKind, helloFrame } from './wire.js';
+import { FrameReader, type RequestKind, requestFrame } from './wire.js';
 
 export interface DaemonReport {
   readonly socket: string;
@@ -17,7 +17,7 @@ export interface DaemonReport {
 const ASK_MS = 5_000;
 
 /** Sends `kind` to the daemon on `socket`; resolves with its JSON answer or an error. */
-export function askDaemon(socket: string, kind: HelloKind): Promise<DaemonReport['status']> {
+export function askDaemon(socket: string, kind: RequestKind): Promise<DaemonReport['status']> {
   return new Promise((resolve) => {
     const reader = new FrameReader();
     const conn = connect(socket);
@@ -31,7 +31,7 @@ export function askDaemon(socket: string, kind: HelloKind): Promise<DaemonReport
     };
     const timer = setTimeout(() => done({ error: `no answer within ${ASK_MS / 1000} s` }), ASK_MS);
     conn.on('connect', () =>
-      conn.write(helloFrame({ kind, cwd: process.cwd(), args: [], env: Object.create(null) })),
+      conn.write(requestFrame({ kind, cwd: process.cwd(), args: [], env: Object.create(null) })),
     );
     conn.on('data', (d: Buffer) => {
       reader.push(d);

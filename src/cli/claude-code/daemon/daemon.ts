@@ -9,7 +9,7 @@
 // the caller's environment, which hooks see as they would in the caller's process, and which the
 // daemon holds in memory for that call only. Logs are JSON lines on stderr (the starter points it
 // at a file under the user's state directory).
-import { lstatSync, unlinkSync } from 'node:fs';
+import { lstatSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { formatDiagnostic } from '../../../config/diagnostics.js';
 import type { LoadRead } from '../../../config/read-log.js';
@@ -31,7 +31,7 @@ import { type ConnectionHost, serveConnection } from './connection.js';
 import { absoluteFlags, daemonIdentity } from './identity.js';
 import { peerCredProblem } from './peer-cred.js';
 import { daemonDirProblem } from './places.js';
-import type { Hello } from './wire.js';
+import { manifest, type Request } from './wire.js';
 
 export interface DaemonFlags {
   socket: string;
@@ -81,6 +81,9 @@ class Daemon implements ConnectionHost {
   #lastStaleReload = 0;
   #stopping = false;
   #ino: bigint | undefined;
+  /** The manifest of the executor's reads `#manifestOf` (and the code's): recomputed after a reload. */
+  #manifest: { token: string; bytes: Buffer; reads: readonly LoadRead[] } | undefined;
+  #manifestOf: readonly LoadRead[] | undefined;
 
   constructor(
     readonly executor: Executor,
@@ -92,29 +95,54 @@ class Daemon implements ConnectionHost {
     readonly code: readonly LoadRead[],
   ) {}
 
-  accept(hello: Hello): AdapterFlags | string {
+  accept(request: Request): AdapterFlags | string {
     if (this.#stopping) return 'the daemon is stopping';
-    const parsed = parseFlags(hello.args, hello.env, hello.cwd);
+    const parsed = parseFlags(request.args, request.env, request.cwd);
     if (parsed instanceof UsageError) return `the adapter's flags: ${parsed.message}`;
     const own =
       unforwardable(parsed) ?? (parsed.socket === undefined ? undefined : '--socket given to the adapter');
     if (own !== undefined) return `${own}: the adapter runs in process`;
-    if (daemonIdentity(parsed, hello.env, hello.cwd) !== this.own.identity)
+    if (daemonIdentity(parsed, request.env, request.cwd) !== this.own.identity)
       return 'this daemon runs another configuration (config files, root, --strict, pack cache or hookwarden settings)';
     const only = inProcessOnly(this.executor);
     if (only !== undefined) return only;
-    return absoluteFlags(parsed, hello.cwd);
+    return absoluteFlags(parsed, request.cwd);
   }
 
-  reads(): readonly LoadRead[] {
-    return [...internalsOf(this.executor).reads(), ...this.code];
+  manifest(): { token: string; bytes: Buffer; reads: readonly LoadRead[] } {
+    const loaded = internalsOf(this.executor).reads();
+    if (this.#manifest === undefined || this.#manifestOf !== loaded) {
+      const reads = [...loaded, ...this.code];
+      this.#manifest = { ...manifest(reads), reads };
+      this.#manifestOf = loaded;
+    }
+    return this.#manifest;
   }
 
-  async answer(flags: AdapterFlags, hello: Hello, input: Buffer, deadlineMs: number | undefined) {
+  /** Writes the manifest beside the socket (mode 0600, replaced in one rename): clients read it. */
+  writeManifest(): void {
+    const tmp = `${this.socket}.reads.${process.pid}.tmp`;
+    try {
+      rmSync(tmp, { force: true });
+      writeFileSync(tmp, this.manifest().bytes, { mode: 0o600, flag: 'wx' });
+      renameSync(tmp, `${this.socket}.reads`);
+    } catch (err) {
+      log('warn', 'cannot write the list of files: calls run in process', {
+        error: (err as NodeJS.ErrnoException).code ?? (err as Error).message,
+      });
+    }
+  }
+
+  async answer(flags: AdapterFlags, request: Request) {
     this.#running++;
     this.#lastCall = new Date().toISOString();
     try {
-      return await answerCall(this.executor, { flags, input, env: hello.env, deadlineMs });
+      return await answerCall(this.executor, {
+        flags,
+        input: request.input,
+        env: request.env,
+        deadlineMs: request.deadlineMs,
+      });
     } finally {
       this.#running--;
       this.armIdle();
@@ -180,6 +208,7 @@ class Daemon implements ConnectionHost {
 
   listening(): void {
     this.#ino = lstatSync(this.socket, { bigint: true }).ino;
+    this.writeManifest();
     this.armIdle();
   }
 
@@ -189,7 +218,10 @@ class Daemon implements ConnectionHost {
     clearTimeout(this.#idle);
     const owned = this.ownsSocket();
     this.server.close();
-    if (owned) unlinkSync(this.socket);
+    if (owned) {
+      unlinkSync(this.socket);
+      rmSync(`${this.socket}.reads`, { force: true });
+    }
     const exit = (code: number) => {
       log('info', 'stopped', { answered: this.#counts.answered, fellBack: this.#counts.fellBack });
       process.exit(code);
@@ -230,17 +262,20 @@ export async function runDaemon(flags: DaemonFlags): Promise<number> {
   const identity = daemonIdentity(parsed, process.env, process.cwd());
   const own = absoluteFlags(parsed, process.cwd());
   let executor: Executor;
+  let reloaded = () => {};
   try {
     executor = await createExecutor({
       ...cliExecutorOptions(own),
       prestartJsWorkers: true,
       watch: true,
       onWarning: (d) => log('warn', formatDiagnostic(d)),
-      onReload: (r) =>
+      onReload: (r) => {
+        if (r.ok) reloaded();
         log(r.ok ? 'info' : 'warn', r.ok ? 'configuration reloaded' : 'reload refused', {
           generation: r.generation,
           ...(r.ok ? {} : { reason: r.reason }),
-        }),
+        });
+      },
     });
   } catch (err) {
     return fail(`the configuration does not load: ${(err as Error).message}`);
@@ -263,6 +298,7 @@ export async function runDaemon(flags: DaemonFlags): Promise<number> {
     codeReads(),
   );
   server.on('connection', (socket) => serveConnection(socket, daemon));
+  reloaded = () => daemon.writeManifest();
   try {
     await listen(server, path);
   } catch (err) {

@@ -1,28 +1,37 @@
 // The protocol between hookwarden-client (src/cli/claude-code/native/) and the Claude Code daemon, on
 // the daemon's Unix socket. Binary and tiny, so that a C program of a few hundred lines speaks it:
-// every message is a frame, a 4-byte big-endian length and that many bytes; most frames are lists
-// of NUL-terminated strings (no path, argument or variable can hold a NUL).
+// every message is a frame, a 4-byte big-endian length and that many bytes; most of a frame is a
+// list of NUL-terminated strings (no path, argument or variable can hold a NUL).
 //
-//   client → daemon  HELLO   "HWC1\0" kind\0 cwd\0 argc\0 arg…\0 envc\0 NAME=VALUE…\0
-//                            kind: "call" (a hook call), "status" or "stop" (hookwarden claude-code daemon)
-//   daemon → client  'R' n\0 <k><path>\0 …       the reads of its load to digest (k: f F d e s)
-//                    'F' reason                   fall back: run the adapter in process
-//                    'J' json                     the answer to status / stop
-//   client → daemon  CALL    n\0 digest…\0 deadline-ms|"-"\0 <the hook input: every byte left>
+// One round trip per call. Beside its socket the daemon keeps the list of what its load read, the
+// manifest (`<socket>.reads`, mode 0600, replaced whenever it reloads):
+//
+//   "HWR1\0" token\0 n\0 <k><path>\0 …     k: f F d e s (config/read-log.ts's kinds)
+//
+// where the token is the SHA-256 of what follows it. The client reads it, digests each path itself,
+// and sends ONE request:
+//
+//   client → daemon  "HWC2\0" kind\0 cwd\0 argc\0 arg…\0 envc\0 NAME=VALUE…\0
+//                    token\0 n\0 digest…\0 deadline-ms|"-"\0 <the hook input: every byte left>
+//                    kind: "call" (a hook call), or "status" / "stop" (`daemon status|stop`: token
+//                    "-", no digests, no input)
 //   daemon → client  'A' code(1 byte) stdout-length(4 bytes BE) stdout stderr   the answer
-//                    'F' reason                   fall back (files changed, anything else)
+//                    'F' reason        fall back: run the adapter in process (anything in doubt)
+//                    'J' json          the answer to status / stop
 //
-// Digests follow config/read-log.ts: lowercase hex SHA-256, or "absent", "unreadable", "present".
-// The environment is the caller's, whole, as the in-process adapter would see it in process.env: it
-// lives in the daemon's memory for the call only, never in its own environment or command line.
-// Dependency-free.
-import type { ReadKind } from '../../../config/read-log.js';
+// The daemon answers only when the token is its current manifest's and every digest matches it:
+// what the client digested is then exactly what the daemon's configuration was loaded from.
+// Digests follow config/read-log.ts: lowercase hex SHA-256, or "absent", "unreadable", "present",
+// or a `stat` line. The environment is the caller's, whole, as the in-process adapter would see it
+// in process.env: it lives in the daemon's memory for the call only, never in its own environment
+// or command line. Dependency-free but for node:crypto.
+import { createHash } from 'node:crypto';
+import type { LoadRead, ReadKind } from '../../../config/read-log.js';
 
-export const MAGIC = 'HWC1';
-/** Largest HELLO (arguments and environment; Linux caps both together at a few MiB). */
-export const MAX_HELLO_BYTES = 8 * 1024 * 1024;
-/** Largest CALL: the hook input (limits.maxInputBytes, 8 MiB) and the digests. */
-export const MAX_CALL_BYTES = 24 * 1024 * 1024;
+export const MAGIC = 'HWC2';
+export const MANIFEST_MAGIC = 'HWR1';
+/** Largest request: arguments and environment (a few MiB at most on Linux), the digests, the input (8 MiB). */
+export const MAX_REQUEST_BYTES = 32 * 1024 * 1024;
 
 /** The letter of each read kind on the wire. */
 export const KIND_LETTER: Readonly<Record<ReadKind, string>> = {
@@ -33,18 +42,17 @@ export const KIND_LETTER: Readonly<Record<ReadKind, string>> = {
   stat: 's',
 };
 
-export type HelloKind = 'call' | 'status' | 'stop';
+export type RequestKind = 'call' | 'status' | 'stop';
 
-export interface Hello {
-  readonly kind: HelloKind;
+export interface Request {
+  readonly kind: RequestKind;
   readonly cwd: string;
   /** The adapter's arguments: what follows `claude-code` in the hook command. */
   readonly args: readonly string[];
   /** The caller's environment (null prototype; the first of a repeated name wins, as getenv does). */
   readonly env: Readonly<Record<string, string>>;
-}
-
-export interface Call {
+  /** The manifest the digests were computed for. */
+  readonly token: string;
   readonly digests: readonly string[];
   /** Milliseconds left of the adapter's --timeout when the client sent the call. */
   readonly deadlineMs: number | undefined;
@@ -54,6 +62,15 @@ export interface Call {
 /** A wire problem: the message says what was wrong (the client falls back). */
 export class WireError extends Error {
   override readonly name = 'WireError';
+}
+
+const nul = (list: readonly string[]) => Buffer.from(list.map((s) => `${s}\0`).join(''), 'utf8');
+
+/** The manifest of `reads`: its token and the bytes of its file. */
+export function manifest(reads: readonly LoadRead[]): { token: string; bytes: Buffer } {
+  const list = nul([String(reads.length), ...reads.map((r) => `${KIND_LETTER[r.kind]}${r.path}`)]);
+  const token = createHash('sha256').update(list).digest('hex');
+  return { token, bytes: Buffer.concat([nul([MANIFEST_MAGIC, token]), list]) };
 }
 
 /** Splits `bytes` into NUL-terminated strings from `at`; returns them and where the rest begins. */
@@ -76,15 +93,14 @@ function count(text: string | undefined, max: number, what: string): number {
   return Number(text);
 }
 
-export function parseHello(bytes: Buffer): Hello {
+export function parseRequest(bytes: Buffer): Request {
   const head = strings(bytes, 0, 4);
   const [magic, kind, cwd, argc] = head.list;
-  if (magic !== MAGIC) throw new WireError('not a hookwarden-client hello');
+  if (magic !== MAGIC) throw new WireError('not a hookwarden-client request (of this version)');
   if (kind !== 'call' && kind !== 'status' && kind !== 'stop') throw new WireError('unknown request kind');
   const args = strings(bytes, head.next, count(argc, 100_000, 'argc'));
   const envc = strings(bytes, args.next, 1);
   const vars = strings(bytes, envc.next, count(envc.list[0], 1_000_000, 'envc'));
-  if (vars.next !== bytes.length) throw new WireError('bytes after the environment');
   const env: Record<string, string> = Object.create(null);
   for (const entry of vars.list) {
     const eq = entry.indexOf('=');
@@ -93,18 +109,18 @@ export function parseHello(bytes: Buffer): Hello {
     const name = entry.slice(0, eq);
     if (!Object.hasOwn(env, name)) env[name] = entry.slice(eq + 1);
   }
-  return { kind, cwd: cwd!, args: args.list, env };
-}
-
-export function parseCall(bytes: Buffer, reads: number): Call {
-  const n = strings(bytes, 0, 1);
-  if (count(n.list[0], 10_000_000, 'digest count') !== reads)
-    throw new WireError(`expected ${reads} digests`);
-  const digests = strings(bytes, n.next, reads);
+  const tail = strings(bytes, vars.next, 2);
+  const [token, n] = tail.list;
+  const digests = strings(bytes, tail.next, count(n, 10_000_000, 'digest count'));
   const deadline = strings(bytes, digests.next, 1);
   const d = deadline.list[0]!;
   if (d !== '-' && !/^\d{1,10}$/.test(d)) throw new WireError('deadline: not milliseconds');
   return {
+    kind,
+    cwd: cwd!,
+    args: args.list,
+    env,
+    token: token!,
     digests: digests.list,
     deadlineMs: d === '-' ? undefined : Number(d),
     input: bytes.subarray(deadline.next),
@@ -117,16 +133,6 @@ export function frame(payload: Buffer): Buffer {
   head.writeUInt32BE(payload.length);
   return Buffer.concat([head, payload]);
 }
-
-const nul = (list: readonly string[]) => Buffer.from(list.map((s) => `${s}\0`).join(''), 'utf8');
-
-export const readsFrame = (reads: readonly { kind: ReadKind; path: string }[]) =>
-  frame(
-    Buffer.concat([
-      Buffer.from('R'),
-      nul([String(reads.length), ...reads.map((r) => `${KIND_LETTER[r.kind]}${r.path}`)]),
-    ]),
-  );
 
 export const fallbackFrame = (reason: string) => frame(Buffer.from(`F${reason}`, 'utf8'));
 
@@ -141,11 +147,18 @@ export function answerFrame(code: number, stdout: string, stderr: string): Buffe
   return frame(Buffer.concat([head, out, Buffer.from(stderr, 'utf8')]));
 }
 
-/** The HELLO a client sends (the Node side: `daemon status|stop`, and tests). */
-export function helloFrame(hello: Hello): Buffer {
-  const env = Object.entries(hello.env).map(([k, v]) => `${k}=${v}`);
+/** A request as a client sends it (the Node side: `daemon status|stop`, and tests). */
+export function requestFrame(
+  r: Pick<Request, 'kind' | 'cwd' | 'args' | 'env'> & Partial<Pick<Request, 'token' | 'digests' | 'input'>>,
+): Buffer {
+  const env = Object.entries(r.env).map(([k, v]) => `${k}=${v}`);
+  const digests = r.digests ?? [];
   return frame(
-    nul([MAGIC, hello.kind, hello.cwd, String(hello.args.length), ...hello.args, String(env.length), ...env]),
+    Buffer.concat([
+      nul([MAGIC, r.kind, r.cwd, String(r.args.length), ...r.args, String(env.length), ...env]),
+      nul([r.token ?? '-', String(digests.length), ...digests, '-']),
+      r.input ?? Buffer.alloc(0),
+    ]),
   );
 }
 
@@ -166,9 +179,5 @@ export class FrameReader {
     const payload = this.#buf.subarray(4, 4 + len);
     this.#buf = this.#buf.subarray(4 + len);
     return payload;
-  }
-  /** Bytes received and not yet part of a complete frame. */
-  get pending(): number {
-    return this.#buf.length;
   }
 }

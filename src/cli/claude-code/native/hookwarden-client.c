@@ -7,9 +7,10 @@
  *
  * and does what that Node command would answer, through the user's daemon (docs/claude-code.md):
  * it reads the hook input on stdin, connects to the daemon's socket (a socket of this user, in a
- * 0700 directory of this user, served by a process of this user: SO_PEERCRED), sends the adapter's
- * arguments, its working directory and environment, digests every file the daemon's load read, and
- * prints the daemon's answer and exits with its code.
+ * 0700 directory of this user, served by a process of this user: SO_PEERCRED), digests every file
+ * the daemon's load read (its manifest lists them), sends the adapter's arguments, its working
+ * directory and environment, the digests and the input in one request, and prints the daemon's
+ * answer and exits with its code.
  *
  * On any doubt it runs the Node command itself instead (execv, the input on a memfd when it was read
  * already), which answers in its own process and fails closed: no daemon (the adapter then starts
@@ -39,7 +40,7 @@ extern char **environ;
 
 /* The adapter's limit on its input (limits.maxInputBytes); more is the adapter's to refuse. */
 #define MAX_INPUT (8 * 1024 * 1024)
-/* A healthy daemon answers the HELLO at once; past this the call runs in process. */
+/* A healthy daemon reads a request at once; past this the call runs in process. */
 #define HANDSHAKE_MS 10000
 /* Past the adapter's --timeout, the daemon gets this much longer (it answers at the timeout itself). */
 #define BACKSTOP_MS 1000
@@ -193,6 +194,88 @@ static int connect_daemon(const char *path) {
   return fd;
 }
 
+/* The daemon's manifest (`<socket>.reads`, wire.ts): a regular file of this user, mode 0600. */
+static char *read_manifest(const char *socket, size_t *len, char *why, size_t whyn) {
+  char path[HW_PATH_MAX + 8];
+  snprintf(path, sizeof path, "%s.reads", socket);
+  int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+  struct stat st;
+  if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_uid != getuid() ||
+      (st.st_mode & 077) != 0 || st.st_size > (64 << 20)) {
+    snprintf(why, whyn, "the daemon's list of files %.400s is missing or not this user's", path);
+    if (fd >= 0) close(fd);
+    return NULL;
+  }
+  char *p = malloc((size_t)st.st_size + 1);
+  size_t off = 0;
+  while (p != NULL && off < (size_t)st.st_size) {
+    ssize_t r = read(fd, p + off, (size_t)st.st_size - off);
+    if (r < 0 && errno == EINTR) continue;
+    if (r <= 0) break;
+    off += (size_t)r;
+  }
+  close(fd);
+  if (p == NULL || off != (size_t)st.st_size) {
+    free(p);
+    snprintf(why, whyn, "cannot read %.400s", path);
+    return NULL;
+  }
+  p[off] = '\0';
+  *len = off;
+  return p;
+}
+
+/* The request (wire.ts): who, from where, with which environment; the manifest's token and a
+ * digest of each path it lists; the deadline; the input. 0, or -1 with why[] set. */
+static int build_request(struct client *c, struct hw_buf *b, char *why, size_t whyn) {
+  char cwd[HW_PATH_MAX], num[32];
+  if (getcwd(cwd, sizeof cwd) == NULL) return snprintf(why, whyn, "no working directory"), -1;
+  size_t mlen = 0;
+  char *m = read_manifest(c->socket, &mlen, why, whyn);
+  if (m == NULL) return -1;
+  /* "HWR1\0" token\0 n\0 then n × <kind><path>\0 */
+  char *end = m + mlen, *token = m + 5, *p;
+  char *tend = mlen > 5 && memcmp(m, "HWR1", 5) == 0 ? memchr(token, '\0', (size_t)(end - token)) : NULL;
+  char *nend = tend != NULL ? memchr(tend + 1, '\0', (size_t)(end - tend - 1)) : NULL;
+  if (nend == NULL) {
+    free(m);
+    return snprintf(why, whyn, "the daemon's list of files is malformed"), -1;
+  }
+  long n = strtol(tend + 1, NULL, 10);
+  int envc = 0;
+  for (char **e = environ; *e != NULL; e++) envc++;
+  int ok = hw_put_str(b, "HWC2") == 0 && hw_put_str(b, "call") == 0 && hw_put_str(b, cwd) == 0;
+  snprintf(num, sizeof num, "%d", c->nargs);
+  ok = ok && hw_put_str(b, num) == 0;
+  for (int i = 0; ok && i < c->nargs; i++) ok = hw_put_str(b, c->args[i]) == 0;
+  snprintf(num, sizeof num, "%d", envc);
+  ok = ok && hw_put_str(b, num) == 0;
+  for (char **e = environ; ok && *e != NULL; e++) ok = hw_put_str(b, *e) == 0;
+  snprintf(num, sizeof num, "%ld", n);
+  ok = ok && hw_put_str(b, token) == 0 && hw_put_str(b, num) == 0;
+  p = nend + 1;
+  for (long i = 0; ok && i < n; i++) {
+    char *e = p < end ? memchr(p, '\0', (size_t)(end - p)) : NULL;
+    if (e == NULL || e == p) {
+      free(m);
+      return snprintf(why, whyn, "the daemon's list of files is malformed"), -1;
+    }
+    char digest[80];
+    hw_digest(p[0], p + 1, digest);
+    ok = hw_put_str(b, digest) == 0;
+    p = e + 1;
+  }
+  free(m);
+  if (c->timeout_ms < 0) ok = ok && hw_put_str(b, "-") == 0;
+  else {
+    int64_t left = c->timeout_ms - (hw_now_ms() - c->started);
+    snprintf(num, sizeof num, "%lld", (long long)(left < 0 ? 0 : left));
+    ok = ok && hw_put_str(b, num) == 0;
+  }
+  ok = ok && hw_put(b, c->input, c->input_len) == 0;
+  return ok ? 0 : (snprintf(why, whyn, "out of memory"), -1);
+}
+
 /* The call, once the daemon is found: returns the exit code, or falls back. */
 static int call_daemon(struct client *c, int fd) {
   char why[512];
@@ -202,59 +285,16 @@ static int call_daemon(struct client *c, int fd) {
     snprintf(why, sizeof why, "the daemon on %s runs as another user", c->socket);
     return fall_back(c, why, 0, 0);
   }
-  char cwd[HW_PATH_MAX];
-  if (getcwd(cwd, sizeof cwd) == NULL) return fall_back(c, "no working directory", 0, 0);
   struct hw_buf b = {0};
-  char num[32];
-  int envc = 0;
-  for (char **e = environ; *e != NULL; e++) envc++;
-  int ok = hw_put_str(&b, "HWC1") == 0 && hw_put_str(&b, "call") == 0 && hw_put_str(&b, cwd) == 0;
-  snprintf(num, sizeof num, "%d", c->nargs);
-  ok = ok && hw_put_str(&b, num) == 0;
-  for (int i = 0; ok && i < c->nargs; i++) ok = hw_put_str(&b, c->args[i]) == 0;
-  snprintf(num, sizeof num, "%d", envc);
-  ok = ok && hw_put_str(&b, num) == 0;
-  for (char **e = environ; ok && *e != NULL; e++) ok = hw_put_str(&b, *e) == 0;
+  if (build_request(c, &b, why, sizeof why) != 0) return fall_back(c, why, 0, 0);
   int64_t backstop = c->timeout_ms < 0 ? -1 : c->started + c->timeout_ms + BACKSTOP_MS;
-  int64_t handshake = hw_now_ms() + HANDSHAKE_MS;
-  if (backstop >= 0 && backstop < handshake) handshake = backstop;
+  /* Sending takes no time with a daemon that reads: a daemon that does not is a dead one. */
+  int64_t sending = hw_now_ms() + HANDSHAKE_MS;
+  if (backstop >= 0 && backstop < sending) sending = backstop;
   char *reply = NULL;
   size_t len = 0;
-  if (!ok || hw_send_frame(fd, &b, handshake) != 0 || hw_recv_frame(fd, &reply, &len, 64 << 20, handshake) != 0 || len == 0) {
-    snprintf(why, sizeof why, "the daemon did not answer its hello (%s)", ok ? strerror(errno) : "out of memory");
-    return fall_back(c, why, 0, 1);
-  }
-  if (reply[0] == 'F') {
-    snprintf(why, sizeof why, "%.*s", (int)(len - 1), reply + 1);
-    return fall_back(c, why, 0, 0);
-  }
-  /* 'R' n\0 then n × <kind><path>\0: each digested here, in order. */
-  char *p = reply + 1, *end = reply + len;
-  char *nend = memchr(p, '\0', (size_t)(end - p));
-  if (reply[0] != 'R' || nend == NULL) return fall_back(c, "protocol: no list of reads", 0, 0);
-  long n = strtol(p, NULL, 10);
-  p = nend + 1;
-  b.len = 0;
-  snprintf(num, sizeof num, "%ld", n);
-  ok = hw_put_str(&b, num) == 0;
-  for (long i = 0; ok && i < n; i++) {
-    char *e = p < end ? memchr(p, '\0', (size_t)(end - p)) : NULL;
-    if (e == NULL || e == p) return fall_back(c, "protocol: a malformed read", 0, 0);
-    char digest[80];
-    hw_digest(p[0], p + 1, digest);
-    ok = hw_put_str(&b, digest) == 0;
-    p = e + 1;
-  }
-  free(reply);
-  if (c->timeout_ms < 0) ok = ok && hw_put_str(&b, "-") == 0;
-  else {
-    int64_t left = c->timeout_ms - (hw_now_ms() - c->started);
-    snprintf(num, sizeof num, "%lld", (long long)(left < 0 ? 0 : left));
-    ok = ok && hw_put_str(&b, num) == 0;
-  }
-  ok = ok && hw_put(&b, c->input, c->input_len) == 0;
-  if (!ok || hw_send_frame(fd, &b, backstop) != 0 || hw_recv_frame(fd, &reply, &len, 64 << 20, backstop) != 0 || len == 0) {
-    snprintf(why, sizeof why, "the daemon did not answer the call (%s)", ok ? strerror(errno) : "out of memory");
+  if (hw_send_frame(fd, &b, sending) != 0 || hw_recv_frame(fd, &reply, &len, 64 << 20, backstop) != 0 || len == 0) {
+    snprintf(why, sizeof why, "the daemon did not answer the call (%s)", strerror(errno));
     return fall_back(c, why, 0, 1);
   }
   hw_buf_free(&b);
