@@ -7,7 +7,7 @@
 // its calls and once it is up after each (its start-up must not load the other variants' rounds).
 // The client's own CPU time comes from `perf stat -e task-clock` where perf runs.
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -117,24 +117,18 @@ async function waitForDaemon(socket: string): Promise<void> {
   throw new Error(`no daemon came up on ${socket}`);
 }
 
-/** Median task-clock (CPU ms) of the client process alone, over `runs` runs, or undefined without perf. */
-function clientCpuMs(
-  command: string,
-  stdin: string,
-  env: NodeJS.ProcessEnv,
-  runs: number,
-): number | undefined {
+/**
+ * Median task-clock (CPU ms) of one process (`words`, no shell; exec and exit included), over
+ * `runs` runs, or undefined without perf.
+ */
+function cpuMs(words: string[], stdin: string, env: NodeJS.ProcessEnv, runs: number): number | undefined {
   const samples: number[] = [];
   for (let i = 0; i < runs; i++) {
-    const r = spawnSync(
-      'perf',
-      ['stat', '-x,', '-e', 'task-clock', '--', '/bin/sh', '-c', `exec ${command}`],
-      {
-        input: stdin,
-        env,
-        encoding: 'utf8',
-      },
-    );
+    const r = spawnSync('perf', ['stat', '-x,', '-e', 'task-clock', '--', ...words], {
+      input: stdin,
+      env,
+      encoding: 'utf8',
+    });
     const line = r.stderr.split('\n').find((l) => l.includes(',task-clock,'));
     if (r.error !== undefined || line === undefined) return undefined;
     samples.push(Number(line.split(',')[0]));
@@ -171,8 +165,10 @@ const row = (name: string, s: Stats, hook: number) =>
 
 export async function run(quick = false): Promise<ScenarioReport> {
   const dir = mkdtempSync(join(tmpdir(), 'hw-bench-client-'));
-  const run = join(dir, 'run');
-  mkdirSync(run, { mode: 0o700 });
+  // The runtime directory on a tmpfs, as $XDG_RUNTIME_DIR is (/run/user/<uid>): the daemon's hooks
+  // get their scratch directories there too, and on a disk those cost ~1 ms a call to remove.
+  const run = existsSync('/dev/shm') ? mkdtempSync('/dev/shm/hw-bench-run-') : join(dir, 'run');
+  mkdirSync(run, { recursive: true, mode: 0o700 });
   chmodSync(run, 0o700);
   const env = {
     ...process.env,
@@ -233,9 +229,15 @@ export async function run(quick = false): Promise<ScenarioReport> {
     );
     const after = await askDaemon(warmSocket, 'status');
     const served = 'error' in after ? undefined : (after.calls as { answered: number; fellBack: number });
+    const timings = 'error' in after ? {} : (after.answerMs as Record<string, { p50: number; p99: number }>);
+    const inDaemon = Object.entries(timings)
+      .map(([kind, t]) => `${kind} ${fmt(t.p50, 2)} / ${fmt(t.p99, 2)} ms`)
+      .join(', ');
     const cpu = {
-      oneHook: clientCpuMs(command, bash, env, quick ? 3 : 15),
-      noMatch: clientCpuMs(command, read, env, quick ? 3 : 15),
+      nothing: cpuMs(['/bin/true'], '', env, quick ? 3 : 15),
+      // The client's words as the shell splits them (install quoted none of these paths).
+      oneHook: cpuMs(command.split(' '), bash, env, quick ? 3 : 15),
+      noMatch: cpuMs(command.split(' '), read, env, quick ? 3 : 15),
     };
     const p = (k: keyof typeof V) => r[V[k]]!;
     const hook = p('hook').p50;
@@ -252,10 +254,10 @@ export async function run(quick = false): Promise<ScenarioReport> {
         '|---|---|---|---|---|',
         ...Object.values(V).map((name) => row(name, r[name]!, hook)),
         '',
-        `The warm daemon answered ${served?.answered ?? '?'} calls and fell back on ${served?.fellBack ?? '?'}.`,
-        cpu.oneHook === undefined
+        `The warm daemon answered ${served?.answered ?? '?'} calls and fell back on ${served?.fellBack ?? '?'}; its own time per answer (from the call accepted to the answer: \`daemon status\`), p50 / p99: ${inDaemon}.`,
+        cpu.oneHook === undefined || cpu.nothing === undefined
           ? 'perf is not available here: the client’s own CPU time was not measured.'
-          : `The client process’s own CPU time (\`perf stat -e task-clock\`, median of ${quick ? 3 : 15}): ${fmt(cpu.oneHook, 2)} ms for the /bin/true call, ${fmt(cpu.noMatch ?? Number.NaN, 2)} ms for the no-match call; the rest of the wall time is the daemon, the hook and the kernel.`,
+          : `The client process’s own CPU time (\`perf stat -e task-clock\`, median of ${quick ? 3 : 15}, exec and exit included): ${fmt(cpu.oneHook, 2)} ms for the /bin/true call, ${fmt(cpu.noMatch ?? Number.NaN, 2)} ms for the no-match call, against ${fmt(cpu.nothing, 2)} ms for \`/bin/true\` itself; the rest of the wall time is the daemon, the hook, the kernel and waiting for a CPU.`,
       ].join('\n'),
       goals: [
         `one /bin/true command hook, p50 ≤ the hook alone + 3 ms (${fmt(hook + 3, 2)} ms): ${fmt(p('oneHook').p50, 2)} ms — ${verdict(p('oneHook').p50 <= hook + 3)}`,
@@ -268,5 +270,6 @@ export async function run(quick = false): Promise<ScenarioReport> {
   } finally {
     for (const s of sockets) await stopDaemon(s);
     rmSync(dir, { recursive: true, force: true });
+    rmSync(run, { recursive: true, force: true });
   }
 }

@@ -27,7 +27,19 @@ export interface CallSpec {
   readonly deadlineMs: number | undefined;
 }
 
-export async function answerCall(executor: Executor, call: CallSpec): Promise<CliAnswer> {
+/** The answer, and the types of the hooks that ran for it (for the daemon's timings). */
+export interface CallAnswer {
+  readonly answer: CliAnswer;
+  readonly ran: readonly string[];
+}
+
+export async function answerCall(executor: Executor, call: CallSpec): Promise<CallAnswer> {
+  const ran: string[] = [];
+  const answer = await answerFor(executor, call, ran);
+  return { answer, ran };
+}
+
+async function answerFor(executor: Executor, call: CallSpec, ran: string[]): Promise<CliAnswer> {
   const { flags, env } = call;
   const debug = env.HOOKWARDEN_DEBUG === '1';
   const envFile = env.CLAUDE_ENV_FILE;
@@ -55,6 +67,7 @@ export async function answerCall(executor: Executor, call: CallSpec): Promise<Cl
       : setTimeout(() => abort.abort(new Error('deadline')), call.deadlineMs);
   try {
     const result = await executor.dispatch(event, input, { signal: abort.signal, env });
+    for (const h of result.hooks) if (h.outcome !== 'not-run') ran.push(h.type);
     const why = result.interrupted === true && abort.signal.aborted ? 'deadline' : undefined;
     // The load's warnings, as the one-shot adapter collects them while it loads.
     const warnings = executor.diagnostics.map((d) => `hookwarden: ${d.severity}: ${formatDiagnostic(d)}`);

@@ -100,6 +100,9 @@ function describe(r: DaemonReport): string {
     `pid ${s.pid} (hookwarden ${s.version}), up since ${s.startedAt}, last call ${s.lastCallAt ?? 'none'}`,
     `  answered ${calls.answered}, fell back ${calls.fellBack}, running ${calls.running}; exits after ${s.idleTimeoutSeconds} s idle`,
     `  runs: hookwarden claude-code ${(s.args as string[]).join(' ')}  (root ${s.root})`,
+    ...Object.entries((s.answerMs ?? {}) as Record<string, { n: number; p50: number; p99: number }>).map(
+      ([kind, t]) => `  its answers, ${kind}: p50 ${t.p50} ms, p99 ${t.p99} ms (last ${t.n})`,
+    ),
     `  socket: ${r.socket}`,
     `  log: ${s.log ?? 'its stderr'}`,
     ...((s.warnings as string[]).length === 0 ? [] : [`  warnings: ${(s.warnings as string[]).join('; ')}`]),

@@ -26,6 +26,7 @@ import { UsageError } from '../../usage-error.js';
 import { parseFlags, unforwardable } from '../adapter.js';
 import type { AdapterFlags } from '../flags.js';
 import { answerCall } from './answer-call.js';
+import { AnswerTimings } from './answer-timings.js';
 import { codeReads } from './code-reads.js';
 import { type ConnectionHost, serveConnection } from './connection.js';
 import { absoluteFlags, daemonIdentity } from './identity.js';
@@ -84,6 +85,7 @@ class Daemon implements ConnectionHost {
   /** The manifest of the executor's reads `#manifestOf` (and the code's): recomputed after a reload. */
   #manifest: { token: string; bytes: Buffer; reads: readonly LoadRead[] } | undefined;
   #manifestOf: readonly LoadRead[] | undefined;
+  readonly #timings = new AnswerTimings();
 
   constructor(
     readonly executor: Executor,
@@ -136,13 +138,19 @@ class Daemon implements ConnectionHost {
   async answer(flags: AdapterFlags, request: Request) {
     this.#running++;
     this.#lastCall = new Date().toISOString();
+    const started = performance.now();
     try {
-      return await answerCall(this.executor, {
+      const { answer, ran } = await answerCall(this.executor, {
         flags,
         input: request.input,
         env: request.env,
         deadlineMs: request.deadlineMs,
       });
+      this.#timings.record(
+        ran.length === 0 ? 'no hook ran' : [...new Set(ran)].sort().join('+'),
+        performance.now() - started,
+      );
+      return answer;
     } finally {
       this.#running--;
       this.armIdle();
@@ -180,6 +188,7 @@ class Daemon implements ConnectionHost {
       idleTimeoutSeconds: this.idleMs / 1000,
       log: this.logFile ?? null,
       files: internalsOf(this.executor).reads().length,
+      answerMs: this.#timings.summary(),
       warnings: this.executor.diagnostics.map((d) => formatDiagnostic(d)),
     };
   }
