@@ -38,7 +38,13 @@ const problems: Record<string, string> = {};
 
 const client = join(outDir, 'hookwarden-client');
 rmSync(client, { force: true });
-const clientSources = ['hookwarden-client.c', 'client-paths.c', 'client-wire.c', 'sha256.c'].map(source);
+const clientSources = [
+  'hookwarden-client.c',
+  'client-fallback.c',
+  'client-paths.c',
+  'client-wire.c',
+  'sha256.c',
+].map(source);
 // Static when the C library allows it (a static binary starts fastest: no dynamic loader); else dynamic.
 let why = compile(['-static', ...WARNINGS, '-o', client, ...clientSources]);
 if (why !== undefined) why = compile([...WARNINGS, '-o', client, ...clientSources]);

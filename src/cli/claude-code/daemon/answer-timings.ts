@@ -7,8 +7,8 @@ export class AnswerTimings {
   readonly #by = new Map<string, number[]>();
 
   record(kind: string, ms: number): void {
-    let list = this.#by.get(kind);
-    if (list === undefined) this.#by.set(kind, (list = []));
+    const list = this.#by.get(kind) ?? [];
+    if (list.length === 0) this.#by.set(kind, list);
     list.push(ms);
     if (list.length > KEEP) list.shift();
   }

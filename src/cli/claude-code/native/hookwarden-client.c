@@ -27,7 +27,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -35,6 +34,7 @@
 
 #include "client-paths.h"
 #include "client-wire.h"
+#include "client.h"
 
 extern char **environ;
 
@@ -44,118 +44,6 @@ extern char **environ;
 #define HANDSHAKE_MS 10000
 /* Past the adapter's --timeout, the daemon gets this much longer (it answers at the timeout itself). */
 #define BACKSTOP_MS 1000
-
-struct client {
-  char **command; /* node bin claude-code args…: what runs on a fallback */
-  char **args;    /* after claude-code */
-  int nargs;
-  int64_t started;
-  int64_t timeout_ms; /* the adapter's --timeout; -1: none */
-  char socket[HW_PATH_MAX];
-  char *input;
-  size_t input_len;
-  int input_read;
-};
-
-/* --timeout as the adapter reads it: seconds, digits with an optional fraction, in (0, 86400]. */
-static int64_t parse_timeout(const char *v) {
-  const char *p = v;
-  if (*p < '0' || *p > '9') return -2;
-  while (*p >= '0' && *p <= '9') p++;
-  if (*p == '.') {
-    p++;
-    if (*p < '0' || *p > '9') return -2;
-    while (*p >= '0' && *p <= '9') p++;
-  }
-  if (*p != '\0') return -2;
-  double s = strtod(v, NULL);
-  if (!(s > 0) || s > 86400) return -2;
-  return (int64_t)(s * 1000 + 0.5);
-}
-
-/* The last --timeout of the arguments (-1: none, -2: one the adapter refuses). */
-static int64_t timeout_of(char **args, int n) {
-  int64_t t = -1;
-  for (int i = 0; i < n; i++) {
-    if (strcmp(args[i], "--timeout") == 0) t = i + 1 < n ? parse_timeout(args[++i]) : -2;
-    else if (strncmp(args[i], "--timeout=", 10) == 0) t = parse_timeout(args[i] + 10);
-  }
-  return t;
-}
-
-/* A copy of the command with --timeout set to what is left of it (at least one second). */
-static char **with_time_left(struct client *c) {
-  if (c->timeout_ms < 0) return c->command;
-  int64_t left = c->timeout_ms - (hw_now_ms() - c->started);
-  static char value[32], joined[48];
-  snprintf(value, sizeof value, "%.1f", left < 1000 ? 1.0 : (double)left / 1000);
-  snprintf(joined, sizeof joined, "--timeout=%s", value);
-  int n = 3 + c->nargs;
-  char **argv = calloc((size_t)n + 1, sizeof *argv);
-  if (argv == NULL) return c->command;
-  for (int i = 0; i < n; i++) argv[i] = c->command[i];
-  for (int i = 3; i < n; i++) {
-    if (strcmp(argv[i], "--timeout") == 0 && i + 1 < n) argv[++i] = value;
-    else if (strncmp(argv[i], "--timeout=", 10) == 0) argv[i] = joined;
-  }
-  return argv;
-}
-
-/* The input already read becomes the adapter's stdin again: a memfd, else a pipe fed by a child. */
-static int restore_stdin(const struct client *c) {
-  int fd = memfd_create("hookwarden-input", 0);
-  if (fd >= 0) {
-    size_t off = 0;
-    while (off < c->input_len) {
-      ssize_t w = write(fd, c->input + off, c->input_len - off);
-      if (w < 0 && errno == EINTR) continue;
-      if (w <= 0) return -1;
-      off += (size_t)w;
-    }
-    if (lseek(fd, 0, SEEK_SET) != 0 || dup2(fd, 0) < 0) return -1;
-    close(fd);
-    return 0;
-  }
-  int p[2];
-  if (pipe(p) != 0) return -1;
-  pid_t pid = fork();
-  if (pid < 0) return -1;
-  if (pid == 0) { /* the writer: holds nothing of Claude Code's but the input */
-    close(p[0]);
-    int null = open("/dev/null", O_WRONLY);
-    dup2(null, 1);
-    dup2(null, 2);
-    size_t off = 0;
-    while (off < c->input_len) {
-      ssize_t w = write(p[1], c->input + off, c->input_len - off);
-      if (w < 0 && errno == EINTR) continue;
-      if (w <= 0) _exit(0);
-      off += (size_t)w;
-    }
-    _exit(0);
-  }
-  close(p[1]);
-  if (dup2(p[0], 0) < 0) return -1;
-  close(p[0]);
-  return 0;
-}
-
-/* Runs the Node adapter in this process's place; returns only if that cannot be done (fails closed). */
-static int fall_back(struct client *c, const char *why, int start, int late) {
-  setenv("HOOKWARDEN_CLIENT_FALLBACK", why, 1);
-  if (c->socket[0] != '\0') setenv("HOOKWARDEN_CLIENT_SOCKET", c->socket, 1);
-  if (start) setenv("HOOKWARDEN_CLIENT_START", "1", 1);
-  else unsetenv("HOOKWARDEN_CLIENT_START");
-  if (c->input_read && restore_stdin(c) != 0) {
-    fprintf(stderr, "hookwarden-client: %s, and the input cannot be handed to the adapter (%s)\n", why, strerror(errno));
-    return 2;
-  }
-  char **argv = late ? with_time_left(c) : c->command;
-  execv(argv[0], argv);
-  fprintf(stderr, "hookwarden-client: cannot run %s (%s): reinstall hookwarden or run `hookwarden claude-code install` again\n",
-          argv[0], strerror(errno));
-  return 2;
-}
 
 static int read_input(struct client *c) {
   size_t cap = 65536;
@@ -283,10 +171,10 @@ static int call_daemon(struct client *c, int fd) {
   socklen_t cl = sizeof cred;
   if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &cl) != 0 || cred.uid != getuid()) {
     snprintf(why, sizeof why, "the daemon on %s runs as another user", c->socket);
-    return fall_back(c, why, 0, 0);
+    return hw_fall_back(c, why, 0, 0);
   }
   struct hw_buf b = {0};
-  if (build_request(c, &b, why, sizeof why) != 0) return fall_back(c, why, 0, 0);
+  if (build_request(c, &b, why, sizeof why) != 0) return hw_fall_back(c, why, 0, 0);
   int64_t backstop = c->timeout_ms < 0 ? -1 : c->started + c->timeout_ms + BACKSTOP_MS;
   /* Sending takes no time with a daemon that reads: a daemon that does not is a dead one. */
   int64_t sending = hw_now_ms() + HANDSHAKE_MS;
@@ -295,19 +183,19 @@ static int call_daemon(struct client *c, int fd) {
   size_t len = 0;
   if (hw_send_frame(fd, &b, sending) != 0 || hw_recv_frame(fd, &reply, &len, 64 << 20, backstop) != 0 || len == 0) {
     snprintf(why, sizeof why, "the daemon did not answer the call (%s)", strerror(errno));
-    return fall_back(c, why, 0, 1);
+    return hw_fall_back(c, why, 0, 1);
   }
   hw_buf_free(&b);
   close(fd);
   if (reply[0] == 'F') {
     snprintf(why, sizeof why, "%.*s", (int)(len - 1), reply + 1);
-    return fall_back(c, why, 0, 0);
+    return hw_fall_back(c, why, 0, 0);
   }
-  if (reply[0] != 'A' || len < 6) return fall_back(c, "protocol: a malformed answer", 0, 0);
+  if (reply[0] != 'A' || len < 6) return hw_fall_back(c, "protocol: a malformed answer", 0, 0);
   int code = (unsigned char)reply[1];
   size_t out = (size_t)(unsigned char)reply[2] << 24 | (size_t)(unsigned char)reply[3] << 16 |
                (size_t)(unsigned char)reply[4] << 8 | (unsigned char)reply[5];
-  if (out > len - 6) return fall_back(c, "protocol: a malformed answer", 0, 0);
+  if (out > len - 6) return hw_fall_back(c, "protocol: a malformed answer", 0, 0);
   /* As the adapter writes it: stderr, then stdout. */
   const char *parts[2] = {reply + 6 + out, reply + 6};
   size_t sizes[2] = {len - 6 - out, out};
@@ -334,36 +222,36 @@ int main(int argc, char **argv) {
   c.args = argv + 4;
   c.nargs = argc - 4;
   char why[600], cwd[HW_PATH_MAX];
-  if (getcwd(cwd, sizeof cwd) == NULL) return print ? 1 : fall_back(&c, "no working directory", 0, 0);
+  if (getcwd(cwd, sizeof cwd) == NULL) return print ? 1 : hw_fall_back(&c, "no working directory", 0, 0);
   if (hw_socket_path(argv[1], argv[2], c.args, c.nargs, cwd, c.socket, sizeof c.socket, why, sizeof why) != 0) {
     if (print) return fprintf(stderr, "hookwarden-client: %s\n", why), 1;
     c.socket[0] = '\0';
-    return fall_back(&c, why, 0, 0);
+    return hw_fall_back(&c, why, 0, 0);
   }
   if (print) return printf("%s\n", c.socket) < 0;
-  c.timeout_ms = timeout_of(c.args, c.nargs);
-  if (c.timeout_ms == -2) return fall_back(&c, "--timeout is not one the adapter takes", 0, 0);
+  c.timeout_ms = hw_timeout_of(c.args, c.nargs);
+  if (c.timeout_ms == -2) return hw_fall_back(&c, "--timeout is not one the adapter takes", 0, 0);
   struct stat st;
   if (fstat(0, &st) != 0 || !(S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode) || S_ISREG(st.st_mode)))
-    return fall_back(&c, "no input on stdin", 0, 0);
+    return hw_fall_back(&c, "no input on stdin", 0, 0);
   char dir[HW_PATH_MAX];
-  if (hw_daemon_dir(dir, sizeof dir) != 0) return fall_back(&c, "the socket directory's path is too long", 0, 0);
+  if (hw_daemon_dir(dir, sizeof dir) != 0) return hw_fall_back(&c, "the socket directory's path is too long", 0, 0);
   /* A directory that does not exist yet is the daemon's to create: start one. */
   if (access(dir, F_OK) != 0 && errno == ENOENT)
-    return fall_back(&c, "no daemon runs for this configuration yet", 1, 0);
-  if (hw_dir_problem(dir, why, sizeof why) != 0) return fall_back(&c, why, 0, 0);
-  if (lstat(c.socket, &st) != 0) return fall_back(&c, "no daemon runs for this configuration yet", errno == ENOENT, 0);
+    return hw_fall_back(&c, "no daemon runs for this configuration yet", 1, 0);
+  if (hw_dir_problem(dir, why, sizeof why) != 0) return hw_fall_back(&c, why, 0, 0);
+  if (lstat(c.socket, &st) != 0) return hw_fall_back(&c, "no daemon runs for this configuration yet", errno == ENOENT, 0);
   if (!S_ISSOCK(st.st_mode) || st.st_uid != getuid()) {
     snprintf(why, sizeof why, "%s is not a socket of this user", c.socket);
-    return fall_back(&c, why, 0, 0);
+    return hw_fall_back(&c, why, 0, 0);
   }
   int r = read_input(&c);
-  if (r != 0) return fall_back(&c, r > 0 ? "the input is larger than the adapter takes" : "cannot read stdin", 0, 0);
+  if (r != 0) return hw_fall_back(&c, r > 0 ? "the input is larger than the adapter takes" : "cannot read stdin", 0, 0);
   int fd = connect_daemon(c.socket);
   if (fd < 0) {
     int stale = errno == ECONNREFUSED || errno == ENOENT;
     snprintf(why, sizeof why, "%s: %s", c.socket, stale ? "no daemon listens (a stale socket)" : strerror(errno));
-    return fall_back(&c, why, stale, 0);
+    return hw_fall_back(&c, why, stale, 0);
   }
   return call_daemon(&c, fd);
 }
