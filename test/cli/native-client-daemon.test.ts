@@ -5,35 +5,29 @@
 // built, install writes the Node command and doctor says why.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import {
-  cpSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  symlinkSync,
-  utimesSync,
-  writeFileSync,
-} from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { shellWords } from '../../src/cli/claude-code/routing.js';
 import { digestNow, type ReadKind } from '../../src/config/read-log.js';
-import { bashInput } from '../helpers/claude-code.js';
 import { runCli, runProgram } from '../helpers/cli.js';
 import { mkfifo } from '../helpers/fifo.js';
 import { tempDir, writeConfig, writeFile } from '../helpers/fixture.js';
-import { daemonEnv, daemonStatus, FELL_BACK, runClient, waitUntil } from '../helpers/native-client.js';
+import {
+  copyCheckout,
+  daemonEnv,
+  daemonStatus,
+  FELL_BACK,
+  guarded,
+  ls,
+  NO_RM,
+  rm,
+  runClient,
+  waitUntil,
+} from '../helpers/native-client.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const NO_RM = 'grep -q "rm -rf" && { echo "no recursive deletes" >&2; exit 2; }; exit 0';
-const guarded = (dir: string) =>
-  writeConfig(dir, 'settings.hookwarden.json', {
-    dialect: 'claude-code',
-    hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: NO_RM }] }] },
-  });
-const ls = JSON.stringify(bashInput('ls'));
-const rm = JSON.stringify(bashInput('rm -rf /'));
 
 /** Starts the daemon the way a first call does, and waits until status shows it. */
 async function startedOnDemand(args: string[], env: NodeJS.ProcessEnv, run = runClient) {
@@ -99,7 +93,7 @@ describe('the daemon', () => {
     const stop = await runCli(['claude-code', 'daemon', 'stop'], { env });
     expect(stop.stdout).toBe(`stopped pid ${daemon.status.pid}: ${daemon.socket}\n`);
     expect(alive(daemon.status.pid)).toBe(false);
-    expect(readdirSync(env.XDG_RUNTIME_DIR + '/hookwarden').filter((n) => n.endsWith('.sock'))).toEqual([]);
+    expect(readdirSync(`${env.XDG_RUNTIME_DIR}/hookwarden`).filter((n) => n.endsWith('.sock'))).toEqual([]);
     expect((await runCli(['claude-code', 'daemon', 'status'], { env })).stdout).toMatch(
       /^no Claude Code daemon runs/,
     );
@@ -113,10 +107,7 @@ describe('the daemon', () => {
 
   it('exits when hookwarden itself changes on disk, and the call runs in process with the new code', async () => {
     // A checkout of its own: touching its bundle must not disturb other daemons.
-    const copy = tempDir('hw-checkout-');
-    for (const part of ['bin', 'dist', 'package.json'])
-      cpSync(join(ROOT, part), join(copy, part), { recursive: true });
-    symlinkSync(join(ROOT, 'node_modules'), join(copy, 'node_modules'));
+    const copy = copyCheckout();
     const client = join(copy, 'dist/native/hookwarden-client');
     const bin = join(copy, 'bin/hookwarden');
     const args = ['--config', guarded(tempDir())];
@@ -208,10 +199,7 @@ describe('hookwarden-client’s digests', () => {
 
 describe('where hookwarden-client could not be built', () => {
   it('install writes the Node adapter command, and doctor says why', async () => {
-    const copy = tempDir('hw-checkout-');
-    for (const part of ['bin', 'dist', 'package.json'])
-      cpSync(join(ROOT, part), join(copy, part), { recursive: true });
-    symlinkSync(join(ROOT, 'node_modules'), join(copy, 'node_modules'));
+    const copy = copyCheckout();
     const build = spawnSync(process.execPath, [join(copy, 'dist/scripts/build-client.js')], {
       env: { ...process.env, CC: '/nonexistent/cc' },
       encoding: 'utf8',

@@ -9,29 +9,22 @@ import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { FrameReader, frame, manifest } from '../../src/cli/claude-code/daemon/wire.js';
 import { lockPack } from '../../src/packs/index.js';
-import { bashInput } from '../helpers/claude-code.js';
 import { mkfifo } from '../helpers/fifo.js';
 import { tempDir, writeConfig, writeFile } from '../helpers/fixture.js';
 import {
   daemonEnv,
   daemonStatus,
-  FELL_BACK,
+  guarded,
+  ls,
+  NO_RM,
+  noteOf,
+  rm,
   runAdapter,
   runClient,
   socketOf,
   startDaemon,
 } from '../helpers/native-client.js';
 import { script, writePack } from '../helpers/pack.js';
-
-const NO_RM = 'grep -q "rm -rf" && { echo "no recursive deletes" >&2; exit 2; }; exit 0';
-const guarded = (dir: string, command = NO_RM, extra: Record<string, unknown> = {}) =>
-  writeConfig(dir, 'settings.hookwarden.json', {
-    dialect: 'claude-code',
-    hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command, ...extra }] }] },
-  });
-const rm = JSON.stringify(bashInput('rm -rf /'));
-const ls = JSON.stringify(bashInput('ls'));
-const noteOf = (stderr: string) => FELL_BACK.exec(stderr)?.[1];
 
 const fakes: Server[] = [];
 afterAll(() => {

@@ -9,13 +9,16 @@ import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { requestFrame } from '../../src/cli/claude-code/daemon/wire.js';
 import { shellWords } from '../../src/cli/claude-code/routing.js';
-import { bashInput } from '../helpers/claude-code.js';
 import { runCli, runProgram } from '../helpers/cli.js';
 import { tempDir, writeConfig } from '../helpers/fixture.js';
 import {
   daemonEnv,
   daemonStatus,
-  FELL_BACK,
+  guarded,
+  ls,
+  NO_RM,
+  noteOf,
+  rm,
   runClient,
   socketOf,
   startDaemon,
@@ -23,15 +26,6 @@ import {
 } from '../helpers/native-client.js';
 
 const NOBODY = 65534;
-const NO_RM = 'grep -q "rm -rf" && { echo "no recursive deletes" >&2; exit 2; }; exit 0';
-const guarded = (dir: string, command = NO_RM) =>
-  writeConfig(dir, 'settings.hookwarden.json', {
-    dialect: 'claude-code',
-    hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command }] }] },
-  });
-const rm = JSON.stringify(bashInput('rm -rf /'));
-const ls = JSON.stringify(bashInput('ls'));
-const noteOf = (stderr: string) => FELL_BACK.exec(stderr)?.[1];
 
 /** The pid of the one daemon of `env` (after its status says it runs). */
 async function onlyDaemon(env: NodeJS.ProcessEnv) {

@@ -1,10 +1,14 @@
 // hookwarden-client and its daemon in tests: real processes, each test with its own socket and
 // state directories (XDG_RUNTIME_DIR, XDG_STATE_HOME), every daemon stopped at the end of the file.
-import { chmodSync, existsSync, mkdirSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll } from 'vitest';
+import { bashInput } from './claude-code.js';
 import { BIN, CLIENT, type CliResult, type LiveCli, runCli, runProgram, startCli } from './cli.js';
-import { tempDir } from './fixture.js';
+import { tempDir, writeConfig } from './fixture.js';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 /** Generous bound that only catches a hang. */
 export const HANG_MS = 30_000;
@@ -129,3 +133,29 @@ export async function waitUntil<T>(
 
 /** The debug-log note of an adapter the client fell back to. */
 export const FELL_BACK = /hookwarden: the daemon was not used \((.*)\): dispatched in this process/;
+
+/** Why the client fell back, from the adapter's stderr (undefined: it did not). */
+export const noteOf = (stderr: string) => FELL_BACK.exec(stderr)?.[1];
+
+/** A Bash guard against recursive deletes (exit 2 with a reason). */
+export const NO_RM = 'grep -q "rm -rf" && { echo "no recursive deletes" >&2; exit 2; }; exit 0';
+
+/** A Claude Code hooks copy, as install writes it, with one Bash command hook. */
+export const guarded = (dir: string, command = NO_RM, extra: Record<string, unknown> = {}) =>
+  writeConfig(dir, 'settings.hookwarden.json', {
+    dialect: 'claude-code',
+    hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command, ...extra }] }] },
+  });
+
+/** Hook inputs: a call the guard blocks, one it lets through. */
+export const rm = JSON.stringify(bashInput('rm -rf /'));
+export const ls = JSON.stringify(bashInput('ls'));
+
+/** A checkout of its own (bin, dist, package.json; node_modules linked): to change without disturbing others. */
+export function copyCheckout(): string {
+  const copy = tempDir('hw-checkout-');
+  for (const part of ['bin', 'dist', 'package.json'])
+    cpSync(join(ROOT, part), join(copy, part), { recursive: true });
+  symlinkSync(join(ROOT, 'node_modules'), join(copy, 'node_modules'));
+  return copy;
+}
