@@ -5,7 +5,15 @@
 // built, install writes the Node command and doctor says why.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -121,6 +129,25 @@ describe('the daemon', () => {
     const r = await run(args, ls, env);
     expect(FELL_BACK.exec(r.stderr)?.[1]).toMatch(/main\.js changed since it was loaded/);
     await waitUntil(() => !alive(daemon.status.pid), 'the daemon to exit');
+  });
+});
+
+describe('a configuration that does not load', () => {
+  it('is answered in process (fail closed); the daemon started for it says why in its log and exits', async () => {
+    const dir = tempDir();
+    const args = ['--config', writeConfig(dir, 'settings.hookwarden.json', '{"hooks": ')];
+    const env = daemonEnv();
+    const r = await runClient(args, rm, env);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/settings\.hookwarden\.json/);
+    const logs = join(env.XDG_STATE_HOME!, 'hookwarden', 'claude-code-daemon');
+    const log = await waitUntil(() => {
+      const files = existsSync(logs) ? readdirSync(logs) : [];
+      const text = files.length === 1 ? readFileSync(join(logs, files[0]!), 'utf8') : '';
+      return text.includes('"level":"error"') ? text : undefined;
+    }, 'the daemon to log why it did not start');
+    expect(log).toMatch(/"msg":"the configuration does not load: /);
+    expect(await daemonStatus(env)).toEqual([]);
   });
 });
 

@@ -13,7 +13,7 @@ import { checkRouting } from '../adapter.js';
 import { failureAnswer, toCliAnswer } from '../answer-io.js';
 import type { AdapterFlags } from '../flags.js';
 import { explain, refusedJsonc } from '../full-dispatch.js';
-import { checkClaudeCodeInput, InputProblem } from '../input.js';
+import { checkClaudeCodeInput, InputProblem, MAX_STDIN_BYTES } from '../input.js';
 import { nothingCanRun } from '../quick-scan.js';
 
 export interface CallSpec {
@@ -47,6 +47,11 @@ async function answerFor(executor: Executor, call: CallSpec, ran: string[]): Pro
   const fail = (err: unknown) => failureAnswer(event, err, debug);
   let input: Record<string, unknown>;
   try {
+    // As readCapped refuses it on stdin (hookwarden-client sends no more; another client might).
+    if (call.input.length > MAX_STDIN_BYTES)
+      throw new InputProblem(
+        `the input on stdin is larger than ${MAX_STDIN_BYTES} bytes (limits.maxInputBytes)`,
+      );
     ({ event, input } = checkClaudeCodeInput(call.input.toString('utf8')));
   } catch (err) {
     if (err instanceof InputProblem) event = err.event;
