@@ -11,8 +11,8 @@ import type { CliAnswer } from '../../one-dispatch.js';
 import { UsageError } from '../../usage-error.js';
 import { checkRouting } from '../adapter.js';
 import { failureAnswer, toCliAnswer } from '../answer-io.js';
+import { explain, refusedJsonc } from '../dispatch-answer.js';
 import type { AdapterFlags } from '../flags.js';
-import { explain, refusedJsonc } from '../full-dispatch.js';
 import { checkClaudeCodeInput, InputProblem, MAX_STDIN_BYTES } from '../input.js';
 import { nothingCanRun } from '../quick-scan.js';
 
