@@ -1,7 +1,7 @@
 // `hookwarden claude-code daemon status|stop`: every daemon of this user (each socket of the daemon
 // directory, places.ts), asked over its socket (a 'status' or 'stop' request, wire.ts). A socket
 // nobody answers on is stale (left by a daemon that was killed): `stop` removes it.
-import { lstatSync, readdirSync, unlinkSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, unlinkSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { daemonDir, daemonDirProblem, SOCKET_NAME } from './places.js';
@@ -111,9 +111,15 @@ function describe(r: DaemonReport): string {
 
 export async function runDaemonStatus(flags: { json?: boolean }): Promise<number> {
   const reports = await daemonReports('status');
+  const dir = daemonDir();
+  const problem = existsSync(dir) ? daemonDirProblem(dir) : undefined;
   if (flags.json === true) process.stdout.write(`${JSON.stringify(reports, null, 2)}\n`);
+  else if (problem !== undefined)
+    process.stdout.write(
+      `no daemon can run for this user: ${problem} (every hook call runs the Node adapter)\n`,
+    );
   else if (reports.length === 0)
-    process.stdout.write(`no Claude Code daemon runs for this user (sockets: ${daemonDir()})\n`);
+    process.stdout.write(`no Claude Code daemon runs for this user (sockets: ${dir})\n`);
   else process.stdout.write(`${reports.map(describe).join('\n')}\n`);
   return 0;
 }
