@@ -40,16 +40,21 @@ function withoutTimeout(args: readonly string[]): string[] {
   return out;
 }
 
-/** Whether a start for `socket` was tried less than START_THROTTLE_MS ago; if not, marks one now. */
+/**
+ * Whether a start for `socket` was tried less than START_THROTTLE_MS ago; if not, marks one now.
+ * The marker is created exclusively: of two calls that find no daemon at once, one starts it.
+ */
 function throttled(socket: string): boolean {
   const marker = `${socket}.starting`;
   try {
-    if (Date.now() - statSync(marker).mtimeMs < START_THROTTLE_MS) return true;
-    const now = new Date();
-    utimesSync(marker, now, now);
-  } catch {
-    closeSync(openSync(marker, 'w', 0o600));
+    closeSync(openSync(marker, 'wx', 0o600));
+    return false;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
   }
+  if (Date.now() - statSync(marker).mtimeMs < START_THROTTLE_MS) return true;
+  const now = new Date();
+  utimesSync(marker, now, now);
   return false;
 }
 
