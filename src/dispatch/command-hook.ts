@@ -63,7 +63,6 @@ export function commandRequest(
   input: HookInput,
   stdin: string,
   root: string,
-  callerEnv?: Readonly<Record<string, string | undefined>>,
 ): CommandRequest {
   const c = def.command;
   const rules = DIALECT_RULES[def.dialect];
@@ -87,7 +86,6 @@ export function commandRequest(
     env,
     inheritEnv: hostEnv ? [...new Set([...CLAUDE_CODE_HOST_ENV, ...c.inheritEnv])] : c.inheritEnv,
     ...(hostEnv ? { hostHome: true } : {}),
-    ...(callerEnv === undefined ? {} : { hostEnv: callerEnv }),
     ...(ENV_FILE_EVENTS.has(def.event) ? { envFile: true } : {}),
     stdin,
     deadlineMs: def.deadlineMs,
@@ -114,7 +112,11 @@ export async function runCommandHook(
       return notRunAnswer(hookError('pack_tampered', message, { changed }));
     }
   }
-  const request = commandRequest(def, input, commandStdin(def, input, inputJson), ctx.root, ctx.env);
+  const request: CommandRequest = {
+    ...commandRequest(def, input, commandStdin(def, input, inputJson), ctx.root),
+    // The caller's environment, where the dispatch answers for another process (a daemon's caller).
+    ...(ctx.env === undefined ? {} : { hostEnv: ctx.env }),
+  };
   const toolInputEnv = request.env.CLAUDE_TOOL_INPUT;
   if (toolInputEnv !== undefined && Buffer.byteLength(toolInputEnv) > MAX_TOOL_INPUT_ENV_BYTES) {
     // The hook would not see the input it guards: FreeCode's rule for a hook that cannot run right
