@@ -138,11 +138,14 @@ describe('hookwarden-client falls back to the adapter in process', () => {
         );
       const after = await runClient(args, rm, env);
       expect([after.code, after.stderr]).toEqual([2, 'no recursive deletes\n']);
-      expect((await daemonStatus(env))[0]!.status.calls).toMatchObject({ answered: 1, fellBack: 1 });
+      // It fell back (the digests), unless the daemon's watcher had reloaded first (300 ms after the
+      // edit: only on a stalled machine): never the hooks the edit replaced.
+      const calls = (await daemonStatus(env))[0]!.status.calls;
+      expect(calls.answered + calls.fellBack).toBe(2);
       await d.stderrIncludes('"msg":"configuration reloaded"');
       const next = await runClient(args, rm, env);
       expect([next.code, next.stderr]).toEqual([2, 'no recursive deletes\n']);
-      expect((await daemonStatus(env))[0]!.status.calls).toMatchObject({ answered: 2, fellBack: 1 });
+      expect((await daemonStatus(env))[0]!.status.calls.answered).toBe(calls.answered + 1);
     },
   );
 
@@ -162,11 +165,11 @@ describe('hookwarden-client falls back to the adapter in process', () => {
     await startDaemon(args, env);
     expect((await runClient(args, ls, env)).code).toBe(2);
     writeFileSync(join(pack, 'guard.sh'), script({}));
-    const inProcess = await runAdapter(args, ls, env);
+    // At once after the edit (the daemon, watching, reloads 300 ms later), then in process.
     const r = await runClient(args, ls, env);
-    expect(r.code).toBe(inProcess.code);
-    expect(r.stdout).toBe(inProcess.stdout);
-    expect(noteOf(r.stderr)).toMatch(/guard\.sh changed since it was loaded/);
+    const inProcess = await runAdapter(args, ls, env);
+    expect(inProcess.code).not.toBe(2); // the pack is refused: its guard no longer decides
+    expect([r.code, r.stdout]).toEqual([inProcess.code, inProcess.stdout]);
   });
 
   it.each([
