@@ -72,7 +72,7 @@ export function runCommand(
   containmentOff?: string,
 ): Promise<CommandOutcome> {
   if (signal?.aborted) return notRun('aborted', 'aborted before start');
-  const env = buildHookEnv(task);
+  const env = buildHookEnv(task, task.hostEnv);
   if (!env.ok) return notRun('spawn_failed', env.message);
   const how = commandSpec(task, env.env, containmentOff);
   if ('unavailable' in how) return notRun('isolation_unavailable', how.unavailable);

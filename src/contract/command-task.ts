@@ -29,6 +29,11 @@ export interface CommandTask {
   /** Host variable names to pass through (the secret-name filter is applied again at spawn). */
   readonly inheritEnv: readonly string[];
   /**
+   * Where `inheritEnv` and the host `HOME` are read from: the environment of the process the dispatch
+   * answers for (a daemon's caller). Default: this process's.
+   */
+  readonly hostEnv?: Readonly<Record<string, string | undefined>>;
+  /**
    * Process mode only: HOME is the host's (a Claude Code hook's git config, `gh` auth, ~/.local/bin)
    * rather than the scratch directory. TMPDIR stays the scratch directory.
    */

@@ -297,6 +297,8 @@ class HookExecutor implements Executor {
       generation: () => this.#generation,
       queue: this.#queue,
       loaded: () => this.#loaded,
+      reads: () => this.#loaded.reads,
+      hooks: () => this.#loaded.hooks,
     };
   }
 }
