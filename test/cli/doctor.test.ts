@@ -21,7 +21,7 @@ describe('hookwarden doctor', () => {
       'scratch directories',
       'Claude Code client',
     ]);
-    expect(report.checks[6]).toMatchObject({
+    expect(report.checks[8]).toMatchObject({
       ok: true,
       detail: expect.stringMatching(
         /^hookwarden-client \(.*\/dist\/native\/hookwarden-client\): hook calls go to a per-user daemon/,
