@@ -130,14 +130,18 @@ export async function runCommandHook(call: HookCall<CommandHookDefinition>): Pro
   if (!runnable.ok) return notRunAnswer(hookError('spawn_failed', runnable.message));
   if (def.command.pluginData !== undefined && def.command.isolation === 'process')
     ensurePluginData(def.command.pluginData);
-  const request = commandRequest(
-    def,
-    input,
-    commandStdin(def, input, call.inputJson),
-    ctx.root,
-    runnable.program,
-    call.isolationFloor,
-  );
+  const request: CommandRequest = {
+    ...commandRequest(
+      def,
+      input,
+      commandStdin(def, input, call.inputJson),
+      ctx.root,
+      runnable.program,
+      call.isolationFloor,
+    ),
+    // The caller's environment, where the dispatch answers for another process (a daemon's caller).
+    ...(call.env === undefined ? {} : { hostEnv: call.env }),
+  };
   const toolInputEnv = request.env.CLAUDE_TOOL_INPUT;
   if (toolInputEnv !== undefined && Buffer.byteLength(toolInputEnv) > MAX_TOOL_INPUT_ENV_BYTES) {
     // The hook would not see the input it guards: FreeCode's rule for a hook that cannot run right

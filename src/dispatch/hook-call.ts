@@ -28,4 +28,9 @@ export interface HookCall<D extends RegisteredHook = RegisteredHook> {
   /** The operator's least isolation for a tenant's own command hook (undefined: it keeps its own). */
   readonly isolationFloor: IsolationLevel | undefined;
   readonly onTiming: HookTimingListener | undefined;
+  /**
+   * The environment the hook inherits from (command `inheritEnv`, http header `$VAR`s): the
+   * dispatch's `env` option; undefined: this process's.
+   */
+  readonly env: Readonly<Record<string, string | undefined>> | undefined;
 }

@@ -25,7 +25,7 @@ import { refusedAnswer } from './refused.js';
  */
 export function fillHeaders(
   spec: HttpHookSpec,
-  env: NodeJS.ProcessEnv = process.env,
+  env: Readonly<Record<string, string | undefined>> = process.env,
 ): { ok: true; headers: Record<string, string> } | { ok: false; message: string } {
   const allowed = new Set(spec.envVars);
   const headers: Record<string, string> = Object.create(null);
@@ -120,7 +120,7 @@ export function interpretHttp(
 
 export async function runHttpHook(call: HookCall<HttpHookDefinition>): Promise<HookAnswer> {
   const { def, input } = call;
-  const filled = fillHeaders(def.http);
+  const filled = fillHeaders(def.http, call.env);
   if (!filled.ok) return notRunAnswer(hookError('http_error', filled.message));
   const lane = await call.ctx.pool.http.run(
     {

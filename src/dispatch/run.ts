@@ -185,6 +185,7 @@ export class DispatchRun {
       event: this.def,
       limits: this.gen.scopeLimits[def.scope],
       isolationFloor: this.#tenantFloor(def),
+      env: options.env,
       onTiming: options.onHookTiming,
     };
   }

@@ -32,6 +32,8 @@ export const API_ERRORS = {
   request_timeout: 408,
   /** --socket: the client's configuration is not the server's (config-identity.ts). */
   config_mismatch: 409,
+  /** --socket: a file the server loaded its configuration from changed since (config-identity.ts). */
+  config_changed: 409,
   internal_error: 500,
 } as const;
 

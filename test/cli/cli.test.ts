@@ -73,7 +73,7 @@ describe('hookwarden dispatch', () => {
   it('dispatches {} when stdin is /dev/null or a terminal-like device, without waiting', async () => {
     const cfg = config(hooksOn('BeforeTool', [printing({ additionalContext: 'ran' })], { matcher: 'Bash' }));
     const r = await startCli(['dispatch', 'BeforeTool', '-c', cfg], { stdin: 'ignore' }).done;
-    // {} names no tool, and a matcher with nothing to test is met (as in Claude Code): the hook runs.
+    // The input is {}: a matcher with no tool name to test is met (as in Claude Code), so the hook ran.
     expect([r.code, JSON.parse(r.stdout)]).toMatchObject([
       0,
       {
