@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { createExecutor } from '../src/index.js';
+import { median } from '../src/measure/quantile.js';
 import { BENCH_INPUT, fmt, type ScenarioReport } from './harness.js';
 import { startRedis, startReplica, stopReplica } from './redis.js';
 
@@ -68,8 +69,6 @@ async function measure(
     await Promise.all(started.map(stopReplica));
   }
 }
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 export async function run(quick = false): Promise<ScenarioReport> {
   const title = 'Async jobs on Redis: one serve replica against two';

@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { askDaemon } from '../src/cli/claude-code/daemon/control.js';
+import { median } from '../src/measure/quantile.js';
 import { fmt, machine, runProcess, type ScenarioReport, type Stats, stats } from './harness.js';
 
 const BIN = fileURLToPath(new URL('../../bin/hookwarden', import.meta.url));
@@ -133,7 +134,7 @@ function cpuMs(words: string[], stdin: string, env: NodeJS.ProcessEnv, runs: num
     if (r.error !== undefined || line === undefined) return undefined;
     samples.push(Number(line.split(',')[0]));
   }
-  return samples.sort((a, b) => a - b)[Math.floor(samples.length / 2)];
+  return median(samples);
 }
 
 /**

@@ -4,6 +4,7 @@ import { execSync, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describeMachine } from '../src/measure/machine.js';
+import { ascending, quantile } from '../src/measure/quantile.js';
 
 /** The HookInput every scenario dispatches (a Bash tool call), pinned for determinism. */
 export const BENCH_INPUT = {
@@ -22,14 +23,14 @@ export interface Stats {
   mean: number;
 }
 
+/** Percentiles as `hookwarden bench` reads them (nearest-rank: src/measure/quantile.ts), and the mean. */
 export function stats(samples: number[]): Stats {
-  const s = [...samples].sort((a, b) => a - b);
-  const at = (q: number) => s[Math.min(s.length - 1, Math.floor(q * s.length))]!;
+  const s = ascending(samples);
   return {
     n: s.length,
-    p50: at(0.5),
-    p90: at(0.9),
-    p99: at(0.99),
+    p50: quantile(s, 0.5),
+    p90: quantile(s, 0.9),
+    p99: quantile(s, 0.99),
     mean: s.reduce((a, b) => a + b, 0) / s.length,
   };
 }
@@ -88,8 +89,8 @@ export async function interleavedThroughput(
   }
   return Object.fromEntries(
     names.map((n) => {
-      const s = [...rates[n]!].sort((a, b) => a - b);
-      return [n, { median: s[Math.floor(s.length / 2)]!, min: s[0]!, max: s[s.length - 1]! }];
+      const s = ascending(rates[n]!);
+      return [n, { median: quantile(s, 0.5), min: s[0]!, max: s[s.length - 1]! }];
     }),
   );
 }

@@ -8,6 +8,7 @@
 import { type EventLoopUtilization, performance } from 'node:perf_hooks';
 import type { Executor } from '../src/index.js';
 import { TRIVIAL_HOOK } from '../src/measure/baselines.js';
+import { median } from '../src/measure/quantile.js';
 import { type Build, builds } from './builds.js';
 import { BENCH_INPUT, fmt, fmtRate, type ScenarioReport, stats } from './harness.js';
 
@@ -91,8 +92,7 @@ export async function run(quick = false): Promise<ScenarioReport> {
     const alone = stats(s.alone.js);
     for (const p of PHASES) {
       const st = stats(s[p].js);
-      const elu = s[p].elu.map((e) => e.utilization).sort((x, y) => x - y);
-      const medianElu = elu[Math.floor(elu.length / 2)] ?? 0;
+      const medianElu = median(s[p].elu.map((e) => e.utilization));
       const rate = p === 'alone' ? '–' : fmtRate(s[p].commands / (s[p].commandMs / 1000));
       rows.push(
         `| ${b.label} | ${p} | ${fmt(st.p50)} | ${fmt(st.p99)} | ${fmt(st.p50 / alone.p50, 2)}× | ${fmt(st.p99 / alone.p99, 2)}× | ${rate} | ${fmt(medianElu, 2)} |`,

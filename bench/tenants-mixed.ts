@@ -7,6 +7,7 @@
 
 import type { Executor } from '../src/index.js';
 import { TRIVIAL_HOOK } from '../src/measure/baselines.js';
+import { median } from '../src/measure/quantile.js';
 import { type Build, builds } from './builds.js';
 import { BENCH_INPUT, fmt, fmtRate, type ScenarioReport, stats } from './harness.js';
 
@@ -55,7 +56,6 @@ interface Samples {
 }
 
 const perTenant = () => Object.fromEntries(NAMES.map((n) => [n, [] as number[]]));
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 /** The steps of one round for one build: the mixed load, then each tenant alone. */
 function stepsOf(executor: Executor, s: Samples, dispatches: number): (() => Promise<void>)[] {

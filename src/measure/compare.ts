@@ -6,7 +6,7 @@
 import { BASELINE_LABELS, BASELINE_NAMES, type BaselineName } from './baselines.js';
 import type { BenchResult, BlockSummary } from './bench-result.js';
 import { mannWhitneyU } from './mann-whitney.js';
-import { medianOf } from './warnings.js';
+import { median as medianOf } from './quantile.js';
 
 export type Verdict = 'faster' | 'slower' | 'no significant change' | 'only in base' | 'only in new';
 

@@ -3,25 +3,12 @@
 // quieter), a slow first block (warm-up not done), and rare very slow outliers.
 import { BASELINE_LABELS, BASELINE_NAMES } from './baselines.js';
 import type { BenchResult } from './bench-result.js';
+import { ascending, median as medianOf, quantile } from './quantile.js';
 
 /** Block medians spread more than this (interquartile range ÷ median): the run is noisy. */
 export const BLOCK_SPREAD_WARN = 0.25;
 /** A baseline's median over the second half of the blocks differs from the first half's by this factor. */
 export const BASELINE_DRIFT_WARN = 1.25;
-
-export function quantileOf(sorted: readonly number[], q: number): number {
-  if (sorted.length === 0) return 0;
-  const pos = (sorted.length - 1) * q;
-  const lo = Math.floor(pos);
-  const hi = Math.ceil(pos);
-  return sorted[lo]! + (sorted[hi]! - sorted[lo]!) * (pos - lo);
-}
-
-export const medianOf = (values: readonly number[]) =>
-  quantileOf(
-    [...values].sort((a, b) => a - b),
-    0.5,
-  );
 
 const pct = (v: number) => `${Math.round(v * 100)}%`;
 
@@ -54,12 +41,12 @@ export function benchWarnings(
   const out: string[] = [];
   const blocks = r.blocks.filter((b) => b.dispatches > 0);
   if (blocks.length >= 4) {
-    const p50s = blocks.map((b) => b.overall.p50).sort((a, b) => a - b);
-    const median = quantileOf(p50s, 0.5);
-    const spread = median > 0 ? (quantileOf(p50s, 0.75) - quantileOf(p50s, 0.25)) / median : 0;
+    const p50s = ascending(blocks.map((b) => b.overall.p50));
+    const median = quantile(p50s, 0.5);
+    const spread = median > 0 ? (quantile(p50s, 0.75) - quantile(p50s, 0.25)) / median : 0;
     if (spread > BLOCK_SPREAD_WARN)
       out.push(
-        `high variance between blocks: the blocks' median latencies spread ${pct(spread)} of their median (interquartile range ${fixed(quantileOf(p50s, 0.25))}–${fixed(quantileOf(p50s, 0.75))} ms); other programs may be running: close them, or run more iterations`,
+        `high variance between blocks: the blocks' median latencies spread ${pct(spread)} of their median (interquartile range ${fixed(quantile(p50s, 0.25))}–${fixed(quantile(p50s, 0.75))} ms); other programs may be running: close them, or run more iterations`,
       );
     const first = blocks[0]!.overall.p50;
     const rest = medianOf(blocks.slice(1).map((b) => b.overall.p50));

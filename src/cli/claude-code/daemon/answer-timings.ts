@@ -1,6 +1,9 @@
 // How long the daemon takes over its answers (from a call accepted to its answer), by what ran: the
-// daemon's share of a hook call's time, which \`daemon status\` shows (the client's own is a fraction
-// of a millisecond; the rest is the hooks, the kernel and waiting for a CPU). The last 1000 of each.
+// daemon's share of a hook call's time, which `daemon status` shows (the client's own is a fraction
+// of a millisecond; the rest is the hooks, the kernel and waiting for a CPU). The last 1000 of each;
+// percentiles as `hookwarden bench` reads them (src/measure/quantile.ts).
+import { ascending, quantile } from '../../../measure/quantile.js';
+
 const KEEP = 1000;
 
 export class AnswerTimings {
@@ -17,9 +20,8 @@ export class AnswerTimings {
   summary(): Record<string, { n: number; p50: number; p90: number; p99: number }> {
     const out: Record<string, { n: number; p50: number; p90: number; p99: number }> = {};
     for (const [kind, list] of this.#by) {
-      const s = [...list].sort((a, b) => a - b);
-      const at = (q: number) =>
-        Math.round(s[Math.min(s.length - 1, Math.floor(q * s.length))]! * 1000) / 1000;
+      const s = ascending(list);
+      const at = (q: number) => Math.round(quantile(s, q) * 1000) / 1000;
       out[kind] = { n: s.length, p50: at(0.5), p90: at(0.9), p99: at(0.99) };
     }
     return out;
