@@ -10,7 +10,7 @@ import { ENV_FILE_NAME } from '../../src/contract/command-task.js';
 import { ENV_NAME, isReservedName, refusedEnvReason } from '../../src/contract/refused-env.js';
 import { isSecretName, secretValueKind } from '../../src/contract/secret-names.js';
 
-export const FIXED_PATH = '/usr/local/bin:/usr/bin:/bin';
+const FIXED_PATH = '/usr/local/bin:/usr/bin:/bin';
 
 export type HookEnv =
   | { readonly ok: true; readonly env: Readonly<Record<string, string>> }

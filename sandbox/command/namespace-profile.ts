@@ -20,7 +20,7 @@ import { baseSpec, programArgv } from './process-profile.js';
 const BWRAP_CANDIDATES = ['/usr/bin/bwrap', '/bin/bwrap', '/usr/local/bin/bwrap'];
 
 /** /etc entries a program commonly needs; nothing secret (no shadow, no keys, no tokens). */
-export const ETC_ALLOWLIST = [
+const ETC_ALLOWLIST = [
   'passwd',
   'group',
   'nsswitch.conf',
@@ -145,7 +145,7 @@ export function snapshotEtc(dest: string): void {
  * The bubblewrap argv (ending with `--`) that confines `task` in a namespace sandbox. The hook's
  * environment is not in it: bwrap reads it from fd 3 (`bwrapEnvArgs`).
  */
-export function bwrapArgs(bwrap: string, task: CommandTask): string[] {
+function bwrapArgs(bwrap: string, task: CommandTask): string[] {
   return [
     bwrap,
     ...systemMounts(),
@@ -183,7 +183,7 @@ export function bwrapArgs(bwrap: string, task: CommandTask): string[] {
 }
 
 /** bwrap's `--args` data: the hook's whole environment, as NUL-separated arguments. */
-export function bwrapEnvArgs(env: Readonly<Record<string, string>>): Buffer {
+function bwrapEnvArgs(env: Readonly<Record<string, string>>): Buffer {
   const args = ['--clearenv', ...Object.entries(env).flatMap(([k, v]) => ['--setenv', k, v])];
   return Buffer.from(args.map((a) => `${a}\0`).join(''));
 }

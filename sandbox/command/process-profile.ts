@@ -19,7 +19,7 @@ export function programArgv(task: CommandTask): string[] {
 }
 
 /** The task's rlimits; an unset CPU limit is the deadline's, rounded up, plus a second. */
-export function launchLimits(task: CommandTask): LaunchLimits {
+function launchLimits(task: CommandTask): LaunchLimits {
   const r = task.rlimits;
   return {
     cpuSeconds: r.cpuSeconds > 0 ? r.cpuSeconds : Math.ceil(task.deadlineMs / 1000) + 1,

@@ -3,7 +3,7 @@
 import type { ClampedLimits, LaunchLimits, LaunchSpec, StartFacts } from './launch.js';
 
 export const PROTOCOL = 2;
-export const REQUEST = { spawn: 1, release: 2 } as const;
+const REQUEST = { spawn: 1, release: 2 } as const;
 export const REPLY = { ready: 0, started: 1, failed: 2, stdout: 3, stderr: 4, closed: 5, exited: 6 } as const;
 const FLAG = {
   runAs: 1,

@@ -46,7 +46,7 @@ export function findWrapper(prefer: 'auto' | Wrapper['kind'] = 'auto'): Wrapper 
 }
 
 /** NUL-terminated NAME=VALUE records: hw-exec's fd 3 protocol. */
-export function envRecords(env: Readonly<Record<string, string>>): Buffer {
+function envRecords(env: Readonly<Record<string, string>>): Buffer {
   return Buffer.from(
     Object.entries(env)
       .map(([k, v]) => `${k}=${v}\0`)

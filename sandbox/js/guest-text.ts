@@ -80,7 +80,7 @@ const capOrUndefined = (t: Text, maxBytes: number): Text => (t === undefined ? t
  * `obj[key]` as text of at most `maxBytes`: `null` when the property is undefined, `undefined` when
  * reading it threw.
  */
-export function readProp(g: GuestBuiltins, obj: QuickJSHandle, key: string, maxBytes: number): Text | null {
+function readProp(g: GuestBuiltins, obj: QuickJSHandle, key: string, maxBytes: number): Text | null {
   const c = g.ctx;
   return scoped((own) => {
     const r = c.callFunction(g.reflectGet, c.undefined, obj, own(c.newString(key)));

@@ -21,7 +21,7 @@ export interface LoadedHook {
   readonly loadMs: number;
 }
 
-export interface FailedLoad {
+interface FailedLoad {
   readonly kind: 'failed';
   readonly error: HookError;
   readonly logs: string[];

@@ -62,7 +62,7 @@ const PRELUDE = `(function (JSON, Object, Reflect, Error, String, InternalError,
 })(JSON, Object, Reflect, Error, String, InternalError, SyntaxError)`;
 
 /** The call in progress, as the interrupt handler and the host functions see it. */
-export class CallState {
+class CallState {
   /** performance.now() after which the call is interrupted. */
   deadline = 0;
   /** The heap's break when the call started, and how far it may grow past it. */

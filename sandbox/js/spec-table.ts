@@ -3,7 +3,7 @@
 // task naming a dropped one is answered `missing`, and the host sends it again with the spec).
 import type { JsHookSpec, JsTaskMissing } from '../../src/contract/js-task.js';
 
-export const MAX_SPECS = 4096;
+const MAX_SPECS = 4096;
 
 export class SpecTable {
   readonly #specs = new Map<string, JsHookSpec>();

@@ -24,7 +24,7 @@ export interface AsyncCompletion {
 const round = (ms: number) => Math.round(ms * 1000) / 1000;
 
 /** The rewake reason of an answer, or undefined when it does not wake the agent. */
-export function rewakeReason(answer: HookAnswer): string | undefined {
+function rewakeReason(answer: HookAnswer): string | undefined {
   if (answer.kind !== 'output' || answer.output === undefined) return undefined;
   const o = answer.output;
   if (o.continueWork !== undefined) return o.continueWork.reason || 'asked to keep working';

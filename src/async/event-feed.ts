@@ -47,7 +47,7 @@ interface TenantLog {
 }
 
 /** Tenants whose events are kept at once; past it, the least recently active one is forgotten. */
-export const MAX_FEED_TENANTS = 1024;
+const MAX_FEED_TENANTS = 1024;
 
 export class MemoryFeed implements EventFeed {
   readonly #boot = String(Date.now());

@@ -11,7 +11,7 @@ export const streamKey = (prefix: string, tenant: string | undefined) =>
   tenant === undefined ? `${prefix}:events:none` : `${prefix}:events:t:${tenant}`;
 
 /** -1, 0, 1 as stream id a sorts before, with or after b. */
-export function compareIds(a: string, b: string): number {
+function compareIds(a: string, b: string): number {
   const [am, as] = a.split('-').map(BigInt) as [bigint, bigint];
   const [bm, bs] = b.split('-').map(BigInt) as [bigint, bigint];
   return am !== bm ? (am < bm ? -1 : 1) : as === bs ? 0 : as < bs ? -1 : 1;
@@ -24,7 +24,7 @@ const TYPES: ReadonlySet<string> = new Set<FeedEventType>(['async.completed', 'r
  * A stream entry as an event, or undefined when it is not one this version wrote (something else
  * with access to Redis, or another version): skipped, like any malformed input, never thrown.
  */
-export function feedEventOf(id: string, fields: readonly string[]): FeedEvent | undefined {
+function feedEventOf(id: string, fields: readonly string[]): FeedEvent | undefined {
   const value = (name: string) => {
     for (let i = 0; i + 1 < fields.length; i += 2) if (fields[i] === name) return fields[i + 1];
     return undefined;

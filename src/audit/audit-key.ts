@@ -12,7 +12,7 @@ import { dirname } from 'node:path';
 export type AuditKey = string | Uint8Array | KeyObject;
 
 /** Fewest key bytes accepted: HMAC-SHA-256 gains nothing from more than 32 and loses from fewer. */
-export const MIN_AUDIT_KEY_BYTES = 32;
+const MIN_AUDIT_KEY_BYTES = 32;
 /** A key file is small; anything larger is probably the wrong file. */
 const MAX_KEY_FILE_BYTES = 4096;
 

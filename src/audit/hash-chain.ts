@@ -16,7 +16,7 @@ export const KEYED_GENESIS = `hmac-sha256:${'0'.repeat(64)}`;
 export const lineHash = (line: string): string => `sha256:${createHash('sha256').update(line).digest('hex')}`;
 
 /** The HMAC-SHA-256 of a keyed line's body (the line without its `mac`). */
-export const bodyMac = (key: KeyObject, body: string): string =>
+const bodyMac = (key: KeyObject, body: string): string =>
   `hmac-sha256:${createHmac('sha256', key).update(body).digest('hex')}`;
 
 /** The mode a record's `prev` declares. */

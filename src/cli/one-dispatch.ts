@@ -34,7 +34,7 @@ export interface DispatchFlags {
 }
 
 /** Default of --async-wait: how long the CLI waits for async hooks after printing the answer. */
-export const CLI_ASYNC_WAIT_MS = 60_000;
+const CLI_ASYNC_WAIT_MS = 60_000;
 
 function asyncWaitOf(flag: string | undefined): number {
   if (flag === undefined) return CLI_ASYNC_WAIT_MS;
@@ -79,7 +79,7 @@ export interface DispatchSpec {
  * event can deny; a name it does not know (a custom event, a typo, none yet) is answered as
  * deny-capable: no verdict, no permission.
  */
-export function interruptedEarly(event: string | undefined): DispatchResult {
+function interruptedEarly(event: string | undefined): DispatchResult {
   const known = event === undefined ? undefined : new EventCatalogue(DEFAULT_EVENTS).get(event);
   return interruptedResult(
     known ?? defineEvent(event ?? 'unknown', { mode: 'serial', canDeny: true, honours: [] }),

@@ -30,10 +30,3 @@ export function resolveCommandPaths(
   const command = `${m[1]}${shellQuote(resolve(dir, word))}${program.command.slice(m[0].length)}`;
   return { ...program, command };
 }
-
-/** The program file a command runs, when it names one by path (for `validate`'s existence check). */
-export function programPath(program: CommandHookSpec['program']): string | undefined {
-  if (program.kind === 'argv') return program.argv[0];
-  const m = PROGRAM_WORD.exec(program.command);
-  return m === null ? undefined : m[2]!.replaceAll(/^["']|["']$/g, '');
-}

@@ -75,7 +75,7 @@ export function commandSpec(spec: RawHookSpec, path: string, ctx: HookContext): 
 }
 
 /** The hook's isolation, raised to the `limits.minIsolation` floor in force for its scope. */
-export function effectiveIsolation(
+function effectiveIsolation(
   asked: IsolationLevel | undefined,
   ctx: HookContext,
 ): Pick<CommandHookSpec, 'isolation' | 'containment'> {
@@ -99,14 +99,9 @@ function effectiveLevel(level: IsolationLevel): Pick<CommandHookSpec, 'isolation
 }
 
 /** Variables some Claude Code configs use that Claude Code never sets (FreeCode's, or folklore). */
-export const NEVER_SET =
-  /\$\{?(CLAUDE_TOOL_INPUT\w*|CLAUDE_TOOL_NAME|CLAUDE_FILE_PATHS|TOOL_ARGS|CLAUDE_MODEL)\b/;
+const NEVER_SET = /\$\{?(CLAUDE_TOOL_INPUT\w*|CLAUDE_TOOL_NAME|CLAUDE_FILE_PATHS|TOOL_ARGS|CLAUDE_MODEL)\b/;
 
-export function warnUnsetVariables(
-  program: CommandHookSpec['program'],
-  path: string,
-  sink: DiagnosticSink,
-): void {
+function warnUnsetVariables(program: CommandHookSpec['program'], path: string, sink: DiagnosticSink): void {
   const text = program.kind === 'shell' ? program.command : program.argv.join(' ');
   const m = NEVER_SET.exec(text);
   if (m !== null)

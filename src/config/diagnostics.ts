@@ -12,7 +12,7 @@ export interface Diagnostic {
   readonly skipped: boolean;
 }
 
-export { joinPath, renderValue } from '../contract/messages.js';
+export { renderValue } from '../contract/messages.js';
 
 export function formatDiagnostic(d: Diagnostic): string {
   const where = d.path === '' ? d.file : `${d.file}: ${d.path}`;

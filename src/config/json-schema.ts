@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { configFileSchema } from './schema.js';
 
-export const HOOKS_SCHEMA_ID = 'https://hookwarden.dev/schema/hooks.schema.json';
+const HOOKS_SCHEMA_ID = 'https://hookwarden.dev/schema/hooks.schema.json';
 
 export function hooksJsonSchema(): Record<string, unknown> {
   const schema = z.toJSONSchema(configFileSchema, { io: 'input', unrepresentable: 'any' }) as Record<

@@ -93,7 +93,7 @@ export interface LoadedConfig {
   readonly sessionEnv: SessionEnvPolicy;
 }
 
-export interface LoadedTenant {
+interface LoadedTenant {
   /** Policy hooks first, then the tenant's, overrides applied. */
   readonly hooks: readonly HookDefinition[];
   readonly limits: TenantLimits;

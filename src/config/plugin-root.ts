@@ -37,7 +37,7 @@ const isFile = (path: string): boolean => {
 };
 
 /** Claude Code's config directory (`CLAUDE_CONFIG_DIR`, else `~/.claude`). */
-export function claudeConfigDir(): string {
+function claudeConfigDir(): string {
   const dir = process.env.CLAUDE_CONFIG_DIR;
   return dir !== undefined && dir !== '' ? dir : join(homedir(), '.claude');
 }

@@ -22,7 +22,7 @@ export type ReadResult =
   | { ok: false; kind: 'missing' | 'unreadable' | 'syntax'; message: string };
 
 /** Line and column (1-based) of a character offset. */
-export function lineColumn(text: string, offset: number): { line: number; column: number } {
+function lineColumn(text: string, offset: number): { line: number; column: number } {
   let line = 1;
   let lineStart = 0;
   for (let i = 0; i < offset && i < text.length; i++) {

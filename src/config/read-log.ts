@@ -37,7 +37,7 @@ export const ABSENT = 'absent';
 /** The digest of a path there but not readable as its kind (not a regular file, EACCES, ELOOP…). */
 export const UNREADABLE = 'unreadable';
 /** The digest of an `exists` read that found a regular file. */
-export const PRESENT = 'present';
+const PRESENT = 'present';
 
 export interface LoadRead {
   readonly kind: ReadKind;

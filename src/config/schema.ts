@@ -19,7 +19,7 @@ import { nonEmpty, posInt } from './zod-fields.js';
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,256}$/;
 
 /** Resource limits applied through prlimit to a command hook's process tree. */
-export const rlimitsSchema = z
+const rlimitsSchema = z
   .object({
     cpuSeconds: posInt()
       .optional()
@@ -172,7 +172,7 @@ export const hookSpecSchema = z
 export type RawHookSpec = z.infer<typeof hookSpecSchema>;
 
 /** Claude Code's nested group: `{ matcher?, if?, hooks: [...] }`. */
-export const hookGroupSchema = z.object({
+const hookGroupSchema = z.object({
   matcher: z
     .string({ error: 'expected a string (tool name, regex or a|b)' })
     .optional()
@@ -182,12 +182,12 @@ export const hookGroupSchema = z.object({
 });
 
 /** An event's list: nested groups, or FreeCode's flat hooks (matcher on the hook itself). */
-export const eventEntriesSchema = z.array(
+const eventEntriesSchema = z.array(
   z.union([hookGroupSchema, hookSpecSchema.extend({ matcher: z.string().optional() })]),
   { error: 'expected an array of hook groups' },
 );
 
-export const hooksMapSchema = z.record(z.string(), eventEntriesSchema, {
+const hooksMapSchema = z.record(z.string(), eventEntriesSchema, {
   error: 'expected an object mapping event names to arrays',
 });
 

@@ -22,7 +22,7 @@ export interface SessionEnvPolicy {
   readonly pathDirs: readonly string[];
 }
 
-export const NO_SESSION_ENV_CONSENT: SessionEnvPolicy = Object.freeze({
+const NO_SESSION_ENV_CONSENT: SessionEnvPolicy = Object.freeze({
   allow: Object.freeze([]),
   pathDirs: Object.freeze([]),
 });

@@ -27,7 +27,7 @@ export function tenantIdProblem(id: unknown): string | undefined {
   return undefined;
 }
 
-export const tenantSchema = z
+const tenantSchema = z
   .object({
     hooks: z.unknown().optional(),
     packs: z.unknown().optional(),

@@ -9,7 +9,7 @@
 // refused outright.
 
 /** Longest hook URL and pattern accepted (bytes of the text as written). */
-export const MAX_URL_LENGTH = 8_192;
+const MAX_URL_LENGTH = 8_192;
 
 const DEFAULT_PORT: Record<string, string> = { 'http:': '80', 'https:': '443' };
 // Control characters, space and backslash: the parser would drop or reinterpret them, so the text a

@@ -73,11 +73,7 @@ export function mapClaudeCodeOutput(raw: Obj, event: string): { mapped: Obj; ign
  * Events where a block means "keep working" (Claude Code's Stop, SubagentStop and TeammateIdle), and
  * where `hookSpecificOutput.additionalContext` is feedback that keeps the agent working too.
  */
-export const KEEP_WORKING_EVENTS: ReadonlySet<string> = new Set([
-  'AfterTurn',
-  'AfterSubagent',
-  'TeammateIdle',
-]);
+const KEEP_WORKING_EVENTS: ReadonlySet<string> = new Set(['AfterTurn', 'AfterSubagent', 'TeammateIdle']);
 
 /**
  * Warnings for answer fields Claude Code does not read where they were given, by their ignored

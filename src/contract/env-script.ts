@@ -14,7 +14,6 @@ import {
   ASSIGNMENT,
   BASH_RESERVED_WORDS,
   Lost,
-  type ParamOp,
   Scanner,
   type Seg,
   showable,
@@ -22,7 +21,7 @@ import {
   type Word,
 } from './bash-words.js';
 
-export type { ParamOp, ValuePart };
+export type { ValuePart };
 
 export interface Assignment {
   readonly name: string;
@@ -32,7 +31,7 @@ export interface Assignment {
   readonly value?: readonly ValuePart[];
 }
 
-export type EnvStatement =
+type EnvStatement =
   | {
       readonly kind: 'assign';
       /** 1-based line where the statement starts. */

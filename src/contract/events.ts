@@ -9,13 +9,7 @@ export { MUTATION_FIELDS, type MutationField };
 export type Honoured = MutationField | 'allow' | 'ask' | 'defer';
 
 /** HookInput fields a serial chain can rewrite for the next hook. */
-export type ChainableInputField =
-  | 'prompt'
-  | 'toolInput'
-  | 'toolResult'
-  | 'request'
-  | 'response'
-  | 'subagentResult';
+type ChainableInputField = 'prompt' | 'toolInput' | 'toolResult' | 'request' | 'response' | 'subagentResult';
 
 /** One catalogue entry: how hooks of this event run and what their answers may do. */
 export interface EventDefinition {
@@ -39,7 +33,7 @@ export interface EventDefinition {
 }
 
 /** The input field each rewritable output replaces for the next hook of a serial chain. */
-export const DEFAULT_CHAIN: Readonly<Partial<Record<MutationField, ChainableInputField>>> = Object.freeze({
+const DEFAULT_CHAIN: Readonly<Partial<Record<MutationField, ChainableInputField>>> = Object.freeze({
   mutatedPrompt: 'prompt',
   mutatedToolInput: 'toolInput',
   updatedToolOutput: 'toolResult',

@@ -27,7 +27,7 @@ export function joinPath(base: string, key: string | number): string {
 }
 
 /** The value at `path` inside `root` (undefined when the path leaves the value). */
-export function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
+function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
   let v = root;
   for (const k of path) {
     if (typeof v !== 'object' || v === null) return undefined;

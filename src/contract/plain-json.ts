@@ -2,7 +2,7 @@
 // reach a prototype: `__proto__`, `constructor` and `prototype` keys are dropped. Dependency-free.
 
 /** Maximum nesting accepted in hook output; deeper values are rejected, never recursed into. */
-export const MAX_OUTPUT_DEPTH = 128;
+const MAX_OUTPUT_DEPTH = 128;
 
 const FORBIDDEN = new Set(['__proto__', 'constructor', 'prototype']);
 

@@ -30,7 +30,7 @@ export const LOADER_VARIABLES: readonly string[] = Object.freeze([
 ]);
 
 /** Every name with one of these prefixes is refused: LD_PRELOAD, LD_AUDIT, LD_LIBRARY_PATH…, MALLOC_CHECK_, MALLOC_ARENA_MAX… */
-export const LOADER_PREFIXES: readonly string[] = Object.freeze(['LD_', 'MALLOC_']);
+const LOADER_PREFIXES: readonly string[] = Object.freeze(['LD_', 'MALLOC_']);
 
 const LOADER_SET = new Set(LOADER_VARIABLES);
 
@@ -92,7 +92,7 @@ export const SESSION_ENV_REFUSED: readonly string[] = Object.freeze([
 ]);
 const SESSION_REFUSED_SET = new Set(SESSION_ENV_REFUSED.map((n) => n.toUpperCase()));
 /** Prefixes refused as wholes for a session (upper case; names compare case-insensitively). */
-export const SESSION_ENV_REFUSED_PREFIXES: readonly string[] = Object.freeze([
+const SESSION_ENV_REFUSED_PREFIXES: readonly string[] = Object.freeze([
   'GIT_CONFIG', // GIT_CONFIG, GIT_CONFIG_GLOBAL, _SYSTEM, _PARAMETERS, _COUNT, _KEY_n, _VALUE_n
   'NPM_CONFIG_',
   'DYLD_',
@@ -132,7 +132,7 @@ export const sessionPathFree = (writer: SessionEnvWriter): boolean =>
  * directory; the others describe the event. PATH, LANG and TZ are defaults a hook may override:
  * they affect only its own processes (the machinery is started by absolute path, without them).
  */
-export const RESERVED_VARIABLES: readonly string[] = Object.freeze([
+const RESERVED_VARIABLES: readonly string[] = Object.freeze([
   'HOME',
   'TMPDIR',
   'HOOK_EVENT',

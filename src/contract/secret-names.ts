@@ -10,7 +10,7 @@
  * `AUTHORIZATION`; `PASS` does not match `BYPASS`; `KEY` does not match `KEYBOARD`; `TOKEN` does not
  * match `TOKENIZERS`.
  */
-export const SECRET_NAME =
+const SECRET_NAME =
   /KEY(?!BOARD)|TOKEN(?!IZ)|SECRET|(?<!BY)PASS|CRED|AUTH(?!OR(?!I[SZ]))|COOKIE|PRIVATE|SESSION|SIGNATURE|SIGNING|CERT|DSN|CONNECTION_?STR|WEBHOOK|BEARER|JWT|HMAC|MNEMONIC|KRB5CC/i;
 
 /**
@@ -18,7 +18,7 @@ export const SECRET_NAME =
  * these, a name whose last word ends in `PWD` (`MYSQL_PWD`, `DBPWD`) or is `PW` (`SMTP_PW`) is
  * secret; `PWDEBUG` and `PW_TEST_…` (Playwright) are not.
  */
-export const SECRET_NAME_WORDS: readonly string[] = Object.freeze([
+const SECRET_NAME_WORDS: readonly string[] = Object.freeze([
   'PAT',
   'PWD',
   'CONN',
@@ -33,7 +33,7 @@ export const SECRET_NAME_WORDS: readonly string[] = Object.freeze([
  * Well-known names that match a secret word but name a public trust store (a CA bundle path), which
  * hooks behind a TLS-intercepting proxy need. Their values are still checked.
  */
-export const PUBLIC_NAMES: readonly string[] = Object.freeze([
+const PUBLIC_NAMES: readonly string[] = Object.freeze([
   'SSL_CERT_FILE',
   'SSL_CERT_DIR',
   'NODE_EXTRA_CA_CERTS',
@@ -63,7 +63,7 @@ export function isSecretName(name: string): boolean {
 }
 
 /** Value shapes that carry a credential, with what to call them (the value itself is never shown). */
-export const SECRET_VALUES: readonly (readonly [RegExp, string])[] = Object.freeze([
+const SECRET_VALUES: readonly (readonly [RegExp, string])[] = Object.freeze([
   // scheme://user:password@host (an empty user is fine: redis://:password@host)
   [/[a-z][a-z0-9+.-]*:\/\/[^\s/?#@:]*:[^\s/?#@]+@/i, 'a URL with user:password@'],
   // scheme://<token>@host: a long user name is a token (GitHub's https://<token>@github.com, Sentry DSNs)

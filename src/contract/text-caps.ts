@@ -18,7 +18,7 @@ export interface TextCaps {
 }
 
 /** Each name in `ignoredFields`, in UTF-8 bytes. */
-export const MAX_FIELD_NAME_BYTES = 128;
+const MAX_FIELD_NAME_BYTES = 128;
 
 /** Appended to text that was cut. */
 export const TRUNCATED = '…[truncated]';
@@ -55,7 +55,7 @@ export function capText(text: string, maxBytes: number): string {
 const NOTE_BYTES = 256;
 
 /** Console lines within the caps: each line cut, lines beyond the count or byte budget dropped. */
-export function capLogs(lines: readonly string[], caps: TextCaps): string[] {
+function capLogs(lines: readonly string[], caps: TextCaps): string[] {
   const out: string[] = [];
   let bytes = 0;
   let dropped = 0;
@@ -79,7 +79,7 @@ export function droppedLogsNote(dropped: number, caps: TextCaps): string {
 }
 
 /** Field names within the caps: each name cut, names beyond the count summarised. */
-export function capFieldNames(names: readonly string[], caps: TextCaps): string[] {
+function capFieldNames(names: readonly string[], caps: TextCaps): string[] {
   const out = names.slice(0, caps.maxIgnoredFields).map((n) => capText(n, MAX_FIELD_NAME_BYTES));
   if (names.length > caps.maxIgnoredFields) out.push(`… ${names.length - caps.maxIgnoredFields} more`);
   return out;

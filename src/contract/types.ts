@@ -3,11 +3,8 @@
 import type { OUTCOMES, VERDICTS } from './decisions.js';
 import type { FieldKinds } from './output-fields.js';
 
-/** A JSON value as it crosses a boundary. */
-export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
-
 /** The optional fields of a HookInput, shared by HookInput and DispatchInput. */
-export interface HookInputFields {
+interface HookInputFields {
   prompt?: string;
   toolName?: string;
   toolInput?: Record<string, unknown>;

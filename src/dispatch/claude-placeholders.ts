@@ -8,13 +8,6 @@
 // value its variable has (Claude Code refuses that too: a documented difference).
 import type { CommandHookSpec } from '../registry/hook-definition.js';
 
-/** The three placeholders, in the order Claude Code replaces them. */
-export const CLAUDE_PLACEHOLDERS = [
-  'CLAUDE_PROJECT_DIR',
-  'CLAUDE_PLUGIN_ROOT',
-  'CLAUDE_PLUGIN_DATA',
-] as const;
-
 /** `${NAME}`, the form Claude Code fills in. */
 const braced = (name: string) => `\${${name}}`;
 const PROJECT_DIR = braced('CLAUDE_PROJECT_DIR');
@@ -39,7 +32,7 @@ export function missingPlaceholder(
 }
 
 /** One word with the braced placeholders replaced. */
-export function substituteWord(word: string, values: PlaceholderValues): string {
+function substituteWord(word: string, values: PlaceholderValues): string {
   if (!word.includes('$')) return word;
   let out = word.replaceAll(PROJECT_DIR, () => values.projectDir);
   out = out.replaceAll(PLUGIN_ROOT, () => values.pluginRoot);

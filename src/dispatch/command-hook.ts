@@ -48,19 +48,14 @@ export const CLAUDE_CODE_HOST_ENV: readonly string[] = Object.freeze([
 ]);
 
 /** Events whose command hooks get CLAUDE_ENV_FILE (Claude Code's list); what they write is `sessionEnv`. */
-export const ENV_FILE_EVENTS: ReadonlySet<string> = new Set([
-  'SessionStart',
-  'Setup',
-  'CwdChanged',
-  'FileChanged',
-]);
+const ENV_FILE_EVENTS: ReadonlySet<string> = new Set(['SessionStart', 'Setup', 'CwdChanged', 'FileChanged']);
 
 /** `$CLAUDE_TOOL_INPUT` above this is not passed: the hook is not run (an environment value this
  * large fails exec with E2BIG on Linux at 128 KiB). */
-export const MAX_TOOL_INPUT_ENV_BYTES = 100 * 1024;
+const MAX_TOOL_INPUT_ENV_BYTES = 100 * 1024;
 
 /** The program as it will run: placeholders replaced (Claude Code files), the shell resolved; or why it cannot. */
-export function runnableProgram(
+function runnableProgram(
   def: CommandHookDefinition,
   root: string,
 ): { ok: true; program: CommandRequest['program'] } | { ok: false; message: string } {
@@ -72,7 +67,7 @@ export function runnableProgram(
   return shellProgram(substitutePlaceholders(c.program, values), def.event);
 }
 
-export function commandRequest(
+function commandRequest(
   def: CommandHookDefinition,
   input: HookInput,
   stdin: string,

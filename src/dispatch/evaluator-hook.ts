@@ -14,7 +14,7 @@ import { hookInputJson } from './hook-stdin.js';
 const VIEWS = new WeakMap<EvaluatorHookDefinition, EvaluatorHook>();
 
 /** What the evaluator is told about the hook (built once per definition, frozen). */
-export function evaluatorView(def: EvaluatorHookDefinition): EvaluatorHook {
+function evaluatorView(def: EvaluatorHookDefinition): EvaluatorHook {
   let view = VIEWS.get(def);
   if (view === undefined) {
     view = Object.freeze({

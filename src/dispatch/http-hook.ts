@@ -23,7 +23,7 @@ import { refusedAnswer } from './refused.js';
  * value that cannot be sent as it is (a line break or NUL would split the header; another control
  * character or one beyond Latin-1 makes Node refuse it): the request is then not sent.
  */
-export function fillHeaders(
+function fillHeaders(
   spec: HttpHookSpec,
   env: Readonly<Record<string, string | undefined>> = process.env,
 ): { ok: true; headers: Record<string, string> } | { ok: false; message: string } {
@@ -48,7 +48,7 @@ export function fillHeaders(
 }
 
 /** Applies the http protocol to how the exchange ended. */
-export function interpretHttp(
+function interpretHttp(
   outcome: HttpOutcome,
   def: HttpHookDefinition,
   timing: AnswerTiming,

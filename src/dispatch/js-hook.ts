@@ -18,7 +18,7 @@ import { refusedAnswer, withRetried } from './refused.js';
 const specs = new WeakMap<JsHookDefinition, JsHookSpec>();
 
 /** The worker-side spec of a JS hook definition (built once per definition). */
-export function jsHookSpec(def: JsHookDefinition): JsHookSpec {
+function jsHookSpec(def: JsHookDefinition): JsHookSpec {
   let spec = specs.get(def);
   if (spec !== undefined) return spec;
   const { js } = def;

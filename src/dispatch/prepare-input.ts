@@ -9,7 +9,7 @@ import { renderValue } from '../contract/messages.js';
 import type { HookInput } from '../contract/types.js';
 
 /** `sessionId` of a dispatch whose input has none (the library's; the CLI passes `cli`). */
-export const DEFAULT_SESSION_ID = 'default';
+const DEFAULT_SESSION_ID = 'default';
 
 const EXPECTED: Record<string, string> = {
   string: 'a string',

@@ -7,7 +7,7 @@ import type { DispatchResult } from '../contract/result.js';
 import type { RegisteredHook } from '../registry/registry.js';
 import type { DispatchContext, DispatchOptions } from './context.js';
 
-export function notifyStarted(
+function notifyStarted(
   ctx: DispatchContext,
   options: DispatchOptions,
   hooks: readonly RegisteredHook[],

@@ -23,9 +23,9 @@ import { startNotifier } from './record.js';
 import { runHook } from './runners.js';
 
 /** Steps all matchers and `if` filters of one dispatch may take (~20 ns each: about 5 ms). */
-export const MATCH_STEPS_PER_DISPATCH = 250_000;
+const MATCH_STEPS_PER_DISPATCH = 250_000;
 /** Steps one search may take (about 2 ms). */
-export const MATCH_STEPS_PER_SEARCH = 100_000;
+const MATCH_STEPS_PER_SEARCH = 100_000;
 
 const tooLarge = (message: string, details: ErrorDetails['input_too_large']): HookAnswer => ({
   kind: 'failure',

@@ -28,7 +28,7 @@ import { join } from 'node:path';
 import type { OnceStore } from '../registry/registry.js';
 
 /** Largest once file read; a larger one is not trusted (the hooks run). */
-export const ONCE_FILE_MAX_BYTES = 64 * 1024;
+const ONCE_FILE_MAX_BYTES = 64 * 1024;
 /** How long a process waits for another's lock, and when a lock is taken as left by a dead process. */
 const LOCK_WAIT_MS = 500;
 const LOCK_STALE_MS = 10_000;

@@ -123,7 +123,7 @@ export interface TenantIsolationOptions {
 }
 
 /** The tenant isolation floors, resolved. */
-export type ResolvedTenantIsolation = TenantIsolation;
+type ResolvedTenantIsolation = TenantIsolation;
 
 export interface ResolvedOptions {
   readonly config: readonly SourceSpec[];
@@ -283,7 +283,7 @@ const levelProblem = (at: string, v: unknown) =>
     : `${at}: expected ${quotedList(ISOLATION_LEVELS)}, got ${renderValue(v)}`;
 
 /** `tenantIsolation`, checked. */
-export function resolveTenantIsolation(value: ExecutorOptions['tenantIsolation']): ResolvedTenantIsolation {
+function resolveTenantIsolation(value: ExecutorOptions['tenantIsolation']): ResolvedTenantIsolation {
   const fail = (message: string): never => {
     throw new HookwardenError('invalid_options', message);
   };

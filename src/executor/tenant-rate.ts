@@ -28,10 +28,7 @@ export interface RateStore {
 }
 
 /** A tenant's rate and burst: its own limits, else the executor's. Undefined rate: no limit. */
-export function rateOf(
-  gen: Generation,
-  tenant: string | undefined,
-): { rate: number | undefined; burst: number } {
+function rateOf(gen: Generation, tenant: string | undefined): { rate: number | undefined; burst: number } {
   const own = tenant === undefined ? undefined : (gen.tenants.get(tenant) ?? gen.policyOnly).limits;
   return {
     rate: own?.ratePerSec ?? gen.limits.tenantRatePerSec,
@@ -98,7 +95,7 @@ export class TenantRate {
   }
 }
 
-export function rateLimited(tenant: string | undefined, rate: number, burst: number, retryAfterMs: number) {
+function rateLimited(tenant: string | undefined, rate: number, burst: number, retryAfterMs: number) {
   const who = tenant === undefined ? 'dispatches without a tenant are' : `tenant "${tenant}" is`;
   return new HookwardenError(
     'rate_limited',

@@ -5,7 +5,7 @@ import { type FSWatcher, statSync, watch } from 'node:fs';
 import type { WatchTarget } from '../config/watch-target.js';
 
 /** Debounce of hot reload (docs/tenants-and-audit.md#hot-reload). */
-export const RELOAD_DEBOUNCE_MS = 300;
+const RELOAD_DEBOUNCE_MS = 300;
 
 interface Watched {
   readonly watcher: FSWatcher;

@@ -35,7 +35,7 @@ export function spawnTrue(): Promise<void> {
 }
 
 /** The built echo worker (dist/ when running from sources, as under vitest, or from the CLI bundle). */
-export function echoWorkerFile(): string {
+function echoWorkerFile(): string {
   return findWorkerFile('src/measure', 'echo-worker.js', 'the bench echo worker');
 }
 

@@ -8,9 +8,9 @@ import type { BenchResult, BlockSummary } from './bench-result.js';
 import { mannWhitneyU } from './mann-whitney.js';
 import { median as medianOf } from './quantile.js';
 
-export type Verdict = 'faster' | 'slower' | 'no significant change' | 'only in base' | 'only in new';
+type Verdict = 'faster' | 'slower' | 'no significant change' | 'only in base' | 'only in new';
 
-export interface Percentiles {
+interface Percentiles {
   p50: number;
   p90: number;
   p99: number;

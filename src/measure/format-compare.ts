@@ -5,7 +5,7 @@ import { signed } from './compare.js';
 import { type Cell, pValue } from './number-format.js';
 import { table } from './text-grid.js';
 
-export function seriesLabel(s: Pick<SeriesChange, 'kind' | 'id'>): string {
+function seriesLabel(s: Pick<SeriesChange, 'kind' | 'id'>): string {
   switch (s.kind) {
     case 'overall':
       return 'dispatch, overall';

@@ -12,7 +12,7 @@ import { BENCH_SCHEMA, type BenchResult } from './bench-result.js';
 import { HOOK_ISOLATIONS } from './result-figures.js';
 
 /** Largest result file read (a result is usually well under 1 MiB). */
-export const MAX_RESULT_BYTES = 64 << 20;
+const MAX_RESULT_BYTES = 64 << 20;
 
 /** A map with arbitrary string keys, validated value by value, as a null-prototype object. */
 function idMap<T extends z.ZodType>(value: T) {

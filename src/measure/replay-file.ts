@@ -14,9 +14,9 @@ import { canonicalJson } from '../registry/hook-id.js';
 import { sha256 } from './hook-digest.js';
 
 /** Largest recording read (all files together). */
-export const MAX_RECORDING_BYTES = 256 << 20;
+const MAX_RECORDING_BYTES = 256 << 20;
 /** Most events a recording may hold. */
-export const MAX_RECORDED_EVENTS = 1_000_000;
+const MAX_RECORDED_EVENTS = 1_000_000;
 
 /** One recorded event: its name as recorded, and its input as given. */
 export interface RecordedEvent {

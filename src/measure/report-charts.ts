@@ -17,7 +17,7 @@ import {
   W,
 } from './report-axes.js';
 
-export const STAGES = [
+const STAGES = [
   { key: 'queueMs', label: 'queue', className: 'st-queue' },
   { key: 'transportMs', label: 'spawn / isolate', className: 'st-transport' },
   { key: 'runMs', label: 'hook run', className: 'st-run' },

@@ -22,7 +22,7 @@ import { type ChartMarker, histogramSvg } from './report-svg.js';
 import { LATENCY_HEAD, latencyCells } from './section-rows.js';
 import { SECURITY } from './warnings.js';
 
-export { nameCell, table } from './report-sections.js';
+export { table } from './report-sections.js';
 
 const n = (v: number) => v.toLocaleString('en-US', { maximumFractionDigits: 3 });
 
@@ -115,7 +115,7 @@ function failuresPerHook(r: BenchResult): string[] {
   return ['<h2>Hook failures per hook and error code</h2>', cellTable(['hook', ...codes], rows)];
 }
 
-export function markers(r: Pick<BenchResult, 'overall' | 'baselines'>): ChartMarker[] {
+function markers(r: Pick<BenchResult, 'overall' | 'baselines'>): ChartMarker[] {
   return [
     { label: 'p50', valueMs: r.overall.p50, kind: 'percentile' as const },
     { label: 'p90', valueMs: r.overall.p90, kind: 'percentile' as const },

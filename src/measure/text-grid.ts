@@ -1,7 +1,7 @@
 // Plain-text tables: the first column left-aligned, the others right-aligned, two spaces apart.
 import { type Cell, formatColumns } from './number-format.js';
 
-export function grid(rows: string[][]): string {
+function grid(rows: string[][]): string {
   const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => (r[c] ?? '').length)));
   return rows
     .map((r) =>

@@ -6,9 +6,9 @@ import type { BenchResult } from './bench-result.js';
 import { ascending, median as medianOf, quantile } from './quantile.js';
 
 /** Block medians spread more than this (interquartile range ÷ median): the run is noisy. */
-export const BLOCK_SPREAD_WARN = 0.25;
+const BLOCK_SPREAD_WARN = 0.25;
 /** A baseline's median over the second half of the blocks differs from the first half's by this factor. */
-export const BASELINE_DRIFT_WARN = 1.25;
+const BASELINE_DRIFT_WARN = 1.25;
 
 const pct = (v: number) => `${Math.round(v * 100)}%`;
 

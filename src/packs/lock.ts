@@ -14,7 +14,7 @@ const digestString = z
   .string({ error: 'expected "sha256:<64 hex>"' })
   .regex(DIGEST_PATTERN, { error: 'expected "sha256:<64 hex>"' });
 
-export const packLockSchema = z.strictObject(
+const packLockSchema = z.strictObject(
   {
     version: z.literal(1, { error: 'expected 1' }),
     digest: digestString,
@@ -38,7 +38,7 @@ export function lockOf(walk: PackWalk): PackLock {
   return { version: 1, digest: packDigest(walk.files), files };
 }
 
-export function renderLock(lock: PackLock): string {
+function renderLock(lock: PackLock): string {
   return `${JSON.stringify({ version: lock.version, digest: lock.digest, files: lock.files }, null, 2)}\n`;
 }
 

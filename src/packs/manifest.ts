@@ -6,7 +6,7 @@ import { duplicateProblem, parseConfigText } from '../config/read-json.js';
 import { describeIssues } from './issues.js';
 import { MANIFEST_FILE } from './names.js';
 
-export const packManifestSchema = z.object(
+const packManifestSchema = z.object(
   {
     $schema: z.string({ error: 'expected a string' }).optional(),
     name: z.string({ error: 'expected a pack name' }).regex(PACK_NAME_PATTERN, {

@@ -4,7 +4,7 @@
 // import the runner, as config takes a PinLoader and never imports packs.
 
 /** How a pack's fixtures fared: what `lock --require-tests` reads of a run. */
-export interface PackTestOutcome {
+interface PackTestOutcome {
   /** The digest of the files tested. */
   readonly digest: string;
   readonly passed: number;

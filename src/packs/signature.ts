@@ -10,7 +10,7 @@ import { SIG_FILE } from './names.js';
 import { writePlainFile } from './plain-file.js';
 import { parsePackJson, readPackJson } from './read-pack-json.js';
 
-export const packSignaturesSchema = z.strictObject(
+const packSignaturesSchema = z.strictObject(
   {
     signatures: z.array(
       z.strictObject(

@@ -24,13 +24,14 @@ import { type BatchBudget, type TenantLimits, TenantQueues } from './tenant-queu
 import { recordLeaks } from './worker-leaks.js';
 
 export { LEAKS } from './worker-leaks.js';
+
 /** Most tasks one message carries to a worker. */
-export const MAX_BATCH = 8;
+const MAX_BATCH = 8;
 /**
  * A batch holds tasks whose expected run times add up to at most this: trivial hooks travel
  * together, slow ones alone, so a batch never makes another tenant wait long.
  */
-export const BATCH_BUDGET_MS = 2;
+const BATCH_BUDGET_MS = 2;
 
 export interface JsLaneOptions {
   readonly threads: number;

@@ -10,7 +10,7 @@ import { DEFAULTS } from '../config/defaults.js';
 type LoadBalancer = NonNullable<NonNullable<ConstructorParameters<typeof Piscina>[0]>['loadBalancer']>;
 
 /** Piscina is CommonJS: a synchronous require keeps pool creation synchronous. */
-export const loadPiscina = (): typeof Piscina =>
+const loadPiscina = (): typeof Piscina =>
   (createRequire(import.meta.url)('piscina') as { Piscina: typeof Piscina }).Piscina;
 
 /**

@@ -11,7 +11,7 @@ import type { TenantLimits } from './tenant-queues.js';
 import { TrustedLane } from './trusted-lane.js';
 
 export type { CommandRequest } from './command-lane.js';
-export type { HttpOutcome, HttpRequest } from './http-lane.js';
+export type { HttpOutcome } from './http-lane.js';
 export type { LaneRefusal, LaneResult, LaneRunOptions } from './lane.js';
 
 export interface PoolOptions {

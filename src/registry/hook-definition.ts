@@ -9,10 +9,10 @@ import type { IfFilter } from './if-filter.js';
 import type { ToolMatcher } from './matcher.js';
 
 /** rlimits of a command hook (0 CPU seconds: derived from the deadline). */
-export type Rlimits = CommandRlimits;
+type Rlimits = CommandRlimits;
 
 /** Which shell runs an inline command: `sh` (hookwarden's dialect), `bash` or `powershell` (Claude Code's `shell`). */
-export type CommandShell = 'sh' | 'bash' | 'powershell';
+type CommandShell = 'sh' | 'bash' | 'powershell';
 
 export interface CommandHookSpec {
   readonly program:

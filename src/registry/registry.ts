@@ -11,7 +11,7 @@ import type { StepBudget } from './regex/step-budget.js';
 const EMPTY: readonly RegisteredHook[] = Object.freeze([]);
 
 /** Most sessions whose `once` hooks are remembered; past it the least recently active is forgotten. */
-export const ONCE_SESSIONS = 10_000;
+const ONCE_SESSIONS = 10_000;
 
 /**
  * Where `once` state lives: which `once` hooks already ran in a session. `session` is the tenant and
@@ -79,7 +79,7 @@ export class OnceTracker implements OnceStore {
 /** What names a `once` hook in its session's state: its event and id (its content digest when unnamed). */
 const onceKey = (h: RegisteredHook) => `${h.event}\u0000${h.id}`;
 
-export type { RegisteredHook, TrustedContext, TrustedDefinition, TrustedHandler } from './hook-definition.js';
+export type { RegisteredHook, TrustedDefinition, TrustedHandler } from './hook-definition.js';
 
 /** The first of `paths` (dotted) that holds a string in the input: what a non-tool matcher tests. */
 function matchValue(input: Readonly<Partial<HookInput>>, paths: readonly string[]): string | undefined {

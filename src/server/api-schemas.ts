@@ -19,7 +19,7 @@ export const dispatchBodySchema = hookInputSchema
       'A HookInput (camelCase, or Claude Code\'s snake_case names such as session_id, tool_name, tool_input). `event` is ignored (the path names it); `sessionId`, `cwd` and `timestamp` default to "default", the sandbox root and now. Extra fields reach the hooks unchanged. A `tenant` field is data for the hooks: the token decides the tenant.',
   });
 
-export const hookRecordSchema = z.object({
+const hookRecordSchema = z.object({
   id: z.string(),
   type: z.enum(HOOK_TYPES),
   scope: z.enum(SCOPES),

@@ -52,11 +52,6 @@ const adminEntry = z.strictObject({
   note: note.optional(),
 });
 
-/** Schema of the auth file (documentation; readAuthFile checks entry by entry, for clearer messages). */
-export const authFileSchema = z.strictObject({
-  tokens: z.array(z.union([tenantEntry, adminEntry])).min(1),
-});
-
 const fileShape = z.strictObject({
   tokens: z
     .array(z.unknown(), { error: 'expected an array of token entries' })

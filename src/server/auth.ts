@@ -12,7 +12,7 @@ const BEARER = /^Bearer +(\S+) *$/i;
 export type Access = 'public' | 'tenant' | 'admin';
 
 /** The caller of a request to a route of `access` (undefined for public routes); throws a 401 ApiError. */
-export function authenticate(
+function authenticate(
   tokens: TokenTable | undefined,
   access: Access,
   authorization: string | undefined,

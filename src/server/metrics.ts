@@ -10,8 +10,8 @@ import type { QueueStatus } from '../async/async-queue.js';
 import type { DispatchResult } from '../contract/result.js';
 import type { LaneLoad } from '../pool/lane.js';
 
-export const NO_TENANT = 'none';
-export const OTHER_TENANT = 'other';
+const NO_TENANT = 'none';
+const OTHER_TENANT = 'other';
 
 /** What the gauges read at scrape time. */
 export interface MetricsSource {

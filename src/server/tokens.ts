@@ -7,7 +7,7 @@ import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { tenantIdProblem } from '../config/tenants.js';
 
 /** Random bytes in a token (256 bits). */
-export const TOKEN_BYTES = 32;
+const TOKEN_BYTES = 32;
 export const TOKEN_PREFIX = 'hw_';
 
 /** Who a token speaks for: one tenant, or the operator (admin routes; dispatch without a tenant). */

@@ -6,7 +6,7 @@
 // directory. Dependency-free (node: modules only): the adapter's fast path loads it.
 import { chmodSync, lstatSync, realpathSync, statSync, unlinkSync } from 'node:fs';
 import { connect } from 'node:net';
-import { basename, dirname, resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 
 /** Longest socket path Linux accepts (sun_path is 108 bytes with its NUL). */
 const MAX_PATH_BYTES = 107;
@@ -14,7 +14,7 @@ const MAX_PATH_BYTES = 107;
 const uid = () => process.getuid?.() ?? -1;
 
 /** Why `dir` is not a directory only this user can write, or undefined when it is. */
-export function socketDirProblem(dir: string): string | undefined {
+function socketDirProblem(dir: string): string | undefined {
   let real: string;
   try {
     real = realpathSync(dir);
@@ -84,6 +84,3 @@ export async function prepareSocketPath(path: string): Promise<string> {
 export function restrictSocket(path: string): void {
   chmodSync(path, 0o600);
 }
-
-/** The socket's name, for logs. */
-export const socketLabel = (path: string) => `unix:${basename(path)}`;

@@ -14,7 +14,7 @@ export interface ClaudeCodeEnv {
   readonly pluginRoot?: string;
 }
 
-export interface HandlerRun {
+interface HandlerRun {
   readonly command: string;
   readonly code: number | null;
   readonly stdout: string;

@@ -11,7 +11,7 @@ import { tempDir, writeConfig } from './fixture.js';
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 /** Generous bound that only catches a hang. */
-export const HANG_MS = 30_000;
+const HANG_MS = 30_000;
 
 const envs = new Set<NodeJS.ProcessEnv>();
 const daemons = new Set<LiveCli>();

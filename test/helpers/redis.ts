@@ -13,7 +13,7 @@ afterAll(async () => {
   await Promise.all([...running].map((r) => r.stop('SIGKILL')));
 });
 
-export async function freePort(): Promise<number> {
+async function freePort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as { port: number };

@@ -10,7 +10,7 @@ import { BIN } from './cli.js';
 /** Generous bound that only catches a hang. */
 export const HANG_MS = 60_000;
 
-export interface Exit {
+interface Exit {
   code: number | null;
   signal: NodeJS.Signals | null;
   stdout: string;

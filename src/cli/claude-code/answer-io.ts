@@ -21,7 +21,7 @@ export function toCliAnswer(
 }
 
 /** Whether a failure on `event` blocks (the built-in catalogue says the event can deny; unknown: yes). */
-export const canBlock = (event: string | undefined): boolean =>
+const canBlock = (event: string | undefined): boolean =>
   event === undefined || (new EventCatalogue(DEFAULT_EVENTS).get(event)?.canDeny ?? true);
 
 /** The fail-closed answer to an error: one line, never a stack trace (unless HOOKWARDEN_DEBUG=1). */

@@ -34,7 +34,7 @@ const MAX_ANSWER_BYTES = 16 * 1024 * 1024;
 const VERDICT_SET: ReadonlySet<string> = new Set(VERDICTS);
 
 /** The DispatchResult in a daemon's answer, or what is wrong with it. */
-export function checkForwardedResult(raw: unknown): DispatchResult | string {
+function checkForwardedResult(raw: unknown): DispatchResult | string {
   let plain: unknown;
   try {
     plain = toPlainJson(raw);

@@ -27,7 +27,7 @@ const STRING_FIELDS = ['session_id', 'transcript_path', 'cwd', 'permission_mode'
 const OBJECT_FIELDS = ['tool_input'];
 
 /** Reads a stream to its end, refusing more than `maxBytes`. */
-export async function readCapped(stream: AsyncIterable<unknown>, maxBytes: number): Promise<Buffer> {
+async function readCapped(stream: AsyncIterable<unknown>, maxBytes: number): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of stream) {

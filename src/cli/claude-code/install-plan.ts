@@ -47,7 +47,7 @@ function hasMatchers(event: string): boolean {
  * every tool in hookwarden, and its pattern in the adapter group's matcher could make that one invalid
  * for Claude Code; left alone, Claude Code runs it exactly as before.
  */
-export function matcherKeptWhy(event: string, matcher: unknown): string | undefined {
+function matcherKeptWhy(event: string, matcher: unknown): string | undefined {
   if (!hasMatchers(event) || typeof matcher !== 'string') return undefined;
   const m = new ToolMatcher(matcher, { event });
   return m.unevaluable === undefined
@@ -84,7 +84,7 @@ function unionProblem(event: string, union: string | undefined): string | undefi
   }
 }
 
-export interface EventPlan {
+interface EventPlan {
   /** Routed matcher groups (to the hooks copy). */
   readonly routed: Obj[];
   /** Groups left with Claude Code (their handlers the adapter does not run). */

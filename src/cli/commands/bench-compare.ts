@@ -9,7 +9,7 @@ import { UsageError } from '../usage-error.js';
 import { checkReportPath, writeReport } from './bench.js';
 
 /** `5%`, `5` (percent) or `12.5%` → 0.05 / 0.05 / 0.125. */
-export function parsePercent(flag: string, value: string): number {
+function parsePercent(flag: string, value: string): number {
   const m = /^\s*(\d+(?:\.\d+)?)\s*%?\s*$/.exec(value);
   const n = m === null ? Number.NaN : Number(m[1]);
   if (!Number.isFinite(n) || n > 1000)

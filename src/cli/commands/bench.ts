@@ -44,7 +44,7 @@ export interface BenchFlags {
  * `--tool-calls p50=69,p90=423` (labels and counts) or `--tool-calls 50,500` (the counts label
  * themselves), as a null-prototype map.
  */
-export function parseToolCalls(value: string): Record<string, number> {
+function parseToolCalls(value: string): Record<string, number> {
   const out: Record<string, number> = Object.create(null);
   const items = value.split(',').map((s) => s.trim());
   for (const item of items) {

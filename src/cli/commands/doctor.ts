@@ -22,7 +22,7 @@ import { nativeClientCommand } from '../claude-code/daemon/client-command.js';
 import { daemonSockets } from '../claude-code/daemon/control.js';
 import { daemonDir, daemonDirProblem } from '../claude-code/daemon/places.js';
 
-export interface Check {
+interface Check {
   readonly name: string;
   readonly ok: boolean;
   readonly detail: string;

@@ -22,7 +22,7 @@ async function readKeyFile(path: string, flag: string): Promise<string> {
   }
 }
 
-export function printVerification(r: PackVerification): void {
+function printVerification(r: PackVerification): void {
   if (!r.ok) {
     out(`refused: ${r.dir}`);
     for (const p of r.problems) out(`  - ${p}`);

@@ -91,7 +91,7 @@ function executorOptions(flags: ServeFlags): ServeFlagsResolved['executor'] {
 }
 
 /** `--tenant-isolation [tenant=]level`, repeated; tenants default to namespace in serve. */
-export function tenantIsolationFlags(values: readonly string[]): TenantIsolationOptions {
+function tenantIsolationFlags(values: readonly string[]): TenantIsolationOptions {
   const out: { default: IsolationLevel; tenants: Record<string, IsolationLevel> } = {
     default: 'namespace',
     tenants: {},

@@ -22,7 +22,7 @@ const padName = (s: string, width: number) =>
   s.length > width ? `${s.slice(0, width - 1)}…` : s.padEnd(width, ' ');
 
 /** The line printed for a fixture as soon as it has run. */
-export function fixtureLine(r: FixtureResult): string {
+function fixtureLine(r: FixtureResult): string {
   const status = r.status === 'pass' ? 'pass ' : r.status === 'fail' ? 'FAIL ' : 'ERROR';
   const verdicts = `expected ${r.expected}, got ${r.actual ?? '(not dispatched)'}`;
   const lines = [
@@ -55,7 +55,7 @@ function coverageLines(coverage: readonly HookCoverage[]): string[] {
 }
 
 /** The report's end: warnings, coverage, and the closing `N passed, N failed` line. */
-export function printSummary(report: FixtureReport): void {
+function printSummary(report: FixtureReport): void {
   for (const d of report.diagnostics) out(`warning: ${formatDiagnostic(d)}`);
   out('');
   for (const line of coverageLines(report.coverage)) out(line);
@@ -63,7 +63,7 @@ export function printSummary(report: FixtureReport): void {
   out(`${report.passed} passed, ${report.failed} failed`);
 }
 
-export function reportJson(report: FixtureReport, extra: Record<string, unknown> = {}): string {
+function reportJson(report: FixtureReport, extra: Record<string, unknown> = {}): string {
   const ok = report.results.length > 0 && report.failed === 0;
   return JSON.stringify(
     {

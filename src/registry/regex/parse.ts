@@ -18,7 +18,7 @@ export class RegexSyntaxError extends Error {
 }
 
 /** Largest {n,m} bound accepted (keeps the compiled program small). */
-export const MAX_REPEAT = 1000;
+const MAX_REPEAT = 1000;
 
 const DIGIT: Range[] = [[48, 57]];
 const WORD: Range[] = [
@@ -46,7 +46,7 @@ const LINE_TERMINATORS: Range[] = [
 ];
 
 /** Complement of sorted, merged ranges over UTF-16 code units. */
-export function invert(ranges: readonly Range[]): Range[] {
+function invert(ranges: readonly Range[]): Range[] {
   const sorted = normalize(ranges);
   const out: Range[] = [];
   let next = 0;

@@ -12,10 +12,10 @@ export const OP_MATCH = 4;
 export const ASSERT_BOL = 0;
 export const ASSERT_EOL = 1;
 export const ASSERT_WORD = 2;
-export const ASSERT_NONWORD = 3;
+const ASSERT_NONWORD = 3;
 
 /** Largest compiled program accepted (instructions): a load-time bound on the cost per character. */
-export const MAX_PROGRAM = 4_000;
+const MAX_PROGRAM = 4_000;
 
 export class CharSet {
   readonly #ascii = new Uint8Array(128);

@@ -15,7 +15,7 @@ import { finishRequest } from '../http-app.js';
 import { tenantEvent } from '../tenant-view.js';
 
 /** A comment line this often keeps idle proxies and load balancers from closing the stream. */
-export const SSE_HEARTBEAT_MS = 15_000;
+const SSE_HEARTBEAT_MS = 15_000;
 
 const frame = (e: FeedEvent) => `id: ${e.id}\nevent: ${e.type}\ndata: ${JSON.stringify(e.data)}\n\n`;
 

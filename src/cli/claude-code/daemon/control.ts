@@ -70,7 +70,7 @@ export function daemonSockets(dir = daemonDir()): string[] {
   }
 }
 
-export async function daemonReports(kind: 'status' | 'stop'): Promise<DaemonReport[]> {
+async function daemonReports(kind: 'status' | 'stop'): Promise<DaemonReport[]> {
   const dir = daemonDir();
   if (daemonDirProblem(dir) !== undefined) return [];
   return Promise.all(

@@ -32,7 +32,7 @@ export interface DaemonFlags {
 }
 
 /** Default idle period after which a daemon exits. */
-export const DEFAULT_IDLE_SECONDS = 900;
+const DEFAULT_IDLE_SECONDS = 900;
 function idleSeconds(flag: string | undefined): number {
   if (flag === undefined) return DEFAULT_IDLE_SECONDS;
   if (!/^\d{1,7}(\.\d+)?$/.test(flag) || !(Number(flag) > 0))

@@ -19,7 +19,7 @@ import { daemonDir, daemonLogDir, ensureDaemonDir, SOCKET_NAME } from './places.
 type Env = Readonly<Record<string, string | undefined>>;
 
 /** A start is not tried again for the same socket within this (the first may still be booting). */
-export const START_THROTTLE_MS = 10_000;
+const START_THROTTLE_MS = 10_000;
 /** A log larger than this is moved to `<log>.1` when a daemon starts. */
 const MAX_LOG_BYTES = 1024 * 1024;
 

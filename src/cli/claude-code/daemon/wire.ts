@@ -28,13 +28,13 @@
 import { createHash } from 'node:crypto';
 import type { LoadRead, ReadKind } from '../../../config/read-log.js';
 
-export const MAGIC = 'HWC2';
-export const MANIFEST_MAGIC = 'HWR1';
+const MAGIC = 'HWC2';
+const MANIFEST_MAGIC = 'HWR1';
 /** Largest request: arguments and environment (a few MiB at most on Linux), the digests, the input (8 MiB). */
 export const MAX_REQUEST_BYTES = 32 * 1024 * 1024;
 
 /** The letter of each read kind on the wire. */
-export const KIND_LETTER: Readonly<Record<ReadKind, string>> = {
+const KIND_LETTER: Readonly<Record<ReadKind, string>> = {
   file: 'f',
   'file-nofollow': 'F',
   dir: 'd',
@@ -60,7 +60,7 @@ export interface Request {
 }
 
 /** A wire problem: the message says what was wrong (the client falls back). */
-export class WireError extends Error {
+class WireError extends Error {
   override readonly name = 'WireError';
 }
 
