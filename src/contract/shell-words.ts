@@ -1,8 +1,6 @@
 // The words of a shell command line, quotes and backslashes removed: enough to recognise what a
-// command runs (the scripts a bench digest covers), not a shell. Dependency-free. The Claude Code
-// adapter's recognition of its own hooks splits the same way without `operators`
-// (src/cli/claude-code/routing.ts on this branch, src/config/adapter-hook.ts on main): one of the two
-// is to go when they meet.
+// command runs (the scripts a bench digest covers, the Claude Code adapter's own hooks that
+// config/adapter-hook.ts recognises), not a shell. Dependency-free.
 
 /** Characters that end a word outside quotes: blanks, and with `operators` also `; & | ( ) < >` and backquotes. */
 const BLANK = /\s/;

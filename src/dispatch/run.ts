@@ -37,18 +37,11 @@ const tooLarge = (message: string, details: ErrorDetails['input_too_large']): Ho
 /** The matching step budget of one dispatch: the fast path and every later match share it. */
 export const matchBudget = () => new StepBudget(MATCH_STEPS_PER_DISPATCH, MATCH_STEPS_PER_SEARCH);
 
-/** What a DispatchRun is made of. */
-export interface DispatchRunParts {
-  readonly gen: Generation;
-  readonly ctx: DispatchContext;
-  readonly options: DispatchOptions;
-  readonly def: EventDefinition;
-  readonly registry: Registry;
-  readonly sessionId: string;
-  readonly budget: StepBudget;
-  /** The once-state session (tenant and session id); undefined when the input named no session. */
-  readonly onceSession?: string | undefined;
-}
+/** What a DispatchRun is made of: its fields of the same names (the class holds their docs). */
+export type DispatchRunParts = Pick<
+  DispatchRun,
+  'gen' | 'ctx' | 'options' | 'def' | 'registry' | 'sessionId' | 'budget'
+> & { readonly onceSession?: string | undefined };
 
 export class DispatchRun {
   readonly gen: Generation;
@@ -58,6 +51,7 @@ export class DispatchRun {
   readonly registry: Registry;
   readonly sessionId: string;
   readonly budget: StepBudget;
+  /** The once-state session (tenant and session id); undefined when the input named no session. */
   readonly onceSession: string | undefined;
   /** The tenant, normalised here, where every dispatch and async run starts: '' for none. */
   readonly tenant: string;

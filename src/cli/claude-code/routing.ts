@@ -2,9 +2,10 @@
 // each quoted for the shell Claude Code runs it in) and the recognition of such a hook in a config
 // file, so the adapter never runs itself: a config that routes through the adapter is refused.
 // Dependency-free.
-import { runsAdapter, shellWords } from '../../config/adapter-hook.js';
+import { runsAdapter } from '../../config/adapter-hook.js';
 import { isObject } from '../../contract/messages.js';
 import { shellQuote } from '../../contract/shell-quote.js';
+import { shellWords } from '../../contract/shell-words.js';
 
 export { runsAdapter, shellQuote, shellWords };
 
