@@ -40,7 +40,7 @@ import { buildTenantGenerations, type RuntimeTenant, type TenantSpec } from './t
 import { type TrustedHookSpec, trustedDefinition } from './trusted-hook.js';
 import { ConfigWatcher } from './watch.js';
 
-export { type CloseOptions, type Executor, type ExecutorInternals, INTERNALS } from './api.js';
+export { type CloseOptions, type Executor, INTERNALS } from './api.js';
 
 const CLOSE_OPTION_KEYS = optionKeys<CloseOptions>()(['drainMs', 'signal']);
 

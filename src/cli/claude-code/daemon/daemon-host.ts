@@ -7,7 +7,8 @@ import type { Server } from 'node:net';
 import { formatDiagnostic } from '../../../config/diagnostics.js';
 import type { LoadRead } from '../../../config/read-log.js';
 import { VERSION } from '../../../contract/version.js';
-import { type Executor, type ExecutorInternals, INTERNALS } from '../../../executor/executor.js';
+import { internalsOf } from '../../../executor/api.js';
+import type { Executor } from '../../../executor/executor.js';
 import { isAsyncHook } from '../../../registry/hook-definition.js';
 import { UsageError } from '../../usage-error.js';
 import { parseFlags, unforwardable } from '../adapter.js';
@@ -30,9 +31,6 @@ export function log(
     `${JSON.stringify({ time: new Date().toISOString(), level, pid: process.pid, msg, ...fields })}\n`,
   );
 }
-
-const internalsOf = (e: Executor): ExecutorInternals =>
-  (e as unknown as { [INTERNALS](): ExecutorInternals })[INTERNALS]();
 
 /** Why a configuration is answered in process: hooks whose meaning depends on the process that runs them. */
 function inProcessOnly(executor: Executor): string | undefined {
