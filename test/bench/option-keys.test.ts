@@ -25,7 +25,9 @@ describe('hookwarden/bench options', () => {
     );
     expect(() => compareResults(r, r, { alpha: 1.5 })).toThrow(/alpha: expected a number between 0 and 1/);
     expect(() => compareResults(r, r, { threshold: Number.NaN })).toThrow(/threshold: expected a number ≥ 0/);
-    expect(() => compareResults(r, r, { normalize: 'no' as never })).toThrow(/normalize: expected true or false/);
+    expect(() => compareResults(r, r, { normalize: 'no' as never })).toThrow(
+      /normalize: expected true or false/,
+    );
     expect(() => compareResults(r, r, null as never)).toThrow(/options: expected an object/);
     expect(compareResults(r, r, { threshold: 0.1, alpha: 0.01, normalize: false }).threshold).toBe(0.1);
   });
