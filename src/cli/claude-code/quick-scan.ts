@@ -4,7 +4,8 @@
 //
 // Only a certain "none" counts: the answer is then exactly the dispatcher's for an input no hook
 // accepts (passthrough, nothing printed). Anything the scan does not fully understand (a file that is
-// not plain JSON, declares events, packs, tenants or limits, or is in the FreeCode dialect; a policy
+// not plain JSON, declares events, packs, tenants or limits, or is in another dialect: FreeCode's or a
+// coding agent's; a policy
 // file, --strict or --audit; a matcher on a non-tool event; an entry of an unusual shape) is "maybe",
 // and the full dispatch decides. Matchers are the registry's own (ToolMatcher).
 
@@ -49,7 +50,9 @@ function fileRunsNothing(
   input: Record<string, unknown>,
 ): boolean {
   if (HOOKWARDEN_ONLY.some((k) => Object.hasOwn(file, k))) return false;
-  if ((file.dialect ?? detectDialect(file, canonical)) === 'freecode') return false;
+  // Only hookwarden's and Claude Code's shapes are judged here (FreeCode's and the agents' go to the loader).
+  const dialect = file.dialect ?? detectDialect(file, canonical);
+  if (dialect !== 'hookwarden' && dialect !== 'claude-code') return false;
   const target = catalogue.get(event);
   if (target === undefined) return false;
   const hooks = file.hooks;
