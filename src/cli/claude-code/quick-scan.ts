@@ -10,6 +10,7 @@
 // and the full dispatch decides. Matchers are the registry's own (ToolMatcher).
 
 import { readFileSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { detectDialect } from '../../config/dialect.js';
 import { DEFAULT_EVENTS, EventCatalogue } from '../../contract/events.js';
 import { isObject } from '../../contract/messages.js';
@@ -48,10 +49,11 @@ function fileRunsNothing(
   file: Record<string, unknown>,
   event: string,
   input: Record<string, unknown>,
+  path: string,
 ): boolean {
   if (HOOKWARDEN_ONLY.some((k) => Object.hasOwn(file, k))) return false;
   // Only hookwarden's and Claude Code's shapes are judged here (FreeCode's and the agents' go to the loader).
-  const dialect = file.dialect ?? detectDialect(file, canonical);
+  const dialect = file.dialect ?? detectDialect(file, canonical, resolve(path));
   if (dialect !== 'hookwarden' && dialect !== 'claude-code') return false;
   const target = catalogue.get(event);
   if (target === undefined) return false;
@@ -81,7 +83,7 @@ export function nothingCanRun(flags: ScanFlags, event: string, input: Record<str
   if ((flags.policy ?? []).length > 0 || flags.strict === true || flags.audit !== undefined) return false;
   for (const path of [...(flags.userConfig ?? []), ...(flags.config ?? [])]) {
     const file = readScannable(path);
-    if (file === undefined || !fileRunsNothing(file, event, input)) return false;
+    if (file === undefined || !fileRunsNothing(file, event, input, path)) return false;
   }
   return true;
 }

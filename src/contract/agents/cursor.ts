@@ -72,8 +72,8 @@ const EVENTS: Readonly<Record<string, AgentEvent>> = Object.freeze({
   afterMCPExecution: observe('PostToolUse', 'mcp'),
   beforeReadFile: gate('BeforeTool', 'Read'),
   beforeTabFileRead: gate('BeforeTool', 'Read'),
-  afterFileEdit: observe('PostToolUse', 'Edit'),
-  afterTabFileEdit: observe('PostToolUse', 'Edit'),
+  afterFileEdit: observe('PostToolUse', 'Write'),
+  afterTabFileEdit: observe('PostToolUse', 'Write'),
   beforeSubmitPrompt: gate('BeforeTurn'),
   preCompact: observe('PreCompact'),
   stop: observe('Stop'),
@@ -140,7 +140,7 @@ function toDispatch(event: string, raw: Obj): { event: string; input: Obj } {
     fields.toolName = toolName;
     if (e.tool === 'Bash') fields.toolInput = { command: str(raw.command) ?? '' };
     else if (e.tool === 'Read') fields.toolInput = { file_path: str(raw.file_path) ?? '' };
-    else if (e.tool === 'Edit')
+    else if (e.tool === 'Write')
       fields.toolInput = {
         file_path: str(raw.file_path) ?? '',
         ...(raw.edits === undefined ? {} : { edits: raw.edits }),
@@ -183,9 +183,9 @@ function renderInput(event: string, input: HookInput): Obj {
     if (e.tool === 'Bash') {
       out.command = str(ti.command) ?? '';
       out.cwd = str(out.cwd) ?? input.cwd;
-    } else if (e.tool === 'Read' || e.tool === 'Edit') {
+    } else if (e.tool === 'Read' || e.tool === 'Write') {
       out.file_path = str(ti.file_path) ?? '';
-      if (e.tool === 'Edit' && ti.edits !== undefined) out.edits = ti.edits;
+      if (e.tool === 'Write' && ti.edits !== undefined) out.edits = ti.edits;
     } else {
       const name = cursorTool(input.toolName, str(own?.input.tool_name));
       out.tool_name = e.tool === 'mcp' ? name.replace(/^MCP:/, '') : name;
