@@ -29,7 +29,7 @@ import { mergeTenantLimits } from './merge-tenant-limits.js';
 import { normalizeHooksMap } from './normalize-entries.js';
 import type { PackStatus, PinLoader, RemotePinTarget } from './pin-loader.js';
 import { findPlugin } from './plugin-root.js';
-import { type ReadSource, readSource, type SourceSpec } from './read-source.js';
+import { readSource, type SourceSpec } from './read-source.js';
 import type { LimitsByScope, ScopeLimits } from './scope-limits.js';
 import { didYouMean } from './suggest.js';
 import type { TenantLimits } from './tenant-limits.js';
