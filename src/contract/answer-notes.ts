@@ -26,3 +26,12 @@ export function otherHookErrors(result: DispatchResult): string[] {
     .filter((h) => h.error !== undefined && !FAILED_OUTCOMES.has(h.outcome))
     .map((h) => oneLine(`hookwarden: hook "${h.id}" ${h.outcome}: ${h.error!.code}: ${h.error!.message}`));
 }
+
+/** One line per warning of a hook's record (what it answered that was not applied, and why). */
+export function hookWarnings(result: DispatchResult): string[] {
+  return result.hooks.flatMap((h) =>
+    (Array.isArray(h.warnings) ? h.warnings : [])
+      .filter((w): w is string => typeof w === 'string')
+      .map((w) => oneLine(`hookwarden: hook "${h.id}": ${w}`)),
+  );
+}

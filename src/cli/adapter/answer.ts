@@ -8,17 +8,32 @@ import type { CliAnswer } from '../one-dispatch.js';
 import { UsageError } from '../usage-error.js';
 import type { AdapterSpec } from './spec.js';
 
-/** The answer printed: notes (config warnings, env file problems) only when stderr is not a reason. */
-export function toCliAnswer(spec: AdapterSpec, a: AgentAnswer, notes: readonly string[] = []): CliAnswer {
+type Env = Readonly<Record<string, string | undefined>>;
+
+/**
+ * The answer printed: notes (config warnings, env file problems) only when stderr is not a reason.
+ * `env` is the caller's (the Claude Code daemon answers for another process).
+ */
+export function toCliAnswer(
+  spec: AdapterSpec,
+  a: AgentAnswer,
+  notes: readonly string[] = [],
+  env: Env = process.env,
+): CliAnswer {
   const all = [...notes];
-  if (a.sessionEnv !== undefined && spec.writeSessionEnv !== undefined)
-    all.push(...spec.writeSessionEnv(a.sessionEnv));
+  if (a.sessionEnvScript !== undefined && spec.writeSessionEnv !== undefined)
+    all.push(...spec.writeSessionEnv(a.sessionEnvScript, env));
   const extra = a.exitCode === 2 || all.length === 0 ? '' : `${all.join('\n')}\n`;
   return { code: a.exitCode, stdout: a.stdout, stderr: a.stderr + extra };
 }
 
 /** The fail-closed answer to an error: one line, never a stack trace (unless HOOKWARDEN_DEBUG=1). */
-export function failureAnswer(spec: AdapterSpec, event: string | undefined, err: unknown): CliAnswer {
+export function failureAnswer(
+  spec: AdapterSpec,
+  event: string | undefined,
+  err: unknown,
+  debug = process.env.HOOKWARDEN_DEBUG === '1',
+): CliAnswer {
   const known =
     err instanceof UsageError ||
     err instanceof InputProblem ||
@@ -27,7 +42,7 @@ export function failureAnswer(spec: AdapterSpec, event: string | undefined, err:
   const message = err instanceof Error ? err.message : String(err);
   const reason = known ? message : `internal error: ${err instanceof Error ? err.name : 'Error'}: ${message}`;
   const a = toCliAnswer(spec, spec.failure(event, reason));
-  if (process.env.HOOKWARDEN_DEBUG === '1' && err instanceof Error && !known && a.code !== 2)
+  if (debug && err instanceof Error && !known && a.code !== 2)
     return { ...a, stderr: `${a.stderr}${err.stack}\n` };
   return a;
 }

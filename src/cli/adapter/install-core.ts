@@ -17,6 +17,7 @@ import { AGENTS, isAgent } from '../../contract/agents/index.js';
 import type { Dialect } from '../../contract/dialects.js';
 import { isObject } from '../../contract/messages.js';
 import { packPinLoader } from '../../packs/pins.js';
+import { nativeClientCommand } from '../claude-code/daemon/client-command.js';
 import {
   refuseLinkedDir,
   refuseLinkedFile,
@@ -75,6 +76,8 @@ export interface Installer {
   copyPath(path: string): string;
   /** Notes on other files the agent also reads (Cursor reads Claude Code's hooks too). */
   otherFiles?(path: string): string[];
+  /** Whether the hook command may be hookwarden-client (its daemon answers for Claude Code only). */
+  readonly nativeClient?: boolean;
 }
 
 export interface InstallFlags {
@@ -82,6 +85,8 @@ export interface InstallFlags {
   hooksFile?: string;
   /** A `serve --socket` the adapter forwards to when it runs (written into the command, absolute). */
   socket?: string;
+  /** false (--no-client): the Node adapter command even where hookwarden-client was built. */
+  client?: boolean;
 }
 
 const err = (line: string) => process.stderr.write(`${line}\n`);
@@ -109,13 +114,38 @@ async function readHooksFile(installer: Installer, path: string): Promise<{ text
   return { text: readFileSync(path, 'utf8'), hooks: value.hooks as Obj };
 }
 
-/** The adapter binary as the agent should start it: this node and this hookwarden, absolute. */
-function adapterCommand(command: string): { words: string[]; warning?: string } {
+/**
+ * The adapter as the agent should start it: this node and this hookwarden, absolute; for Claude
+ * Code behind hookwarden-client where it was built (it forwards to the daemon, and runs exactly
+ * these words itself on any doubt). `note` says which, and why not the client (undefined: an agent
+ * without a client).
+ */
+function adapterCommand(
+  installer: Installer,
+  flags: InstallFlags,
+): { words: string[]; warning?: string; note?: string } {
   const bin = realpathSync(process.argv[1] ?? '');
   const warning = /[\\/]_npx[\\/]/.test(bin)
     ? `warning: hookwarden runs from npx's cache (${bin}), which npx may clear: install it (npm install -g hookwarden) and run install again`
     : undefined;
-  return { words: [process.execPath, bin, command], ...(warning === undefined ? {} : { warning }) };
+  const node = [process.execPath, bin, installer.command];
+  const warned = warning === undefined ? {} : { warning };
+  if (installer.nativeClient !== true) return { words: node, ...warned };
+  const client = flags.client === false || flags.socket !== undefined ? undefined : nativeClientCommand();
+  const why =
+    flags.client === false
+      ? '--no-client'
+      : flags.socket !== undefined
+        ? '--socket forwards to serve'
+        : client !== undefined && 'why' in client
+          ? client.why
+          : undefined;
+  const words = client !== undefined && 'path' in client ? [realpathSync(client.path), ...node] : node;
+  const note =
+    why === undefined
+      ? 'the hook command is hookwarden-client: each call goes to the daemon (started on the first call), or runs the Node adapter on any doubt'
+      : `the hook command is the Node adapter (${why})`;
+  return { words, note, ...warned };
 }
 
 /** The name hookwarden dispatches an agent's event under (Claude Code's: the event itself). */
@@ -209,7 +239,7 @@ export async function runInstall(installer: Installer, file: string, flags: Inst
     for (const note of plan.notes) err(`hookwarden: ${note}`);
     throw new UsageError(`${path}: no hook the adapter runs (see above)`);
   }
-  const command = adapterCommand(installer.command);
+  const command = adapterCommand(installer, flags);
   if (flags.socket !== undefined) {
     if (flags.socket.trim() === '') throw new UsageError('--socket: expected a path, got ""');
     command.words.push('--socket', resolve(flags.socket));
@@ -223,6 +253,7 @@ export async function runInstall(installer: Installer, file: string, flags: Inst
     `hookwarden: routes ${routed.join(', ')} through \`hookwarden ${installer.command}\`; the hooks it runs: ${copyPath}`,
   );
   for (const note of [...plan.notes, ...(installer.otherFiles?.(path) ?? [])]) err(`hookwarden: ${note}`);
+  if (command.note !== undefined) err(`hookwarden: ${command.note}`);
   if (command.warning !== undefined) err(`hookwarden: ${command.warning}`);
   if (flags.write !== true) {
     err(

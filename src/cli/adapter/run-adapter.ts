@@ -13,7 +13,9 @@
 // the other events.
 
 import { statSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { configIdentity } from '../../server/config-identity.js';
+import { clientFallbackNote } from '../claude-code/daemon/start.js';
 import { type AdapterFlags, parseAdapterArgs, timeoutMs } from '../claude-code/flags.js';
 import { forwardDispatch } from '../claude-code/forward.js';
 import { InputProblem, MAX_STDIN_BYTES, readCapped } from '../claude-code/input.js';
@@ -32,12 +34,14 @@ function write(a: CliAnswer, then?: () => void): number {
   return a.code;
 }
 
+type Env = Readonly<Record<string, string | undefined>>;
+
 /** The sandbox root: --root, else the project the agent runs in, else the current directory. */
-function withRoot(spec: AdapterSpec, flags: AdapterFlags): AdapterFlags {
+function withRoot(spec: AdapterSpec, flags: AdapterFlags, env: Env, cwd: string): AdapterFlags {
   if (flags.root !== undefined || spec.projectDirEnv === undefined) return flags;
-  const project = process.env[spec.projectDirEnv];
+  const project = env[spec.projectDirEnv];
   try {
-    if (project !== undefined && project !== '' && statSync(project).isDirectory())
+    if (project !== undefined && project !== '' && statSync(resolve(cwd, project)).isDirectory())
       return { ...flags, root: project };
   } catch {
     // a project directory that is gone: the current directory, as without it
@@ -45,21 +49,29 @@ function withRoot(spec: AdapterSpec, flags: AdapterFlags): AdapterFlags {
   return flags;
 }
 
-/** Parses the flags; a problem is kept for the answer (the event, read from stdin, decides its exit code). */
-function parseFlags(spec: AdapterSpec, args: readonly string[]): AdapterFlags | UsageError {
+/**
+ * Parses the flags; a problem is kept for the answer (the event, read from stdin, decides its exit
+ * code). `env` and `cwd` are the caller's (the Claude Code daemon parses for the process it answers).
+ */
+export function parseFlags(
+  spec: AdapterSpec,
+  args: readonly string[],
+  env: Env = process.env,
+  cwd = process.cwd(),
+): AdapterFlags | UsageError {
   try {
     const flags = parseAdapterArgs(args, spec.extraFlags);
     timeoutMs(flags);
     if ((flags.config ?? []).length + (flags.userConfig ?? []).length + (flags.policy ?? []).length === 0)
       return new UsageError(`${spec.command} needs at least one --config <file> (or --policy <file>)`);
-    return withRoot(spec, flags);
+    return withRoot(spec, flags, env, cwd);
   } catch (err) {
     return new UsageError(`${(err as Error).message}; see \`hookwarden ${spec.command} --help\``);
   }
 }
 
 /** Config files that route through an adapter are refused; returns the refusal and the files not parsed. */
-function checkRouting(flags: AdapterFlags): { refusal?: string; unparsed: string[] } {
+export function checkRouting(flags: AdapterFlags): { refusal?: string; unparsed: string[] } {
   const unparsed: string[] = [];
   for (const path of [...(flags.policy ?? []), ...(flags.userConfig ?? []), ...(flags.config ?? [])]) {
     const file = readScannable(path);
@@ -76,7 +88,7 @@ function checkRouting(flags: AdapterFlags): { refusal?: string; unparsed: string
 const socketOf = (flags: AdapterFlags) => flags.socket ?? (process.env.HOOKWARDEN_SOCKET || undefined);
 
 /** Flags of this process the daemon cannot honour (its own --audit, --strict… are its operator's). */
-function unforwardable(flags: AdapterFlags): string | undefined {
+export function unforwardable(flags: AdapterFlags): string | undefined {
   const own = (['strict', 'audit', 'auditKey', 'packCache'] as const).filter((k) => flags[k] !== undefined);
   return own.length === 0
     ? undefined
@@ -84,11 +96,12 @@ function unforwardable(flags: AdapterFlags): string | undefined {
 }
 
 /** The configuration this adapter runs, as the daemon names its own (config-identity.ts). */
-const identityOf = (flags: AdapterFlags) =>
+export const identityOf = (flags: AdapterFlags, cwd = process.cwd()) =>
   configIdentity(
     [...(flags.userConfig ?? []).map((path) => ({ path, scope: 'user' })), ...(flags.config ?? [])],
     flags.policy ?? [],
     flags.root,
+    cwd,
   );
 
 /** Reads the input on stdin (a terminal or /dev/null has none) and hands it to the spec. */
@@ -162,6 +175,9 @@ export async function runAdapter(spec: AdapterSpec, args: readonly string[]): Pr
         ) ?? never()
       );
     const notes: string[] = [];
+    // hookwarden-client (Claude Code's) ran this adapter because its daemon could not answer.
+    const client = clientFallbackNote();
+    if (client !== undefined) notes.push(client);
     const socket = socketOf(flags);
     const own = socket === undefined ? undefined : unforwardable(flags);
     if (own !== undefined)

@@ -37,6 +37,9 @@ export interface AdapterSpec {
   answer(read: AdapterInput, result: DispatchResult, flags: AdapterFlags): AgentAnswer;
   /** The fail-closed answer when no verdict was reached (`event`: the agent's, if known). */
   failure(event: string | undefined, reason: string): AgentAnswer;
-  /** Writes a result's session variables where the agent reads them; returns notes (Claude Code's CLAUDE_ENV_FILE). */
-  writeSessionEnv?(env: Readonly<Record<string, string>>): string[];
+  /**
+   * Writes the session-env lines of an answer (`sessionEnvScript`) where the agent reads them, for a
+   * caller with environment `env`; returns notes (Claude Code's CLAUDE_ENV_FILE).
+   */
+  writeSessionEnv?(script: string, env: Readonly<Record<string, string | undefined>>): string[];
 }

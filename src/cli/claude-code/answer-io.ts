@@ -1,7 +1,7 @@
 // The Claude Code adapter's spec (adapter/spec.ts): it reads Claude Code's hook input (input.ts),
 // answers in Claude Code's protocol (contract/claude-code-answer.ts) — failures fail closed where
-// the event can block — and appends a result's session variables to the CLAUDE_ENV_FILE Claude
-// Code gave it. Dependency-free, for the fast path and the full one alike.
+// the event can block — and appends the session-env lines a result kept to the CLAUDE_ENV_FILE
+// Claude Code gave it (env-file.ts). Dependency-free, for the fast path and the full one alike.
 import { claudeCodeFailure, toClaudeCodeAnswer } from '../../contract/claude-code-answer.js';
 import { DEFAULT_EVENTS, EventCatalogue } from '../../contract/events.js';
 import type { AdapterSpec } from '../adapter/spec.js';
@@ -23,5 +23,6 @@ export const CLAUDE_CODE_ADAPTER = Object.freeze<AdapterSpec>({
   },
   answer: (read, result) => toClaudeCodeAnswer(read.event, result),
   failure: (event, reason) => claudeCodeFailure(event, canBlock(event), reason),
-  writeSessionEnv: (env) => appendEnvFile(process.env.CLAUDE_ENV_FILE, env),
+  // The caller's CLAUDE_ENV_FILE (the daemon answers with its caller's environment).
+  writeSessionEnv: (script, env) => appendEnvFile(env.CLAUDE_ENV_FILE, script),
 });

@@ -74,6 +74,7 @@ export const CLAUDE_CODE_INSTALLER: Installer = Object.freeze<Installer>({
     },
   ],
   copyPath: defaultCopyPath,
+  nativeClient: true,
 });
 
 export function runClaudeCodeInstall(file: string, flags: InstallFlags): Promise<number> {

@@ -35,8 +35,10 @@ export interface AgentAnswer {
   readonly stderr: string;
   /** Result fields the agent has no place for at this event (dropped; stderr names them). */
   readonly dropped: readonly string[];
-  /** Cursor's sessionStart `env`, Claude Code's CLAUDE_ENV_FILE: variables for the session. */
+  /** Cursor's sessionStart `env` (written in its JSON answer): variables for the session. */
   readonly sessionEnv?: Readonly<Record<string, string>>;
+  /** Claude Code's CLAUDE_ENV_FILE: the bash lines the session-env rule kept (the adapter appends them). */
+  readonly sessionEnvScript?: string;
 }
 
 /** How the adapter was told to answer (its flags). */
