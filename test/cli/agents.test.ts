@@ -7,41 +7,11 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AGENTS as PROTOCOLS } from '../../src/contract/agents/index.js';
 import type { AgentName } from '../../src/contract/agents/protocol.js';
+import { AGENT_NAMES, adapter, type Obj, recorded, SHELL } from '../helpers/agents.js';
 import { runCli } from '../helpers/cli.js';
 import { tempDir, writeConfig, writeFile } from '../helpers/fixture.js';
 
-type Obj = Record<string, unknown>;
-const AGENTS = ['codex', 'gemini', 'cursor', 'copilot'] as const;
-const recorded = (agent: AgentName): Record<string, Obj> =>
-  JSON.parse(readFileSync(new URL(`../fixtures/agents/${agent}.json`, import.meta.url), 'utf8'));
-
-/** The adapter, fed `input`; Copilot's inputs do not name their event: --event does. */
-function adapter(agent: AgentName, event: string, input: Obj, args: string[]) {
-  return runCli([agent, ...(agent === 'copilot' ? ['--event', event] : []), ...args], {
-    stdin: JSON.stringify(input),
-    env: { ...process.env, HOOKWARDEN_SOCKET: '' },
-  });
-}
-
-/** The gate of each agent where a shell command is asked about, and an input that runs `command`. */
-const SHELL: Record<AgentName, { event: string; input: (command: string) => Obj }> = {
-  codex: {
-    event: 'PreToolUse',
-    input: (command) => ({ ...recorded('codex').PreToolUse, tool_input: { command } }),
-  },
-  gemini: {
-    event: 'BeforeTool',
-    input: (command) => ({ ...recorded('gemini').BeforeTool, tool_input: { command } }),
-  },
-  cursor: {
-    event: 'beforeShellExecution',
-    input: (command) => ({ ...recorded('cursor').beforeShellExecution, command }),
-  },
-  copilot: {
-    event: 'preToolUse',
-    input: (command) => ({ ...recorded('copilot').preToolUse, toolArgs: JSON.stringify({ command }) }),
-  },
-};
+const AGENTS = AGENT_NAMES;
 
 /** A hookwarden policy: one JS hook on BeforeTool for Bash that answers `answer(command)`. */
 function policy(dir: string, name: string, body: string): string {

@@ -4,6 +4,7 @@
 // and failures are the protocol's. Dependency-free: the fast path loads it.
 import { AGENTS } from '../../contract/agents/index.js';
 import { AgentInputProblem, type AgentName } from '../../contract/agents/protocol.js';
+import { DEFAULT_EVENTS, EventCatalogue } from '../../contract/events.js';
 import type { FlagSpec } from '../claude-code/flags.js';
 import { InputProblem, parseInputJson } from '../claude-code/input.js';
 import { runAdapter } from './run-adapter.js';
@@ -47,6 +48,15 @@ export function agentAdapter(agent: AgentName): AdapterSpec {
       if (!Object.hasOwn(p.events, event))
         throw new AgentInputProblem(
           `${flags.event === undefined ? 'hook_event_name' : '--event'}: expected one of ${p.title}'s hook events (${Object.keys(p.events).join(', ')}), got ${JSON.stringify(event).slice(0, 80)}`,
+        );
+      const left = p.events[event]!.left;
+      if (
+        left !== undefined &&
+        new EventCatalogue(DEFAULT_EVENTS).get(p.events[event]!.dispatch) === undefined
+      )
+        throw new AgentInputProblem(
+          `${p.title}'s ${event} has no hookwarden event (${left}): no hook runs under hookwarden for it; leave its hooks with ${p.title}, as \`hookwarden ${agent} install\` does`,
+          event,
         );
       const d = p.toDispatch(event, raw);
       return { event, dispatchEvent: d.event, input: d.input };

@@ -104,10 +104,22 @@ export const identityOf = (flags: AdapterFlags, cwd = process.cwd()) =>
     cwd,
   );
 
-/** Reads the input on stdin (a terminal or /dev/null has none) and hands it to the spec. */
-async function readInput(spec: AdapterSpec, flags: AdapterFlags | UsageError): Promise<AdapterInput> {
+/** The value of `--event` in arguments that do not parse as a whole (undefined: none). */
+function eventArg(args: readonly string[]): string | undefined {
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] === '--event') return args[i + 1];
+    if (args[i]!.startsWith('--event=')) return args[i]!.slice('--event='.length);
+  }
+  return undefined;
+}
+
+/**
+ * Reads the input on stdin (a terminal or /dev/null has none) and hands it to the spec, with the
+ * flags (or, when they do not parse, only the event the command line names).
+ */
+async function readInput(spec: AdapterSpec, flags: AdapterFlags): Promise<AdapterInput> {
   const none = `no input on stdin: ${spec.title} pipes each hook its event as JSON`;
-  if (!stdinHasInput()) throw new InputProblem(none, flags instanceof UsageError ? undefined : flags.event);
+  if (!stdinHasInput()) throw new InputProblem(none, flags.event);
   let bytes: Buffer;
   try {
     bytes = await readCapped(process.stdin, MAX_STDIN_BYTES);
@@ -116,8 +128,8 @@ async function readInput(spec: AdapterSpec, flags: AdapterFlags | UsageError): P
     throw new InputProblem(`cannot read stdin (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
   }
   const text = bytes.toString('utf8');
-  if (text.trim() === '') throw new InputProblem(none, flags instanceof UsageError ? undefined : flags.event);
-  return spec.read(text, flags instanceof UsageError ? {} : flags);
+  if (text.trim() === '') throw new InputProblem(none, flags.event);
+  return spec.read(text, flags);
 }
 
 /** The quick scan reads Claude Code's `tool_name`; a dispatch input names the tool in either case. */
@@ -142,7 +154,13 @@ export async function runAdapter(spec: AdapterSpec, args: readonly string[]): Pr
     answer(failureAnswer(spec, event, new UsageError(`interrupted (${signal}) before a verdict`)), true);
   });
   const flags = parseFlags(spec, args);
-  if (!(flags instanceof UsageError)) event = flags.event;
+  // The event the hook is for, when the command line says it (Copilot's): even beside a bad flag.
+  event =
+    flags instanceof UsageError
+      ? spec.extraFlags.some((f) => f.name === 'event')
+        ? eventArg(args)
+        : undefined
+      : flags.event;
   const deadlineMs = flags instanceof UsageError ? undefined : timeoutMs(flags);
   const deadline =
     deadlineMs === undefined
@@ -155,7 +173,10 @@ export async function runAdapter(spec: AdapterSpec, args: readonly string[]): Pr
   try {
     let read: AdapterInput;
     try {
-      read = await readInput(spec, flags);
+      read = await readInput(
+        spec,
+        flags instanceof UsageError ? (event === undefined ? {} : { event }) : flags,
+      );
       event = read.event;
     } catch (err) {
       const named = (err as { event?: unknown }).event;

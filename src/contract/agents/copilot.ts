@@ -290,7 +290,20 @@ function failure(event: string | undefined, reason: string): AgentAnswer {
           : undefined;
   if (deny !== undefined)
     return { exitCode: 0, stdout: `${JSON.stringify(deny)}\n`, stderr: `${line}\n`, dropped: [] };
-  // Unknown events and the others: exit 1 (a preToolUse hook that errs is a deny in Copilot).
+  // An event not known (no --event, or one Copilot does not have): every gate's deny at once, so
+  // whichever event Copilot ran the hook for reads a block (each reads only its own fields).
+  if (event === undefined || !Object.hasOwn(EVENTS, event)) {
+    const all = {
+      permissionDecision: 'deny',
+      permissionDecisionReason: line,
+      behavior: 'deny',
+      message: line,
+      decision: 'block',
+      reason: line,
+    };
+    return { exitCode: 0, stdout: `${JSON.stringify(all)}\n`, stderr: `${line}\n`, dropped: [] };
+  }
+  // The other events cannot block: a non-blocking error.
   return { exitCode: 1, stdout: '', stderr: `${line}\n`, dropped: [] };
 }
 
