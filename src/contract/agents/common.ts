@@ -2,7 +2,7 @@
 // input (the vocabulary's fields, the agent's own input kept as its origin), and writing answers
 // (one JSON line, notes on stderr). Dependency-free.
 
-import { brokenHooks, oneLine, otherHookErrors } from '../answer-notes.js';
+import { brokenHooks, hookWarnings, oneLine, otherHookErrors } from '../answer-notes.js';
 import { jsonEqual } from '../json-equal.js';
 import { isObject } from '../messages.js';
 import type { DispatchResult } from '../result.js';
@@ -165,7 +165,8 @@ export function writeAnswer(p: AnswerParts): AgentAnswer {
       if (exitCode === 0 && p.brokenExit !== false) exitCode = 1;
       lines.push(...broken);
     }
-    lines.push(...otherHookErrors(result), ...(p.notes ?? []));
+    // What a hook answered that was not applied (a refused session variable…), for the agent's log.
+    lines.push(...otherHookErrors(result), ...hookWarnings(result), ...(p.notes ?? []));
     lines.push(...dropped.map((f) => `hookwarden: ${p.title} takes no ${f} on ${p.event}: dropped`));
   }
   return {

@@ -347,7 +347,8 @@ function toAnswer(
   if (event === 'sessionStart' && result.sessionEnv !== undefined) {
     out.env = result.sessionEnv;
     env = result.sessionEnv;
-    used.add('sessionEnv');
+    // The same variables as the session-env rule kept them (Cursor takes values, not bash lines).
+    used.add('sessionEnv').add('sessionEnvScript');
   }
   if (result.interrupted === true) return answer('interrupted before every hook ran', 1, env);
   return answer(undefined, 0, env);
