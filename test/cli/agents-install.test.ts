@@ -7,12 +7,9 @@ import { existsSync, lstatSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { AgentName } from '../../src/contract/agents/protocol.js';
+import { type Obj, recorded } from '../helpers/agents.js';
 import { runCli } from '../helpers/cli.js';
 import { tempDir, writeConfig, writeFile } from '../helpers/fixture.js';
-
-type Obj = Record<string, unknown>;
-const recorded = (agent: AgentName): Record<string, Obj> =>
-  JSON.parse(readFileSync(new URL(`../fixtures/agents/${agent}.json`, import.meta.url), 'utf8'));
 
 /** A guard script that denies `rm -rf` in the agent's own words (it reads the agent's own input). */
 const GUARDS: Record<AgentName, string> = {
