@@ -61,7 +61,7 @@ export async function runEvaluatorHook(
     const message = `no evaluator is registered for ${def.type} hooks (createExecutor({ evaluators }))`;
     return notRunAnswer(hookError('runtime_error', message));
   }
-  const json = hookInputJson(def.evaluator.claudeEvent, input, inputJson);
+  const json = hookInputJson(def.evaluator.claudeEvent, input, inputJson, def);
   const frozen = deepFreeze(JSON.parse(json) as HookInput);
   const hook = evaluatorView(def);
   const started = performance.now();
@@ -72,5 +72,7 @@ export async function runEvaluatorHook(
   return inProcessAnswer(lane, started, def.deadlineMs, def.event, {
     dialect: def.dialect,
     toolInput: input.toolInput,
+    agentEvent: def.agentEvent,
+    input,
   });
 }

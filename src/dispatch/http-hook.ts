@@ -115,7 +115,11 @@ export function interpretHttp(
         `expected a JSON object (or an empty body), got ${JSON.stringify(capText(text, 120))}`,
       ),
     );
-  return outputAnswer(raw, def.event, timing, { dialect: def.dialect, toolInput });
+  return outputAnswer(raw, def.event, timing, {
+    dialect: def.dialect,
+    toolInput,
+    agentEvent: def.agentEvent,
+  });
 }
 
 export async function runHttpHook(
@@ -132,7 +136,7 @@ export async function runHttpHook(
     {
       url: def.http.url,
       headers: filled.headers,
-      body: hookInputJson(def.http.claudeEvent, input, inputJson),
+      body: hookInputJson(def.http.claudeEvent, input, inputJson, def),
       deadlineMs: def.deadlineMs,
       maxBodyBytes: def.http.maxOutputBytes,
     },
