@@ -70,7 +70,7 @@ const adapterFastPath = new Set(
 // Not zod-jitless.js: its side effect is the adapter's alone (serve loads this chunk too).
 const jitless = cliFile('claude-code/zod-jitless.js');
 const dispatchPath = new Set(
-  [...staticClosure(cliFile('claude-code/full-dispatch.js'))].filter(
+  [...staticClosure(cliFile('adapter/full-dispatch.js'))].filter(
     (f) => !loadedByMain.has(f) && !adapterFastPath.has(f) && f !== jitless,
   ),
 );
@@ -131,7 +131,7 @@ await build({
 // dispatch's static closure and the packages it imports (zod, jsonc-parser) in one more file; what
 // the dispatch imports lazily (packs, tar) in chunks of their own.
 const adapterEntry = staticClosure(cliFile('claude-code/adapter-main.js'));
-const oneShot = staticImports(cliFile('claude-code/full-dispatch.js'));
+const oneShot = staticImports(cliFile('adapter/full-dispatch.js'));
 const inOneShot = (id: string) =>
   oneShot.modules.has(id) || [...oneShot.packages].some((p) => id.includes(`/node_modules/${p}/`));
 await build({

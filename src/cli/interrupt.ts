@@ -1,12 +1,12 @@
-// Ctrl-C (SIGINT) and SIGTERM for the commands that answer them: `dispatch` and `claude-code` (the
+// Ctrl-C (SIGINT) and SIGTERM for the commands that answer them: `dispatch` and the adapters (the
 // interrupted verdict), `bench` (no result) and `serve` (drain). main.ts installs the handlers before
 // anything else is imported, so a signal at any moment after the entry script starts has a defined
 // answer instead of Node's default (the process dies, nothing on stdout). Dependency-free on purpose:
 // it loads in microseconds. A signal that arrives before the command has loaded is held and handed
 // over when it claims it (within milliseconds: the command only has modules to load).
 //
-// Other commands (validate, pack, audit, doctor, schema, claude-code install|daemon) keep Node's default:
-// the signal ends them at once (the shell reports 130 or 143).
+// Other commands (validate, pack, audit, doctor, schema, <adapter> install, claude-code daemon) keep
+// Node's default: the signal ends them at once (the shell reports 130 or 143).
 
 export type InterruptSignal = 'SIGINT' | 'SIGTERM';
 
@@ -16,8 +16,17 @@ export const signalExitCode = (signal: InterruptSignal): number => (signal === '
 /** `repeated`: a second (third…) signal, the user insisting: answer now, do not wait for cleanup. */
 type Responder = (signal: InterruptSignal, repeated: boolean) => void;
 
-/** Commands that answer an interrupt themselves (the CLI's first argument). */
-const CLAIMING = new Set(['dispatch', 'bench', 'serve', 'claude-code']);
+/** Commands that answer an interrupt themselves (the CLI's first argument): the adapters too. */
+const CLAIMING = new Set([
+  'dispatch',
+  'bench',
+  'serve',
+  'claude-code',
+  'codex',
+  'gemini',
+  'cursor',
+  'copilot',
+]);
 /** Their subcommands that do not (the CLI's second argument): `claude-code daemon run` handles its own. */
 const NOT_CLAIMING = new Set(['install', 'daemon']);
 

@@ -4,6 +4,7 @@
 
 import { Command } from 'commander';
 import { VERSION } from '../contract/version.js';
+import { addAgentCommands } from './adapter/agent-commands.js';
 import { addClaudeCodeCommands } from './claude-code/commands.js';
 import { allowHttpUrlOption, collect } from './collect.js';
 import { addBenchCommands } from './commands/bench-command.js';
@@ -242,6 +243,7 @@ Exit status: 0 when every level works, 1 otherwise.`,
   addPackCommands(program, setExitCode);
   addServeCommand(program, setExitCode);
   addClaudeCodeCommands(program, setExitCode);
+  addAgentCommands(program, setExitCode);
 
   program
     .command('schema')

@@ -4,6 +4,7 @@
 // (`./guard.sh`, `../bin/x`, `hooks/x.sh`), and argv/args words that start with `./` or `../`. The
 // hook still runs with cwd = the sandbox root. Claude Code and FreeCode files keep their systems'
 // rule: relative to the project root, the hook's working directory.
+import { existsSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import type { CommandHookSpec } from '../registry/hook-definition.js';
 
@@ -29,4 +30,21 @@ export function resolveCommandPaths(
   if (!isRelativePath(word)) return program;
   const command = `${m[1]}${shellQuote(resolve(dir, word))}${program.command.slice(m[0].length)}`;
   return { ...program, command };
+}
+
+/** Like resolveCommandPaths, but only for a program that exists under `dir` (Cursor's two conventions). */
+export function resolveExistingPaths(
+  program: CommandHookSpec['program'],
+  dir: string,
+): CommandHookSpec['program'] {
+  const file = programPath(program);
+  if (file === undefined || isAbsolute(file) || !file.includes('/')) return program;
+  return existsSync(resolve(dir, file)) ? resolveCommandPaths(program, dir) : program;
+}
+
+/** The program file a command runs, when it names one by path (for `validate`'s existence check). */
+function programPath(program: CommandHookSpec['program']): string | undefined {
+  if (program.kind === 'argv') return program.argv[0];
+  const m = PROGRAM_WORD.exec(program.command);
+  return m === null ? undefined : m[2]!.replaceAll(/^["']|["']$/g, '');
 }

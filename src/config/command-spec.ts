@@ -2,12 +2,15 @@
 // and the label and identity derived ids use.
 import { joinPath, renderValue } from '../contract/messages.js';
 import type { CommandHookSpec } from '../registry/hook-definition.js';
-import { resolveCommandPaths } from './command-paths.js';
+import { resolveCommandPaths, resolveExistingPaths } from './command-paths.js';
 import { DEFAULTS, type IsolationLevel, strongerIsolation } from './defaults.js';
 import type { DiagnosticSink } from './diagnostics.js';
 import type { HookContext } from './hook-context.js';
 import { commandEnv, commandInheritEnv } from './hook-env.js';
 import type { RawHookSpec } from './schema.js';
+
+/** Dialects whose inline commands run under bash. */
+const BASH_DIALECTS: ReadonlySet<string> = new Set(['claude-code', 'codex', 'gemini', 'cursor', 'copilot']);
 
 export function commandSpec(spec: RawHookSpec, path: string, ctx: HookContext): CommandHookSpec | undefined {
   const { sink } = ctx;
@@ -28,9 +31,10 @@ export function commandSpec(spec: RawHookSpec, path: string, ctx: HookContext): 
     }
     program = { kind: 'argv', argv: Object.freeze([...spec.argv]) };
   } else if (spec.command !== undefined) {
-    // Claude Code runs an inline command with bash unless `shell` says powershell; hookwarden's own
-    // and FreeCode's files keep /bin/sh unless they ask.
-    const shell = spec.shell ?? (ctx.dialect === 'claude-code' ? 'bash' : undefined);
+    // Claude Code runs an inline command with bash unless `shell` says powershell, and so do the
+    // coding agents (Codex: $SHELL -lc; Gemini CLI, Cursor, Copilot's `bash`); hookwarden's own and
+    // FreeCode's files keep /bin/sh unless they ask.
+    const shell = spec.shell ?? (BASH_DIALECTS.has(ctx.dialect ?? 'hookwarden') ? 'bash' : undefined);
     program =
       spec.args !== undefined
         ? { kind: 'argv', argv: Object.freeze([spec.command, ...spec.args]) }
@@ -47,6 +51,9 @@ export function commandSpec(spec: RawHookSpec, path: string, ctx: HookContext): 
   if (ctx.dialect === 'claude-code') warnUnsetVariables(program, path, sink);
   // hookwarden files: relative command paths are the config file's, like a JS hook's `source`.
   if (ctx.dialect === 'hookwarden') program = resolveCommandPaths(program, ctx.configDir);
+  // Cursor's: read from the project root, or (where the script is there) from `.cursor/`, which
+  // some Cursor versions run project hooks from.
+  if (ctx.dialect === 'cursor') program = resolveExistingPaths(program, ctx.configDir);
   const env = commandEnv(spec, path, sink);
   if (env === undefined) return undefined;
   const inheritEnv = commandInheritEnv(spec, path, sink);

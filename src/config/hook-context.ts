@@ -28,4 +28,6 @@ export interface HookContext {
   readonly dialect?: Dialect | undefined;
   /** Allowed http hook URLs and variables, registered evaluators (undefined: none of them). */
   readonly hookTypes?: HookTypePolicy | undefined;
+  /** A coding agent's file: the agent's event name the hook was registered under. */
+  readonly agentEvent?: string | undefined;
 }

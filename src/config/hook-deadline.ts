@@ -11,9 +11,12 @@ import type { RawHookSpec } from './schema.js';
 /** The deadline of one hook (and its declared budget), with a warning for each value it had to clamp. */
 export function deadlineFor(type: HookKind, spec: RawHookSpec, path: string, ctx: HookContext) {
   const { limits } = ctx;
-  // The adapter hook `claude-code install` writes sums the timeouts of the hooks it runs: Claude Code
-  // runs it, hookwarden never does (the adapter refuses to run itself), so its timeout is not judged.
-  const sink = ctx.dialect === 'claude-code' && runsAdapter(spec) ? ctx.sink.quiet() : ctx.sink;
+  // The adapter hook `<agent> install` writes sums the timeouts of the hooks it runs: the agent runs
+  // it, hookwarden never does (the adapter refuses to run itself), so its timeout is not judged.
+  const sink =
+    ctx.dialect !== undefined && ctx.dialect !== 'hookwarden' && runsAdapter(spec)
+      ? ctx.sink.quiet()
+      : ctx.sink;
   // A command or http hook's default is its dialect's (Claude Code: 600 s, 30 s on UserPromptSubmit, …).
   let timeoutMs: number = defaultTimeoutMs(type, ctx.dialect ?? 'hookwarden', ctx.event.name);
   if (spec.timeout !== undefined) {

@@ -117,11 +117,41 @@ const TOP_LEVEL = new Set([
   ...HOOK_TYPE_KEYS,
 ]);
 
+/**
+ * The top-level keys left to judge once a coding agent's own are set aside: Cursor's and Copilot's
+ * `"version"` (which must be 1, or the agent refuses the file), Copilot's `disableAllHooks`, and the
+ * rest of a Gemini CLI settings.json or a Codex config (only `hooks` is hook configuration there;
+ * keys that look like a typo of hookwarden's are still named).
+ */
+function agentTopLevel(dialect: Dialect, value: Record<string, unknown>, sink: DiagnosticSink): string[] {
+  const keys = Object.keys(value);
+  if (dialect === 'cursor' || dialect === 'copilot') {
+    if (value.version !== undefined && value.version !== 1)
+      sink.warn(
+        'version',
+        `${dialect === 'cursor' ? 'Cursor' : 'Copilot CLI'} reads only "version": 1 files, got ${renderValue(value.version)}`,
+      );
+    if (dialect === 'copilot' && value.disableAllHooks === true)
+      sink.warn(
+        'disableAllHooks',
+        'Copilot CLI runs none of these hooks (disableAllHooks: true); hookwarden still does',
+      );
+    return keys.filter((k) => k !== 'version' && !(dialect === 'copilot' && k === 'disableAllHooks'));
+  }
+  if (dialect === 'gemini' || dialect === 'codex') return keys.filter((k) => didYouMean(k, TOP_LEVEL) !== '');
+  return keys;
+}
+
 /** Pins are judged pack by pack (their own policy failures), not as part of their file's validity. */
 const isPinDiagnostic = (d: Diagnostic) => d.path === 'packs' || d.path.startsWith('packs[');
 
 /** The file's declared dialect, or the one its shape shows. */
-function dialectOf(value: Record<string, unknown>, sink: DiagnosticSink, catalogue: EventCatalogue): Dialect {
+function dialectOf(
+  value: Record<string, unknown>,
+  sink: DiagnosticSink,
+  catalogue: EventCatalogue,
+  path: string | undefined,
+): Dialect {
   const declared = value.dialect;
   if (declared !== undefined) {
     if (typeof declared === 'string' && (DIALECTS as readonly string[]).includes(declared))
@@ -132,7 +162,7 @@ function dialectOf(value: Record<string, unknown>, sink: DiagnosticSink, catalog
       false,
     );
   }
-  return detectDialect(value, new Set(catalogue.names()));
+  return detectDialect(value, new Set(catalogue.names()), path);
 }
 
 export async function loadConfig(options: LoadOptions): Promise<LoadedConfig> {
@@ -180,7 +210,13 @@ async function loadRecorded(options: LoadOptions): Promise<Omit<LoadedConfig, 'r
       watchTargets.push({ dir: dirname(file), name: basename(file) });
     }
     if (src.value === undefined) continue;
-    const ignored = Object.keys(src.value).filter((k) => !TOP_LEVEL.has(k));
+    const dialect = dialectOf(
+      src.value,
+      src.sink,
+      catalogue,
+      src.spec.kind === 'file' ? resolve(src.spec.path) : undefined,
+    );
+    const ignored = agentTopLevel(dialect, src.value, src.sink).filter((k) => !TOP_LEVEL.has(k));
     if (ignored.length > 0) {
       const hints = ignored.map((k) => didYouMean(k, TOP_LEVEL)).filter((h) => h !== '');
       src.sink.warn(
@@ -194,7 +230,7 @@ async function loadRecorded(options: LoadOptions): Promise<Omit<LoadedConfig, 'r
       sink: src.sink,
       configDir: src.dir,
       plugin: src.spec.kind === 'file' ? findPlugin(src.dir) : undefined,
-      dialect: dialectOf(src.value, src.sink, catalogue),
+      dialect,
       limits: scopeLimits[src.spec.scope],
       scopeLimits,
       catalogue,

@@ -8,6 +8,7 @@ import { isObject, joinPath, renderValue } from '../contract/messages.js';
 import type { Scope } from '../contract/types.js';
 import type { HookDefinition, PackOrigin } from '../registry/hook-definition.js';
 import { ToolMatcher } from '../registry/matcher.js';
+import { agentEntry, agentEventNames, agentEventOf, agentHookSpec } from './agent-entries.js';
 import type { DiagnosticSink } from './diagnostics.js';
 import type { HookContext } from './hook-context.js';
 import type { HookTypePolicy } from './hook-type-policy.js';
@@ -32,6 +33,8 @@ export interface EntriesContext {
   readonly dialect?: Dialect | undefined;
   /** Allowed http hook URLs and variables, registered evaluators (undefined: none). */
   readonly hookTypes?: HookTypePolicy | undefined;
+  /** A coding agent's file: the agent's event name the entries are registered under. */
+  readonly agentEvent?: string | undefined;
 }
 
 export async function normalizeHooksMap(
@@ -48,13 +51,30 @@ export async function normalizeHooksMap(
   const out: HookDefinition[] = [];
   for (const eventName of Object.keys(map)) {
     const path = joinPath(key, eventName);
-    const resolved = ctx.catalogue.resolve(eventName);
-    if (resolved === undefined) {
+    const agent = agentEventOf(ctx.dialect, eventName);
+    if (agent === undefined && ctx.dialect !== undefined && isAgentDialect(ctx.dialect)) {
+      const names = agentEventNames(ctx.dialect);
       sink.warn(
         path,
-        `unknown event "${eventName}"${didYouMean(eventName, ctx.catalogue.acceptedNames())}; valid events are ${ctx.catalogue.acceptedNames().join(', ')} (or declare it under "events")`,
+        `unknown event "${eventName}"${didYouMean(eventName, names)} in a ${ctx.dialect} file; its events are ${names.join(', ')}`,
         true,
       );
+      continue;
+    }
+    const resolved = ctx.catalogue.resolve(agent?.event.dispatch ?? eventName);
+    if (resolved === undefined) {
+      if (agent !== undefined)
+        sink.warn(
+          path,
+          `hookwarden has no event for ${ctx.dialect}'s "${eventName}"${agent.event.left === undefined ? '' : ` (${agent.event.left})`}: these hooks do not run here (\`hookwarden ${ctx.dialect} install\` leaves them with ${ctx.dialect})`,
+          true,
+        );
+      else
+        sink.warn(
+          path,
+          `unknown event "${eventName}"${didYouMean(eventName, ctx.catalogue.acceptedNames())}; valid events are ${ctx.catalogue.acceptedNames().join(', ')} (or declare it under "events")`,
+          true,
+        );
       continue;
     }
     const entries = map[eventName];
@@ -62,13 +82,21 @@ export async function normalizeHooksMap(
       sink.error(path, `expected an array of hook groups, got ${renderValue(entries)}`);
       continue;
     }
-    for (const [i, entry] of entries.entries()) {
-      const claudeEvent = Object.hasOwn(EVENT_ALIASES, eventName) ? eventName : undefined;
-      out.push(...(await normalizeEntry(entry, joinPath(path, i), resolved, claudeEvent, ctx)));
+    // Codex files use Claude Code's event names (and its input on stdin).
+    const claudeName = agent === undefined || agent.agent === 'codex' ? eventName : undefined;
+    const claudeEvent =
+      claudeName !== undefined && Object.hasOwn(EVENT_ALIASES, claudeName) ? claudeName : undefined;
+    for (const [i, raw] of entries.entries()) {
+      const entry = agent === undefined ? raw : agentEntry(agent.agent, eventName, agent.event, raw);
+      const entryCtx = agent === undefined ? ctx : { ...ctx, agentEvent: eventName };
+      out.push(...(await normalizeEntry(entry, joinPath(path, i), resolved, claudeEvent, entryCtx)));
     }
   }
   return out;
 }
+
+const isAgentDialect = (d: Dialect): d is 'codex' | 'gemini' | 'cursor' | 'copilot' =>
+  d === 'codex' || d === 'gemini' || d === 'cursor' || d === 'copilot';
 
 async function normalizeEntry(
   entry: unknown,
@@ -104,9 +132,17 @@ async function normalizeEntry(
     pack: ctx.pack,
     dialect: ctx.dialect,
     hookTypes: ctx.hookTypes,
+    agentEvent: ctx.agentEvent,
   });
+  /** A hook of an agent's file in hookwarden's spec (undefined: skipped, with a warning). */
+  const specOf = (raw: unknown, at: string) =>
+    ctx.agentEvent !== undefined && ctx.dialect !== undefined && isAgentDialect(ctx.dialect)
+      ? agentHookSpec(ctx.dialect, raw, at, sink)
+      : raw;
   if (!isGroup) {
-    const { matcher: _m, ...spec } = entry;
+    const { matcher: _m, ...flat } = entry;
+    const spec = specOf(flat, path);
+    if (spec === undefined) return [];
     const def = await normalizeHook(spec, path, hookCtx(undefined));
     return def === undefined ? [] : [def];
   }
@@ -127,12 +163,11 @@ async function normalizeEntry(
     return [];
   }
   const out: HookDefinition[] = [];
-  for (const [j, spec] of hooks.entries()) {
-    const def = await normalizeHook(
-      spec,
-      joinPath(joinPath(path, 'hooks'), j),
-      hookCtx(entry.if as string | undefined),
-    );
+  for (const [j, raw] of hooks.entries()) {
+    const at = joinPath(joinPath(path, 'hooks'), j);
+    const spec = specOf(raw, at);
+    if (spec === undefined) continue;
+    const def = await normalizeHook(spec, at, hookCtx(entry.if as string | undefined));
     if (def !== undefined) out.push(def);
   }
   return out;
@@ -144,7 +179,7 @@ function buildMatcher(
   path: string,
   event: EventDefinition,
   claudeEvent: string | undefined,
-  { sink, scope }: Pick<EntriesContext, 'sink' | 'scope'>,
+  { sink, scope, dialect }: Pick<EntriesContext, 'sink' | 'scope' | 'dialect'>,
 ): ToolMatcher | undefined | null {
   if (raw === undefined || raw === null) return undefined;
   if (typeof raw !== 'string') {
@@ -157,7 +192,13 @@ function buildMatcher(
     } else sink.error(path, `expected a string (tool name, regex or a|b), got ${renderValue(raw)}`);
     return null;
   }
-  const m = new ToolMatcher(raw, { event: claudeEvent ?? event.name });
+  const agent = dialect !== undefined && isAgentDialect(dialect) ? dialect : undefined;
+  const m = new ToolMatcher(raw, {
+    event: claudeEvent ?? event.name,
+    agent,
+    // Gemini CLI tests tool names with `new RegExp(matcher)` (lifecycle values exactly).
+    regexOnly: agent === 'gemini' && event.toolScoped,
+  });
   if (m.kind === 'all') return undefined;
   if (!event.toolScoped && event.matchOn.length === 0) {
     sink.warn(

@@ -1,6 +1,7 @@
 // One hook spec (any of the three accepted shapes) → a frozen HookDefinition, or a skip with
 // diagnostics that name the JSON path and the value received.
 
+import { DIALECT_RULES } from '../contract/dialects.js';
 import { isObject, issueMessages, joinPath, renderValue } from '../contract/messages.js';
 import type {
   CommandHookSpec,
@@ -91,7 +92,7 @@ export async function normalizeHook(
   // writes "skip" is reported, since its failure lets the call through.
   const written = writtenOnError(spec, path, sink, ctx.event.name);
   if (written === null) return undefined;
-  const onError = written ?? (ctx.scope === 'policy' ? 'deny' : 'skip');
+  const onError = written ?? (ctx.scope === 'policy' || dialectFailsClosed(ctx) ? 'deny' : 'skip');
   if (ctx.scope === 'policy' && written === 'skip') {
     sink.warn(
       joinPath(path, 'onError'),
@@ -115,6 +116,8 @@ export async function normalizeHook(
     // A pack's command may refer to its own directory (HOOK_PACK_DIR): the same text in two packs differs.
     pack: type === 'command' ? ctx.pack?.dir : undefined,
     async: asyncSpec,
+    // A hook written for an agent reads that event's input: the same command under two events is two hooks.
+    agentEvent: ctx.agentEvent,
   });
   const label =
     type === 'command'
@@ -142,6 +145,7 @@ export async function normalizeHook(
     location: { file: sink.file, path },
     ...(ctx.pack !== undefined ? { pack: ctx.pack } : {}),
     ...(asyncSpec !== undefined ? { async: asyncSpec } : {}),
+    ...(ctx.agentEvent !== undefined ? { agentEvent: ctx.agentEvent } : {}),
   };
   const def: HookDefinition =
     type === 'command'
@@ -152,6 +156,11 @@ export async function normalizeHook(
           ? { ...common, type, http: body as HttpHookSpec }
           : { ...common, type, evaluator: body as EvaluatorHookSpec };
   return Object.freeze(def);
+}
+
+/** Whether the file's dialect makes the event's hooks fail closed by default (Copilot's preToolUse). */
+function dialectFailsClosed(ctx: HookContext): boolean {
+  return DIALECT_RULES[ctx.dialect ?? 'hookwarden'].failClosedEvents?.includes(ctx.event.name) === true;
 }
 
 function inferType(spec: RawHookSpec): HookKind | undefined {

@@ -155,12 +155,17 @@ function toValue(node: Node, path: string, text: string, duplicates: DuplicateKe
   }
 }
 
-export async function readJsonFile(path: string): Promise<ReadResult> {
-  let text: string;
+/**
+ * A config file's text, its read recorded (read-log.ts: a daemon answers only while it digests the
+ * same), or why it cannot be read. JSON and TOML files alike.
+ */
+export async function readConfigText(
+  path: string,
+): Promise<{ ok: true; text: string } | Extract<ReadResult, { ok: false }>> {
   try {
     const bytes = await readFile(path);
     recordFileRead(resolve(path), bytes);
-    text = bytes.toString('utf8');
+    return { ok: true, text: bytes.toString('utf8') };
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     recordFileRead(resolve(path), { code });
@@ -177,5 +182,9 @@ export async function readJsonFile(path: string): Promise<ReadResult> {
       message: `cannot read the file (${code ?? (err as Error).message})`,
     };
   }
-  return parseConfigText(text, { comments: true });
+}
+
+export async function readJsonFile(path: string): Promise<ReadResult> {
+  const read = await readConfigText(path);
+  return read.ok ? parseConfigText(read.text, { comments: true }) : read;
 }

@@ -1,10 +1,12 @@
-// One config source read: a file (JSONC, duplicate keys reported: a policy file's fail closed; a file
+// One config source read: a file (JSONC, duplicate keys reported: a policy file's fail closed; or a
+// Codex config.toml, its [hooks] table; a file
 // that cannot be read or parsed is fatal, whatever its scope) or an object handed in by the caller.
 import { dirname, resolve } from 'node:path';
 import { isObject, renderValue } from '../contract/messages.js';
 import type { Scope } from '../contract/types.js';
 import { type Diagnostic, DiagnosticSink } from './diagnostics.js';
 import { readJsonFile } from './read-json.js';
+import { readTomlHooks } from './read-toml.js';
 
 /** Where a configuration comes from: a file, or an object with the folder its paths resolve against. */
 export type SourceSpec =
@@ -41,7 +43,8 @@ export async function readSource(spec: SourceSpec, fatal: Diagnostic[]): Promise
   }
   const file = resolve(spec.path);
   const sink = new DiagnosticSink(spec.path);
-  const read = await readJsonFile(file);
+  // Codex's config.toml: its [hooks] table (read-toml.ts).
+  const read = file.endsWith('.toml') ? await readTomlHooks(file) : await readJsonFile(file);
   // A file that cannot be read or parsed at all is fatal, whatever its scope: nothing of it can be
   // trusted to be what was meant (a user file marked optional may simply not exist).
   const unusable = (message: string) => {

@@ -8,6 +8,7 @@
 // other fields too (systemMessage, additionalContext). PermissionRequest is the exception: exit 2 is
 // not honoured there, so its deny is the JSON `decision.behavior`, exit 0.
 
+import { brokenHooks, denyReason, hookWarnings, otherHookErrors } from './answer-notes.js';
 import type { DispatchResult } from './result.js';
 import { shellQuote } from './shell-quote.js';
 
@@ -108,31 +109,6 @@ function universal(result: DispatchResult, out: Obj): void {
   }
   if (result.systemMessage !== undefined) out.systemMessage = result.systemMessage;
   if (result.suppressOutput !== undefined) out.suppressOutput = result.suppressOutput;
-}
-
-/** Hook-controlled text on one line (a note must not pass for another). */
-const oneLine = (text: string) => text.replace(/\s*[\r\n]+\s*/g, ' ');
-
-const denyReason = (result: DispatchResult) =>
-  result.reason ?? (result.decidedBy === undefined ? 'denied' : `denied by hook "${result.decidedBy}"`);
-
-/** Outcomes of a hook that ran and failed (what Claude Code calls a non-blocking error). */
-const FAILED: ReadonlySet<string> = new Set(['error', 'timeout', 'limit']);
-
-/** One line per hook that failed without deciding: what the user is shown. */
-function brokenHooks(result: DispatchResult): string[] {
-  return result.hooks
-    .filter((h) => h.error !== undefined && FAILED.has(h.outcome))
-    .map((h) => oneLine(`hookwarden: hook "${h.id}" failed (${h.error!.code}): ${h.error!.message}`));
-}
-
-/** One line per warning of a hook's record (what it answered that was not applied, and why). */
-function hookWarnings(result: DispatchResult): string[] {
-  return result.hooks.flatMap((h) =>
-    (Array.isArray(h.warnings) ? h.warnings : [])
-      .filter((w): w is string => typeof w === 'string')
-      .map((w) => oneLine(`hookwarden: hook "${h.id}": ${w}`)),
-  );
 }
 
 /** The fields a result may carry that this mapping reads (the rest are dropped by name). */
@@ -262,11 +238,7 @@ export function toClaudeCodeAnswer(event: string, result: DispatchResult): Claud
   // Code's debug log (or, first line, into a non-blocking error's notice): say what did not arrive.
   if (exitCode !== 2) {
     const notes = [
-      ...result.hooks
-        .filter((h) => h.error !== undefined && !FAILED.has(h.outcome))
-        .map((h) =>
-          oneLine(`hookwarden: hook "${h.id}" ${h.outcome}: ${h.error!.code}: ${h.error!.message}`),
-        ),
+      ...otherHookErrors(result),
       ...dropped.map((f) => `hookwarden: Claude Code takes no ${f} on ${event}: dropped`),
     ];
     if (notes.length > 0) stderr = [...(stderr === '' ? [] : [stderr]), ...notes].join('\n');

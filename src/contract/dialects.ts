@@ -11,8 +11,28 @@
 // | BeforeCompact deny           | not honoured      | honoured (PreCompact block)         | honoured              |
 // | host PATH/HOME (process mode) | no               | yes, unless policy says no          | no                    |
 // | $CLAUDE_TOOL_INPUT           | no                | no (Claude Code never sets it)      | yes                   |
+//
+// The coding agents (docs/agents.md, with the versions read):
+//
+// | rule                          | codex             | gemini                    | cursor                 | copilot          |
+// | ----------------------------- | ----------------- | ------------------------- | ---------------------- | ---------------- |
+// | default timeout               | 600 s             | 60 s                      | 60 s (none documented) | 30 s             |
+// | exit 0, stdout not JSON       | context on SessionStart, UserPromptSubmit, SubagentStart, else ignored | ignored | invalid_output | ignored |
+// | non-zero exit (not 2)         | failure           | JSON read; exit ≥ 3 with text: a block | failure   | failure          |
+// | a failure on BeforeTool       | onError           | onError                   | onError (failClosed: deny) | deny (Copilot denies a preToolUse hook that errs) |
+// | silent on a permission event  | proceed           | proceed                   | failClosed: a failure  | proceed          |
+// | BeforeCompact deny            | not honoured      | not honoured              | not honoured           | not honoured     |
+// | host PATH/HOME (process mode) | yes               | yes                       | yes                    | yes              |
 
-export const DIALECTS = ['hookwarden', 'claude-code', 'freecode'] as const;
+export const DIALECTS = [
+  'hookwarden',
+  'claude-code',
+  'freecode',
+  'codex',
+  'gemini',
+  'cursor',
+  'copilot',
+] as const;
 export type Dialect = (typeof DIALECTS)[number];
 
 export interface DialectRules {
@@ -21,8 +41,23 @@ export interface DialectRules {
   readonly eventTimeoutMs: Readonly<Record<string, number>>;
   /** Exit 0 with stdout that is not a JSON object: an error, context (or nothing), or nothing. */
   readonly plainStdout: 'invalid_output' | 'context' | 'ignore';
-  /** A command hook that crashed (non-zero exit other than 2, 126/127, killed): a failure or a block. */
-  readonly crash: 'failure' | 'block';
+  /**
+   * A command hook that crashed (non-zero exit other than 2, 126/127, killed): a failure, a block, or
+   * Gemini's reading (a JSON answer on stdout counts whatever the exit code; text with exit ≥ 3 blocks).
+   */
+  readonly crash: 'failure' | 'block' | 'gemini';
+  /** `plainStdout: "context"`: the events where plain text is context (default Claude Code's list). */
+  readonly plainContextEvents?: ReadonlySet<string>;
+  /**
+   * Events whose hooks fail closed unless they say otherwise (Copilot denies a preToolUse hook that
+   * errs); canonical names.
+   */
+  readonly failClosedEvents?: readonly string[];
+  /**
+   * A hook that answers nothing on an event that takes a permission is a failure when it fails
+   * closed (Cursor's `failClosed`: "returned no output" blocks).
+   */
+  readonly silentGateFails?: boolean;
   /** Whether a deny from this dialect's hooks stops a compaction (BeforeCompact). */
   readonly compactVeto: boolean;
   /** Process-mode command hooks get the host's PATH, HOME and locale (the secret filter applies). */
@@ -75,6 +110,45 @@ export const DIALECT_RULES: Readonly<Record<Dialect, DialectRules>> = Object.fre
     compactVeto: true,
     hostEnv: false,
     toolInputEnv: true,
+  }),
+  codex: Object.freeze({
+    defaultTimeoutMs: 600_000,
+    eventTimeoutMs: Object.freeze({}),
+    plainStdout: 'context',
+    plainContextEvents: new Set(['SessionStart', 'BeforeTurn', 'BeforeSubagent']),
+    crash: 'failure',
+    compactVeto: false,
+    hostEnv: true,
+    toolInputEnv: false,
+  }),
+  gemini: Object.freeze({
+    defaultTimeoutMs: 60_000,
+    eventTimeoutMs: Object.freeze({}),
+    plainStdout: 'ignore',
+    crash: 'gemini',
+    compactVeto: false,
+    hostEnv: true,
+    toolInputEnv: false,
+  }),
+  cursor: Object.freeze({
+    defaultTimeoutMs: 60_000,
+    eventTimeoutMs: Object.freeze({}),
+    plainStdout: 'invalid_output',
+    crash: 'failure',
+    compactVeto: false,
+    hostEnv: true,
+    toolInputEnv: false,
+    silentGateFails: true,
+  }),
+  copilot: Object.freeze({
+    defaultTimeoutMs: 30_000,
+    eventTimeoutMs: Object.freeze({}),
+    plainStdout: 'ignore',
+    crash: 'failure',
+    compactVeto: false,
+    hostEnv: true,
+    toolInputEnv: false,
+    failClosedEvents: Object.freeze(['BeforeTool']),
   }),
 });
 

@@ -49,7 +49,8 @@ const snake = (name: string) => SNAKE_OF[name] ?? name.replace(/[A-Z]/g, (c) => 
 export function withSnakeCaseNames(input: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = { ...input };
   for (const key of Object.keys(input)) {
-    if (!CAMEL.test(key)) continue;
+    // A coding agent's own input (contract/agents/protocol.ts) is not one of Claude Code's fields.
+    if (!CAMEL.test(key) || key === 'agentEvent') continue;
     const twin = snake(key);
     if (!Object.hasOwn(out, twin))
       Object.defineProperty(out, twin, {

@@ -1,13 +1,14 @@
 // Parses a hook's raw answer into a HookOutput. Dependency-free: the QuickJS worker folds serial
 // chains of JS hooks with exactly the host's parser. The zod `hookOutputSchema` (hook-output.ts)
 // documents the same shape for users; test/contract/parse-output.test.ts keeps the two in step.
+import { AGENTS, isAgent } from './agents/index.js';
 import { isClaudeCodeOutput, mapClaudeCodeOutput } from './claude-code.js';
 import { DECISIONS } from './decisions.js';
 import { DIALECT_RULES, type Dialect } from './dialects.js';
 import { isObject } from './messages.js';
 import { type FieldKinds, OUTPUT_FIELD_SPECS } from './output-fields.js';
 import { PlainJsonError, toPlainJson } from './plain-json.js';
-import type { HookOutput } from './types.js';
+import type { HookInput, HookOutput } from './types.js';
 import { isSeedOutput, mapSeedOutput } from './vocabularies.js';
 
 export type ParsedOutput =
@@ -52,6 +53,13 @@ export interface AnswerContext {
   readonly dialect?: Dialect | undefined;
   /** The tool input the hook saw (FreeCode's `modifiedInput` patches it). */
   readonly toolInput?: unknown;
+  /**
+   * A hook of a coding agent's file: the agent's event it was registered under. Its answer is read
+   * in that agent's vocabulary first (Cursor's `permission`, Gemini's `hookSpecificOutput.tool_input`).
+   */
+  readonly agentEvent?: string | undefined;
+  /** The input the hook was given (an agent's rewrite may be a patch over it). */
+  readonly input?: HookInput | undefined;
 }
 
 /**
@@ -76,6 +84,13 @@ export function parseHookOutput(raw: unknown, event: string, context: AnswerCont
     };
   let obj = plain;
   const unknownFields: string[] = [];
+  let invalid: string | undefined;
+  if (context.agentEvent !== undefined && context.dialect !== undefined && isAgent(context.dialect)) {
+    const read = AGENTS[context.dialect].readAnswer(context.agentEvent, obj, context.input);
+    obj = read.mapped;
+    unknownFields.push(...read.ignored);
+    invalid = read.invalid;
+  }
   if (isSeedOutput(obj)) {
     const seed = mapSeedOutput(obj, context.toolInput);
     if (!seed.ok) return seed;
@@ -111,6 +126,9 @@ export function parseHookOutput(raw: unknown, event: string, context: AnswerCont
     unknownFields.push('decision');
   }
   if (event === 'PreSkillShellCommand') refuseUnrunnable(output);
+  // An answer the agent itself would reject is a failed hook there (Codex then runs the tool): a
+  // failure here too, whose onError applies, unless it denies (a deny always counts).
+  if (invalid !== undefined && output.decision !== 'deny') return { ok: false, message: invalid };
   return { ok: true, output, unknownFields };
 }
 

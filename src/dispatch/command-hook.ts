@@ -30,7 +30,7 @@ function ensurePluginData(dir: string): void {
 
 /** stdin for the hook: the HookInput, plus Claude Code's snake_case fields for hooks registered under its names. */
 export function commandStdin(def: CommandHookDefinition, input: HookInput, inputJson: string): string {
-  return hookInputJson(def.command.claudeEvent, input, inputJson);
+  return hookInputJson(def.command.claudeEvent, input, inputJson, def);
 }
 
 /** Host variables a Claude Code hook gets in process mode (values pass the secret filter at spawn). */

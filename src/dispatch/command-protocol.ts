@@ -11,6 +11,7 @@
 //                            by the session-env rule before the fold (session-env-rule.ts)
 
 import { DEFAULTS } from '../config/defaults.js';
+import { AGENTS, isAgent } from '../contract/agents/index.js';
 import type { CommandOutcome } from '../contract/command-task.js';
 import { DIALECT_RULES, type DialectRules, PLAIN_TEXT_CONTEXT_EVENTS } from '../contract/dialects.js';
 import { type ErrorCode, type ErrorDetails, type HookError, hookError } from '../contract/error-codes.js';
@@ -93,6 +94,22 @@ export function blockAnswer(reason: string, def: CommandHookDefinition, input: H
   return block(reason, def, { dialect: def.dialect, toolInput: input.toolInput });
 }
 
+/** How an answer of the hook is read: its dialect, the input it was given, its agent event. */
+const answerContext = (def: CommandHookDefinition, input: HookInput): AnswerContext => ({
+  dialect: def.dialect,
+  toolInput: input.toolInput,
+  agentEvent: def.agentEvent,
+  input,
+});
+
+/** Exit 2 as the dialect reads it: Gemini's deny (a hidden tool result on AfterTool), else a block. */
+function exit2(reason: string, def: CommandHookDefinition, input: HookInput): CommandAnswer {
+  if (def.dialect !== 'gemini' || def.agentEvent === undefined) return blockAnswer(reason, def, input);
+  const parsed = parseHookOutput({ decision: 'deny', reason }, def.event, answerContext(def, input));
+  if (!parsed.ok) return fail('invalid_output', parsed.message);
+  return { kind: 'output', output: parsed.output, unknownFields: parsed.unknownFields };
+}
+
 /** Applies the command protocol of the hook's dialect to how the process ended. */
 export function interpretCommand(
   outcome: CommandOutcome,
@@ -122,7 +139,7 @@ export function interpretCommand(
       break;
   }
   const rules = DIALECT_RULES[def.dialect];
-  const context: AnswerContext = { dialect: def.dialect, toolInput: input.toolInput };
+  const context = answerContext(def, input);
   const { exitCode, signal, stdout, stderr } = outcome;
   // Claude Code backgrounds a hook whose first stdout line is {"async": true}: nothing it does after
   // reaches the verdict. hookwarden has waited for it; it counts as no opinion.
@@ -144,8 +161,12 @@ export function interpretCommand(
   }
   if (exitCode === 2) {
     // Exit 2 blocks whatever stdout says; on Stop-like events Claude Code reads it as "keep working".
-    const answer = block(excerpt(stderr) || 'hook exited with code 2', def, context);
+    const answer = exit2(excerpt(stderr) || 'hook exited with code 2', def, input);
     return answer.kind === 'output' ? { ...answer, exit2: true } : answer;
+  }
+  if (exitCode !== 0 && rules.crash === 'gemini') {
+    const read = geminiCrash(exitCode, stdout, stderr, def, input, rules);
+    if (read !== undefined) return read;
   }
   if (exitCode === 0) {
     const answer = readStdout(stdout, def, rules, context);
@@ -209,10 +230,20 @@ function readStdout(
   context: AnswerContext,
 ): CommandAnswer {
   const text = stdout.trim();
-  if (text === '') return { kind: 'output', output: undefined, unknownFields: [] };
+  if (text === '') {
+    // Cursor blocks a failClosed hook that says nothing where it asks for a permission.
+    if (rules.silentGateFails === true && def.onError === 'deny' && takesPermission(def))
+      return fail(
+        'invalid_output',
+        'the hook answered nothing, and it fails closed (Cursor: "returned no output")',
+      );
+    return { kind: 'output', output: undefined, unknownFields: [] };
+  }
   // Text that opens like a JSON object is one, in every dialect: a broken answer is an error.
   if (rules.plainStdout !== 'invalid_output' && !text.startsWith('{')) {
-    const addsContext = rules.plainStdout === 'context' && PLAIN_TEXT_CONTEXT_EVENTS.has(def.event);
+    const addsContext =
+      rules.plainStdout === 'context' &&
+      (rules.plainContextEvents ?? PLAIN_TEXT_CONTEXT_EVENTS).has(def.event);
     return { kind: 'output', output: addsContext ? plainContext(text) : undefined, unknownFields: [] };
   }
   let raw: unknown;
@@ -224,4 +255,35 @@ function readStdout(
   const parsed = parseHookOutput(raw, def.event, context);
   if (!parsed.ok) return fail('invalid_output', parsed.message);
   return { kind: 'output', output: parsed.output, unknownFields: parsed.unknownFields };
+}
+
+/** Whether the hook's agent event answers with a permission (Cursor's gates). */
+function takesPermission(def: CommandHookDefinition): boolean {
+  if (def.agentEvent === undefined || !isAgent(def.dialect)) return false;
+  const e = AGENTS[def.dialect].events[def.agentEvent];
+  return e?.canBlock === true;
+}
+
+/**
+ * Gemini CLI's reading of a hook that exits non-zero: stdout (else stderr) parsed as JSON is its
+ * answer whatever the code; text with exit 1 is a warning, with exit 3 or more a deny (its reason
+ * the text). Undefined: a plain failure.
+ */
+function geminiCrash(
+  exitCode: number | null,
+  stdout: string,
+  stderr: string,
+  def: CommandHookDefinition,
+  input: HookInput,
+  rules: DialectRules,
+): CommandAnswer | undefined {
+  if (exitCode === null) return undefined; // killed: a failure (Gemini takes it for success)
+  const text = stdout.trim() || stderr.trim();
+  if (text === '') return undefined;
+  if (text.startsWith('{')) {
+    const answer = readStdout(text, def, rules, answerContext(def, input));
+    if (answer.kind === 'output') return answer;
+  }
+  if (exitCode >= 3) return exit2(excerpt(text), def, input);
+  return undefined;
 }

@@ -55,7 +55,7 @@ export async function runEvaluatorHook(call: HookCall<EvaluatorHookDefinition>):
     const message = `no evaluator is registered for ${def.type} hooks (createExecutor({ evaluators }))`;
     return notRunAnswer(hookError('runtime_error', message));
   }
-  const json = hookInputJson(def.evaluator.claudeEvent, input, call.inputJson);
+  const json = hookInputJson(def.evaluator.claudeEvent, input, call.inputJson, def);
   const frozen = deepFreeze(JSON.parse(json) as HookInput);
   const hook = evaluatorView(def);
   const started = performance.now();
@@ -66,5 +66,7 @@ export async function runEvaluatorHook(call: HookCall<EvaluatorHookDefinition>):
   return inProcessAnswer(lane, started, def.deadlineMs, def.event, {
     dialect: def.dialect,
     toolInput: input.toolInput,
+    agentEvent: def.agentEvent,
+    input,
   });
 }

@@ -115,7 +115,11 @@ function interpretHttp(
         `expected a JSON object (or an empty body), got ${JSON.stringify(capText(text, 120))}`,
       ),
     );
-  return outputAnswer(raw, def.event, timing, { dialect: def.dialect, toolInput });
+  return outputAnswer(raw, def.event, timing, {
+    dialect: def.dialect,
+    toolInput,
+    agentEvent: def.agentEvent,
+  });
 }
 
 export async function runHttpHook(call: HookCall<HttpHookDefinition>): Promise<HookAnswer> {
@@ -126,7 +130,7 @@ export async function runHttpHook(call: HookCall<HttpHookDefinition>): Promise<H
     {
       url: def.http.url,
       headers: filled.headers,
-      body: hookInputJson(def.http.claudeEvent, input, call.inputJson),
+      body: hookInputJson(def.http.claudeEvent, input, call.inputJson, def),
       deadlineMs: def.deadlineMs,
       maxBodyBytes: def.http.maxOutputBytes,
     },

@@ -1,5 +1,6 @@
 // runBench options: validated once, at the boundary, into a frozen, fully-defaulted form.
 import { z } from 'zod';
+import { optionKeys, refuseUnknownOptions } from '../config/option-keys.js';
 import { HookwardenError } from '../contract/hookwarden-error.js';
 import { renderValue } from '../contract/messages.js';
 import type { DispatchInput } from '../contract/types.js';
@@ -87,6 +88,34 @@ export interface BenchOptions
   isolation?: 'all' | readonly string[];
 }
 
+/** Every key runBench takes (a typo such as `polcy` is refused, not ignored). */
+const BENCH_OPTION_KEYS = optionKeys<BenchOptions>()([
+  'config',
+  'policy',
+  'root',
+  'limits',
+  'onWarning',
+  'scratchRoot',
+  'allowedHttpHookUrls',
+  'event',
+  'input',
+  'iterations',
+  'concurrency',
+  'tenants',
+  'warmup',
+  'baselineSamples',
+  'blocks',
+  'varyInput',
+  'redactInput',
+  'onProgress',
+  'signal',
+  'url',
+  'token',
+  'replay',
+  'toolCallsPerSession',
+  'isolation',
+]);
+
 const count = (min: number, max: number) =>
   z
     .number({ error: `expected an integer from ${min} to ${max}` })
@@ -150,6 +179,7 @@ export function resolveBenchOptions(options: BenchOptions): ResolvedBenchOptions
   if (typeof options !== 'object' || options === null) {
     throw new HookwardenError('invalid_options', `options: expected an object, got ${renderValue(options)}`);
   }
+  refuseUnknownOptions(options, BENCH_OPTION_KEYS, '');
   const parsed = benchSchema.safeParse(options);
   if (!parsed.success) {
     const problems = parsed.error.issues.map(

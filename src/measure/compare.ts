@@ -3,6 +3,9 @@
 // slower machine is not a slower hookwarden), and a two-sided Mann-Whitney U test over the
 // normalised per-block medians. A change counts when it is significant (p < alpha) AND larger than
 // the threshold: "slower" then fails a CI gate.
+import { optionKeys, refuseUnknownOptions } from '../config/option-keys.js';
+import { HookwardenError } from '../contract/hookwarden-error.js';
+import { renderValue } from '../contract/messages.js';
 import { BASELINE_LABELS, BASELINE_NAMES, type BaselineName } from './baselines.js';
 import type { BenchResult, BlockSummary } from './bench-result.js';
 import { mannWhitneyU } from './mann-whitney.js';
@@ -179,12 +182,31 @@ function differences(base: BenchResult, next: BenchResult): string[] {
   return notes;
 }
 
+const COMPARE_OPTION_KEYS = optionKeys<CompareOptions>()(['threshold', 'alpha', 'normalize']);
+
+/** compareResults' options, checked: a typo or a nonsense level must not quietly loosen a CI gate. */
+function resolveCompareOptions(options: CompareOptions): Required<CompareOptions> {
+  if (typeof options !== 'object' || options === null)
+    throw new HookwardenError('invalid_options', `options: expected an object, got ${renderValue(options)}`);
+  refuseUnknownOptions(options, COMPARE_OPTION_KEYS, '');
+  const o: Required<CompareOptions> = { threshold: 0.05, alpha: 0.05, normalize: true, ...options };
+  const problems: string[] = [];
+  if (!(typeof o.threshold === 'number' && Number.isFinite(o.threshold) && o.threshold >= 0))
+    problems.push(`threshold: expected a number ≥ 0 (0.05 = 5%), got ${renderValue(o.threshold)}`);
+  if (!(typeof o.alpha === 'number' && o.alpha > 0 && o.alpha < 1))
+    problems.push(`alpha: expected a number between 0 and 1 (e.g. 0.05), got ${renderValue(o.alpha)}`);
+  if (typeof o.normalize !== 'boolean')
+    problems.push(`normalize: expected true or false, got ${renderValue(o.normalize)}`);
+  if (problems.length > 0) throw new HookwardenError('invalid_options', problems.join('; '), { problems });
+  return o;
+}
+
 export function compareResults(
   base: BenchResult,
   next: BenchResult,
   options: CompareOptions = {},
 ): CompareResult {
-  const o: Required<CompareOptions> = { threshold: 0.05, alpha: 0.05, normalize: true, ...options };
+  const o = resolveCompareOptions(options);
   const series: SeriesChange[] = [compareSeries(base, next, 'overall', 'dispatch', o)];
   const ids = (f: (r: BenchResult) => object | undefined) => [
     ...new Set([...Object.keys(f(base) ?? {}), ...Object.keys(f(next) ?? {})]),

@@ -9,6 +9,7 @@
 // a WebAssembly build at import (~60 ms), which every `import 'hookwarden'` would pay.
 import { createRequire } from 'node:module';
 import type * as Packed from 'hdr-histogram-js/dist/PackedHistogram.js';
+import { optionKeys, refuseUnknownOptions } from '../config/option-keys.js';
 
 // A CommonJS file: required, so that Node, vitest and the CLI bundle all see the same export.
 const PackedHistogram = (
@@ -35,6 +36,8 @@ export interface HistogramBucket {
   count: number;
 }
 
+const HISTOGRAM_OPTION_KEYS = optionKeys<HistogramOptions>()(['lowestMs', 'highestMs', 'significantDigits']);
+
 type Digits = 1 | 2 | 3 | 4 | 5;
 
 export class Histogram {
@@ -48,6 +51,7 @@ export class Histogram {
   #max = 0;
 
   constructor(options: HistogramOptions = {}) {
+    refuseUnknownOptions(options, HISTOGRAM_OPTION_KEYS, '');
     const { lowestMs = 0.001, highestMs = 3_600_000, significantDigits = 3 } = options;
     if (!(Number.isFinite(lowestMs) && lowestMs > 0))
       throw new RangeError(`lowestMs: expected a positive number, got ${lowestMs}`);

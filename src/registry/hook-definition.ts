@@ -132,6 +132,12 @@ interface ConfiguredHook {
   readonly scope: Scope;
   /** The protocol the hook speaks where hook systems differ (its file's dialect; packs: hookwarden). */
   readonly dialect: Dialect;
+  /**
+   * A coding agent's file: the agent's event the hook was registered under (Cursor's
+   * `beforeShellExecution`). Its stdin is that event's input, and a dispatch of another of the same
+   * agent's events (the agent fires both) does not run it.
+   */
+  readonly agentEvent?: string;
   /** Undefined when the event is not tool-scoped or the matcher matches everything. */
   readonly matcher: ToolMatcher | undefined;
   readonly ifFilters: readonly IfFilter[];

@@ -7,6 +7,8 @@
 // JavaScript would — lookaround, backreferences, octal escapes, or one that is not a valid regex at
 // all — is `unevaluable`: it matches every name (when in doubt, run the guard), and the loader says
 // so (in a policy file it is a policy failure).
+
+import { type ToolAgent, toolNamesIn } from '../contract/tool-vocabulary.js';
 import { LinearRegex, RegexSyntaxError } from './regex/linear-regex.js';
 import type { StepBudget } from './regex/step-budget.js';
 import { toolNames } from './tool-aliases.js';
@@ -27,6 +29,16 @@ export type MatcherKind = 'all' | 'exact' | 'alternatives' | 'regex' | 'unevalua
 export interface MatcherOptions {
   /** The event (canonical or Claude Code name): decides which exact form applies. */
   readonly event?: string | undefined;
+  /**
+   * The coding agent whose file the matcher is from: it names tools in that agent's words
+   * (`run_shell_command`), so a call is tested under the agent's names for it too.
+   */
+  readonly agent?: ToolAgent | undefined;
+  /**
+   * Every pattern is a regular expression searched in the name (Gemini CLI: `new RegExp(m).test()`,
+   * so `read_file` also matches `read_file_v2`), never a list of exact names.
+   */
+  readonly regexOnly?: boolean | undefined;
 }
 
 /** Why a valid JavaScript pattern cannot be evaluated here, or that it is not valid at all. */
@@ -47,18 +59,20 @@ export class ToolMatcher {
   /** The exact names of an `exact` or `alternatives` matcher (empty: it matches no name). */
   readonly names: ReadonlySet<string> | undefined;
   readonly #regex: LinearRegex | undefined;
+  readonly #agent: ToolAgent | undefined;
   readonly #cache = new Map<string, boolean>();
 
   constructor(pattern: string | undefined, options: MatcherOptions = {}) {
     const p = pattern?.trim() ?? '';
     this.source = p;
     this.unevaluable = undefined;
+    this.#agent = options.agent;
     if (p === '' || p === '*') {
       this.kind = 'all';
       return;
     }
     const narrow = options.event !== undefined && NARROW_EVENTS.has(options.event);
-    if ((narrow ? EXACT_NARROW : EXACT_WIDE).test(p)) {
+    if (options.regexOnly !== true && (narrow ? EXACT_NARROW : EXACT_WIDE).test(p)) {
       const names = p
         .split(narrow ? '|' : /[|,]/)
         .map((n) => n.trim())
@@ -85,7 +99,7 @@ export class ToolMatcher {
    */
   matches(toolName: string | undefined, budget?: StepBudget): boolean {
     if (this.kind === 'all' || this.kind === 'unevaluable' || toolName === undefined) return true;
-    const names = toolNames(toolName);
+    const names = this.#agent === undefined ? toolNames(toolName) : toolNamesIn(this.#agent, toolName);
     if (names.length === 1) return this.#matchesName(toolName, budget);
     return names.some((n) => this.#matchesName(n, budget));
   }

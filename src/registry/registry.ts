@@ -3,6 +3,7 @@
 // budget) and the PostToolUseFailure `ok:false` rule, plus `once` bookkeeping. An event with no
 // hooks costs one map lookup.
 
+import { originOf } from '../contract/agents/protocol.js';
 import type { EventDefinition } from '../contract/events.js';
 import type { HookInput } from '../contract/types.js';
 import type { HookDefinition, RegisteredHook, TrustedDefinition } from './hook-definition.js';
@@ -129,6 +130,12 @@ export class Registry {
     probe: Readonly<Partial<HookInput>>,
     budget?: StepBudget,
   ): boolean {
+    // An agent that fires two events for one call (Cursor: preToolUse and beforeShellExecution) runs
+    // the hooks of its file that were written for the event it sent, not those of the other.
+    if ('agentEvent' in h && h.agentEvent !== undefined) {
+      const origin = originOf(probe as Record<string, unknown>);
+      if (origin !== undefined && origin.agent === h.dialect && origin.name !== h.agentEvent) return false;
+    }
     if (def.toolScoped) {
       if (h.matcher !== undefined && !h.matcher.matches(probe.toolName, budget)) return false;
       for (const f of h.ifFilters)

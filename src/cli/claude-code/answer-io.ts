@@ -1,40 +1,28 @@
-// What the adapter prints for an answer (and the CLAUDE_ENV_FILE it appends to), and its answer to
-// a failure. Dependency-free, for the fast path and the full one alike.
-import { type ClaudeCodeAnswer, claudeCodeFailure } from '../../contract/claude-code-answer.js';
+// The Claude Code adapter's spec (adapter/spec.ts): it reads Claude Code's hook input (input.ts),
+// answers in Claude Code's protocol (contract/claude-code-answer.ts) — failures fail closed where
+// the event can block — and appends the session-env lines a result kept to the CLAUDE_ENV_FILE
+// Claude Code gave it (env-file.ts). Dependency-free, for the fast path and the full one alike.
+import { claudeCodeFailure, toClaudeCodeAnswer } from '../../contract/claude-code-answer.js';
 import { DEFAULT_EVENTS, EventCatalogue } from '../../contract/events.js';
-import { isHookwardenError } from '../../contract/hookwarden-error.js';
-import type { CliAnswer } from '../one-dispatch.js';
-import { UsageError } from '../usage-error.js';
+import type { AdapterSpec } from '../adapter/spec.js';
 import { appendEnvFile } from './env-file.js';
-import { InputProblem } from './input.js';
-
-/** The answer printed: notes (config warnings, env file problems) only when stderr is not a reason. */
-export function toCliAnswer(
-  a: ClaudeCodeAnswer,
-  notes: readonly string[] = [],
-  envFile: string | undefined = process.env.CLAUDE_ENV_FILE,
-): CliAnswer {
-  const all = [...notes];
-  if (a.sessionEnvScript !== undefined) all.push(...appendEnvFile(envFile, a.sessionEnvScript));
-  const extra = a.exitCode === 2 || all.length === 0 ? '' : `${all.join('\n')}\n`;
-  return { code: a.exitCode, stdout: a.stdout, stderr: a.stderr + extra };
-}
+import { checkClaudeCodeInput } from './input.js';
 
 /** Whether a failure on `event` blocks (the built-in catalogue says the event can deny; unknown: yes). */
 const canBlock = (event: string | undefined): boolean =>
   event === undefined || (new EventCatalogue(DEFAULT_EVENTS).get(event)?.canDeny ?? true);
 
-/** The fail-closed answer to an error: one line, never a stack trace (unless HOOKWARDEN_DEBUG=1). */
-export function failureAnswer(
-  event: string | undefined,
-  err: unknown,
-  debug = process.env.HOOKWARDEN_DEBUG === '1',
-): CliAnswer {
-  const known = err instanceof UsageError || err instanceof InputProblem || isHookwardenError(err);
-  const message = err instanceof Error ? err.message : String(err);
-  const reason = known ? message : `internal error: ${err instanceof Error ? err.name : 'Error'}: ${message}`;
-  const a = toCliAnswer(claudeCodeFailure(event, canBlock(event), reason));
-  if (debug && err instanceof Error && !known && a.code !== 2)
-    return { ...a, stderr: `${a.stderr}${err.stack}\n` };
-  return a;
-}
+export const CLAUDE_CODE_ADAPTER = Object.freeze<AdapterSpec>({
+  command: 'claude-code',
+  title: 'Claude Code',
+  projectDirEnv: 'CLAUDE_PROJECT_DIR',
+  extraFlags: [],
+  read: (text: string) => {
+    const { event, input } = checkClaudeCodeInput(text);
+    return { event, dispatchEvent: event, input };
+  },
+  answer: (read, result) => toClaudeCodeAnswer(read.event, result),
+  failure: (event, reason) => claudeCodeFailure(event, canBlock(event), reason),
+  // The caller's CLAUDE_ENV_FILE (the daemon answers with its caller's environment).
+  writeSessionEnv: (script, env) => appendEnvFile(env.CLAUDE_ENV_FILE, script),
+});

@@ -1,6 +1,7 @@
-// The adapter's flags, declared once: commander shows them in `hookwarden claude-code --help`, and
-// the adapter itself parses them with node:util's parseArgs (it runs once per Claude Code event, and
-// commander's ~10 ms of loading is a sixth of its budget). Dependency-free.
+// The adapters' flags, declared once: commander shows them in `hookwarden claude-code --help` (and
+// each agent's), and the adapter itself parses them with node:util's parseArgs (it runs once per
+// event the agent sends, and commander's ~10 ms of loading is a sixth of its budget). An agent's
+// adapter may take a few more (its spec's extraFlags: `--event`, `--explicit-allow`). Dependency-free.
 import { parseArgs } from 'node:util';
 
 export interface AdapterFlags {
@@ -14,9 +15,13 @@ export interface AdapterFlags {
   auditKey?: string;
   packCache?: string;
   socket?: string;
+  /** Agents' adapters: the event, when the agent's input does not name it (Copilot CLI's). */
+  event?: string;
+  /** Cursor's adapter: answer a passthrough with an explicit allow (its failClosed hooks). */
+  explicitAllow?: boolean;
 }
 
-interface FlagSpec {
+export interface FlagSpec {
   /** The long name (`user-config`); its camelCase is the AdapterFlags key. */
   readonly name: string;
   readonly short?: string;
@@ -33,7 +38,7 @@ export const ADAPTER_FLAGS: readonly FlagSpec[] = [
     value: '<file>',
     multiple: true,
     description:
-      'hook config (a settings.json, a plugin hooks.json or hookwarden hooks.json), project scope; repeatable',
+      "hook config (the agent's own hooks file: a settings.json, a plugin or agent hooks.json…, or a hookwarden hooks.json), project scope; repeatable",
   },
   {
     name: 'user-config',
@@ -52,13 +57,13 @@ export const ADAPTER_FLAGS: readonly FlagSpec[] = [
     name: 'root',
     value: '<dir>',
     description:
-      'sandbox root, the working directory of command hooks (default: $CLAUDE_PROJECT_DIR, else cwd)',
+      'sandbox root, the working directory of command hooks (default: the project directory the agent sets, $CLAUDE_PROJECT_DIR, $GEMINI_PROJECT_DIR or $CURSOR_PROJECT_DIR, else cwd)',
   },
   {
     name: 'timeout',
     value: '<seconds>',
     description:
-      'answer within this time: then running hooks are killed and the answer is the interrupted one (a block where the event can block); set it under the hook\'s Claude Code "timeout"',
+      'answer within this time: then running hooks are killed and the answer is the interrupted one (a block where the event can block); set it under the timeout the agent gives the hook',
   },
   {
     name: 'strict',
@@ -94,9 +99,9 @@ export const commanderFlag = (f: FlagSpec): string =>
   `${f.short === undefined ? '' : `-${f.short}, `}--${f.name}${f.value === undefined ? '' : ` ${f.value}`}`;
 
 /** Parses the adapter's arguments (after `claude-code`); throws a TypeError naming a bad one. */
-export function parseAdapterArgs(args: readonly string[]): AdapterFlags {
+export function parseAdapterArgs(args: readonly string[], extra: readonly FlagSpec[] = []): AdapterFlags {
   const options: Record<string, { type: 'string' | 'boolean'; short?: string; multiple?: boolean }> = {};
-  for (const f of ADAPTER_FLAGS) {
+  for (const f of [...ADAPTER_FLAGS, ...extra]) {
     options[f.name] = {
       type: f.value === undefined ? 'boolean' : 'string',
       ...(f.short === undefined ? {} : { short: f.short }),

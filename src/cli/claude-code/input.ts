@@ -1,4 +1,5 @@
-// The one Claude Code hook input the adapter reads on stdin, checked before anything else loads:
+// The one Claude Code hook input the adapter reads on stdin (adapter/run-adapter.ts reads it, capped),
+// checked before anything else loads:
 // at most 8 MiB, a JSON object nested at most 64 levels, `hook_event_name` one of Claude Code's
 // events, and the common fields of the right type. Anything else is an InputProblem, which the
 // adapter answers fail-closed. Dependency-free (no zod): the no-hook-matches path runs on it alone.
@@ -7,7 +8,6 @@ import { DEFAULTS } from '../../config/defaults.js';
 import { CLAUDE_CODE_EVENTS } from '../../contract/claude-code-answer.js';
 import { isObject } from '../../contract/messages.js';
 import { nestingDepth } from '../../dispatch/input-shape.js';
-import { stdinHasInput } from '../stdin.js';
 
 /** Input the adapter cannot read; `event` is set when the input named a known event. */
 export class InputProblem extends Error {
@@ -27,7 +27,7 @@ const STRING_FIELDS = ['session_id', 'transcript_path', 'cwd', 'permission_mode'
 const OBJECT_FIELDS = ['tool_input'];
 
 /** Reads a stream to its end, refusing more than `maxBytes`. */
-async function readCapped(stream: AsyncIterable<unknown>, maxBytes: number): Promise<Buffer> {
+export async function readCapped(stream: AsyncIterable<unknown>, maxBytes: number): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of stream) {
@@ -39,10 +39,11 @@ async function readCapped(stream: AsyncIterable<unknown>, maxBytes: number): Pro
   return Buffer.concat(chunks, size);
 }
 
-/** The event and fields of a Claude Code hook input, or an InputProblem naming what is wrong. */
-export function checkClaudeCodeInput(text: string): { event: string; input: Record<string, unknown> } {
-  if (text.trim() === '')
-    throw new InputProblem('no input on stdin: Claude Code pipes each hook its event as JSON');
+/**
+ * A hook input's JSON: one object, nested at most limits.maxInputDepth levels deep, or an
+ * InputProblem (every adapter's first check).
+ */
+export function parseInputJson(text: string): Record<string, unknown> {
   let value: unknown;
   try {
     value = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
@@ -55,6 +56,14 @@ export function checkClaudeCodeInput(text: string): { event: string; input: Reco
   const maxDepth = DEFAULTS.limits.maxInputDepth;
   if (nestingDepth(value, maxDepth) > maxDepth)
     throw new InputProblem(`the input is nested deeper than ${maxDepth} levels (limits.maxInputDepth)`);
+  return value;
+}
+
+/** The event and fields of a Claude Code hook input, or an InputProblem naming what is wrong. */
+export function checkClaudeCodeInput(text: string): { event: string; input: Record<string, unknown> } {
+  if (text.trim() === '')
+    throw new InputProblem('no input on stdin: Claude Code pipes each hook its event as JSON');
+  const value = parseInputJson(text);
   const event = value.hook_event_name;
   if (typeof event !== 'string' || !Object.hasOwn(CLAUDE_CODE_EVENTS, event)) {
     const got = event === undefined ? 'none' : JSON.stringify(event).slice(0, 80);
@@ -69,18 +78,4 @@ export function checkClaudeCodeInput(text: string): { event: string; input: Reco
       throw new InputProblem(`${f}: expected an object`, event);
   }
   return { event, input: value };
-}
-
-/** Reads and checks the input on stdin (a terminal or /dev/null has none). */
-export async function readClaudeCodeInput(): Promise<{ event: string; input: Record<string, unknown> }> {
-  if (!stdinHasInput())
-    throw new InputProblem('no input on stdin: Claude Code pipes each hook its event as JSON');
-  let bytes: Buffer;
-  try {
-    bytes = await readCapped(process.stdin, MAX_STDIN_BYTES);
-  } catch (err) {
-    if (err instanceof InputProblem) throw err;
-    throw new InputProblem(`cannot read stdin (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
-  }
-  return checkClaudeCodeInput(bytes.toString('utf8'));
 }

@@ -4,6 +4,7 @@
 import { DEFAULT_EVENTS, EventCatalogue } from '../../contract/events.js';
 import { isObject } from '../../contract/messages.js';
 import { ToolMatcher } from '../../registry/matcher.js';
+import type { EventPlan, InstallPlan } from '../adapter/install-core.js';
 
 type Obj = Record<string, unknown>;
 
@@ -84,25 +85,7 @@ function unionProblem(event: string, union: string | undefined): string | undefi
   }
 }
 
-interface EventPlan {
-  /** Routed matcher groups (to the hooks copy). */
-  readonly routed: Obj[];
-  /** Groups left with Claude Code (their handlers the adapter does not run). */
-  readonly kept: Obj[];
-  /** The adapter group's matcher (undefined: every occurrence). */
-  readonly matcher: string | undefined;
-}
-
-export interface InstallPlan {
-  /** Claude Code event → its plan, for each event that has hooks. */
-  readonly events: ReadonlyMap<string, EventPlan>;
-  /** The hooks the copy holds (the adapter's config). */
-  readonly copy: Obj;
-  /** What stays with Claude Code and why, one line each. */
-  readonly notes: readonly string[];
-  /** Why the file cannot be routed as it is (install refuses it), one line each. */
-  readonly refusals: readonly string[];
-}
+export type { InstallPlan } from '../adapter/install-core.js';
 
 /** Splits a hooks file's `hooks` map into what the adapter runs and what Claude Code keeps. */
 export function planInstall(hooks: Obj): InstallPlan {

@@ -4,11 +4,13 @@
 //
 // Only a certain "none" counts: the answer is then exactly the dispatcher's for an input no hook
 // accepts (passthrough, nothing printed). Anything the scan does not fully understand (a file that is
-// not plain JSON, declares events, packs, tenants or limits, or is in the FreeCode dialect; a policy
+// not plain JSON, declares events, packs, tenants or limits, or is in another dialect: FreeCode's or a
+// coding agent's; a policy
 // file, --strict or --audit; a matcher on a non-tool event; an entry of an unusual shape) is "maybe",
 // and the full dispatch decides. Matchers are the registry's own (ToolMatcher).
 
 import { readFileSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { detectDialect } from '../../config/dialect.js';
 import { DEFAULT_EVENTS, EventCatalogue } from '../../contract/events.js';
 import { isObject } from '../../contract/messages.js';
@@ -47,9 +49,12 @@ function fileRunsNothing(
   file: Record<string, unknown>,
   event: string,
   input: Record<string, unknown>,
+  path: string,
 ): boolean {
   if (HOOKWARDEN_ONLY.some((k) => Object.hasOwn(file, k))) return false;
-  if ((file.dialect ?? detectDialect(file, canonical)) === 'freecode') return false;
+  // Only hookwarden's and Claude Code's shapes are judged here (FreeCode's and the agents' go to the loader).
+  const dialect = file.dialect ?? detectDialect(file, canonical, resolve(path));
+  if (dialect !== 'hookwarden' && dialect !== 'claude-code') return false;
   const target = catalogue.get(event);
   if (target === undefined) return false;
   const hooks = file.hooks;
@@ -78,7 +83,7 @@ export function nothingCanRun(flags: ScanFlags, event: string, input: Record<str
   if ((flags.policy ?? []).length > 0 || flags.strict === true || flags.audit !== undefined) return false;
   for (const path of [...(flags.userConfig ?? []), ...(flags.config ?? [])]) {
     const file = readScannable(path);
-    if (file === undefined || !fileRunsNothing(file, event, input)) return false;
+    if (file === undefined || !fileRunsNothing(file, event, input, path)) return false;
   }
   return true;
 }

@@ -7,10 +7,11 @@
 import { formatDiagnostic } from '../../../config/diagnostics.js';
 import { toClaudeCodeAnswer } from '../../../contract/claude-code-answer.js';
 import type { Executor } from '../../../executor/executor.js';
+import { failureAnswer, toCliAnswer } from '../../adapter/answer.js';
 import type { CliAnswer } from '../../one-dispatch.js';
 import { UsageError } from '../../usage-error.js';
 import { checkRouting } from '../adapter.js';
-import { failureAnswer, toCliAnswer } from '../answer-io.js';
+import { CLAUDE_CODE_ADAPTER } from '../answer-io.js';
 import { explain, refusedJsonc } from '../dispatch-answer.js';
 import type { AdapterFlags } from '../flags.js';
 import { checkClaudeCodeInput, InputProblem, MAX_STDIN_BYTES } from '../input.js';
@@ -42,9 +43,8 @@ export async function answerCall(executor: Executor, call: CallSpec): Promise<Ca
 async function answerFor(executor: Executor, call: CallSpec, ran: string[]): Promise<CliAnswer> {
   const { flags, env } = call;
   const debug = env.HOOKWARDEN_DEBUG === '1';
-  const envFile = env.CLAUDE_ENV_FILE;
   let event: string | undefined;
-  const fail = (err: unknown) => failureAnswer(event, err, debug);
+  const fail = (err: unknown) => failureAnswer(CLAUDE_CODE_ADAPTER, event, err, debug);
   let input: Record<string, unknown>;
   try {
     // As readCapped refuses it on stdin (hookwarden-client sends no more; another client might).
@@ -60,7 +60,12 @@ async function answerFor(executor: Executor, call: CallSpec, ran: string[]): Pro
   const routing = checkRouting(flags);
   if (routing.refusal !== undefined) return fail(new UsageError(routing.refusal));
   if (nothingCanRun(flags, event, input))
-    return toCliAnswer(toClaudeCodeAnswer(event, { event, decision: 'passthrough', hooks: [] }), [], envFile);
+    return toCliAnswer(
+      CLAUDE_CODE_ADAPTER,
+      toClaudeCodeAnswer(event, { event, decision: 'passthrough', hooks: [] }),
+      [],
+      env,
+    );
   const refusal = await refusedJsonc(routing.unparsed);
   if (refusal !== undefined) return fail(new UsageError(refusal));
   if (call.deadlineMs !== undefined && call.deadlineMs <= 0)
@@ -76,7 +81,12 @@ async function answerFor(executor: Executor, call: CallSpec, ran: string[]): Pro
     const why = result.interrupted === true && abort.signal.aborted ? 'deadline' : undefined;
     // The load's warnings, as the one-shot adapter collects them while it loads.
     const warnings = executor.diagnostics.map((d) => `hookwarden: ${d.severity}: ${formatDiagnostic(d)}`);
-    return toCliAnswer(toClaudeCodeAnswer(event, explain(result, why, flags)), warnings, envFile);
+    return toCliAnswer(
+      CLAUDE_CODE_ADAPTER,
+      toClaudeCodeAnswer(event, explain(result, why, flags)),
+      warnings,
+      env,
+    );
   } catch (err) {
     return fail(err);
   } finally {

@@ -1,0 +1,20 @@
+// Every coding agent hookwarden speaks to besides Claude Code (docs/agents.md), by name. Dependency-free.
+import { CODEX } from './codex.js';
+import { COPILOT } from './copilot.js';
+import { CURSOR } from './cursor.js';
+import { GEMINI } from './gemini.js';
+import type { AgentName, AgentProtocol } from './protocol.js';
+
+export type { AgentName, AgentProtocol } from './protocol.js';
+
+export const AGENTS: Readonly<Record<AgentName, AgentProtocol>> = Object.freeze({
+  codex: CODEX,
+  gemini: GEMINI,
+  cursor: CURSOR,
+  copilot: COPILOT,
+});
+
+export const AGENT_NAMES = Object.keys(AGENTS) as readonly AgentName[];
+
+/** Whether `name` is one of the agents (a dialect with an agent protocol). */
+export const isAgent = (name: string): name is AgentName => Object.hasOwn(AGENTS, name);
