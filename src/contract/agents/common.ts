@@ -36,6 +36,16 @@ export function objectField(raw: Obj, key: string, event: string): Obj | undefin
   return v;
 }
 
+/** A value the agent may send as JSON text (a tool's result): what the text holds, else as it came. */
+export const parseMaybeJson = (v: unknown): unknown => {
+  if (typeof v !== 'string') return v;
+  try {
+    return JSON.parse(v);
+  } catch {
+    return v;
+  }
+};
+
 /**
  * A tool input the agent sends as a JSON string (Cursor's MCP `tool_input`, Copilot's `toolArgs`):
  * the object it holds. A string that is not a JSON object is refused (a guard must see the call).

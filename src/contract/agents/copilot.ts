@@ -26,6 +26,7 @@ import {
   jsonObjectField,
   knownEvent,
   ownOrigin,
+  parseMaybeJson,
   READ_ALWAYS,
   str,
   stringField,
@@ -66,15 +67,6 @@ const EVENTS: Readonly<Record<string, AgentEvent>> = Object.freeze({
   preCompact: observe('PreCompact'),
   notification: observe('Notification'),
 });
-
-const parseMaybeJson = (v: unknown): unknown => {
-  if (typeof v !== 'string') return v;
-  try {
-    return JSON.parse(v);
-  } catch {
-    return v;
-  }
-};
 
 function toDispatch(event: string, raw: Obj): { event: string; input: Obj } {
   const e = knownEvent(EVENTS, raw.hook_event_name ?? raw.hookEventName ?? event, 'Copilot CLI');

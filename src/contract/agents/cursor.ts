@@ -27,6 +27,7 @@ import {
   jsonObjectField,
   knownEvent,
   ownOrigin,
+  parseMaybeJson,
   READ_ALWAYS,
   str,
   stringField,
@@ -112,15 +113,6 @@ function cursorTool(toolName: string, sent: string | undefined): string {
   if (mcp !== undefined) return sent ?? `MCP:${mcp.tool}`;
   return nativeToolName('cursor', toolName, sent);
 }
-
-const parseMaybeJson = (v: unknown): unknown => {
-  if (typeof v !== 'string') return v;
-  try {
-    return JSON.parse(v);
-  } catch {
-    return v;
-  }
-};
 
 function toDispatch(event: string, raw: Obj): { event: string; input: Obj } {
   const e = knownEvent(EVENTS, raw.hook_event_name ?? event, 'Cursor');
