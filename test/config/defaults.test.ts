@@ -38,6 +38,8 @@ describe('defaults', () => {
         jsHeapCeilingBytes: 134217728,
         jsBackstopGraceMs: 1000,
         maxAsyncQueued: 1000,
+        fairShareIdleMs: 1000,
+        tenantMaxQueued: 256,
         tenantRateBurst: 0,
       },
       async: {
