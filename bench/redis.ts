@@ -48,11 +48,16 @@ export async function startRedis(): Promise<BenchRedis | undefined> {
   };
 }
 
-/** Starts `serve` with the Redis queue; resolves once it prints its listening line. */
-export async function startReplica(config: string, redis: string, prefix: string): Promise<ChildProcess> {
+/** Starts `serve` (of this build, or of `bin`) with the Redis queue; resolves once it prints its listening line. */
+export async function startReplica(
+  config: string,
+  redis: string,
+  prefix: string,
+  bin = BIN,
+): Promise<ChildProcess> {
   const child = spawn(
     process.execPath,
-    [BIN, 'serve', '--config', config, '--listen', '127.0.0.1:0', '--queue', redis, '--queue-prefix', prefix],
+    [bin, 'serve', '--config', config, '--listen', '127.0.0.1:0', '--queue', redis, '--queue-prefix', prefix],
     { stdio: ['ignore', 'pipe', 'ignore'] },
   );
   await new Promise<void>((resolve, reject) => {

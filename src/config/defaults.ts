@@ -80,8 +80,12 @@ export const DEFAULTS = Object.freeze({
     concurrency: 8,
     /** Completion and rewake events kept per tenant for `Last-Event-ID` resumption. */
     replayEvents: 1_000,
-    /** Redis mode: a job whose replica stopped renewing its lock this long goes to another replica. */
-    lockDurationMs: 30_000,
+    /**
+     * Redis mode: a job whose replica stopped renewing its lock this long goes to another replica.
+     * Renewed every half of it (one call per replica for all its jobs), and looked for every half
+     * of it: a dead replica's jobs run elsewhere within 1.5× this (bench/async-failover.ts).
+     */
+    lockDurationMs: 5_000,
     /** Redis mode: a job no replica with its hook's spec took within this fails `config_mismatch`. */
     mismatchTimeoutMs: 60_000,
     /** Redis mode: a replica whose configuration lacks a job's spec hands it back after this. */

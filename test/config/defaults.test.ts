@@ -47,7 +47,7 @@ describe('defaults', () => {
         retryBackoffMs: 1000,
         concurrency: 8,
         replayEvents: 1000,
-        lockDurationMs: 30000,
+        lockDurationMs: 5000,
         mismatchTimeoutMs: 60000,
         mismatchRetryMs: 250,
         burstWindowMs: 10000,
