@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { createExecutor, type Executor } from '../src/index.js';
 import { BENCH_INPUT, fmt, type ScenarioReport } from './harness.js';
-import { startRedis, startReplica, stopReplica } from './redis.js';
+import { startRedis, startReplica, stopReplica, completions as waitFor } from './redis.js';
 
 const JOBS = 8;
 /** Window over which a replica holding its 8 running jobs is watched (lock renewals, stall checks). */
@@ -50,26 +50,10 @@ const per = (a: { all: number; scripts: number }, b: { all: number; scripts: num
 async function completions(url: string, key: string, count: number): Promise<number> {
   const client = new Redis(url);
   try {
-    return await readCompletions(client, key, count);
+    return await waitFor(client, key, count, 120_000);
   } finally {
     client.disconnect();
   }
-}
-
-async function readCompletions(client: Redis, key: string, count: number): Promise<number> {
-  let seen = 0;
-  let last = '0-0';
-  while (seen < count) {
-    const r = (await client.xread('BLOCK', 120_000, 'STREAMS', key, last)) as
-      | [string, [string, string[]][]][]
-      | null;
-    if (r === null) throw new Error(`no completion for 120 s (${seen} of ${count})`);
-    for (const [id, fields] of r[0]![1]) {
-      last = id;
-      if (fields[1] === 'async.completed') seen++;
-    }
-  }
-  return performance.now();
 }
 
 async function until(check: () => Promise<boolean>): Promise<void> {
