@@ -17,26 +17,9 @@ import { Redis } from 'ioredis';
 import { createExecutor } from '../src/index.js';
 import { median } from '../src/measure/quantile.js';
 import { BENCH_INPUT, fmt, type ScenarioReport } from './harness.js';
-import { startRedis, startReplica, stopReplica } from './redis.js';
+import { completions, startRedis, startReplica, stopReplica } from './redis.js';
 
 const HOOK = { type: 'command', argv: ['/bin/sleep', '0.1'], name: 'bg', async: true };
-
-/** Waits until `count` async.completed events are in the stream; resolves with the time of the last. */
-async function completions(client: Redis, key: string, count: number): Promise<number> {
-  let seen = 0;
-  let last = '0-0';
-  while (seen < count) {
-    const r = (await client.xread('BLOCK', 60_000, 'STREAMS', key, last)) as
-      | [string, [string, string[]][]][]
-      | null;
-    if (r === null) throw new Error(`no completion for 60 s (${seen} of ${count})`);
-    for (const [id, fields] of r[0]![1]) {
-      last = id;
-      if (fields[1] === 'async.completed') seen++;
-    }
-  }
-  return performance.now();
-}
 
 async function measure(
   replicas: number,

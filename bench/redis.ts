@@ -7,6 +7,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { Redis } from 'ioredis';
 
 const BIN = fileURLToPath(new URL('../../bin/hookwarden', import.meta.url));
 
@@ -48,11 +49,16 @@ export async function startRedis(): Promise<BenchRedis | undefined> {
   };
 }
 
-/** Starts `serve` with the Redis queue; resolves once it prints its listening line. */
-export async function startReplica(config: string, redis: string, prefix: string): Promise<ChildProcess> {
+/** Starts `serve` (of this build, or of `bin`) with the Redis queue; resolves once it prints its listening line. */
+export async function startReplica(
+  config: string,
+  redis: string,
+  prefix: string,
+  bin = BIN,
+): Promise<ChildProcess> {
   const child = spawn(
     process.execPath,
-    [BIN, 'serve', '--config', config, '--listen', '127.0.0.1:0', '--queue', redis, '--queue-prefix', prefix],
+    [bin, 'serve', '--config', config, '--listen', '127.0.0.1:0', '--queue', redis, '--queue-prefix', prefix],
     { stdio: ['ignore', 'pipe', 'ignore'] },
   );
   await new Promise<void>((resolve, reject) => {
@@ -71,4 +77,29 @@ export async function stopReplica(child: ChildProcess): Promise<void> {
   const gone = new Promise((r) => child.once('exit', r));
   child.kill('SIGTERM');
   await gone;
+}
+
+/**
+ * Waits until `count` async.completed events are in the stream `key` (XREAD BLOCK on `client`, which
+ * it holds meanwhile); resolves with the time of the last. Fails after `blockMs` without one.
+ */
+export async function completions(
+  client: Redis,
+  key: string,
+  count: number,
+  blockMs = 60_000,
+): Promise<number> {
+  let seen = 0;
+  let last = '0-0';
+  while (seen < count) {
+    const r = (await client.xread('BLOCK', blockMs, 'STREAMS', key, last)) as
+      | [string, [string, string[]][]][]
+      | null;
+    if (r === null) throw new Error(`no completion for ${blockMs / 1000} s (${seen} of ${count})`);
+    for (const [id, fields] of r[0]![1]) {
+      last = id;
+      if (fields[1] === 'async.completed') seen++;
+    }
+  }
+  return performance.now();
 }

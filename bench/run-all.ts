@@ -22,6 +22,7 @@ const SCENARIOS: Record<string, () => Promise<{ run: (quick?: boolean) => Promis
   serve: () => import('./serve.js'),
   'async-hook': () => import('./async-hook.js'),
   'async-replicas': () => import('./async-replicas.js'),
+  'async-failover': () => import('./async-failover.js'),
   'claude-code-adapter': () => import('./claude-code-adapter.js'),
   'session-replay': () => import('./session-replay.js'),
   'claude-code-client': () => import('./claude-code-client.js'),

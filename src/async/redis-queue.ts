@@ -4,7 +4,7 @@
 // completes it `config_mismatch`. Tenants take turns: a job's priority is its place in its tenant's
 // backlog (the in-process queue's fair rotation, approximated). Retries are BullMQ's (attempts and
 // backoff from the hook). A job whose replica died is taken again once its lock lapses
-// (`lockDurationMs`). Whoever finishes a job completes it through one Lua script that marks it done
+// (`lockDurationMs`, 5 s by default, renewed every half of it; lapsed locks are looked for as often). Whoever finishes a job completes it through one Lua script that marks it done
 // (SET NX), frees its tenant's place and appends its events to its stream: it completes once.
 // If Redis does not answer, submit() fails the hook `queue_unavailable` (its onError decides) at
 // once (no offline queue), and `unavailable` counts it (/readyz, metrics).
@@ -82,8 +82,10 @@ export class RedisQueue implements AsyncQueue {
         connection: { ...connectionOf(o.url), maxRetriesPerRequest: null },
         prefix: o.prefix,
         concurrency: o.concurrency,
+        // BullMQ renews a replica's locks every lockDuration / 2 (one script for all its jobs); the
+        // check for lapsed locks runs as often, so a dead replica's job waits at most 1.5× the lock.
         lockDuration: o.lockDurationMs,
-        stalledInterval: o.lockDurationMs,
+        stalledInterval: Math.max(50, Math.floor(o.lockDurationMs / 2)),
         maxStalledCount: 2,
         settings: { backoffStrategy: backoffOf },
       });

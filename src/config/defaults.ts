@@ -60,6 +60,13 @@ export const DEFAULTS = Object.freeze({
     jsBackstopGraceMs: 1_000,
     /** Async hooks of one tenant queued or running at once; past it one is recorded queue_full. */
     maxAsyncQueued: 1_000,
+    /**
+     * Fair share of the command and QuickJS lanes while several tenants have work: a tenant's reserve
+     * (its share, no more than it recently used) outlives its last work this long; 0 = rotation only.
+     */
+    fairShareIdleMs: 1_000,
+    /** Hooks of one tenant waiting per lane when its limits set no maxQueued; past it queue_full (serve: 429). 0 = unbounded. */
+    tenantMaxQueued: 256,
     /** Dispatches a tenant may make above `tenantRatePerSec`, per burst window. */
     tenantRateBurst: 0,
   }),
@@ -73,8 +80,12 @@ export const DEFAULTS = Object.freeze({
     concurrency: 8,
     /** Completion and rewake events kept per tenant for `Last-Event-ID` resumption. */
     replayEvents: 1_000,
-    /** Redis mode: a job whose replica stopped renewing its lock this long goes to another replica. */
-    lockDurationMs: 30_000,
+    /**
+     * Redis mode: a job whose replica stopped renewing its lock this long goes to another replica.
+     * Renewed every half of it (one call per replica for all its jobs), and looked for every half
+     * of it: a dead replica's jobs run elsewhere within 1.5× this (bench/async-failover.ts).
+     */
+    lockDurationMs: 5_000,
     /** Redis mode: a job no replica with its hook's spec took within this fails `config_mismatch`. */
     mismatchTimeoutMs: 60_000,
     /** Redis mode: a replica whose configuration lacks a job's spec hands it back after this. */
@@ -125,6 +136,8 @@ export const LIMIT_BOUNDS = Object.freeze({
   jsThreads: 64,
   jsBackstopGraceMs: 60_000,
   maxAsyncQueued: 1_000_000,
+  fairShareIdleMs: 600_000,
+  tenantMaxQueued: 1_000_000,
   tenantRatePerSec: 1_000_000,
   tenantRateBurst: 1_000_000,
   /** Async hooks: retries of one run, and the first wait before a retry (a day). */
@@ -146,6 +159,10 @@ export type Limits = {
   readonly jsBackstopGraceMs: number;
   /** Async hooks of one tenant queued or running at once (queue_full past it). */
   readonly maxAsyncQueued: number;
+  /** A tenant's fair-share reserve outlives its last work this long (ms); 0 = rotation only. */
+  readonly fairShareIdleMs: number;
+  /** A tenant's hooks waiting per lane when its limits set no maxQueued; 0 = unbounded. */
+  readonly tenantMaxQueued: number;
   /** Dispatches per second per tenant (every replica together in Redis mode); unset: no limit. */
   readonly tenantRatePerSec?: number;
   /** Dispatches above the rate allowed per burst window (10 s). */

@@ -75,6 +75,20 @@ export const limitsSchema = z.object({
       description:
         'Async hooks of one tenant queued or running at once; past it a hook is recorded queue_full and not run. Default 1000. Policy files and the caller only.',
     }),
+  fairShareIdleMs: wholeNumber()
+    .max(LIMIT_BOUNDS.fairShareIdleMs, { error: `expected at most ${LIMIT_BOUNDS.fairShareIdleMs}` })
+    .optional()
+    .meta({
+      description:
+        "While several tenants have work, each keeps a fair share of the command and QuickJS lanes (its weighted share of the slots, no more than it recently used); a lone tenant uses the whole lane. A tenant's share outlives its last hook this long, in ms; 0 turns fair share off (rotation only). Default 1000. Policy files and the caller only.",
+    }),
+  tenantMaxQueued: wholeNumber()
+    .max(LIMIT_BOUNDS.tenantMaxQueued, { error: `expected at most ${LIMIT_BOUNDS.tenantMaxQueued}` })
+    .optional()
+    .meta({
+      description:
+        "Hooks of one tenant waiting per lane when the tenant's limits set no maxQueued; past it a hook fails queue_full (serve: HTTP 429 with Retry-After). 0 = unbounded. Default 256. Policy files and the caller only.",
+    }),
   tenantRatePerSec: posInt()
     .max(LIMIT_BOUNDS.tenantRatePerSec, { error: `expected at most ${LIMIT_BOUNDS.tenantRatePerSec}` })
     .optional()

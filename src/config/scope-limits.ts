@@ -46,6 +46,10 @@ export const LIMIT_RULES = Object.freeze({
   jsHeapCeilingBytes: { direction: 'cap', reach: 'executor', fromLowerScopes: 'ignored' },
   // A tighter async queue or rate refuses policy hooks' work (queue_full, rate_limited) too.
   maxAsyncQueued: { direction: 'cap', reach: 'executor', fromLowerScopes: 'ignored' },
+  // How tenants share the lanes is the operator's: a lower scope neither turns it off nor refuses
+  // policy hooks' work sooner.
+  fairShareIdleMs: { direction: 'cap', reach: 'executor', fromLowerScopes: 'ignored' },
+  tenantMaxQueued: { direction: 'cap', reach: 'executor', fromLowerScopes: 'ignored' },
   tenantRatePerSec: { direction: 'cap', reach: 'executor', fromLowerScopes: 'ignored' },
   tenantRateBurst: { direction: 'cap', reach: 'executor', fromLowerScopes: 'ignored' },
 } as const satisfies Record<keyof Limits, LimitRule>);

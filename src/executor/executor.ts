@@ -104,6 +104,10 @@ class HookExecutor implements Executor {
       jsThreads: loaded.limits.jsThreads === 0 ? availableParallelism() : loaded.limits.jsThreads,
       jsHeapCeilingBytes: loaded.limits.jsHeapCeilingBytes,
       jsBackstopGraceMs: loaded.limits.jsBackstopGraceMs,
+      scheduling: {
+        fairShareIdleMs: loaded.limits.fairShareIdleMs,
+        tenantMaxQueued: loaded.limits.tenantMaxQueued,
+      },
       // Read live: a reload or setTenant() changes a tenant's limits for its next hooks.
       tenantLimits: (tenant) => this.#generation.tenants.get(tenant)?.limits ?? {},
     });

@@ -59,6 +59,8 @@ const POOL_LIMITS = [
   'jsThreads',
   'jsHeapCeilingBytes',
   'jsBackstopGraceMs',
+  'fairShareIdleMs',
+  'tenantMaxQueued',
 ] as const satisfies readonly (keyof Limits)[];
 
 /** Warnings for pool limits that this reload changed (they apply to a new executor only). */

@@ -15,7 +15,7 @@ import { type LaneLoad, type LaneResult, type LaneRunOptions, refusal } from './
 import { LinkedAbort } from './linked-abort.js';
 import { ScratchDirs } from './scratch.js';
 import type { TenantLimits } from './tenant-queues.js';
-import { Turns } from './turns.js';
+import { type LaneScheduling, Turns } from './turns.js';
 
 /** What a dispatch hands the command lane: the task without the lane's own parts. */
 export type CommandRequest = Omit<CommandTask, 'scratchDir' | 'killGraceMs'>;
@@ -24,6 +24,8 @@ export interface CommandLaneOptions {
   readonly maxConcurrent: number;
   readonly killGraceMs: number;
   readonly tenantLimits?: ((tenant: string) => TenantLimits) | undefined;
+  /** Fair share and default queue bound across tenants. */
+  readonly scheduling?: LaneScheduling | undefined;
   /** Directory under which per-invocation scratch dirs are made (default: a tmpfs if available). */
   readonly scratchBase?: string | undefined;
 }
@@ -43,7 +45,7 @@ export class CommandLane {
     guardHostProcess();
     this.#options = options;
     this.#closing = closing;
-    this.#turns = new Turns(options.maxConcurrent, options.tenantLimits);
+    this.#turns = new Turns(options.maxConcurrent, options.tenantLimits, options.scheduling);
     this.#scratch = new ScratchDirs(options.scratchBase);
   }
 

@@ -21,6 +21,7 @@ import { type LaneLoad, type LaneResult, type LaneRunOptions, refusal } from './
 import { createQuickJsPool } from './piscina-pool.js';
 import { SpecHolders } from './spec-holders.js';
 import { type BatchBudget, type TenantLimits, TenantQueues } from './tenant-queues.js';
+import { type LaneScheduling, laneQueueOptions } from './turns.js';
 import { recordLeaks } from './worker-leaks.js';
 
 export { LEAKS } from './worker-leaks.js';
@@ -40,6 +41,8 @@ export interface JsLaneOptions {
   readonly backstopGraceMs: number;
   /** Per-tenant scheduling limits ('' is the default tenant). */
   readonly tenantLimits?: ((tenant: string) => TenantLimits) | undefined;
+  /** Fair share (a slot is a thread's batch) and default queue bound across tenants. */
+  readonly scheduling?: LaneScheduling | undefined;
   /** Hook specs each worker keeps (default 4 096; tests make it small). */
   readonly workerSpecCapacity?: number | undefined;
 }
@@ -99,7 +102,11 @@ export class JsLane {
   constructor(options: JsLaneOptions, closing: AbortSignal) {
     this.#options = options;
     this.#closing = closing;
-    this.#queue = new TenantQueues(options.tenantLimits ?? (() => ({})), () => this.#pump());
+    this.#queue = new TenantQueues(
+      options.tenantLimits ?? (() => ({})),
+      () => this.#pump(),
+      laneQueueOptions(options.threads, options.scheduling ?? {}),
+    );
   }
 
   #pool(): Piscina {

@@ -9,6 +9,7 @@ import { HttpLane } from './http-lane.js';
 import { JsLane } from './js-lane.js';
 import type { TenantLimits } from './tenant-queues.js';
 import { TrustedLane } from './trusted-lane.js';
+import type { LaneScheduling } from './turns.js';
 
 export type { CommandRequest } from './command-lane.js';
 export type { HttpOutcome } from './http-lane.js';
@@ -25,6 +26,8 @@ export interface PoolOptions {
   readonly jsBackstopGraceMs: number;
   /** Per-tenant scheduling limits ('' is the default tenant). */
   readonly tenantLimits?: ((tenant: string) => TenantLimits) | undefined;
+  /** Fair share and default per-tenant queue bound of the command and QuickJS lanes. */
+  readonly scheduling?: LaneScheduling | undefined;
   /** Directory under which per-invocation scratch dirs are made (default: a tmpfs if available). */
   readonly scratchBase?: string | undefined;
 }
@@ -49,6 +52,7 @@ export class HookPool {
         maxConcurrent: options.maxConcurrentCommands,
         killGraceMs: options.killGraceMs,
         tenantLimits: options.tenantLimits,
+        scheduling: options.scheduling,
         scratchBase: options.scratchBase,
       },
       closing,
@@ -59,6 +63,7 @@ export class HookPool {
         heapCeilingBytes: options.jsHeapCeilingBytes,
         backstopGraceMs: options.jsBackstopGraceMs,
         tenantLimits: options.tenantLimits,
+        scheduling: options.scheduling,
       },
       closing,
     );

@@ -3,6 +3,15 @@
 // and an optional CPU budget per window (a tenant that used `cpuMsPerWindow` of run time in the
 // current window waits for the next). A tenant that floods a lane with slow hooks gets its turn like
 // everyone else, not everyone's turns: the next free slot goes to the next tenant in rotation.
+//
+// Fair share (on by default, `limits.fairShareIdleMs`): a lane's slots cannot be taken back from a
+// running hook, so rotation alone lets a flood hold every slot and a quiet tenant wait for one to
+// free. While more than one tenant is active (work queued or running, or some within the last
+// `idleMs`), each keeps a reserve: its weighted share of the lane's slots, no more than it recently
+// used at its peak (and its maxConcurrent). Another tenant may start work only in slots beyond the
+// others' unused reserves. Work-conserving in what it gives: a lone tenant uses the whole lane, a
+// tenant that uses one slot keeps one, and a reserve ends `idleMs` after its tenant's last work
+// (the peak it reserves is the larger of this and the previous `idleMs` window).
 
 import type { TenantLimits } from '../config/tenant-limits.js';
 
@@ -14,10 +23,32 @@ export interface BatchBudget<T> {
   readonly budget: number;
 }
 
+/** The lane's fair share: its slots, and how long a tenant's reserve outlives its last work. */
+export interface FairShare {
+  readonly capacity: number;
+  /** 0 turns fair share off (rotation only). */
+  readonly idleMs: number;
+}
+
+export interface TenantQueuesOptions {
+  readonly fair?: FairShare | undefined;
+  /** A tenant's maxQueued when its limits set none (undefined or 0: unbounded). */
+  readonly defaultMaxQueued?: number | undefined;
+}
+
 interface TenantState<T> {
   readonly id: string;
   readonly queue: T[];
+  /** Items running (a JS batch counts each of its tasks). */
   running: number;
+  /** Lane slots in use: one per `started()` call (a command, a JS batch). */
+  slots: number;
+  /** Last time this tenant queued, started or finished work. */
+  lastSeen: number;
+  /** Most slots plus queued items seen in the current and the previous peak window. */
+  peak: number;
+  prevPeak: number;
+  peakAt: number;
   credit: number;
   windowStart: number;
   usedMs: number;
@@ -31,21 +62,111 @@ export class TenantQueues<T> {
   readonly #limitsFor: (tenant: string) => TenantLimits;
   readonly #tenants = new Map<string, TenantState<T>>();
   readonly #rotation: string[] = [];
+  readonly #fair: FairShare | undefined;
+  readonly #defaultMaxQueued: number | undefined;
+  /** Tenants that may hold a reserve (pruned when their reserve ends). */
+  readonly #active = new Set<TenantState<T>>();
+  #slots = 0;
   #wake: (() => void) | undefined;
   #timer: NodeJS.Timeout | undefined;
 
-  constructor(limitsFor: (tenant: string) => TenantLimits, wake?: () => void) {
+  constructor(
+    limitsFor: (tenant: string) => TenantLimits,
+    wake?: () => void,
+    options: TenantQueuesOptions = {},
+  ) {
     this.#limitsFor = limitsFor;
     this.#wake = wake;
+    const fair = options.fair;
+    this.#fair = fair !== undefined && fair.idleMs > 0 && fair.capacity > 1 ? fair : undefined;
+    this.#defaultMaxQueued = options.defaultMaxQueued || undefined;
   }
 
   #state(id: string): TenantState<T> {
     let t = this.#tenants.get(id);
     if (t === undefined) {
-      t = { id, queue: [], running: 0, credit: 0, windowStart: 0, usedMs: 0 };
+      t = {
+        id,
+        queue: [],
+        running: 0,
+        slots: 0,
+        lastSeen: 0,
+        peak: 0,
+        prevPeak: 0,
+        peakAt: 0,
+        credit: 0,
+        windowStart: 0,
+        usedMs: 0,
+      };
       this.#tenants.set(id, t);
     }
     return t;
+  }
+
+  /** Records the tenant's demand (slots in use plus queued) for its reserve. */
+  #seen(t: TenantState<T>): void {
+    const fair = this.#fair;
+    if (fair === undefined) return;
+    const now = Date.now();
+    if (now - t.peakAt >= fair.idleMs) {
+      t.prevPeak = now - t.peakAt >= 2 * fair.idleMs ? 0 : t.peak;
+      t.peak = 0;
+      t.peakAt = now;
+    }
+    t.peak = Math.max(t.peak, t.slots + t.queue.length);
+    t.lastSeen = now;
+    this.#active.add(t);
+  }
+
+  /**
+   * Each active tenant's reserve not in use (slots), summed, and per tenant; prunes tenants whose
+   * reserve ended. Empty when fair share is off or fewer than two tenants are active.
+   */
+  #unusedReserves(now: number): { total: number; of: Map<TenantState<T>, number> } | undefined {
+    const fair = this.#fair;
+    if (fair === undefined) return undefined;
+    let weights = 0;
+    for (const t of this.#active) {
+      if (t.slots === 0 && t.queue.length === 0 && now - t.lastSeen >= fair.idleMs) {
+        this.#active.delete(t);
+        continue;
+      }
+      weights += this.#limitsFor(t.id).weight ?? 1;
+    }
+    if (this.#active.size < 2) return undefined;
+    const of = new Map<TenantState<T>, number>();
+    let total = 0;
+    for (const t of this.#active) {
+      const limits = this.#limitsFor(t.id);
+      const share = (fair.capacity * (limits.weight ?? 1)) / weights;
+      const recent = Math.max(t.peak, now - t.peakAt < 2 * fair.idleMs ? t.prevPeak : 0);
+      const reserve = Math.min(share, recent, limits.maxConcurrent ?? Number.POSITIVE_INFINITY);
+      const unused = Math.max(0, reserve - t.slots);
+      if (unused > 0) {
+        of.set(t, unused);
+        total += unused;
+      }
+    }
+    return { total, of };
+  }
+
+  /** Whether `t` may take a slot beyond the others' unused reserves. */
+  #fairRoom(
+    t: TenantState<T>,
+    reserves: { total: number; of: Map<TenantState<T>, number> } | undefined,
+  ): boolean {
+    if (reserves === undefined) return true;
+    const others = reserves.total - (reserves.of.get(t) ?? 0);
+    return this.#fair!.capacity - this.#slots > others;
+  }
+
+  /** The soonest a reserve of an idle tenant ends (ms from now). */
+  #soonestReserveEnd(now: number): number {
+    let soonest = Number.POSITIVE_INFINITY;
+    for (const t of this.#active)
+      if (t.slots === 0 && t.queue.length === 0)
+        soonest = Math.min(soonest, t.lastSeen + this.#fair!.idleMs - now);
+    return soonest;
   }
 
   get size(): number {
@@ -57,10 +178,11 @@ export class TenantQueues<T> {
   /** Queues an item; false when the tenant's maxQueued is reached (queue_full). */
   push(tenant: string, item: T): boolean {
     const t = this.#state(tenant);
-    const max = this.#limitsFor(tenant).maxQueued;
+    const max = this.#limitsFor(tenant).maxQueued ?? this.#defaultMaxQueued;
     if (max !== undefined && t.queue.length >= max) return false;
     t.queue.push(item);
     if (!this.#rotation.includes(tenant)) this.#rotation.push(tenant);
+    this.#seen(t);
     return true;
   }
 
@@ -106,13 +228,17 @@ export class TenantQueues<T> {
    */
   next(max = 1, batch?: BatchBudget<T>): { tenant: string; items: T[] } | undefined {
     const now = Date.now();
+    const reserves = this.#unusedReserves(now);
+    let heldBack = false;
     for (let looked = 0; looked < this.#rotation.length; ) {
       const t = this.#state(this.#rotation[0]!);
       if (t.queue.length === 0) {
         this.#rotation.shift();
         continue;
       }
-      if (!this.#eligible(t, now)) {
+      const fair = this.#fairRoom(t, reserves);
+      if (!fair) heldBack = true;
+      if (!fair || !this.#eligible(t, now)) {
         this.#rotation.push(this.#rotation.shift()!);
         looked++;
         continue;
@@ -135,18 +261,31 @@ export class TenantQueues<T> {
       }
       return { tenant: t.id, items: t.queue.splice(0, take) };
     }
+    // Held back only by a reserve of a tenant now idle: look again when it ends.
+    if (heldBack) {
+      const end = this.#soonestReserveEnd(now);
+      if (end !== Number.POSITIVE_INFINITY) this.#wakeIn(end);
+    }
     return undefined;
   }
 
+  /** `count` items of `tenant` started, in one slot of the lane. */
   started(tenant: string, count = 1): void {
-    this.#state(tenant).running += count;
+    const t = this.#state(tenant);
+    t.running += count;
+    t.slots++;
+    this.#slots++;
+    this.#seen(t);
   }
 
-  /** Work of `tenant` finished; `ranMs` counts against its CPU budget. */
+  /** Work of `tenant` started in one slot finished; `ranMs` counts against its CPU budget. */
   finished(tenant: string, count = 1, ranMs = 0): void {
     const t = this.#state(tenant);
     t.running -= count;
+    t.slots--;
+    this.#slots--;
     t.usedMs += ranMs;
+    this.#seen(t);
   }
 
   /** Each tenant's items waiting and running (metrics; read-only). '' is the default tenant. */

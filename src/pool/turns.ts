@@ -1,6 +1,23 @@
 // A lane's slots handed out fairly: at most `capacity` at once, the next free one to the next tenant
-// in rotation (see tenant-queues.ts), waits abortable, queue_full past a tenant's maxQueued.
-import { type TenantLimits, TenantQueues } from './tenant-queues.js';
+// in rotation, within the other active tenants' fair-share reserves (see tenant-queues.ts), waits
+// abortable, queue_full past a tenant's maxQueued.
+import { type TenantLimits, TenantQueues, type TenantQueuesOptions } from './tenant-queues.js';
+
+/** How a lane schedules tenants beyond rotation and their own limits (limits.fairShareIdleMs, tenantMaxQueued). */
+export interface LaneScheduling {
+  /** How long a tenant's fair-share reserve outlives its last work; 0 or unset: no fair share. */
+  readonly fairShareIdleMs?: number | undefined;
+  /** A tenant's maxQueued when its limits set none; 0 or unset: unbounded. */
+  readonly tenantMaxQueued?: number | undefined;
+}
+
+/** The TenantQueues options of a lane of `capacity` slots. */
+export function laneQueueOptions(capacity: number, s: LaneScheduling): TenantQueuesOptions {
+  return {
+    fair: { capacity, idleMs: s.fairShareIdleMs ?? 0 },
+    defaultMaxQueued: s.tenantMaxQueued,
+  };
+}
 
 export type TurnResult = 'granted' | 'queue_full' | 'aborted' | 'closed';
 
@@ -14,9 +31,14 @@ export class Turns {
   #running = 0;
   #closed = false;
 
-  constructor(capacity: number, limitsFor: (tenant: string) => TenantLimits = () => ({})) {
+  /** `scheduling`: the fair share's idle time (its capacity is this one) and the default maxQueued. */
+  constructor(
+    capacity: number,
+    limitsFor: (tenant: string) => TenantLimits = () => ({}),
+    scheduling: LaneScheduling = {},
+  ) {
     this.#capacity = capacity;
-    this.#queues = new TenantQueues(limitsFor, () => this.#pump());
+    this.#queues = new TenantQueues(limitsFor, () => this.#pump(), laneQueueOptions(capacity, scheduling));
   }
 
   get running(): number {

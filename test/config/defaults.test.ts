@@ -38,6 +38,8 @@ describe('defaults', () => {
         jsHeapCeilingBytes: 134217728,
         jsBackstopGraceMs: 1000,
         maxAsyncQueued: 1000,
+        fairShareIdleMs: 1000,
+        tenantMaxQueued: 256,
         tenantRateBurst: 0,
       },
       async: {
@@ -45,7 +47,7 @@ describe('defaults', () => {
         retryBackoffMs: 1000,
         concurrency: 8,
         replayEvents: 1000,
-        lockDurationMs: 30000,
+        lockDurationMs: 5000,
         mismatchTimeoutMs: 60000,
         mismatchRetryMs: 250,
         burstWindowMs: 10000,

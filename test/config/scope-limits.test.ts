@@ -22,6 +22,8 @@ const SAMPLES = {
   jsBackstopGraceMs: { tighter: 100, looser: 50_000 },
   jsHeapCeilingBytes: { tighter: 32 * 1024 * 1024, looser: 1024 * 1024 * 1024 },
   maxAsyncQueued: { tighter: 10, looser: 5000 },
+  fairShareIdleMs: { tighter: 100, looser: 60_000 },
+  tenantMaxQueued: { tighter: 10, looser: 5000 },
   tenantRatePerSec: { tighter: 5, looser: 50_000 },
   tenantRateBurst: { tighter: 1, looser: 5000 },
 } as const satisfies Record<LimitKey, { tighter: unknown; looser: unknown }>;

@@ -115,7 +115,7 @@ function tenantIsolationFlags(values: readonly string[]): TenantIsolationOptions
 }
 
 /**
- * HOOKWARDEN_QUEUE_LOCK_MS: how soon a dead replica's job runs elsewhere (default 30 s). An
+ * HOOKWARDEN_QUEUE_LOCK_MS: how soon a dead replica's job runs elsewhere (default 5 s: within 7.5 s). An
  * environment variable rather than a flag: operators rarely change it; the failover tests do.
  */
 function lockDurationFromEnv(): { lockDurationMs?: number } {
