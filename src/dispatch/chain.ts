@@ -6,8 +6,9 @@
 // drops the approvals given before it (in the fold), and when the chain is done every hook that saw
 // an older input is re-run on the final one if it is a guard of that rewrite: every trusted and
 // policy hook, and every hook whose scope outranks the rewriting hook's. A guard that rewrites in
-// turn starts another round for the guards before it. Each re-run counts against
-// `limits.maxHookCalls`; a guard that cannot be re-run because of it denies.
+// turn starts another round for every guard that has not seen its rewrite, before it or after it.
+// Each re-run counts against `limits.maxHookCalls`; a guard that cannot be re-run because of it
+// denies.
 import { TEXT_CAPS } from '../config/defaults.js';
 import type { EventDefinition } from '../contract/events.js';
 import { type FoldState, foldStep, type HookAnswer } from '../contract/fold.js';
@@ -22,6 +23,12 @@ import type { DispatchRun } from './run.js';
 
 const RANK: Record<Scope, number> = { trusted: 0, policy: 1, project: 2, user: 3 };
 const NOT_RUN = { kind: 'not-run' } as const;
+
+/**
+ * The input each hook last saw: the one it ran on (or, when it rewrote, the one it produced: a
+ * hook's own rewrite is not run past it again), or was matched against and did not accept.
+ */
+type SeenBy = Map<RegisteredHook, HookInput>;
 
 /** Where the last rewrite of a pass happened, and the least trusted scope that rewrote. */
 interface Pass {
@@ -83,6 +90,7 @@ async function runChain(
   list: readonly RegisteredHook[],
   start: FoldState,
   recheck: boolean,
+  seenBy: SeenBy = new Map(),
 ): Promise<Pass> {
   const { registry, onceSession } = run;
   const ran = new Set<string>();
@@ -103,6 +111,7 @@ async function runChain(
       lastRewrite = at;
       rewriterRank = Math.max(rewriterRank, RANK[h.scope]);
     }
+    if (answer.kind !== 'failure' || answer.error.code !== 'max_hook_calls') seenBy.set(h, state.input);
   };
   for (let i = 0; i < list.length; ) {
     if (state.stopped || run.aborted) {
@@ -111,6 +120,7 @@ async function runChain(
     }
     const h = list[i]!;
     if (ran.has(h.dedupKey) || !run.accepts(h, state.input)) {
+      seenBy.set(h, state.input);
       i++;
       continue;
     }
@@ -176,21 +186,29 @@ function markRecheck(state: FoldState, from: number): FoldState {
 const guards = (h: RegisteredHook, rewriterRank: number) =>
   !isAsyncHook(h) && (RANK[h.scope] <= RANK.policy || RANK[h.scope] < rewriterRank);
 
-/** Re-runs the guards of the rewrites of `pass` on the final input, round after round. */
+/**
+ * Re-runs the guards of the rewrites of `pass` on the final input, round after round: every guard
+ * that has not seen the input as it now stands, wherever it sits in the chain. A guard that rewrites
+ * while re-checking makes every other guard stale again, those after it included (they saw the
+ * input before its rewrite), so two guards that keep undoing each other's rewrites run until
+ * maxHookCalls, and the guard that cannot run then denies.
+ */
 async function recheckGuards(
   run: DispatchRun,
   list: readonly RegisteredHook[],
   pass: Pass,
+  seenBy: SeenBy,
 ): Promise<FoldState> {
-  let { state, lastRewrite, rewriterRank } = pass;
-  let stale = list.slice(0, Math.max(0, lastRewrite)).filter((h) => guards(h, rewriterRank));
-  while (lastRewrite >= 0 && stale.length > 0 && !state.stopped && !run.aborted) {
+  let { state, rewriterRank } = pass;
+  while (!state.stopped && !run.aborted) {
+    const stale = list.filter((h) => guards(h, rewriterRank) && seenBy.get(h) !== state.input);
+    if (stale.length === 0) break;
     const from = state.records.length;
-    const next = await runChain(run, stale, state, true);
+    const next = await runChain(run, stale, state, true, seenBy);
     state = markRecheck(next.state, from);
-    lastRewrite = next.lastRewrite;
     rewriterRank = Math.max(rewriterRank, next.rewriterRank);
-    stale = stale.slice(0, Math.max(0, lastRewrite)).filter((h) => guards(h, rewriterRank));
+    // No rewrite in this round: every stale guard ran on (or was matched against) the final input.
+    if (next.lastRewrite < 0) break;
   }
   return state;
 }
@@ -198,9 +216,10 @@ async function recheckGuards(
 /** Serial events: one chain over every hook of the event, then the re-check of rewrites. */
 export async function runSerial(run: DispatchRun, state: FoldState): Promise<FoldState> {
   const list = run.registry.hooksFor(run.def.name);
-  const pass = await runChain(run, list, state, false);
+  const seenBy: SeenBy = new Map();
+  const pass = await runChain(run, list, state, false, seenBy);
   if (pass.lastRewrite < 0 || !run.def.canDeny) return pass.state;
-  return recheckGuards(run, list, pass);
+  return recheckGuards(run, list, pass, seenBy);
 }
 
 /** The input a parallel event's folded mutations describe (its chain targets applied). */
