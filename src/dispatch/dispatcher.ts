@@ -8,6 +8,7 @@ import type { EventDefinition } from '../contract/events.js';
 import { finishFold, startFold } from '../contract/fold.js';
 import { HookwardenError } from '../contract/hookwarden-error.js';
 import { withCamelCaseNames } from '../contract/input-names.js';
+import { renderValue } from '../contract/messages.js';
 import type { DispatchResult } from '../contract/result.js';
 import type { HookInput } from '../contract/types.js';
 import { onceSession, type Registry } from '../registry/registry.js';
@@ -59,8 +60,6 @@ function resolveScope(
   tenant: string | undefined,
 ): { registry: Registry; policyFailures: readonly string[] } {
   if (tenant === undefined) return gen;
-  const problem = tenantIdProblem(tenant);
-  if (problem !== undefined) throw new HookwardenError('invalid_input', `tenant: ${problem}`);
   const t = gen.tenants.get(tenant) ?? gen.policyOnly;
   return {
     registry: t.registry,
@@ -71,14 +70,31 @@ function resolveScope(
 
 const DISPATCH_OPTION_KEYS = optionKeys<DispatchOptions>()(['tenant', 'signal', 'onHookTiming']);
 
-/** The third argument of dispatch(): an object of known keys (a typo must not drop the tenant). */
-function checkDispatchOptions(options: DispatchOptions): void {
+/**
+ * The third argument of dispatch(): an object of known keys (a typo must not drop the tenant), and
+ * a valid tenant id. The executor checks it before anything reads it (the tenant's rate bucket).
+ */
+export function checkDispatchOptions(options: DispatchOptions): void {
   if (typeof options !== 'object' || options === null || Array.isArray(options))
     throw new HookwardenError(
       'invalid_options',
-      `dispatch options: expected an object like { tenant, signal }, got ${JSON.stringify(options) ?? typeof options}`,
+      `dispatch options: expected an object like { tenant, signal }, got ${renderValue(options)}`,
     );
   refuseUnknownOptions(options, DISPATCH_OPTION_KEYS, 'dispatch options');
+  if (options.signal !== undefined && !(options.signal instanceof AbortSignal))
+    throw new HookwardenError(
+      'invalid_options',
+      `dispatch options: signal: expected an AbortSignal, got ${renderValue(options.signal)}`,
+    );
+  if (options.onHookTiming !== undefined && typeof options.onHookTiming !== 'function')
+    throw new HookwardenError(
+      'invalid_options',
+      `dispatch options: onHookTiming: expected a function, got ${renderValue(options.onHookTiming)}`,
+    );
+  if (options.tenant !== undefined) {
+    const problem = tenantIdProblem(options.tenant);
+    if (problem !== undefined) throw new HookwardenError('invalid_input', `tenant: ${problem}`);
+  }
 }
 
 export async function dispatch(
@@ -120,6 +136,19 @@ export async function dispatch(
   const given = typeof probe.sessionId === 'string' ? probe.sessionId : undefined;
   const once = onceSession(options.tenant, given);
   const run = new DispatchRun(gen, ctx, options, def, scope.registry, input.sessionId, budget, once);
+  try {
+    run.serialize(input); // what every hook is given; kept for the first one
+  } catch (err) {
+    // A toJSON() that throws, or one that returns what JSON cannot write.
+    throw new HookwardenError(
+      'invalid_input',
+      `invalid hook input: it cannot be written as JSON (${err instanceof Error ? `${err.name}: ${err.message}` : String(err)})`.slice(
+        0,
+        300,
+      ),
+      { cause: err },
+    );
+  }
   const start = startFold(input);
   const state = def.mode === 'serial' ? await runSerial(run, start) : await runParallel(run, start);
   if (state.records.length === 0) return { event: def.name, decision: 'passthrough', hooks: [] };
