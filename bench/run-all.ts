@@ -24,6 +24,7 @@ const SCENARIOS: Record<string, () => Promise<{ run: (quick?: boolean) => Promis
   'async-replicas': () => import('./async-replicas.js'),
   'claude-code-adapter': () => import('./claude-code-adapter.js'),
   'session-replay': () => import('./session-replay.js'),
+  'claude-code-client': () => import('./claude-code-client.js'),
 };
 
 const args = process.argv.slice(2);

@@ -72,7 +72,7 @@ export function runCommand(
   containmentOff?: string,
 ): Promise<CommandOutcome> {
   if (signal?.aborted) return notRun('aborted', 'aborted before start');
-  const env = buildHookEnv(task);
+  const env = buildHookEnv(task, task.hostEnv);
   if (!env.ok) return notRun('spawn_failed', env.message);
   const how = commandSpec(task, env.env, containmentOff);
   if ('unavailable' in how) return notRun('isolation_unavailable', how.unavailable);
@@ -123,7 +123,10 @@ function withEnvFile(outcome: CommandOutcome, scratchDir: string): CommandOutcom
     if (!st.isFile() || st.nlink !== 1) return outcome;
     const buf = Buffer.alloc(Math.min(st.size, ENV_FILE_MAX_BYTES));
     const n = readSync(fd, buf, 0, buf.length, 0);
-    return { ...outcome, envFileText: buf.subarray(0, n).toString('utf8') };
+    const text = buf.subarray(0, n).toString('utf8');
+    return st.size > n
+      ? { ...outcome, envFileText: text, envFileTruncated: true }
+      : { ...outcome, envFileText: text };
   } catch {
     return outcome; // not written (or not a file we read)
   } finally {

@@ -5,7 +5,7 @@
 // it loads in microseconds. A signal that arrives before the command has loaded is held and handed
 // over when it claims it (within milliseconds: the command only has modules to load).
 //
-// Other commands (validate, pack, audit, doctor, schema, claude-code install) keep Node's default:
+// Other commands (validate, pack, audit, doctor, schema, claude-code install|daemon) keep Node's default:
 // the signal ends them at once (the shell reports 130 or 143).
 
 export type InterruptSignal = 'SIGINT' | 'SIGTERM';
@@ -18,8 +18,8 @@ type Responder = (signal: InterruptSignal, repeated: boolean) => void;
 
 /** Commands that answer an interrupt themselves (the CLI's first argument). */
 const CLAIMING = new Set(['dispatch', 'bench', 'serve', 'claude-code']);
-/** Their subcommands that do not (the CLI's second argument). */
-const NOT_CLAIMING = new Set(['install']);
+/** Their subcommands that do not (the CLI's second argument): `claude-code daemon run` handles its own. */
+const NOT_CLAIMING = new Set(['install', 'daemon']);
 
 let received: InterruptSignal | undefined;
 let responder: Responder | undefined;

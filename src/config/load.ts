@@ -29,8 +29,10 @@ import { mergeTenantLimits } from './merge-tenant-limits.js';
 import { normalizeHooksMap } from './normalize-entries.js';
 import type { PackStatus, PinLoader, RemotePinTarget } from './pin-loader.js';
 import { findPlugin } from './plugin-root.js';
+import { type LoadRead, recordReads } from './read-log.js';
 import { type ReadSource, readSource, type SourceSpec } from './read-source.js';
 import type { LimitsByScope, ScopeLimits } from './scope-limits.js';
+import { collectSessionEnvPolicy, type SessionEnvPolicy } from './session-env-policy.js';
 import { didYouMean } from './suggest.js';
 import type { TenantLimits } from './tenant-limits.js';
 import { readTenants, type TenantPart } from './tenants.js';
@@ -74,14 +76,21 @@ export interface LoadedConfig {
   readonly fatal: readonly Diagnostic[];
   /** Every pinned pack and how it fared. */
   readonly packs: readonly PackStatus[];
-  /** What hot reload watches: the config files, the packs' directories and key files. */
+  /** What hot reload watches: the config files, JS hook sources, the packs' directories and key files. */
   readonly watchTargets: readonly WatchTarget[];
+  /**
+   * Every file, directory and existence the load depended on, with the digest of what it saw
+   * (read-log.ts): a daemon answers for this load only while they all still digest the same.
+   */
+  readonly reads: readonly LoadRead[];
   /** Url pins (without a digest) that a running executor polls for new bundles. */
   readonly remotePins: readonly RemotePinTarget[];
   /** Tenants declared under `tenants`: each with the policy hooks plus its own. */
   readonly tenants: ReadonlyMap<string, LoadedTenant>;
   /** What http, prompt and agent hooks were loaded under (runtime tenants load under it too). */
   readonly hookTypes: HookTypePolicy;
+  /** What the policy consents to hooks setting for the session (its `sessionEnv`). */
+  readonly sessionEnv: SessionEnvPolicy;
 }
 
 export interface LoadedTenant {
@@ -104,6 +113,7 @@ const TOP_LEVEL = new Set([
   'packs',
   'tenants',
   'description',
+  'sessionEnv',
   ...HOOK_TYPE_KEYS,
 ]);
 
@@ -126,6 +136,15 @@ function dialectOf(value: Record<string, unknown>, sink: DiagnosticSink, catalog
 }
 
 export async function loadConfig(options: LoadOptions): Promise<LoadedConfig> {
+  const { value, reads } = await recordReads(() => loadRecorded(options));
+  // The files read besides config files and packs (JS hook sources) are watched too.
+  const sources = reads
+    .filter((r) => r.kind === 'file')
+    .map((r) => ({ dir: dirname(r.path), name: basename(r.path) }));
+  return { ...value, reads, watchTargets: [...value.watchTargets, ...sources] };
+}
+
+async function loadRecorded(options: LoadOptions): Promise<Omit<LoadedConfig, 'reads'>> {
   const fatal: Diagnostic[] = [];
   const sources = await Promise.all(
     [...options.policy.map((s) => ({ ...s, scope: 'policy' as const })), ...options.config].map((s) =>
@@ -144,6 +163,9 @@ export async function loadConfig(options: LoadOptions): Promise<LoadedConfig> {
     options.hookTypes,
   );
   const hookTypes = options.baseHookTypes ?? readHookTypes;
+  const sessionEnv = collectSessionEnvPolicy(
+    sources.map((s) => ({ scope: s.spec.scope, sink: s.sink, value: s.value })),
+  );
 
   const layers: Layer[] = [];
   const packSinks: DiagnosticSink[] = [];
@@ -248,6 +270,7 @@ export async function loadConfig(options: LoadOptions): Promise<LoadedConfig> {
     remotePins,
     tenants,
     hookTypes,
+    sessionEnv,
   };
 }
 

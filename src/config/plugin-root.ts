@@ -11,6 +11,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, dirname, join, relative, sep } from 'node:path';
+import { recordExists, recordFileRead } from './read-log.js';
 
 /** How far up a hooks file may sit below its plugin's root. */
 const MAX_LEVELS = 8;
@@ -25,11 +26,14 @@ export interface PluginInfo {
 }
 
 const isFile = (path: string): boolean => {
+  let file = false;
   try {
-    return statSync(path).isFile();
+    file = statSync(path).isFile();
   } catch {
-    return false;
+    // not there: the same as not a file
   }
+  recordExists(path, file); // a manifest created later moves the root: a daemon's load is then stale
+  return file;
 };
 
 /** Claude Code's config directory (`CLAUDE_CONFIG_DIR`, else `~/.claude`). */
@@ -45,7 +49,10 @@ function manifestName(root: string): string {
   try {
     const path = join(root, '.claude-plugin', 'plugin.json');
     if (statSync(path).size <= MAX_MANIFEST_BYTES) {
-      const name = (JSON.parse(readFileSync(path, 'utf8')) as { name?: unknown }).name;
+      const bytes = readFileSync(path);
+      // Its name names the data folder: a daemon's load is stale once it changes.
+      recordFileRead(path, bytes);
+      const name = (JSON.parse(bytes.toString('utf8')) as { name?: unknown }).name;
       if (typeof name === 'string' && name !== '') return name;
     }
   } catch {

@@ -3,9 +3,11 @@
 // while a reviewer reads the first (a duplicate in a policy file fails closed, see load.ts). Syntax
 // errors are reported with line and column. `__proto__` is an ordinary key: it never sets a prototype.
 import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { type Node, type ParseError, parseTree, printParseErrorCode } from 'jsonc-parser';
 import { joinPath } from '../contract/messages.js';
 import { jsonErrorOffset } from './json-error-offset.js';
+import { recordFileRead } from './read-log.js';
 
 /** A key written twice in one object. */
 export interface DuplicateKey {
@@ -156,9 +158,12 @@ function toValue(node: Node, path: string, text: string, duplicates: DuplicateKe
 export async function readJsonFile(path: string): Promise<ReadResult> {
   let text: string;
   try {
-    text = await readFile(path, 'utf8');
+    const bytes = await readFile(path);
+    recordFileRead(resolve(path), bytes);
+    text = bytes.toString('utf8');
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
+    recordFileRead(resolve(path), { code });
     if (code === 'ENOENT') return { ok: false, kind: 'missing', message: 'file not found' };
     if (code === 'EISDIR')
       return {

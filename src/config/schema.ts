@@ -287,6 +287,23 @@ export const configFileSchema = z
         description:
           "Policy files only: the variables any http hook's headers may name (an outer limit of each hook's allowedEnvVars).",
       }),
+    sessionEnv: z
+      .object({
+        allow: z.array(z.string()).optional().meta({
+          description:
+            'Variables the session-env rule refuses (BASH_ENV, NODE_OPTIONS, GIT_SSH_COMMAND…) that hooks may set for the session anyway. Never the loader variables (LD_*); PATH goes by pathDirs.',
+        }),
+        pathDirs: z.array(z.string()).optional().meta({
+          description:
+            'Directories (absolute, or under ~/) a PATH a hook sets for the session may add; a directory inside the project never.',
+        }),
+      })
+      .strict()
+      .optional()
+      .meta({
+        description:
+          'Policy files only: what hooks may set for the rest of the session beyond the session-env rule (docs/security.md).',
+      }),
     packs: z.array(packPinSchema, { error: 'expected an array of pack pins' }).optional().meta({
       description: 'Policy packs, each verified against its pin (digest and/or signing keys) at load.',
     }),

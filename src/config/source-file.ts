@@ -2,6 +2,7 @@
 // absolute paths and symlinks that leave the root are refused at load.
 import { readFile, realpath, stat } from 'node:fs/promises';
 import { isAbsolute, normalize, relative, resolve, sep } from 'node:path';
+import { recordFileRead, UNREADABLE } from './read-log.js';
 
 /** Largest JS hook source accepted. */
 export const MAX_SOURCE_BYTES = 1024 * 1024;
@@ -33,12 +34,14 @@ export async function readHookSource(root: string, source: string): Promise<Sour
     real = await realpath(candidate);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
+    recordFileRead(candidate, { code });
     return {
       ok: false,
       message: code === 'ENOENT' ? `file not found: ${candidate}` : `cannot resolve ${candidate} (${code})`,
     };
   }
   if (!inside(realRoot, real)) {
+    recordFileRead(candidate, await readFile(real).catch((err) => ({ code: err.code ?? UNREADABLE })));
     return {
       ok: false,
       message: `source resolves outside the config directory (${real}); symlinks may not leave the root`,
@@ -46,11 +49,15 @@ export async function readHookSource(root: string, source: string): Promise<Sour
   }
   try {
     const st = await stat(real);
+    if (!st.isFile() || st.size > MAX_SOURCE_BYTES) recordFileRead(candidate, { code: UNREADABLE });
     if (!st.isFile()) return { ok: false, message: `not a regular file: ${real}` };
     if (st.size > MAX_SOURCE_BYTES)
       return { ok: false, message: `source is larger than ${MAX_SOURCE_BYTES} bytes` };
-    return { ok: true, path: real, code: await readFile(real, 'utf8') };
+    const bytes = await readFile(real);
+    recordFileRead(candidate, bytes);
+    return { ok: true, path: real, code: bytes.toString('utf8') };
   } catch (err) {
+    recordFileRead(candidate, { code: (err as NodeJS.ErrnoException).code ?? UNREADABLE });
     return {
       ok: false,
       message: `cannot read ${real} (${(err as NodeJS.ErrnoException).code ?? String(err)})`,

@@ -9,6 +9,7 @@
 // not honoured there, so its deny is the JSON `decision.behavior`, exit 0.
 
 import type { DispatchResult } from './result.js';
+import { shellQuote } from './shell-quote.js';
 
 /** How one Claude Code event takes an answer (only what the event accepts is written). */
 export interface ClaudeCodeProtocol {
@@ -88,8 +89,11 @@ export interface ClaudeCodeAnswer {
   readonly stdout: string;
   /** Exit 2: the reason Claude Code shows (nothing else). Otherwise notes for Claude Code's debug log. */
   readonly stderr: string;
-  /** Variables for Claude Code's CLAUDE_ENV_FILE (SessionStart, Setup, CwdChanged, FileChanged). */
-  readonly sessionEnv?: Readonly<Record<string, string>>;
+  /**
+   * Bash lines for Claude Code's CLAUDE_ENV_FILE (SessionStart, Setup, CwdChanged, FileChanged):
+   * the statements the session-env rule kept, as they were written, newline-separated.
+   */
+  readonly sessionEnvScript?: string;
   /** Result fields Claude Code has no place for at this event (they are dropped; stderr names them). */
   readonly dropped: readonly string[];
 }
@@ -120,6 +124,15 @@ function brokenHooks(result: DispatchResult): string[] {
   return result.hooks
     .filter((h) => h.error !== undefined && FAILED.has(h.outcome))
     .map((h) => oneLine(`hookwarden: hook "${h.id}" failed (${h.error!.code}): ${h.error!.message}`));
+}
+
+/** One line per warning of a hook's record (what it answered that was not applied, and why). */
+function hookWarnings(result: DispatchResult): string[] {
+  return result.hooks.flatMap((h) =>
+    (Array.isArray(h.warnings) ? h.warnings : [])
+      .filter((w): w is string => typeof w === 'string')
+      .map((w) => oneLine(`hookwarden: hook "${h.id}": ${w}`)),
+  );
 }
 
 /** The fields a result may carry that this mapping reads (the rest are dropped by name). */
@@ -199,10 +212,16 @@ export function toClaudeCodeAnswer(event: string, result: DispatchResult): Claud
     }
     used.add('continueWork');
   }
-  let sessionEnv: Record<string, string> | undefined;
-  if (p.envFile === true && result.sessionEnv !== undefined) {
-    sessionEnv = result.sessionEnv;
-    used.add('sessionEnv');
+  let sessionEnvScript: string | undefined;
+  if (p.envFile === true && (result.sessionEnvScript !== undefined || result.sessionEnv !== undefined)) {
+    // The script holds every kept statement (the literal ones too); a result with only the map
+    // (a platform's own fold) is written as export lines.
+    sessionEnvScript =
+      result.sessionEnvScript ??
+      Object.entries(result.sessionEnv ?? {})
+        .map(([name, value]) => `export ${name}=${shellQuote(value)}`)
+        .join('\n');
+    used.add('sessionEnvScript').add('sessionEnv');
   }
 
   if (result.interrupted === true && !deny) {
@@ -211,6 +230,15 @@ export function toClaudeCodeAnswer(event: string, result: DispatchResult): Claud
     stderr = 'interrupted before every hook ran';
   }
 
+  // What a hook answered that was not applied (a refused session variable or CLAUDE_ENV_FILE line,
+  // an approval on the wrong field): the user sees it, as Claude Code shows a systemMessage.
+  const warned = hookWarnings(result);
+  if (warned.length > 0) {
+    out.systemMessage = [
+      ...(typeof out.systemMessage === 'string' ? [out.systemMessage] : []),
+      ...warned,
+    ].join('\n');
+  }
   if (Object.keys(specific).length > 1) out.hookSpecificOutput = specific;
   if (plain !== undefined && Object.keys(out).length > 0) {
     // Claude Code reads plain-text instructions only from a stdout that is not JSON.
@@ -240,18 +268,6 @@ export function toClaudeCodeAnswer(event: string, result: DispatchResult): Claud
           oneLine(`hookwarden: hook "${h.id}" ${h.outcome}: ${h.error!.code}: ${h.error!.message}`),
         ),
       ...dropped.map((f) => `hookwarden: Claude Code takes no ${f} on ${event}: dropped`),
-      // The session-env rule: every refused line or variable is named.
-      ...result.hooks.flatMap((h) =>
-        (h.ignoredFields ?? [])
-          .filter((f) => f.startsWith('sessionEnv.') || f.startsWith('CLAUDE_ENV_FILE:'))
-          .map((f) =>
-            oneLine(
-              f.startsWith('sessionEnv.')
-                ? `hookwarden: sessionEnv: hook "${h.id}" may not set ${f.slice('sessionEnv.'.length)} for the session (the session-env rule): not exported`
-                : `hookwarden: sessionEnv: hook "${h.id}" wrote a line hookwarden does not apply (${f}: only export NAME=value without expansions): not exported`,
-            ),
-          ),
-      ),
     ];
     if (notes.length > 0) stderr = [...(stderr === '' ? [] : [stderr]), ...notes].join('\n');
   }
@@ -260,7 +276,7 @@ export function toClaudeCodeAnswer(event: string, result: DispatchResult): Claud
     stdout:
       Object.keys(out).length === 0 ? (plain === undefined ? '' : `${plain}\n`) : `${JSON.stringify(out)}\n`,
     stderr: stderr === '' ? '' : `${stderr}\n`,
-    ...(sessionEnv === undefined ? {} : { sessionEnv }),
+    ...(sessionEnvScript === undefined ? {} : { sessionEnvScript }),
     dropped,
   };
 }

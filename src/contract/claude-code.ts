@@ -79,6 +79,24 @@ export const KEEP_WORKING_EVENTS: ReadonlySet<string> = new Set([
   'TeammateIdle',
 ]);
 
+/**
+ * Warnings for answer fields Claude Code does not read where they were given, by their ignored
+ * name: a PermissionRequest approval on PreToolUse's field would be silently lost.
+ */
+export function ignoredFieldWarnings(event: string, ignored: readonly string[]): string[] {
+  if (event !== 'ApprovalRequest') return [];
+  const out: string[] = [];
+  if (ignored.includes('hookSpecificOutput.permissionDecision'))
+    out.push(
+      'PermissionRequest reads only hookSpecificOutput.decision {"behavior": "allow"|"deny"}: the hook\'s hookSpecificOutput.permissionDecision (PreToolUse\'s field) was not applied, so the request is not approved',
+    );
+  if (ignored.includes('hookSpecificOutput.updatedInput'))
+    out.push(
+      "PermissionRequest takes a rewrite only as hookSpecificOutput.decision.updatedInput: the hook's hookSpecificOutput.updatedInput was not applied",
+    );
+  return out;
+}
+
 /** Elicitation events: `action: "decline"` is a block (Claude Code's reason when the hook gives none). */
 const DECLINE_REASON: Readonly<Record<string, string>> = {
   Elicitation: 'Elicitation denied by hook',

@@ -29,6 +29,11 @@ export interface CommandTask {
   /** Host variable names to pass through (the secret-name filter is applied again at spawn). */
   readonly inheritEnv: readonly string[];
   /**
+   * Where `inheritEnv` and the host `HOME` are read from: the environment of the process the dispatch
+   * answers for (a daemon's caller). Default: this process's.
+   */
+  readonly hostEnv?: Readonly<Record<string, string | undefined>>;
+  /**
    * Process mode only: HOME is the host's (a Claude Code hook's git config, `gh` auth, ~/.local/bin)
    * rather than the scratch directory. TMPDIR stays the scratch directory.
    */
@@ -100,6 +105,8 @@ export type CommandOutcome = Started &
         readonly durationMs: number;
         /** What the hook wrote to CLAUDE_ENV_FILE (with `envFile`; at most ENV_FILE_MAX_BYTES). */
         readonly envFileText?: string;
+        /** The CLAUDE_ENV_FILE was larger than ENV_FILE_MAX_BYTES: `envFileText` is its head. */
+        readonly envFileTruncated?: boolean;
         /** Of `durationMs`, the time `spawn()` took (fork/exec of the launcher), for bench's stage split. */
         readonly spawnMs?: number;
       }

@@ -93,7 +93,7 @@ const gate = (honours: readonly Honoured[] = [], matchOn?: readonly string[]): E
 
 /** hookwarden's own events, in firing order. */
 const HOOKWARDEN_EVENTS: readonly EventDefinition[] = [
-  defineEvent('SessionStart', observer(['additionalContext', 'sessionEnv'], ['source'])),
+  defineEvent('SessionStart', observer(['additionalContext', 'sessionEnv', 'sessionEnvScript'], ['source'])),
   defineEvent('BeforeTurn', gate(['allow', 'mutatedPrompt', 'modelOverride', 'additionalContext'])),
   defineEvent('BeforeModel', gate(['allow', 'mutatedRequest'])),
   defineEvent('BeforeTool', {
@@ -136,7 +136,7 @@ const HOOKWARDEN_EVENTS: readonly EventDefinition[] = [
 
 /** The events of Claude Code's reference that have no hookwarden name: their own names are canonical. */
 const CLAUDE_CODE_OWN_EVENTS: readonly EventDefinition[] = [
-  defineEvent('Setup', observer(['additionalContext', 'sessionEnv'], ['trigger'])),
+  defineEvent('Setup', observer(['additionalContext', 'sessionEnv', 'sessionEnvScript'], ['trigger'])),
   defineEvent('Notification', observer([], ['notificationType'])),
   defineEvent('UserPromptExpansion', gate(['additionalContext'], ['commandName'])),
   defineEvent('PostToolBatch', gate(['additionalContext'])),
@@ -147,10 +147,10 @@ const CLAUDE_CODE_OWN_EVENTS: readonly EventDefinition[] = [
   defineEvent('TaskCompleted', gate()),
   defineEvent('ConfigChange', gate([], ['source'])),
   defineEvent('InstructionsLoaded', observer([], ['loadReason'])),
-  defineEvent('CwdChanged', observer(['sessionEnv'])),
+  defineEvent('CwdChanged', observer(['sessionEnv', 'sessionEnvScript'])),
   defineEvent('DirectoryAdded', observer([], ['source'])),
   // Claude Code matches the changed file's name (".envrc|.env"), not its path.
-  defineEvent('FileChanged', observer(['sessionEnv'], ['basename:filePath'])),
+  defineEvent('FileChanged', observer(['sessionEnv', 'sessionEnvScript'], ['basename:filePath'])),
   defineEvent('WorktreeCreate', gate()),
   defineEvent('WorktreeRemove', gate()),
   defineEvent('Elicitation', gate([], ['mcpServerName'])),

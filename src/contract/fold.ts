@@ -37,6 +37,10 @@ export type HookAnswer =
       unknownFields?: string[];
       /** The command exited 2 (whatever its mapped output says): an async rewake hook wakes the agent. */
       exit2?: true;
+      /** What the command hook wrote to its CLAUDE_ENV_FILE (judged by the session-env rule before the fold). */
+      envFile?: { readonly text: string; readonly truncated: boolean };
+      /** What of the answer was not applied, and why, one sentence each (the record's `warnings`). */
+      warnings?: string[];
     })
   | (Timing & { kind: 'failure'; error: HookError; notRun?: boolean })
   | (Timing & { kind: 'queued'; asyncId: string })
@@ -221,6 +225,7 @@ export function foldStep(
   const applied = applyOutput(def, state, hook, answer.output, answer.unknownFields ?? []);
   const rec = record(hook, answer, applied.outcome);
   if (applied.ignored.length > 0) rec.ignoredFields = applied.ignored;
+  if (answer.warnings !== undefined && answer.warnings.length > 0) rec.warnings = [...answer.warnings];
   return { ...applied.state, records: [...applied.state.records, rec] };
 }
 

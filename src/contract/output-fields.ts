@@ -39,6 +39,12 @@ export const OUTPUT_FIELD_SPECS = [
   { name: 'interrupt', kind: 'boolean', mutation: true },
   /** SessionStart/Setup: variables for the session (Claude Code's CLAUDE_ENV_FILE `export` lines). */
   { name: 'sessionEnv', kind: 'stringRecord', mutation: true, merge: 'keys' },
+  /**
+   * SessionStart/Setup/CwdChanged/FileChanged: the session's variables as bash assignment lines,
+   * every hook's kept in order (Claude Code runs its CLAUDE_ENV_FILE as bash: `$PATH` there is the
+   * PATH of the moment). Checked by the session-env rule like CLAUDE_ENV_FILE lines.
+   */
+  { name: 'sessionEnvScript', kind: 'string', mutation: true, merge: 'join' },
   /** `false`: stop processing after this hook (Claude Code's `continue`); on deny-capable events a deny. */
   { name: 'continue', kind: 'boolean', mutation: true, universal: true },
   /** Why processing stops (with `continue: false`). */

@@ -19,6 +19,12 @@ export interface HookRecord {
   /** Output fields the event does not honour (or unknown keys), in the order the hook gave them. */
   ignoredFields?: string[];
   /**
+   * What of the hook's answer was not applied, and why, one sentence each: a session variable or
+   * CLAUDE_ENV_FILE line the session-env rule refused, a PermissionRequest approval given on
+   * PreToolUse's field. Capped like reasons (at most `maxIgnoredFields` entries).
+   */
+  warnings?: string[];
+  /**
    * Captured `console.*` lines of a JS hook: at most 100 lines / 16 KiB, then one line counting the
    * dropped ones. Part of the result, so `hookwarden dispatch` prints them inside its JSON on stdout;
    * never written anywhere on their own, and never in audit records.

@@ -99,6 +99,17 @@ const withinFields = (names: readonly string[] | undefined, caps: TextCaps): boo
   (names.length <= caps.maxIgnoredFields + 1 &&
     names.every((n) => utf8Size(n, MAX_FIELD_NAME_BYTES) <= MAX_FIELD_NAME_BYTES));
 
+const withinWarnings = (lines: readonly string[], caps: TextCaps): boolean =>
+  lines.length <= caps.maxIgnoredFields + 1 &&
+  lines.every((l) => utf8Size(l, caps.maxMessageBytes) <= caps.maxMessageBytes);
+
+/** Warnings within the caps: each cut like a reason, those beyond the count summarised. */
+function capWarnings(lines: readonly string[], caps: TextCaps): string[] {
+  const out = lines.slice(0, caps.maxIgnoredFields).map((l) => capText(l, caps.maxMessageBytes));
+  if (lines.length > caps.maxIgnoredFields) out.push(`… ${lines.length - caps.maxIgnoredFields} more`);
+  return out;
+}
+
 /**
  * The answer with its hook-controlled text within the caps: the error message, the answer's
  * `reason`, console lines and unknown field names. Other answer fields are the hook's output, bounded
@@ -115,6 +126,8 @@ export function capAnswer(answer: HookAnswer, caps: TextCaps): HookAnswer {
   }
   if (!withinFields(out.unknownFields, caps))
     out = { ...out, unknownFields: capFieldNames(out.unknownFields!, caps) };
+  if (out.warnings !== undefined && !withinWarnings(out.warnings, caps))
+    out = { ...out, warnings: capWarnings(out.warnings, caps) };
   const reason = out.output?.reason;
   if (typeof reason === 'string') {
     const capped = capText(reason, caps.maxMessageBytes);

@@ -10,16 +10,17 @@
 // Each re-run counts against `limits.maxHookCalls`; a guard that cannot be re-run because of it
 // denies.
 import { TEXT_CAPS } from '../config/defaults.js';
+import { ignoredFieldWarnings } from '../contract/claude-code.js';
 import type { EventDefinition } from '../contract/events.js';
 import { type FoldState, foldStep, type HookAnswer } from '../contract/fold.js';
 import { jsonEqual } from '../contract/json-equal.js';
-import { refusedSessionEnvReason } from '../contract/refused-env.js';
 import type { HookRecord } from '../contract/result.js';
 import { capAnswer } from '../contract/text-caps.js';
 import type { HookInput, Scope } from '../contract/types.js';
 import { isAsyncHook } from '../registry/hook-definition.js';
 import type { RegisteredHook } from '../registry/registry.js';
 import type { DispatchRun } from './run.js';
+import { applySessionEnvRule } from './session-env-rule.js';
 
 const RANK: Record<Scope, number> = { trusted: 0, policy: 1, project: 2, user: 3 };
 const NOT_RUN = { kind: 'not-run' } as const;
@@ -39,33 +40,22 @@ interface Pass {
   readonly rewriterRank: number;
 }
 
-/**
- * The session-env rule (DESIGN §8.6): what a hook's answer may not set for the session is dropped
- * and named in its record's ignoredFields, whatever kind of hook answered.
- */
-function withoutRefusedSessionEnv(hook: RegisteredHook, answer: HookAnswer): HookAnswer {
-  if (answer.kind !== 'output' || answer.output?.sessionEnv === undefined) return answer;
-  const writer = {
-    scope: hook.scope,
-    sandboxed: hook.type === 'command' && hook.command.isolation === 'namespace',
-  };
-  const kept: Record<string, string> = Object.create(null);
-  const refused: string[] = [];
-  for (const [name, value] of Object.entries(answer.output.sessionEnv)) {
-    if (refusedSessionEnvReason(name, writer) === undefined) kept[name] = value;
-    else refused.push(`sessionEnv.${name}`);
-  }
-  if (refused.length === 0) return answer;
-  const output = Object.assign(Object.create(null), answer.output);
-  if (Object.keys(kept).length > 0) output.sessionEnv = kept;
-  else delete output.sessionEnv;
-  return { ...answer, output, unknownFields: [...(answer.unknownFields ?? []), ...refused] };
+/** The answer with a warning for each field Claude Code would not read where it was given. */
+function withWarnings(run: DispatchRun, answer: HookAnswer): HookAnswer {
+  if (answer.kind !== 'output' || answer.unknownFields === undefined) return answer;
+  const more = ignoredFieldWarnings(run.def.name, answer.unknownFields);
+  return more.length === 0 ? answer : { ...answer, warnings: [...(answer.warnings ?? []), ...more] };
 }
 
 /** Folds one answer, its hook-controlled text (messages, reason, logs) capped first: every hook type. */
 function fold(run: DispatchRun, state: FoldState, hook: RegisteredHook, answer: HookAnswer): FoldState {
   run.folded.push(hook);
-  return foldStep(run.def, state, hook, capAnswer(withoutRefusedSessionEnv(hook, answer), TEXT_CAPS));
+  return foldStep(
+    run.def,
+    state,
+    hook,
+    capAnswer(withWarnings(run, applySessionEnvRule(run, hook, answer)), TEXT_CAPS),
+  );
 }
 
 /** Records the hooks left in `list` from `from` on that accept the input: `not-run`. */

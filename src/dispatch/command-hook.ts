@@ -31,6 +31,8 @@ export interface CommandContext {
   readonly pool: HookPool;
   /** The sandbox root: cwd of every command hook. */
   readonly root: string;
+  /** The environment `inheritEnv` reads (default: this process's). */
+  readonly env?: Readonly<Record<string, string | undefined>> | undefined;
   readonly signal: AbortSignal | undefined;
   /** Tenant the hook runs for ('' = default): its turn in the fair scheduler. */
   readonly tenant: string;
@@ -147,14 +149,18 @@ export async function runCommandHook(
   if (!runnable.ok) return notRunAnswer(hookError('spawn_failed', runnable.message));
   if (def.command.pluginData !== undefined && def.command.isolation === 'process')
     ensurePluginData(def.command.pluginData);
-  const request = commandRequest(
-    def,
-    input,
-    commandStdin(def, input, inputJson),
-    ctx.root,
-    runnable.program,
-    ctx.isolationFloor,
-  );
+  const request: CommandRequest = {
+    ...commandRequest(
+      def,
+      input,
+      commandStdin(def, input, inputJson),
+      ctx.root,
+      runnable.program,
+      ctx.isolationFloor,
+    ),
+    // The caller's environment, where the dispatch answers for another process (a daemon's caller).
+    ...(ctx.env === undefined ? {} : { hostEnv: ctx.env }),
+  };
   const toolInputEnv = request.env.CLAUDE_TOOL_INPUT;
   if (toolInputEnv !== undefined && Buffer.byteLength(toolInputEnv) > MAX_TOOL_INPUT_ENV_BYTES) {
     // The hook would not see the input it guards: FreeCode's rule for a hook that cannot run right

@@ -7,26 +7,69 @@
 //                            Claude Code adds it, else nothing; freecode: nothing
 //   other exits, 126/127, killed → a failure (the hook's onError applies); freecode: a block
 //   timeout, spawn failure → a failure (freecode fails open: its hooks default to onError "skip")
-//   CLAUDE_ENV_FILE lines  → `sessionEnv` (exit 0; SessionStart, Setup, CwdChanged, FileChanged)
+//   CLAUDE_ENV_FILE text   → `envFile` (exit 0; SessionStart, Setup, CwdChanged, FileChanged), judged
+//                            by the session-env rule before the fold (session-env-rule.ts)
 
 import { DEFAULTS } from '../config/defaults.js';
 import type { CommandOutcome } from '../contract/command-task.js';
 import { DIALECT_RULES, type DialectRules, PLAIN_TEXT_CONTEXT_EVENTS } from '../contract/dialects.js';
 import { type ErrorCode, type ErrorDetails, type HookError, hookError } from '../contract/error-codes.js';
 import { type AnswerContext, parseHookOutput } from '../contract/parse-output.js';
-import type { SessionEnvWriter } from '../contract/refused-env.js';
-import { readSessionEnv } from '../contract/session-env.js';
 import { capText } from '../contract/text-caps.js';
 import type { HookInput, HookOutput } from '../contract/types.js';
 import type { CommandHookDefinition } from '../registry/hook-definition.js';
 
 export type CommandAnswer =
   /** `exit2`: the command exited 2 (an async rewake hook wakes the agent whatever it maps to). */
-  | { kind: 'output'; output: HookOutput | undefined; unknownFields: string[]; exit2?: true }
+  | {
+      kind: 'output';
+      output: HookOutput | undefined;
+      unknownFields: string[];
+      exit2?: true;
+      /** What the hook wrote to CLAUDE_ENV_FILE: the dispatch judges it by the session-env rule. */
+      envFile?: { readonly text: string; readonly truncated: boolean };
+    }
   | { kind: 'failure'; error: HookError };
 
-/** Events where Claude Code shows exit 2's stderr to the user (they cannot be blocked). */
-const EXIT_2_SHOWN_TO_USER: ReadonlySet<string> = new Set(['SessionStart', 'Setup', 'BeforeSubagent']);
+/**
+ * Events that cannot be blocked, where Claude Code 2.1.333 shows an exit 2's stderr to the user:
+ * "Exit code 2 - show stderr to user only" (SessionStart, Setup, SubagentStart), and the events whose
+ * reference gives exit 2 no meaning of its own ("Other exit codes - show stderr to user only").
+ * StopFailure, DirectoryAdded and MessageDisplay ignore it (nothing is shown).
+ */
+const EXIT_2_SHOWN_TO_USER: ReadonlySet<string> = new Set([
+  'SessionStart',
+  'Setup',
+  'BeforeSubagent',
+  'Notification',
+  'PermissionDenied',
+  'AfterCompact',
+  'PostModelSwitch',
+  'SessionEnd',
+  'InstructionsLoaded',
+  'CwdChanged',
+  'FileChanged',
+]);
+
+/**
+ * Events where Claude Code reads an exit 2 with no stdout and a "no such file" / "can't open" on
+ * stderr as a hook script that is missing (a non-blocking error), not as "keep working" or a block:
+ * the interpreter's own exit 2 (`python3 missing.py`, `bash missing.sh`). UserPromptSubmit only for a
+ * plugin's hooks.
+ */
+const MISSING_SCRIPT_EVENTS: ReadonlySet<string> = new Set([
+  'AfterTurn',
+  'AfterSubagent',
+  'TaskCompleted',
+  'TeammateIdle',
+]);
+
+function missingScript(def: CommandHookDefinition, stdout: string, stderr: string): boolean {
+  const applies =
+    MISSING_SCRIPT_EVENTS.has(def.event) ||
+    (def.event === 'BeforeTurn' && def.command.pluginData !== undefined);
+  return applies && stdout.trim() === '' && /no such file|can't open/i.test(stderr);
+}
 
 /** Trimmed, and within `max` UTF-8 bytes (the deny reason from stderr gets the reason cap). */
 function excerpt(text: string, max: number = DEFAULTS.maxReasonBytes): string {
@@ -85,6 +128,14 @@ export function interpretCommand(
   // reaches the verdict. hookwarden has waited for it; it counts as no opinion.
   if (def.dialect === 'claude-code' && announcesAsync(stdout))
     return { kind: 'output', output: undefined, unknownFields: ['async'] };
+  if (exitCode === 2 && def.dialect === 'claude-code' && missingScript(def, stdout, stderr)) {
+    // Not "keep working" forever on a script that is not there: a broken hook (its onError applies).
+    return fail(
+      'spawn_failed',
+      `the hook script appears to be missing: it exited 2 with: ${excerpt(stderr, 500)}`,
+      { exitCode: 2 },
+    );
+  }
   if (exitCode === 2 && def.dialect === 'claude-code' && EXIT_2_SHOWN_TO_USER.has(def.event)) {
     // Claude Code cannot block these; it shows exit 2's stderr to the user.
     const output: HookOutput = Object.create(null);
@@ -98,28 +149,17 @@ export function interpretCommand(
   }
   if (exitCode === 0) {
     const answer = readStdout(stdout, def, rules, context);
-    if (outcome.envFileText === undefined) return answer;
-    return withSessionEnv(answer, outcome.envFileText, {
-      scope: def.scope,
-      sandboxed: def.command.isolation === 'namespace',
-    });
+    if (outcome.envFileText === undefined || answer.kind !== 'output') return answer;
+    return {
+      ...answer,
+      envFile: { text: outcome.envFileText, truncated: outcome.envFileTruncated === true },
+    };
   }
   if (signal === 'SIGXCPU') return fail('timeout', 'CPU time limit (rlimits.cpuSeconds) exceeded');
   const crash = crashFailure(exitCode, signal, stderr);
   // FreeCode: "a hook that crashes (typo, missing binary, non-zero exit from a linter) blocks the tool".
   if (rules.crash === 'block') return block(`hook failed: ${crash.error.message}`, def, context);
   return crash;
-}
-
-/** Adds what the hook wrote to CLAUDE_ENV_FILE as `sessionEnv` (its JSON `sessionEnv` wins per name). */
-function withSessionEnv(answer: CommandAnswer, text: string, writer: SessionEnvWriter): CommandAnswer {
-  if (answer.kind !== 'output') return answer;
-  const read = readSessionEnv(text, writer);
-  if (Object.keys(read.env).length === 0 && read.ignored.length === 0) return answer;
-  const output: HookOutput = Object.assign(Object.create(null), answer.output);
-  if (Object.keys(read.env).length > 0)
-    output.sessionEnv = Object.assign(Object.create(null), read.env, answer.output?.sessionEnv);
-  return { kind: 'output', output, unknownFields: [...answer.unknownFields, ...read.ignored] };
 }
 
 /** Whether the first line of `stdout` is a JSON object with `async: true`. */

@@ -21,6 +21,13 @@ export interface DispatchOptions {
    * uses it for its stage split. Diagnostic: the shape may change between minor versions.
    */
   readonly onHookTiming?: HookTimingListener | undefined;
+  /**
+   * The environment hooks inherit from: command hooks' `inheritEnv` (and, for Claude Code files in
+   * process mode, its host variables and `HOME`), http hooks' header `$VAR`s; each value through the
+   * same secret filters. Default: this process's (`process.env`). A daemon that answers for another
+   * process (the Claude Code client) passes that process's, so a hook sees what it would see there.
+   */
+  readonly env?: Readonly<Record<string, string | undefined>> | undefined;
 }
 
 /**

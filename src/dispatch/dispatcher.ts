@@ -68,7 +68,7 @@ function resolveScope(
   };
 }
 
-const DISPATCH_OPTION_KEYS = optionKeys<DispatchOptions>()(['tenant', 'signal', 'onHookTiming']);
+const DISPATCH_OPTION_KEYS = optionKeys<DispatchOptions>()(['tenant', 'signal', 'onHookTiming', 'env']);
 
 /**
  * The third argument of dispatch(): an object of known keys (a typo must not drop the tenant), and

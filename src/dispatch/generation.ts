@@ -2,6 +2,7 @@
 
 import type { IsolationLevel, Limits } from '../config/defaults.js';
 import type { LimitsByScope } from '../config/scope-limits.js';
+import type { SessionEnvPolicy } from '../config/session-env-policy.js';
 import type { TenantLimits } from '../config/tenant-limits.js';
 import type { EventCatalogue } from '../contract/events.js';
 import type { Registry } from '../registry/registry.js';
@@ -29,4 +30,6 @@ export interface Generation {
   readonly tenants: ReadonlyMap<string, TenantGeneration>;
   /** A tenant with no hooks of its own: trusted and policy hooks only. */
   readonly policyOnly: TenantGeneration;
+  /** What the policy consents to hooks setting for the session (every tenant's dispatches). */
+  readonly sessionEnv: SessionEnvPolicy;
 }

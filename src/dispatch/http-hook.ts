@@ -25,7 +25,7 @@ import { refusedAnswer } from './refused.js';
  */
 export function fillHeaders(
   spec: HttpHookSpec,
-  env: NodeJS.ProcessEnv = process.env,
+  env: Readonly<Record<string, string | undefined>> = process.env,
 ): { ok: true; headers: Record<string, string> } | { ok: false; message: string } {
   const allowed = new Set(spec.envVars);
   const headers: Record<string, string> = Object.create(null);
@@ -124,8 +124,9 @@ export async function runHttpHook(
   inputJson: string,
   pool: HookPool,
   options: LaneRunOptions,
+  env: Readonly<Record<string, string | undefined>> = process.env,
 ): Promise<HookAnswer> {
-  const filled = fillHeaders(def.http);
+  const filled = fillHeaders(def.http, env);
   if (!filled.ok) return notRunAnswer(hookError('http_error', filled.message));
   const lane = await pool.http.run(
     {

@@ -155,12 +155,14 @@ export class DispatchRun {
       tenant: options.tenant,
       onStart: startNotifier(ctx, options, [hook]),
     };
-    if (hook.type === 'http') return runHttpHook(hook, input, this.serialize(input), ctx.pool, lane);
+    if (hook.type === 'http')
+      return runHttpHook(hook, input, this.serialize(input), ctx.pool, lane, options.env);
     if (hook.type === 'prompt' || hook.type === 'agent')
       return runEvaluatorHook(hook, input, this.serialize(input), ctx.evaluators, ctx.pool, lane);
     return runCommandHook(hook, input, this.serialize(input), {
       pool: ctx.pool,
       root: ctx.root,
+      env: options.env,
       signal: options.signal,
       tenant: options.tenant ?? '',
       isolationFloor: this.#tenantFloor(hook),

@@ -4,11 +4,13 @@ import type { AsyncQueue } from '../async/async-queue.js';
 import type { HookEventMap, HookEventName } from '../audit/hook-events.js';
 import type { Diagnostic } from '../config/diagnostics.js';
 import type { LoadedConfig } from '../config/load.js';
+import type { LoadRead } from '../config/read-log.js';
 import type { DispatchResult } from '../contract/result.js';
 import type { DispatchInput } from '../contract/types.js';
 import type { DispatchOptions } from '../dispatch/dispatcher.js';
 import type { Generation } from '../dispatch/generation.js';
 import type { HookPool } from '../pool/pool.js';
+import type { HookDefinition } from '../registry/hook-definition.js';
 import type { ReloadResult } from './reload.js';
 import type { TenantSpec } from './tenants.js';
 import type { TrustedHookSpec } from './trusted-hook.js';
@@ -74,6 +76,10 @@ export interface ExecutorInternals {
   readonly queue: AsyncQueue;
   /** The configuration in force, as loaded (the fixture runner's coverage and checks). */
   readonly loaded: () => LoadedConfig;
+  /** What the configuration in force was loaded from, with digests (config/read-log.ts). */
+  readonly reads: () => readonly LoadRead[];
+  /** The configured hooks in force (trusted callbacks and tenants' own hooks not included). */
+  readonly hooks: () => readonly HookDefinition[];
 }
 
 /** The internals of an executor made by createExecutor() (tests, benchmarks, the server, fixtures). */

@@ -145,6 +145,35 @@ function argvProblem(argv: readonly string[], scene: Scene, claude: boolean): Pr
   return undefined;
 }
 
+/** The files a command hook runs that can be named here (its program if it is a file, its script). */
+export function commandFiles(hook: HookDefinition, root: string): string[] {
+  if (hook.type !== 'command') return [];
+  const scene = sceneOf(hook, root);
+  const program = hook.command.program;
+  const words: string[] = [];
+  if (program.kind === 'shell') {
+    const m = FIRST_WORD.exec(program.command);
+    if (m === null) return [];
+    const first = expand(m[1]!, scene, true);
+    if (first !== undefined) words.push(first);
+    if (first !== undefined && INTERPRETER.test(first) && m[2] !== undefined) {
+      const script = expand(m[2], scene, true);
+      if (script !== undefined) words.push(script);
+    }
+  } else {
+    const fill = (w: string) =>
+      w.replace(
+        /\$\{(CLAUDE_PROJECT_DIR|CLAUDE_PLUGIN_ROOT|CLAUDE_PLUGIN_DATA)\}/g,
+        (all, n: string) => scene.vars[n] ?? all,
+      );
+    words.push(...program.argv.map(fill).filter((w) => !w.includes('$') && !w.startsWith('-')));
+  }
+  return words
+    .filter((w) => w.includes('/') || SCRIPT.test(w))
+    .map((w) => (isAbsolute(w) ? w : resolve(scene.root, w)))
+    .filter((f) => existsSync(f));
+}
+
 /** Where a command hook's program (or the script it runs) cannot be found; undefined when fine or unknowable. */
 export function commandProblem(hook: HookDefinition, root: string): Problem | undefined {
   if (hook.type !== 'command') return undefined;

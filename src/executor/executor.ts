@@ -156,6 +156,7 @@ class HookExecutor implements Executor {
       limits: l.limits,
       scopeLimits: l.scopeLimits,
       policyFailures: l.policyFailures,
+      sessionEnv: l.sessionEnv,
       ...buildTenantGenerations(l, this.#tenants, this.#trusted, this.#once),
     });
   }
@@ -298,6 +299,8 @@ class HookExecutor implements Executor {
       generation: () => this.#generation,
       queue: this.#queue,
       loaded: () => this.#loaded,
+      reads: () => this.#loaded.reads,
+      hooks: () => this.#loaded.hooks,
     };
   }
 }

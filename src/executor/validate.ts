@@ -4,6 +4,7 @@ import { compileModule } from '../../sandbox/js/compile.js';
 import type { Diagnostic } from '../config/diagnostics.js';
 import { optionKeys, refuseUnknownOptions } from '../config/option-keys.js';
 import type { PackStatus } from '../config/pin-loader.js';
+import { answerProblem } from './answer-check.js';
 import { commandProblem } from './command-check.js';
 import { loadResolvedConfig } from './load-options.js';
 import type { ExecutorOptions } from './options.js';
@@ -81,9 +82,9 @@ export async function validateConfig(options: ValidateOptions): Promise<Validati
   const hooks = [...loaded.hooks, ...[...loaded.tenants.values()].flatMap((t) => t.hooks)];
   const unique = [...new Set(hooks)];
   for (const hook of unique) {
-    const problem = commandProblem(hook, resolved.root);
-    if (problem !== undefined)
-      diagnostics.push({ ...problem, file: hook.location.file, path: hook.location.path });
+    for (const problem of [commandProblem(hook, resolved.root), answerProblem(hook, resolved.root)])
+      if (problem !== undefined)
+        diagnostics.push({ ...problem, file: hook.location.file, path: hook.location.path });
   }
   if (unique.length === 0 && loaded.packs.length === 0) {
     diagnostics.push({

@@ -13,6 +13,7 @@ import type {
   PinsResult,
   RemotePinTarget,
 } from '../config/pin-loader.js';
+import { recordFileRead } from '../config/read-log.js';
 import { packPinSchema } from '../config/schema.js';
 import { didYouMean } from '../config/suggest.js';
 import type { WatchTarget } from '../config/watch-target.js';
@@ -102,7 +103,9 @@ async function parsePin(raw: unknown, at: string, ctx: PinsContext): Promise<Par
     let text: Buffer;
     try {
       text = await readFile(file);
+      recordFileRead(file, text);
     } catch (err) {
+      recordFileRead(file, err as NodeJS.ErrnoException);
       fail(
         joinPath(joinPath(at, 'publicKeys'), i),
         `cannot read the key file ${file} (${(err as NodeJS.ErrnoException).code}), got ${renderValue(p)}`,

@@ -3,6 +3,8 @@
 // `hookpack.lock.json -> ~/.bashrc` must not make `pack lock` overwrite the user's file.
 import { type BigIntStats, constants } from 'node:fs';
 import { open } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { recordFileRead } from '../config/read-log.js';
 import { HookwardenError } from '../contract/hookwarden-error.js';
 
 export type PlainRead =
@@ -16,8 +18,14 @@ const why = (code: string) =>
       ? 'does not exist'
       : `cannot be read (${code})`;
 
-/** The bytes and the stat of the very file read (fstat of the opened descriptor). */
+/** The bytes and the stat of the very file read (fstat of the opened descriptor); a load records it. */
 export async function readPlainFile(path: string): Promise<PlainRead> {
+  const read = await readPlain(path);
+  recordFileRead(resolve(path), read.ok ? read.bytes : { code: read.code }, true);
+  return read;
+}
+
+async function readPlain(path: string): Promise<PlainRead> {
   let fh: Awaited<ReturnType<typeof open>>;
   try {
     fh = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);

@@ -5,6 +5,7 @@
 import type { BigIntStats } from 'node:fs';
 import { lstat, readdir } from 'node:fs/promises';
 import { join, relative, resolve, sep } from 'node:path';
+import { recordDirRead } from '../config/read-log.js';
 import type { PackFingerprint } from '../registry/hook-definition.js';
 import { sha256Hex, sortPaths } from './digest.js';
 import { MANIFEST_FILE, NOT_CONTENT } from './names.js';
@@ -45,6 +46,7 @@ export async function walkPack(dir: string): Promise<PackWalk> {
 
   try {
     const st = await lstat(root);
+    if (st.isSymbolicLink() || !st.isDirectory()) recordDirRead(root, { code: 'ENOTDIR' });
     if (st.isSymbolicLink()) {
       problems.push(`${root} is a symlink; a pack is plain files: give the real directory`);
       return done();
@@ -55,6 +57,7 @@ export async function walkPack(dir: string): Promise<PackWalk> {
     }
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
+    recordDirRead(root, { code });
     problems.push(code === 'ENOENT' ? `pack directory not found: ${root}` : `cannot read ${root} (${code})`);
     return done();
   }
@@ -65,7 +68,9 @@ export async function walkPack(dir: string): Promise<PackWalk> {
     let entries: string[];
     try {
       entries = (await readdir(abs)).sort();
+      recordDirRead(abs, entries);
     } catch (err) {
+      recordDirRead(abs, err as NodeJS.ErrnoException);
       problems.push(`cannot list ${rel || '.'} (${(err as NodeJS.ErrnoException).code})`);
       return;
     }

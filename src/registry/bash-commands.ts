@@ -9,29 +9,8 @@
 // an unterminated quote) returns undefined, and the rule then counts as matched (trust invariant 3).
 // Linear in the command's length.
 
-/** Words that open or close a compound command: the command is not a list of simple commands. */
-const RESERVED = new Set([
-  'if',
-  'then',
-  'elif',
-  'else',
-  'fi',
-  'for',
-  'while',
-  'until',
-  'do',
-  'done',
-  'case',
-  'esac',
-  'select',
-  'function',
-  'coproc',
-  '{',
-  '}',
-  '[[',
-  ']]',
-  'time',
-]);
+import { BASH_RESERVED_WORDS } from '../contract/bash-words.js';
+
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*\])?\+?=/;
 /** A redirection operator, possibly with its target in the same word (`2>/dev/null`, `>&2`). */
 const REDIRECT = /^(?:\d+|&)?(?:>>?|<|>&|<&|&>>?|>\|)(.*)$/;
@@ -152,7 +131,7 @@ export function simpleCommands(command: string): string[] | undefined {
           continue;
         }
         if (argv.length === 0 && w.text === '!') continue;
-        if (argv.length === 0 && RESERVED.has(w.text)) return undefined;
+        if (argv.length === 0 && BASH_RESERVED_WORDS.has(w.text)) return undefined;
       }
       if (argv.length === 0 && ASSIGNMENT.test(w.plain)) continue;
       argv.push(w.text);

@@ -27,6 +27,10 @@ export const hookRecordSchema = z.object({
   queuedMs: z.number(),
   error: z.object({ code: z.enum(ERROR_CODES), message: z.string() }).optional(),
   ignoredFields: z.array(z.string()).optional(),
+  warnings: z
+    .array(z.string())
+    .optional()
+    .meta({ description: 'What of the answer was not applied, and why (e.g. the session-env rule).' }),
   logs: z.array(z.string()).optional(),
   memoryBytes: z.number().optional(),
   recheck: z.literal(true).optional(),

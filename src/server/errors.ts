@@ -29,6 +29,8 @@ export const API_ERROR_CODES = [
   'request_timeout',
   /** --socket: the client's configuration is not the server's (config-identity.ts). */
   'config_mismatch',
+  /** --socket: a file the server loaded its configuration from changed since (config-identity.ts). */
+  'config_changed',
   'internal_error',
 ] as const;
 

@@ -1,7 +1,13 @@
 // The service's listeners: the API routes on one app, the app of the Unix socket (the operator's,
 // with the config-identity check), and listening on an address or a socket with errors that say why.
 import type { FastifyInstance } from 'fastify';
-import { CONFIG_IDENTITY_HEADER } from './config-identity.js';
+import { digestNow, type LoadRead, readsMismatch } from '../config/read-log.js';
+import {
+  CONFIG_IDENTITY_HEADER,
+  CONFIG_READS_HEADER,
+  CONFIG_READS_PATH,
+  readsDigest,
+} from './config-identity.js';
 import type { ServerContext } from './context.js';
 import { ApiError } from './errors.js';
 import { createHttpApp } from './http-app.js';
@@ -23,23 +29,61 @@ export function addApiRoutes(app: FastifyInstance, ctx: ServerContext): void {
 
 /**
  * The API on the Unix socket: its callers are the operator (the file system decided who may
- * connect), and a dispatch that names a configuration (CONFIG_IDENTITY_HEADER) must name this one.
+ * connect), and a dispatch that names a configuration (CONFIG_IDENTITY_HEADER) must name this one,
+ * and carry the digest of what it loaded as the client reads it now (CONFIG_READS_HEADER).
  */
-export function socketApp(ctx: ServerContext, identity: string | undefined): FastifyInstance {
+export function socketApp(
+  ctx: ServerContext,
+  identity: string | undefined,
+  reads: () => readonly LoadRead[],
+): FastifyInstance {
   const app = createHttpApp({ ...ctx, tokens: () => undefined });
+  const stale = new StaleReload(ctx);
   app.addHook('onRequest', (request, _reply, done) => {
     const claimed = request.headers[CONFIG_IDENTITY_HEADER];
-    if (claimed === undefined || claimed === identity) return done();
+    if (claimed === undefined) return done();
+    if (claimed !== identity)
+      return done(
+        new ApiError(
+          409,
+          'config_mismatch',
+          'this server runs another configuration (config files, policy files or sandbox root) than the one named in x-hookwarden-config',
+        ),
+      );
+    if (request.headers[CONFIG_READS_HEADER] === readsDigest(reads())) return done();
+    stale.check(reads());
     done(
       new ApiError(
         409,
-        'config_mismatch',
-        'this server runs another configuration (config files, policy files or sandbox root) than the one named in x-hookwarden-config',
+        'config_changed',
+        `a file this server loaded its configuration from changed since (or ${CONFIG_READS_HEADER} is missing): it answers only for what is on disk; it reloads when it watches its files`,
       ),
     );
   });
+  app.get(CONFIG_READS_PATH, { config: { access: 'public' } }, async () => ({
+    reads: reads().map((r) => ({ kind: r.kind, path: r.path })),
+  }));
   addApiRoutes(app, ctx);
   return app;
+}
+
+/** On a stale digest, a reload now if the files did change (at most one a second; --no-watch too). */
+class StaleReload {
+  #last = 0;
+  constructor(readonly ctx: ServerContext) {}
+  check(reads: readonly LoadRead[]): void {
+    const now = Date.now();
+    if (now - this.#last < 1000) return;
+    this.#last = now;
+    if (
+      readsMismatch(
+        reads,
+        reads.map((r) => digestNow(r.kind, r.path)),
+      ) === undefined
+    )
+      return;
+    this.ctx.reload().catch(() => {}); // closing meanwhile: nothing to reload
+  }
 }
 
 /** Listens on HOST:PORT; resolves with its URL, or rejects with a ServeOptionsError that says why not. */

@@ -126,7 +126,8 @@ class Server implements RunningServer {
       }
       const { executor } = this.#o;
       const identity = configIdentity(asList(executor.config), asList(executor.policy), executor.root);
-      const local = this.#o.socket === undefined ? undefined : socketApp(ctx, identity);
+      const local =
+        this.#o.socket === undefined ? undefined : socketApp(ctx, identity, () => internals.reads());
       if (local !== undefined) this.#apps.push(local);
       await warmPools(internals);
       if (api !== undefined && this.#o.listen !== undefined)

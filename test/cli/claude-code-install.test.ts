@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { keptWhy, planInstall, unionMatcher } from '../../src/cli/claude-code/install-plan.js';
 import { runsAdapter, shellQuote, shellWords } from '../../src/cli/claude-code/routing.js';
 import { ccMatches } from '../helpers/claude-code.js';
-import { runCli } from '../helpers/cli.js';
+import { CLIENT, runCli } from '../helpers/cli.js';
 import { tempDir, writeConfig } from '../helpers/fixture.js';
 
 const cmd = (command: string, extra: Record<string, unknown> = {}) => ({
@@ -111,7 +111,7 @@ describe('hookwarden claude-code install', () => {
     expect(adapterOf('PreToolUse').hooks).toEqual([
       {
         type: 'command',
-        command: `${process.execPath} ${join(process.cwd(), 'bin/hookwarden')} claude-code --timeout 49 --config ${copy}`,
+        command: `${CLIENT} ${process.execPath} ${join(process.cwd(), 'bin/hookwarden')} claude-code --timeout 49 --config ${copy}`,
         timeout: 52,
       },
     ]);
@@ -121,7 +121,21 @@ describe('hookwarden claude-code install', () => {
     // The prompt hook stays as it was.
     expect(block.hooks.Stop).toEqual(settings.hooks.Stop);
     expect(r.stderr).toMatch(/nothing written\. With --write/);
+    expect(r.stderr).toMatch(/the hook command is hookwarden-client/);
     expect(existsSync(copy)).toBe(false);
+  });
+
+  it('--no-client writes the Node adapter command, and says so', async () => {
+    const file = writeConfig(tempDir(), 'settings.json', settings);
+    const r = await runCli(['claude-code', 'install', file, '--no-client']);
+    const block = JSON.parse(r.stdout) as Block;
+    const command = block.hooks.PreToolUse![0]!.hooks[0]!.command as string;
+    expect(shellWords(command).slice(0, 3)).toEqual([
+      process.execPath,
+      join(process.cwd(), 'bin/hookwarden'),
+      'claude-code',
+    ]);
+    expect(r.stderr).toMatch(/the hook command is the Node adapter \(--no-client\)/);
   });
 
   it('--socket: the adapter command forwards to that daemon socket (made absolute)', async () => {

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { bashInput } from '../helpers/claude-code.js';
 import { runCli } from '../helpers/cli.js';
-import { tempDir, writeConfig } from '../helpers/fixture.js';
+import { tempDir, writeConfig, writeFile } from '../helpers/fixture.js';
 import { startServe } from '../helpers/serve.js';
 
 const bash = bashInput;
@@ -39,11 +39,18 @@ afterAll(() => {
   for (const f of fakes) f.close();
 });
 
-/** A socket server in this process answering every connection with `raw` (or never, if undefined). */
+const NO_READS = '{"reads":[]}';
+const READS_ANSWER = `HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: ${NO_READS.length}\r\n\r\n${NO_READS}`;
+
+/**
+ * A socket server in this process answering every dispatch with `raw` (or never, if undefined), and
+ * the list of what it loaded with an empty one.
+ */
 function fakeDaemon(path: string, raw: string | undefined): Promise<void> {
   const server = createServer((c) => {
-    c.on('data', () => {
-      if (raw !== undefined) c.end(raw);
+    c.on('data', (d: Buffer) => {
+      if (d.toString('latin1').startsWith('GET /v1/config-reads ')) c.end(READS_ANSWER);
+      else if (raw !== undefined) c.end(raw);
     });
     c.on('error', () => {});
   });
@@ -187,6 +194,65 @@ describe('serve --socket and the adapter forwarding to it', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/no verdict within --timeout 1 s/);
     noStack(r.stderr);
+  });
+
+  // Issue 23, finding 4: the daemon answered with the hooks it loaded after the user had edited them.
+  it.each([
+    ['the config file', 'settings.json'],
+    ['a JS guard it loaded', 'guard.js'],
+  ])(
+    'never answers for %s edited since it loaded it: the call right after the edit falls back, and the new guard decides',
+    async (_what, edited) => {
+      const dir = tempDir();
+      const PUSH = 'grep -q "push --force" && { echo "no force pushes" >&2; exit 2; }; exit 0';
+      writeFile(join(dir, 'guard.js'), 'export default () => ({})');
+      const config = writeConfig(dir, 'settings.json', {
+        hooks: {
+          PreToolUse: [
+            {
+              matcher: 'Bash',
+              hooks: [
+                { type: 'js', source: 'guard.js' },
+                { type: 'command', command: 'exit 0' },
+              ],
+            },
+          ],
+        },
+      });
+      const path = join(dir, 'hw.sock');
+      // --no-watch: the digest check alone must catch the edit, whatever a watcher would do.
+      const s = await startServe(['-c', config, '--socket', path, '--root', dir, '--no-watch']);
+      const args = ['-c', config, '--socket', path, '--root', dir];
+      const push = bash('git push --force origin main');
+      const before = await adapter(args, push);
+      expect([before.code, NOT_USED.exec(before.stderr)]).toEqual([0, null]);
+      if (edited === 'settings.json')
+        writeConfig(dir, 'settings.json', {
+          hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: PUSH }] }] },
+        });
+      else
+        writeFile(
+          join(dir, 'guard.js'),
+          'export default (i) => (/push --force/.test(i.toolInput.command) ? { decision: "deny", reason: "no force pushes" } : {})',
+        );
+      const after = await adapter(args, push);
+      expect(after.code).toBe(2);
+      expect(after.stderr).toMatch(/no force pushes/);
+      // The daemon said why it did not answer (409 config_changed), and reloaded: the next call is its.
+      await s.waitForLog((l) => l.msg === 'configuration reloaded');
+      const next = await adapter(args, push);
+      expect([next.code, next.stderr]).toEqual([2, expect.stringMatching(/no force pushes/)]);
+      const codes = (await requests(s, 3)).map((l) => l.status);
+      expect(codes).toEqual([200, 409, 200]);
+    },
+  );
+
+  it('watches its files by default with --socket: an edit is loaded without a call', async () => {
+    const dir = tempDir();
+    const config = writeConfig(dir, 'settings.json', NO_RM);
+    const s = await startServe(['-c', config, '--socket', join(dir, 'hw.sock')]);
+    writeConfig(dir, 'settings.json', DENY_ALL);
+    await s.waitForLog((l) => l.msg === 'configuration reloaded');
   });
 
   it('refuses a socket path it cannot own safely, with a message and no stack trace', async () => {

@@ -6,7 +6,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { bashInput } from '../helpers/claude-code.js';
+import { bashInput, ccCommand, ccSettings } from '../helpers/claude-code.js';
 import { type LiveCli, runCli, startCli } from '../helpers/cli.js';
 import { hooksOn, tempDir, writeConfig, writeFile } from '../helpers/fixture.js';
 import { processesWithEnv, settleHookProcesses } from '../helpers/processes.js';
@@ -15,15 +15,8 @@ const HANG_MS = 60_000;
 const TRACER = fileURLToPath(new URL('../fixtures/trace-modules.mjs', import.meta.url));
 
 const bash = bashInput;
-const cmd = (command: string, extra: Record<string, unknown> = {}) => ({
-  type: 'command',
-  command,
-  ...extra,
-});
-/** A Claude Code settings.json with one group. */
-const settings = (event: string, hooks: unknown[], matcher?: string) => ({
-  hooks: { [event]: [{ ...(matcher === undefined ? {} : { matcher }), hooks }] },
-});
+const cmd = ccCommand;
+const settings = ccSettings;
 
 function adapter(args: string[], input: unknown, env: NodeJS.ProcessEnv = {}) {
   return runCli(['claude-code', ...args], {
@@ -163,7 +156,9 @@ describe('hookwarden claude-code', () => {
     );
     expect(r.code).toBe(0);
     expect(readFileSync(envFile, 'utf8')).toBe(`export EARLIER=1\nexport GREETING='it'\\''s me'\n`);
-    expect(r.stderr).toMatch(/sessionEnv: hook ".*" may not set LD_PRELOAD for the session.*not exported/);
+    expect(JSON.parse(r.stdout).systemMessage).toMatch(
+      /^hookwarden: hook ".*": sessionEnv \(LD_PRELOAD\): "LD_PRELOAD" is read by the dynamic loader.*: not applied$/,
+    );
     const sourced = spawnSync('sh', ['-c', `. '${envFile}'; printf %s "$GREETING"`], { encoding: 'utf8' });
     expect(sourced.stdout).toBe("it's me");
   });

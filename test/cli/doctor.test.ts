@@ -19,7 +19,14 @@ describe('hookwarden doctor', () => {
       'runAs "nobody"',
       'JS hooks (QuickJS)',
       'scratch directories',
+      'Claude Code client',
     ]);
+    expect(report.checks[8]).toMatchObject({
+      ok: true,
+      detail: expect.stringMatching(
+        /^hookwarden-client \(.*\/dist\/native\/hookwarden-client\): hook calls go to a per-user daemon/,
+      ),
+    });
     expect(report.checks[0]).toMatchObject({
       ok: true,
       detail: expect.stringMatching(/^spawn server \(.*\/hw-spawn-server\): .*the main thread never forks/),

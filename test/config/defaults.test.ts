@@ -83,10 +83,12 @@ describe('the hooks.json JSON Schema', () => {
       'limits',
       'allowedHttpHookUrls',
       'httpHookAllowedEnvVars',
+      'sessionEnv',
       'packs',
       'tenants',
     ]);
     expect(JSON.stringify(s)).toContain('"timeoutMs"');
+    expect(JSON.stringify(s)).toContain('"pathDirs"');
   });
 });
 

@@ -1,19 +1,12 @@
 // Loading http hooks: the URL allow-list comes from policy files and options only, the hook's fields
 // are checked with their JSON path, and onFailure is Claude Code's spelling of onError.
 import { describe, expect, it } from 'vitest';
-import type { SourceSpec } from '../../src/config/read-source.js';
 import { createExecutor, validateConfig } from '../../src/index.js';
 import { hooksOn, input, tempDir, withExecutor, writeConfig } from '../helpers/fixture.js';
 import { json, startHookServer } from '../helpers/hook-server.js';
-import { loadConfig } from '../helpers/load-config.js';
+import { loadConfig, objectSource } from '../helpers/load-config.js';
 
-const obj = (value: unknown, scope: SourceSpec['scope'] = 'project', label = '<test>'): SourceSpec => ({
-  kind: 'object',
-  value,
-  scope,
-  label,
-  dir: '/tmp',
-});
+const obj = objectSource;
 const messages = (r: Awaited<ReturnType<typeof loadConfig>>) =>
   r.diagnostics.map((d) => `${d.severity}${d.skipped ? ' (skipped)' : ''} ${d.file} ${d.path}: ${d.message}`);
 const httpHook = (url: string, extra: Record<string, unknown> = {}) =>

@@ -282,12 +282,49 @@ describe('a DispatchResult as Claude Code reads it', () => {
     });
   });
 
-  it('hands sessionEnv over on the events Claude Code gives a CLAUDE_ENV_FILE, and drops it elsewhere', () => {
-    expect(toClaudeCodeAnswer('SessionStart', result({ sessionEnv: { A: '1' } })).sessionEnv).toEqual({
-      A: '1',
+  it('hands the session env over as bash on the events Claude Code gives a CLAUDE_ENV_FILE, and drops it elsewhere', () => {
+    const script = 'export A=1\nexport PATH="$PATH:/opt/x/bin"';
+    const both = toClaudeCodeAnswer(
+      'SessionStart',
+      result({ sessionEnv: { A: '1' }, sessionEnvScript: script }),
+    );
+    expect([both.sessionEnvScript, both.dropped]).toEqual([script, []]);
+    // A result with literal values only (a platform's own fold): export lines, quoted.
+    expect(toClaudeCodeAnswer('CwdChanged', result({ sessionEnv: { A: "it's" } })).sessionEnvScript).toBe(
+      "export A='it'\\''s'",
+    );
+    const elsewhere = toClaudeCodeAnswer(
+      'Stop',
+      result({ sessionEnv: { A: '1' }, sessionEnvScript: script }),
+    );
+    expect([elsewhere.sessionEnvScript, elsewhere.dropped]).toEqual([
+      undefined,
+      ['sessionEnv', 'sessionEnvScript'],
+    ]);
+  });
+
+  it("shows the user what a hook's answer could not do (its record's warnings) as a systemMessage", () => {
+    const warned = result({
+      hooks: [
+        {
+          id: 'env',
+          type: 'command',
+          scope: 'project',
+          outcome: 'proceed',
+          latencyMs: 1,
+          queuedMs: 0,
+          warnings: ['CLAUDE_ENV_FILE line 2 (source): runs a command\nsecond line: not applied'],
+        },
+      ],
     });
-    const elsewhere = toClaudeCodeAnswer('Stop', result({ sessionEnv: { A: '1' } }));
-    expect([elsewhere.sessionEnv, elsewhere.dropped]).toEqual([undefined, ['sessionEnv']]);
+    const a = toClaudeCodeAnswer('SessionStart', warned);
+    expect([a.exitCode, JSON.parse(a.stdout)]).toEqual([
+      0,
+      {
+        systemMessage:
+          'hookwarden: hook "env": CLAUDE_ENV_FILE line 2 (source): runs a command second line: not applied',
+      },
+    ]);
   });
 
   it('answers an interrupted dispatch that is not a deny as a non-blocking error', () => {

@@ -370,7 +370,16 @@ describe('CLAUDE_ENV_FILE', () => {
     await withExecutor({ config }, async (hw) => {
       const r = await hw.dispatch('SessionStart', input({ source: 'startup' }));
       expect(r.sessionEnv).toEqual({ NODE_ENV: 'production', REGION: 'us' });
-      expect(r.hooks[0]?.ignoredFields).toEqual(['sessionEnv.LD_PRELOAD']);
+      // The bash Claude Code's env file gets: each hook's lines as written, its JSON answer after them.
+      expect(r.sessionEnvScript).toBe(
+        'export NODE_ENV=production\nexport REGION="eu west"\nexport REGION=us',
+      );
+      expect(r.hooks[0]?.ignoredFields).toEqual(['CLAUDE_ENV_FILE:2']);
+      expect(r.hooks[0]?.warnings).toEqual([
+        expect.stringMatching(
+          /^CLAUDE_ENV_FILE line 2 \(LD_PRELOAD\): "LD_PRELOAD" is read by the dynamic loader/,
+        ),
+      ]);
       // Other events' hooks get no env file.
       expect((await hw.dispatch('PreToolUse', bash())).additionalContext).toBe('[]');
     });

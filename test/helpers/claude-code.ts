@@ -139,3 +139,15 @@ export const bashInput = (command: string, extra: Record<string, unknown> = {}) 
   tool_use_id: 't1',
   ...extra,
 });
+
+/** A Claude Code command handler. */
+export const ccCommand = (command: string, extra: Record<string, unknown> = {}) => ({
+  type: 'command',
+  command,
+  ...extra,
+});
+
+/** A Claude Code settings.json with one group of `hooks` on `event`. */
+export const ccSettings = (event: string, hooks: unknown[], matcher?: string) => ({
+  hooks: { [event]: [{ ...(matcher === undefined ? {} : { matcher }), hooks }] },
+});

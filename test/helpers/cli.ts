@@ -4,6 +4,8 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 export const BIN = fileURLToPath(new URL('../../bin/hookwarden', import.meta.url));
+/** hookwarden-client (npm run build compiles it): the hook command `claude-code install` writes. */
+export const CLIENT = fileURLToPath(new URL('../../dist/native/hookwarden-client', import.meta.url));
 if (!existsSync(fileURLToPath(new URL('../../dist/cli/bundle/main.js', import.meta.url)))) {
   throw new Error('dist/ is missing: run `npm run build` (npm test does it) before the CLI tests');
 }
@@ -44,6 +46,10 @@ export function runProgram(
     child.stderr.on('data', (d) => (stderr += d));
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
+    // A program that exits without reading its input (an early answer) is no error of the test's.
+    child.stdin.on('error', (err: NodeJS.ErrnoException) => {
+      if (err.code !== 'EPIPE') reject(err);
+    });
     child.stdin.end(options.stdin ?? '');
   });
 }

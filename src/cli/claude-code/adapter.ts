@@ -12,12 +12,14 @@
 // non-blocking error, one line on stderr) on the other events.
 
 import { statSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { toClaudeCodeAnswer } from '../../contract/claude-code-answer.js';
 import { configIdentity } from '../../server/config-identity.js';
 import { claimInterrupts } from '../interrupt.js';
 import type { CliAnswer } from '../one-dispatch.js';
 import { UsageError } from '../usage-error.js';
 import { failureAnswer, toCliAnswer } from './answer-io.js';
+import { clientFallbackNote, startDaemonIfAsked } from './daemon/start.js';
 import { type AdapterFlags, parseAdapterArgs, timeoutMs } from './flags.js';
 import { forwardDispatch } from './forward.js';
 import { InputProblem, readClaudeCodeInput } from './input.js';
@@ -31,11 +33,11 @@ function write(a: CliAnswer, then?: () => void): number {
 }
 
 /** The sandbox root: --root, else the project Claude Code runs in, else the current directory. */
-function withRoot(flags: AdapterFlags): AdapterFlags {
+function withRoot(flags: AdapterFlags, env: Readonly<Record<string, string | undefined>>, cwd: string) {
   if (flags.root !== undefined) return flags;
-  const project = process.env.CLAUDE_PROJECT_DIR;
+  const project = env.CLAUDE_PROJECT_DIR;
   try {
-    if (project !== undefined && project !== '' && statSync(project).isDirectory())
+    if (project !== undefined && project !== '' && statSync(resolve(cwd, project)).isDirectory())
       return { ...flags, root: project };
   } catch {
     // a project directory that is gone: the current directory, as without it
@@ -43,21 +45,28 @@ function withRoot(flags: AdapterFlags): AdapterFlags {
   return flags;
 }
 
-/** Parses the flags; a problem is kept for the answer (the event, read from stdin, decides its exit code). */
-function parseFlags(args: readonly string[]): AdapterFlags | UsageError {
+/**
+ * Parses the flags; a problem is kept for the answer (the event, read from stdin, decides its exit
+ * code). `env` and `cwd` are the caller's (the daemon parses for the process it answers).
+ */
+export function parseFlags(
+  args: readonly string[],
+  env: Readonly<Record<string, string | undefined>> = process.env,
+  cwd = process.cwd(),
+): AdapterFlags | UsageError {
   try {
     const flags = parseAdapterArgs(args);
     timeoutMs(flags);
     if ((flags.config ?? []).length + (flags.userConfig ?? []).length + (flags.policy ?? []).length === 0)
       return new UsageError('claude-code needs at least one --config <file> (or --policy <file>)');
-    return withRoot(flags);
+    return withRoot(flags, env, cwd);
   } catch (err) {
     return new UsageError(`${(err as Error).message}; see \`hookwarden claude-code --help\``);
   }
 }
 
 /** Config files that route through the adapter are refused; returns the refusal and the files not parsed. */
-function checkRouting(flags: AdapterFlags): { refusal?: string; unparsed: string[] } {
+export function checkRouting(flags: AdapterFlags): { refusal?: string; unparsed: string[] } {
   const unparsed: string[] = [];
   for (const path of [...(flags.policy ?? []), ...(flags.userConfig ?? []), ...(flags.config ?? [])]) {
     const file = readScannable(path);
@@ -74,7 +83,7 @@ function checkRouting(flags: AdapterFlags): { refusal?: string; unparsed: string
 const socketOf = (flags: AdapterFlags) => flags.socket ?? (process.env.HOOKWARDEN_SOCKET || undefined);
 
 /** Flags of this process the daemon cannot honour (its own --audit, --strict… are its operator's). */
-function unforwardable(flags: AdapterFlags): string | undefined {
+export function unforwardable(flags: AdapterFlags): string | undefined {
   const own = (['strict', 'audit', 'auditKey', 'packCache'] as const).filter((k) => flags[k] !== undefined);
   return own.length === 0
     ? undefined
@@ -82,14 +91,22 @@ function unforwardable(flags: AdapterFlags): string | undefined {
 }
 
 /** The configuration this adapter runs, as the daemon names its own (config-identity.ts). */
-const identityOf = (flags: AdapterFlags) =>
+export const identityOf = (flags: AdapterFlags, cwd = process.cwd()) =>
   configIdentity(
     [...(flags.userConfig ?? []).map((path) => ({ path, scope: 'user' })), ...(flags.config ?? [])],
     flags.policy ?? [],
     flags.root,
+    cwd,
   );
 
 export async function runClaudeCodeAdapter(args: readonly string[]): Promise<number> {
+  const code = await runAdapter(args);
+  // hookwarden-client found no daemon and ran this adapter instead: start one for its next call.
+  if (!(parseFlags(args) instanceof UsageError)) await startDaemonIfAsked(args);
+  return code;
+}
+
+async function runAdapter(args: readonly string[]): Promise<number> {
   const startedAt = performance.now();
   // fast: this module answers (signals, --timeout, errors); full: full-dispatch.ts does.
   let stage = 'fast' as 'fast' | 'full' | 'done';
@@ -133,6 +150,8 @@ export async function runClaudeCodeAdapter(args: readonly string[]): Promise<num
         never()
       );
     const notes: string[] = [];
+    const client = clientFallbackNote();
+    if (client !== undefined) notes.push(client);
     const socket = socketOf(flags);
     const own = socket === undefined ? undefined : unforwardable(flags);
     if (own !== undefined)

@@ -26,7 +26,9 @@ What it answers (Claude Code's hooks reference, "Exit code output" and "JSON out
   allow, ask, defer  exit 0, PreToolUse permissionDecision (+ updatedInput, additionalContext)
   keep working    Stop/SubagentStop: exit 0, {"decision": "block", "reason": …}; TeammateIdle: exit 2
   context, env    additionalContext where the event takes it; continue, stopReason, systemMessage,
-                  suppressOutput on every event; sessionEnv appended to $CLAUDE_ENV_FILE
+                  suppressOutput on every event; the session-env lines the hooks wrote that
+                  the session-env rule keeps, appended to $CLAUDE_ENV_FILE as written (bash);
+                  each refused line, and each answer field ignored, named in systemMessage
   nothing to say  exit 0, empty stdout
 It fails closed: input it cannot read (not JSON, no or unknown hook_event_name, a field of the wrong
 type, over 8 MiB or 64 levels deep), bad flags, a config that does not load or that routes through
@@ -34,6 +36,9 @@ this adapter itself, an internal error, an interrupt or --timeout before a verdi
 line on stderr where the event can block (and when it is unknown), a JSON deny on PermissionRequest,
 exit 1 (a non-blocking error) on the other events. Never a stack trace.
 Hooks run with $CLAUDE_PROJECT_DIR (else the current directory) as their sandbox root.
+\`claude-code install\` writes this command behind hookwarden-client where it was built: the client
+forwards each call to a per-user daemon that answers exactly as this adapter would here, and runs
+this adapter itself on any doubt (\`hookwarden claude-code daemon --help\`).
 With --socket <path> (or $HOOKWARDEN_SOCKET) it forwards the event to a running
 \`hookwarden serve --socket <path>\` that runs the same --config files and root (a warm dispatcher),
 and dispatches here itself when the socket is absent, stale, not this user's, or the daemon runs
@@ -57,6 +62,56 @@ In a settings file (what \`install\` writes):
     setExitCode(await runClaudeCodeAdapter(process.argv.slice(3)));
   });
 
+  const daemon = cc
+    .command('daemon')
+    .description(
+      'the per-user daemon hookwarden-client forwards hook calls to: started on demand, exits when idle',
+    )
+    .addHelpText(
+      'after',
+      `
+When \`claude-code install\` found hookwarden-client built (npm run build, with a C compiler), the
+hook command it writes is the client: it sends each call to a daemon that keeps the configuration
+loaded and the sandboxes warm, and runs the Node adapter in its own process on any doubt (no daemon,
+another configuration, a file changed since the daemon loaded it, a socket of another user, a
+protocol error, a daemon that dies or does not answer in time). The first call of a configuration
+starts its daemon in the background; it exits after 15 minutes without a call
+($HOOKWARDEN_DAEMON_IDLE_SECONDS when it starts), on \`daemon stop\`, or when hookwarden is rebuilt.
+Sockets: $XDG_RUNTIME_DIR/hookwarden (else /tmp/hookwarden-<uid>), mode 0700. Logs:
+$XDG_STATE_HOME/hookwarden/claude-code-daemon (else ~/.local/state/…). See docs/claude-code.md.
+
+Examples:
+  $ hookwarden claude-code daemon status
+  $ hookwarden claude-code daemon stop`,
+    );
+  daemon
+    .command('status')
+    .description("list this user's Claude Code daemons: what each runs, its calls, its socket and log")
+    .option('--json', 'print the reports as JSON')
+    .action(async (flags: { json?: boolean }) => {
+      const { runDaemonStatus } = await import('./daemon/control.js');
+      setExitCode(await runDaemonStatus(flags));
+    });
+  daemon
+    .command('stop')
+    .description('stop every Claude Code daemon of this user (the next hook call starts one again)')
+    .option('--json', 'print the reports as JSON')
+    .action(async (flags: { json?: boolean }) => {
+      const { runDaemonStop } = await import('./daemon/control.js');
+      setExitCode(await runDaemonStop(flags));
+    });
+  daemon
+    .command('run')
+    .description('run a daemon in the foreground (the adapter starts it on demand; for debugging)')
+    .requiredOption('--socket <path>', "its socket, in the user's daemon directory")
+    .option('--idle-timeout <seconds>', 'exit after this long without a call (default 900)')
+    .option('--log <file>', 'the log file its stderr goes to (shown by status)')
+    .argument('<args...>', "the adapter's arguments, after --: -- --config <file>…")
+    .action(async (args: string[], flags: { socket: string; idleTimeout?: string; log?: string }) => {
+      const { runDaemon } = await import('./daemon/daemon.js');
+      setExitCode(await runDaemon({ ...flags, args }));
+    });
+
   cc.command('install')
     .description(
       'route the hooks of a Claude Code settings.json or plugin hooks.json through the adapter: prints the settings block, --write puts it in place',
@@ -74,6 +129,10 @@ In a settings file (what \`install\` writes):
       'write the adapter command with --socket <path>: it forwards to a `hookwarden serve --socket <path>` with the same config when one runs (made absolute; $VARS are not expanded later)',
     )
     .option(
+      '--no-client',
+      'write the Node adapter command even where hookwarden-client was built (no daemon; every call starts Node)',
+    )
+    .option(
       '--hooks-file <path>',
       'where the hooks copy goes (default: <file name>.hookwarden.json next to <file>, or at the root of a plugin)',
     )
@@ -88,7 +147,11 @@ event that had them gets ONE adapter hook instead:
             other (tool events, UserPromptSubmit, Stop…), the longest where it runs them at once
             (SessionStart, Notification…), plus 2 s for the adapter; the adapter itself answers 3 s
             before Claude Code would give up (--timeout), so a slow chain blocks, never slips through
-  command   absolute paths of this node and this hookwarden, each word quoted for the shell
+  command   hookwarden-client (where \`npm run build\` could build it) followed by the absolute paths
+            of this node and this hookwarden, each word quoted for the shell: the client forwards
+            each call to a per-user daemon started on the first call, and runs the Node words
+            itself on any doubt (\`hookwarden claude-code daemon --help\`); without the client (no
+            C compiler at build, --no-client, --socket), the Node words alone, as \`doctor\` says
 Left with Claude Code, as they were: prompt, agent, http and mcp_tool hooks, async hooks (Claude
 Code runs them without holding the tool call; the adapter process would wait for them), WorktreeCreate hooks (they answer with a path on
 stdout), events hookwarden does not know. A file that already routes through the adapter is
@@ -100,7 +163,7 @@ Before (.claude/settings.json):
     {"type": "command", "command": ".claude/hooks/guard.sh", "timeout": 30}]}]}}
 After --write (.claude/settings.json; the hooks above are now in .claude/settings.hookwarden.json):
   {"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "timeout": 36,
-    "command": "/usr/bin/node /opt/hookwarden/bin/hookwarden claude-code --timeout 33 --config /work/proj/.claude/settings.hookwarden.json"}]}]}}
+    "command": "/opt/hookwarden/dist/native/hookwarden-client /usr/bin/node /opt/hookwarden/bin/hookwarden claude-code --timeout 33 --config /work/proj/.claude/settings.hookwarden.json"}]}]}}
 
 Exit status: 0 printed (and written, with --write), 1 error (nothing written).
 
@@ -110,8 +173,13 @@ Examples:
   $ hookwarden claude-code install .claude/settings.json --socket "$XDG_RUNTIME_DIR/hookwarden.sock" --write
   $ hookwarden claude-code install plugins/guard/hooks/hooks.json --hooks-file plugins/guard/sandboxed.json --write`,
     )
-    .action(async (file: string, flags: { write?: boolean; hooksFile?: string; socket?: string }) => {
-      const { runClaudeCodeInstall } = await import('./install.js');
-      setExitCode(await runClaudeCodeInstall(file, flags));
-    });
+    .action(
+      async (
+        file: string,
+        flags: { write?: boolean; hooksFile?: string; socket?: string; client?: boolean },
+      ) => {
+        const { runClaudeCodeInstall } = await import('./install.js');
+        setExitCode(await runClaudeCodeInstall(file, flags));
+      },
+    );
 }

@@ -3,19 +3,26 @@
 // to start; the daemon's are warm. The answer is the daemon's DispatchResult, mapped as usual.
 //
 // It never fails open because of the daemon: a socket that is not this user's (or sits in a
-// directory others can write), no daemon, a daemon that refuses (another configuration: 409, or
-// draining, or overloaded) or answers anything but a well-formed DispatchResult: the adapter runs
-// the dispatch itself. Only the adapter's own --timeout ends the wait (the answer of an interrupt).
+// directory others can write), no daemon, a daemon that refuses (another configuration, or files
+// changed since it loaded them: 409; or draining, or overloaded) or answers anything but a
+// well-formed DispatchResult: the adapter runs the dispatch itself. Before the dispatch it asks the
+// daemon what its load read and digests each file itself (two requests on the socket). Only the adapter's own --timeout ends the wait (the answer of an interrupt).
 //
 // HTTP/1.1 is spoken by hand over node:net (one POST, `Connection: close`, a Content-Length answer):
 // node:http costs ~5 ms more to load, a quarter of the budget of this path.
 import { connect } from 'node:net';
+import { digestNow, type ReadKind } from '../../config/read-log.js';
 import { VERDICTS } from '../../contract/decisions.js';
 import { isObject } from '../../contract/messages.js';
 import { outputFieldProblem } from '../../contract/parse-output.js';
 import { PlainJsonError, toPlainJson } from '../../contract/plain-json.js';
 import type { DispatchResult } from '../../contract/result.js';
-import { CONFIG_IDENTITY_HEADER } from '../../server/config-identity.js';
+import {
+  CONFIG_IDENTITY_HEADER,
+  CONFIG_READS_HEADER,
+  CONFIG_READS_PATH,
+  readsDigest,
+} from '../../server/config-identity.js';
 import { socketTrustProblem } from '../../server/unix-socket.js';
 
 export type Forwarded =
@@ -84,77 +91,107 @@ function parseAnswer(bytes: Buffer): { status: number; body: string } | undefine
   return { status: Number(status[1]), body: body.toString('utf8') };
 }
 
+type Exchanged = { readonly status: number; readonly json: unknown } | { readonly why: string };
+
+/** One HTTP/1.1 request on a new connection to `socket`, and its JSON answer; never rejects. */
+function exchange(socket: string, head: string[], body: Buffer = Buffer.alloc(0)): Promise<Exchanged> {
+  const request = Buffer.concat([
+    Buffer.from([...head, 'host: localhost', 'connection: close', '', ''].join('\r\n'), 'latin1'),
+    body,
+  ]);
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let settled = false;
+    const done = (e: Exchanged) => {
+      if (settled) return;
+      settled = true;
+      conn.destroy();
+      resolve(e);
+    };
+    /** Handles the answer once it is complete; false while it is not. */
+    const answered = (): boolean => {
+      const answer = parseAnswer(Buffer.concat(chunks));
+      if (answer === undefined) return false;
+      try {
+        done({ status: answer.status, json: JSON.parse(answer.body) });
+      } catch {
+        done({ why: `the daemon answered ${answer.status} without JSON` });
+      }
+      return true;
+    };
+    const conn = connect(socket);
+    conn.on('connect', () => conn.write(request));
+    conn.on('data', (d: Buffer) => {
+      size += d.length;
+      if (size > MAX_ANSWER_BYTES) return done({ why: 'the daemon answered too much' });
+      chunks.push(d);
+      answered();
+    });
+    conn.on('error', (err: NodeJS.ErrnoException) => done({ why: `${socket}: ${err.code ?? err.message}` }));
+    conn.on('close', () => {
+      if (!answered()) done({ why: 'the daemon closed the connection before a complete answer' });
+    });
+  });
+}
+
+const READ_KINDS: ReadonlySet<string> = new Set<ReadKind>(['file', 'file-nofollow', 'dir', 'exists']);
+
+/**
+ * The digest of what the daemon's load read, as this process reads it now (CONFIG_READS_PATH lists
+ * the paths; each is digested here): the daemon answers only when its load saw the same.
+ */
+async function currentReads(socket: string): Promise<{ digest: string } | { why: string }> {
+  const listed = await exchange(socket, [`GET ${CONFIG_READS_PATH} HTTP/1.1`]);
+  if ('why' in listed) return listed;
+  const reads = isObject(listed.json) ? listed.json.reads : undefined;
+  if (listed.status !== 200 || !Array.isArray(reads))
+    return { why: `the daemon answered ${listed.status} to ${CONFIG_READS_PATH}` };
+  const now: { kind: string; path: string; digest: string }[] = [];
+  for (const r of reads) {
+    if (!isObject(r) || typeof r.path !== 'string' || !READ_KINDS.has(r.kind as string))
+      return { why: `the daemon's ${CONFIG_READS_PATH}: a malformed entry` };
+    const kind = r.kind as ReadKind;
+    now.push({ kind, path: r.path, digest: digestNow(kind, r.path) });
+  }
+  return { digest: readsDigest(now) };
+}
+
 /**
  * Sends one dispatch to the daemon on `socket`; `identity` names the configuration this adapter
- * would run (the daemon refuses another). Never rejects: every failure is `unavailable`.
+ * would run (the daemon refuses another, and one whose files changed since it loaded them). Never
+ * rejects: every failure is `unavailable`.
  */
-export function forwardDispatch(
+export async function forwardDispatch(
   socket: string,
   event: string,
   input: Record<string, unknown>,
   identity: string | undefined,
 ): Promise<Forwarded> {
   const distrust = socketTrustProblem(socket);
-  if (distrust !== undefined) return Promise.resolve({ kind: 'unavailable', why: distrust });
+  if (distrust !== undefined) return { kind: 'unavailable', why: distrust };
+  const reads = identity === undefined ? undefined : await currentReads(socket);
+  if (reads !== undefined && 'why' in reads) return { kind: 'unavailable', why: reads.why };
   const body = Buffer.from(JSON.stringify(input));
-  const head = [
-    `POST /v1/dispatch/${encodeURIComponent(event)} HTTP/1.1`,
-    'host: localhost',
-    'content-type: application/json',
-    `content-length: ${body.length}`,
-    ...(identity === undefined ? [] : [`${CONFIG_IDENTITY_HEADER}: ${identity}`]),
-    'connection: close',
-    '',
-    '',
-  ].join('\r\n');
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let settled = false;
-    const done = (f: Forwarded) => {
-      if (settled) return;
-      settled = true;
-      conn.destroy();
-      resolve(f);
-    };
-    /** Handles the answer once it is complete; false while it is not. */
-    const answered = (): boolean => {
-      const answer = parseAnswer(Buffer.concat(chunks));
-      if (answer === undefined) return false;
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(answer.body);
-      } catch {
-        done({ kind: 'unavailable', why: `the daemon answered ${answer.status} without JSON` });
-        return true;
-      }
-      if (answer.status !== 200) {
-        const code = isObject(parsed) && isObject(parsed.error) ? String(parsed.error.code) : 'no error code';
-        done({ kind: 'unavailable', why: `the daemon answered ${answer.status} (${code})` });
-        return true;
-      }
-      const result = checkForwardedResult(parsed);
-      done(
-        typeof result === 'string'
-          ? { kind: 'unavailable', why: `the daemon's result: ${result}` }
-          : { kind: 'result', result },
-      );
-      return true;
-    };
-    const conn = connect(socket);
-    conn.on('connect', () => conn.write(Buffer.concat([Buffer.from(head, 'latin1'), body])));
-    conn.on('data', (d: Buffer) => {
-      size += d.length;
-      if (size > MAX_ANSWER_BYTES) return done({ kind: 'unavailable', why: 'the daemon answered too much' });
-      chunks.push(d);
-      answered();
-    });
-    conn.on('error', (err: NodeJS.ErrnoException) =>
-      done({ kind: 'unavailable', why: `${socket}: ${err.code ?? err.message}` }),
-    );
-    conn.on('close', () => {
-      if (!answered())
-        done({ kind: 'unavailable', why: 'the daemon closed the connection before a complete answer' });
-    });
-  });
+  const answer = await exchange(
+    socket,
+    [
+      `POST /v1/dispatch/${encodeURIComponent(event)} HTTP/1.1`,
+      'content-type: application/json',
+      `content-length: ${body.length}`,
+      ...(identity === undefined ? [] : [`${CONFIG_IDENTITY_HEADER}: ${identity}`]),
+      ...(reads === undefined ? [] : [`${CONFIG_READS_HEADER}: ${reads.digest}`]),
+    ],
+    body,
+  );
+  if ('why' in answer) return { kind: 'unavailable', why: answer.why };
+  if (answer.status !== 200) {
+    const e = answer.json;
+    const code = isObject(e) && isObject(e.error) ? String(e.error.code) : 'no error code';
+    return { kind: 'unavailable', why: `the daemon answered ${answer.status} (${code})` };
+  }
+  const result = checkForwardedResult(answer.json);
+  return typeof result === 'string'
+    ? { kind: 'unavailable', why: `the daemon's result: ${result}` }
+    : { kind: 'result', result };
 }

@@ -3,38 +3,13 @@
 // the debug log (stderr when the answer is not a block: on exit 2 stderr is the reason Claude sees).
 import './zod-jitless.js'; // first: before any zod schema is built (see there)
 import { type Diagnostic, formatDiagnostic } from '../../config/diagnostics.js';
-import { readJsonFile } from '../../config/read-json.js';
 import { toClaudeCodeAnswer } from '../../contract/claude-code-answer.js';
-import { isObject } from '../../contract/messages.js';
-import type { DispatchResult } from '../../contract/result.js';
 import { defaultOnceDir } from '../../executor/once-file.js';
-import { type Interruption, runOneDispatch } from '../one-dispatch.js';
+import { runOneDispatch } from '../one-dispatch.js';
 import { UsageError } from '../usage-error.js';
 import { failureAnswer, toCliAnswer } from './answer-io.js';
+import { explain, refusedJsonc } from './dispatch-answer.js';
 import type { AdapterFlags } from './flags.js';
-import { refusedRouting } from './routing.js';
-
-/** The reason of a result cut short by the adapter's --timeout or a signal. */
-function explain(result: DispatchResult, why: Interruption | undefined, flags: AdapterFlags): DispatchResult {
-  if (why === undefined || result.decision !== 'deny' || result.interrupted !== true) return result;
-  const reason =
-    why === 'deadline'
-      ? `no verdict within --timeout ${flags.timeout} s: running hooks were stopped`
-      : `interrupted (${why}) before a verdict`;
-  return { ...result, reason };
-}
-
-/** Files the fast path could not parse as JSON are checked here, through the loader's reader. */
-async function refusedJsonc(paths: readonly string[]): Promise<string | undefined> {
-  for (const path of paths) {
-    const read = await readJsonFile(path);
-    if (read.ok && isObject(read.value)) {
-      const refusal = refusedRouting(path, read.value);
-      if (refusal !== undefined) return refusal;
-    }
-  }
-  return undefined;
-}
 
 export interface FullDispatchOptions {
   /** Config files the fast path could not parse (checked here for adapter hooks). */

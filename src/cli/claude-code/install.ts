@@ -20,6 +20,7 @@ import { DEFAULT_EVENTS, EventCatalogue } from '../../contract/events.js';
 import { isObject } from '../../contract/messages.js';
 import { packPinLoader } from '../../packs/pins.js';
 import { UsageError } from '../usage-error.js';
+import { nativeClientCommand } from './daemon/client-command.js';
 import { refuseLinkedDir, refuseLinkedFile, replaceFile, writeNewFiles } from './install-files.js';
 import { type InstallPlan, planInstall } from './install-plan.js';
 import { adapterConfigs, shellQuote } from './routing.js';
@@ -29,6 +30,8 @@ export interface InstallFlags {
   hooksFile?: string;
   /** A `serve --socket` the adapter forwards to when it runs (written into the command, absolute). */
   socket?: string;
+  /** false (--no-client): the Node adapter command even where hookwarden-client was built. */
+  client?: boolean;
 }
 
 /** Time allowed on top of the hooks' own: the adapter's start-up, config load and answer. */
@@ -81,13 +84,32 @@ async function readHooksFile(path: string): Promise<{ text: string; value: Obj; 
   return { text: readFileSync(path, 'utf8'), value, hooks: value.hooks as Obj };
 }
 
-/** The adapter binary as Claude Code should start it: this node and this hookwarden, absolute. */
-function adapterCommand(): { words: string[]; warning?: string } {
+/**
+ * The adapter as Claude Code should start it: this node and this hookwarden, absolute, behind
+ * hookwarden-client where it was built (it forwards to the daemon, and runs exactly these words
+ * itself on any doubt). `note` says which, and why not the client.
+ */
+function adapterCommand(flags: InstallFlags): { words: string[]; warning?: string; note: string } {
   const bin = realpathSync(process.argv[1] ?? '');
   const warning = /[\\/]_npx[\\/]/.test(bin)
     ? `warning: hookwarden runs from npx's cache (${bin}), which npx may clear: install it (npm install -g hookwarden) and run install again`
     : undefined;
-  return { words: [process.execPath, bin, 'claude-code'], ...(warning === undefined ? {} : { warning }) };
+  const node = [process.execPath, bin, 'claude-code'];
+  const client = flags.client === false || flags.socket !== undefined ? undefined : nativeClientCommand();
+  const why =
+    flags.client === false
+      ? '--no-client'
+      : flags.socket !== undefined
+        ? '--socket forwards to serve'
+        : client !== undefined && 'why' in client
+          ? client.why
+          : undefined;
+  const words = client !== undefined && 'path' in client ? [realpathSync(client.path), ...node] : node;
+  const note =
+    why === undefined
+      ? 'the hook command is hookwarden-client: each call goes to the daemon (started on the first call), or runs the Node adapter on any doubt'
+      : `the hook command is the Node adapter (${why})`;
+  return { words, note, ...(warning === undefined ? {} : { warning }) };
 }
 
 /** Milliseconds the adapter may need for each event's hooks: their deadlines, in a row or at once. */
@@ -190,7 +212,7 @@ export async function runClaudeCodeInstall(file: string, flags: InstallFlags): P
     for (const note of plan.notes) err(`hookwarden: ${note}`);
     throw new UsageError(`${path}: no hook the adapter runs (see above)`);
   }
-  const command = adapterCommand();
+  const command = adapterCommand(flags);
   if (flags.socket !== undefined) {
     if (flags.socket.trim() === '') throw new UsageError('--socket: expected a path, got ""');
     command.words.push('--socket', resolve(flags.socket));
@@ -204,6 +226,7 @@ export async function runClaudeCodeInstall(file: string, flags: InstallFlags): P
     `hookwarden: routes ${routed.join(', ')} through \`hookwarden claude-code\`; the hooks it runs: ${copyPath}`,
   );
   for (const note of plan.notes) err(`hookwarden: ${note}`);
+  err(`hookwarden: ${command.note}`);
   if (command.warning !== undefined) err(`hookwarden: ${command.warning}`);
   if (flags.write !== true) {
     err(

@@ -4,12 +4,9 @@
 // Dependency-free.
 import { runsAdapter, shellWords } from '../../config/adapter-hook.js';
 import { isObject } from '../../contract/messages.js';
+import { shellQuote } from '../../contract/shell-quote.js';
 
-export { runsAdapter, shellWords };
-
-/** One word for `sh -c`: single-quoted, so spaces, `$`, backquotes and quotes stay literal. */
-export const shellQuote = (word: string): string =>
-  /^[A-Za-z0-9_./:=@%+-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+export { runsAdapter, shellQuote, shellWords };
 
 /** The `--config` files named by the adapter hooks of a config file (empty: it routes nothing). */
 export function adapterConfigs(file: Record<string, unknown>): { events: string[]; configs: string[] } {

@@ -37,7 +37,14 @@ export function addServeCommand(program: Command, setExitCode: (code: number) =>
       '--audit-required',
       'a dispatch whose --audit records cannot be written (after retries) denies on deny-capable events',
     )
-    .option('--watch', 'reload the configuration when its files change (last-known-good)')
+    .option(
+      '--watch',
+      'reload the configuration when its files change (last-known-good); the default with --socket',
+    )
+    .option(
+      '--no-watch',
+      'with --socket: do not watch (a client still never gets an answer for changed files)',
+    )
     .option(
       '--queue <redis-url>',
       'Redis mode: async hooks become BullMQ jobs shared by every replica, tenant rates are global (e.g. redis://127.0.0.1:6379; docs/scaling.md). A URL with a password: set $HOOKWARDEN_QUEUE_URL instead (the command line is visible to other users)',
@@ -83,7 +90,10 @@ own /tmp, processes and scratch files), whatever they ask for: lower it per tena
 --socket: the same API on a Unix socket whose callers are the operator (the file system decides who
 may connect: the directory must be yours and writable by you alone; a socket left by a server that
 is gone is replaced). A dispatch carrying an x-hookwarden-config header (the Claude Code adapter's)
-must name this server's config files and root, else 409 config_mismatch. See docs/claude-code.md.
+must name this server's config files and root, else 409 config_mismatch, and carry the digest of
+the files it loaded as the client reads them now (x-hookwarden-reads; GET /v1/config-reads lists
+them), else 409 config_changed: an edited file is never answered for with what was loaded before.
+With --socket the server watches its files (--no-watch to not). See docs/claude-code.md.
 
 Signals: SIGTERM or SIGINT drains (new dispatches get 503, running ones finish within
 --drain-timeout, then it exits 0); a second one kills the running hooks and exits 143 or 130.

@@ -76,7 +76,8 @@ function executorOptions(flags: ServeFlags): ServeFlagsResolved['executor'] {
   return {
     ...sources,
     tenantIsolation: tenantIsolationFlags(flags.tenantIsolation ?? []),
-    ...(flags.watch === true ? { watch: true } : {}),
+    // A local daemon (--socket) answers for files its clients edit: it watches them unless told not to.
+    ...((flags.watch ?? flags.socket !== undefined) ? { watch: true } : {}),
     ...(redisUrl !== undefined || flags.queuePrefix !== undefined
       ? {
           queue: {

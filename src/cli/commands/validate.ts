@@ -9,6 +9,7 @@ import { UsageError } from '../usage-error.js';
 export interface ValidateFlags {
   policy?: string[];
   allowHttpUrl?: string[];
+  root?: string;
   strict?: boolean;
   json?: boolean;
   tests?: boolean;
@@ -48,6 +49,7 @@ export async function runValidate(files: string[], flags: ValidateFlags): Promis
   const report = await validateConfig({
     config: files,
     policy: flags.policy ?? [],
+    ...(flags.root === undefined ? {} : { root: flags.root }),
     ...(flags.packCache === undefined ? {} : { remotePacks: { cacheDir: flags.packCache } }),
     ...(flags.allowHttpUrl === undefined ? {} : { allowedHttpHookUrls: flags.allowHttpUrl }),
   });

@@ -67,9 +67,11 @@ export const remotePackOptionsSchema = z.strictObject(
 );
 
 /** `$XDG_CACHE_HOME/hookwarden/packs` (an absolute XDG_CACHE_HOME only), else `~/.cache/hookwarden/packs`. */
-export function defaultPackCacheDir(env: NodeJS.ProcessEnv = process.env): string {
+export function defaultPackCacheDir(env: Readonly<Record<string, string | undefined>> = process.env): string {
   const xdg = env.XDG_CACHE_HOME;
-  return join(xdg !== undefined && isAbsolute(xdg) ? xdg : join(homedir(), '.cache'), 'hookwarden', 'packs');
+  // $HOME of `env` (homedir() reads this process's): a daemon resolves it for its caller.
+  const home = env.HOME !== undefined && env.HOME !== '' ? env.HOME : homedir();
+  return join(xdg !== undefined && isAbsolute(xdg) ? xdg : join(home, '.cache'), 'hookwarden', 'packs');
 }
 
 /** Fills the defaults of validated options. */

@@ -1,0 +1,68 @@
+// A dispatch's `env` option: the environment hooks inherit from is the caller's (a daemon answering
+// for another process), never this process's, and it goes through the same filters.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { describe, expect, it } from 'vitest';
+import { tempDir, withExecutor, writeConfig } from '../helpers/fixture.js';
+
+const PRINT_ENV =
+  'printf \'{"additionalContext": "%s|%s|%s|%s"}\' "$HW_CALLER_COLOR" "$HW_CALLER_TOKEN" "$HOME" "$USER"';
+
+describe('the environment a dispatch passes to its hooks', () => {
+  it('is the caller’s: inheritEnv, the host variables of a Claude Code hook and HOME come from `env`, through the secret filters', async () => {
+    const dir = tempDir();
+    process.env.HW_CALLER_COLOR = 'from-this-process';
+    const config = writeConfig(dir, 'settings.json', {
+      dialect: 'claude-code',
+      hooks: {
+        SessionStart: [
+          {
+            hooks: [
+              { type: 'command', command: PRINT_ENV, inheritEnv: ['HW_CALLER_COLOR', 'HW_CALLER_TOKEN'] },
+            ],
+          },
+        ],
+      },
+    });
+    await withExecutor({ config: [config], root: dir }, async (ex) => {
+      const env = { HW_CALLER_COLOR: 'blue', HW_CALLER_TOKEN: 'x', HOME: '/home/caller', USER: 'caller' };
+      const r = await ex.dispatch('SessionStart', { sessionId: 's' }, { env });
+      // A secret-looking name never passes, whoever's environment it is.
+      expect(r.additionalContext).toBe('blue||/home/caller|caller');
+      const own = await ex.dispatch('SessionStart', { sessionId: 's' });
+      expect(own.additionalContext).toMatch(/^from-this-process\|\|/);
+    });
+    delete process.env.HW_CALLER_COLOR;
+  });
+
+  it('fills an http hook’s header variables from `env`', async () => {
+    const seen: string[] = [];
+    const server = createServer((req, res) => {
+      seen.push(String(req.headers['x-color']));
+      req.resume();
+      req.on('end', () => res.end());
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+    const dir = tempDir();
+    const config = writeConfig(dir, 'settings.json', {
+      dialect: 'claude-code',
+      hooks: {
+        Stop: [
+          {
+            hooks: [{ type: 'http', url, headers: { 'x-color': '$HW_COLOR' }, allowedEnvVars: ['HW_COLOR'] }],
+          },
+        ],
+      },
+    });
+    try {
+      await withExecutor({ config: [config], root: dir, allowedHttpHookUrls: [url] }, async (ex) => {
+        await ex.dispatch('Stop', { sessionId: 's' }, { env: { HW_COLOR: 'green' } });
+        await ex.dispatch('Stop', { sessionId: 's' }, { env: {} });
+      });
+    } finally {
+      server.close();
+    }
+    expect(seen).toEqual(['green', '']);
+  });
+});
