@@ -71,10 +71,34 @@ function resolveScope(
 const DISPATCH_OPTION_KEYS = optionKeys<DispatchOptions>()(['tenant', 'signal', 'onHookTiming', 'env']);
 
 /**
- * The third argument of dispatch(): an object of known keys (a typo must not drop the tenant), and
- * a valid tenant id. The executor checks it before anything reads it (the tenant's rate bucket).
+ * The `env` option, copied once: an object of strings (undefined values dropped). A getter or proxy
+ * that throws, or a value that is not a string, is a typed error, and a later read sees the copy.
  */
-export function checkDispatchOptions(options: DispatchOptions): void {
+function checkedEnv(env: unknown): Readonly<Record<string, string>> {
+  const refuse = (what: string) => new HookwardenError('invalid_options', `dispatch options: env${what}`);
+  if (typeof env !== 'object' || env === null || Array.isArray(env))
+    throw refuse(`: expected an object of strings like process.env, got ${renderValue(env)}`);
+  let entries: [string, unknown][];
+  try {
+    entries = Object.entries(env);
+  } catch (err) {
+    throw refuse(`: cannot be read (${err instanceof Error ? err.message : renderValue(err)})`);
+  }
+  const out: Record<string, string> = Object.create(null);
+  for (const [name, value] of entries) {
+    if (value === undefined) continue;
+    if (typeof value !== 'string') throw refuse(`.${name}: expected a string, got ${renderValue(value)}`);
+    out[name] = value;
+  }
+  return out;
+}
+
+/**
+ * The third argument of dispatch(): an object of known keys (a typo must not drop the tenant), a
+ * valid tenant id and an `env` of strings. The executor checks it before anything reads it (the
+ * tenant's rate bucket) and dispatches with the checked copy.
+ */
+export function checkDispatchOptions(options: DispatchOptions): DispatchOptions {
   if (typeof options !== 'object' || options === null || Array.isArray(options))
     throw new HookwardenError(
       'invalid_options',
@@ -95,6 +119,7 @@ export function checkDispatchOptions(options: DispatchOptions): void {
     const problem = tenantIdProblem(options.tenant);
     if (problem !== undefined) throw new HookwardenError('invalid_input', `tenant: ${problem}`);
   }
+  return options.env === undefined ? options : { ...options, env: checkedEnv(options.env) };
 }
 
 export async function dispatch(
@@ -102,9 +127,9 @@ export async function dispatch(
   ctx: DispatchContext,
   eventName: string,
   input0: unknown,
-  options: DispatchOptions = {},
+  options0: DispatchOptions = {},
 ): Promise<DispatchResult> {
-  checkDispatchOptions(options);
+  const options = checkDispatchOptions(options0);
   const resolved = resolveEvent(gen, eventName);
   checkInputShape(input0, gen.limits.maxInputDepth);
   // Claude Code's snake_case fields are understood everywhere (their camelCase twins are added).

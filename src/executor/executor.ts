@@ -181,12 +181,12 @@ class HookExecutor implements Executor {
   async dispatch(
     event: string,
     input: DispatchInput = {},
-    options: DispatchOptions = {},
+    options0: DispatchOptions = {},
   ): Promise<DispatchResult> {
     if (this.#closed !== undefined)
       throw new HookwardenError('closed', 'dispatch() after close(): create a new executor');
     // Before the rate bucket reads the tenant: options of the wrong shape are a typed error.
-    checkDispatchOptions(options);
+    const options = checkDispatchOptions(options0);
     const gen = this.#generation;
     const admitted = this.#rate.admit(gen, options.tenant);
     if (admitted !== undefined) await admitted;
