@@ -103,9 +103,27 @@ describe('the environment a dispatch passes to its hooks', () => {
         },
       },
     );
+    // Every read throws, printing it included (the error message must not read it either).
+    const loud = new Proxy(
+      {},
+      {
+        get() {
+          throw new Error('proxy says no');
+        },
+        ownKeys() {
+          throw new Error('proxy says no');
+        },
+      },
+    );
     await withExecutor({ config: [config], root: dir }, async (ex) => {
       const input = { toolName: 'Bash', toolInput: { command: 'ls' } };
+      await expect(ex.dispatch('BeforeTool', input, { signal: loud } as never)).rejects.toMatchObject({
+        code: 'invalid_options',
+        message: 'dispatch options: signal: expected an AbortSignal, got an unreadable object',
+      });
       for (const [i, env] of [
+        loud,
+        { HW_X: loud },
         { HW_X: [{ toString: '' }] },
         { HW_X: 7 },
         { HW_X: null },
