@@ -11,6 +11,7 @@
 // denies.
 import { TEXT_CAPS } from '../config/defaults.js';
 import { ignoredFieldWarnings } from '../contract/claude-code.js';
+import { neverRan } from '../contract/error-codes.js';
 import type { EventDefinition } from '../contract/events.js';
 import { type FoldState, foldStep, type HookAnswer } from '../contract/fold.js';
 import { jsonEqual } from '../contract/json-equal.js';
@@ -84,10 +85,20 @@ async function runChain(
 ): Promise<Pass> {
   const { registry, onceSession } = run;
   const ran = new Set<string>();
+  /** once hooks this pass claimed for the session: a claim is given back if the hook never ran. */
+  const claimed = new Set<RegisteredHook>();
+  const claim = (h: RegisteredHook) => {
+    if (recheck) return true; // a re-check always runs the guard: the rewritten input is one it has not seen
+    if (!registry.claimOnce(h, onceSession)) return false;
+    claimed.add(h);
+    return true;
+  };
   let state = start;
   let lastRewrite = -1;
   let rewriterRank = -1;
   const folded = (h: RegisteredHook, answer: HookAnswer, at: number) => {
+    if (answer.kind === 'failure' && neverRan(answer.error.code) && claimed.delete(h))
+      registry.releaseOnce(h, onceSession);
     const before = state.input;
     state = fold(
       run,
@@ -121,8 +132,7 @@ async function runChain(
       i++;
       continue;
     }
-    // A re-check always runs the guard: the rewritten input is one it has not seen.
-    if (!recheck && !registry.claimOnce(h, onceSession)) {
+    if (!claim(h)) {
       i++;
       continue;
     }
@@ -142,7 +152,7 @@ async function runChain(
       if (k.type !== 'js' || k.scope !== h.scope || isAsyncHook(k)) break;
       if (ran.has(k.dedupKey) || !run.accepts(k, state.input)) continue;
       if (run.overLimit(k, batch.length) !== undefined) break;
-      if (!recheck && !registry.claimOnce(k, onceSession)) continue;
+      if (!claim(k)) continue;
       ran.add(k.dedupKey);
       batch.push(k);
       at.push(j);
@@ -154,7 +164,7 @@ async function runChain(
     for (const [n, answer] of answers.entries()) folded(batch[n]!, answer, at[n]!);
     for (const k of batch.slice(answers.length)) {
       ran.delete(k.dedupKey);
-      if (!recheck) registry.releaseOnce(k, onceSession);
+      if (claimed.delete(k)) registry.releaseOnce(k, onceSession);
     }
     // Go on after the last hook that ran: hooks skipped in between are matched again (the input
     // may have changed), the batch's own hooks are not run twice.
@@ -244,7 +254,12 @@ export async function runParallel(run: DispatchRun, start: FoldState): Promise<F
   const blocked = selected.map((h, i) => run.overLimit(h, i));
   const answers = await Promise.all(selected.map((h, i) => blocked[i] ?? run.runOne(h, input)));
   let state = start;
-  for (const [i, h] of selected.entries()) state = fold(run, state, h, answers[i]!);
+  for (const [i, h] of selected.entries()) {
+    const answer = answers[i]!;
+    // A once hook that never ran (past maxHookCalls, refused before its input was sent) keeps its turn.
+    if (answer.kind === 'failure' && neverRan(answer.error.code)) registry.releaseOnce(h, onceSession);
+    state = fold(run, state, h, answer);
+  }
   const rewritten = rewrittenInput(def, state);
   if (!def.canDeny || rewritten === input || state.stopped || run.aborted) return state;
   const rewriters = selected.filter((_, i) => rewrites(def, answers[i]!));
