@@ -180,7 +180,7 @@ const cliArgs = (event: string, file: string) => [
 ];
 let n = 0;
 
-const cli = propertyRun('invariant 4 (bad input, hookwarden dispatch)', 300, 30);
+const cli = propertyRun('invariant 4 (bad input, hookwarden dispatch)', 200, 30);
 it('hookwarden dispatch: any bytes as input give a verdict or one line, exit 1', {
   timeout: cli.timeoutMs,
 }, async () => {
@@ -225,7 +225,7 @@ function checkAdapter(r: { code: number | null; stdout: string; stderr: string }
     throw new Error(`a failure that says nothing: ${why}`);
 }
 
-const bin = propertyRun('invariant 4 (bad input, binaries)', 20, 400);
+const bin = propertyRun('invariant 4 (bad input, binaries)', 12, 400);
 it('the real binaries: hookwarden dispatch and the Claude Code adapter, any bytes on stdin', {
   timeout: bin.timeoutMs,
 }, async () => {

@@ -274,7 +274,7 @@ async function check([generated, path]: [EnvHook[], StartPath]): Promise<void> {
   }
 }
 
-const run = propertyRun('invariant 5 (clean machinery)', 300, 60);
+const run = propertyRun('invariant 5 (clean machinery)', 200, 60);
 
 it('no hook variable reaches the environment or arguments of the spawn server, bwrap or hw-exec', {
   timeout: run.timeoutMs,

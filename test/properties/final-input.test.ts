@@ -121,7 +121,7 @@ const events = fc.oneof(
   },
 );
 const arb = caseArb(undefined, { events, maxDispatches: 3 });
-const run = propertyRun('invariant 2 (a verdict covers the input it was given on)', 800, 20);
+const run = propertyRun('invariant 2 (a verdict covers the input it was given on)', 500, 20);
 
 it('every allow and passthrough was seen, on its final input, by every guard that matches it', {
   timeout: run.timeoutMs,

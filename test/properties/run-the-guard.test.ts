@@ -93,7 +93,7 @@ const arb = caseArb(
   },
   { events, input: { largeWeight: 2 }, maxDispatches: 2 },
 );
-const run = propertyRun('invariant 3 (when in doubt, run the guard)', 800, 20);
+const run = propertyRun('invariant 3 (when in doubt, run the guard)', 500, 20);
 
 it('a hook runs exactly when its matcher and filters accept the call, and whenever one cannot be evaluated', {
   timeout: run.timeoutMs,

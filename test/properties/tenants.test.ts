@@ -112,7 +112,7 @@ const arb = caseArb(gen, { maxDispatches: 3 }).chain((c) =>
     ),
   ),
 );
-const prop = propertyRun('invariant 6 (tenants apart)', 500, 40);
+const prop = propertyRun('invariant 6 (tenants apart)', 300, 40);
 
 it("a tenant's verdicts and records are the same whether or not other tenants dispatch beside it", {
   timeout: prop.timeoutMs,

@@ -69,7 +69,7 @@ async function check(c: CaseModel): Promise<void> {
   }
 }
 
-const run = propertyRun('invariant 1 (a lower scope can only tighten)', 800, 30);
+const run = propertyRun('invariant 1 (a lower scope can only tighten)', 500, 30);
 
 it('a lower scope can only tighten: verdicts at least as strict as the policy alone, limits by the trust order', {
   timeout: run.timeoutMs,
