@@ -62,6 +62,8 @@ export async function checkProperty<T>(
     numRuns: run.numRuns,
     ...(path !== undefined && path !== '' ? { path } : {}),
     ...(limit === undefined ? {} : { interruptAfterTimeLimit: limit, markInterruptAsFailure: false }),
+    // Measuring how many cases find a failure (docs/development.md, deliberate breaks): no shrinking.
+    ...(process.env.HOOKWARDEN_PROPERTY_NO_SHRINK === '1' ? { endOnFailure: true } : {}),
     verbose: fc.VerbosityLevel.None,
   });
   const secs = ((Date.now() - started) / 1000).toFixed(1);
