@@ -49,7 +49,7 @@ const program = new Command('npm run fuzz --')
     'after',
     '\nExamples:\n  npm run fuzz\n  npm run fuzz -- --runs 20000 --only 2,6\n  npm run fuzz -- --minutes 30 --parallel 6      (every property at once, 30 minutes each)\n  npm run fuzz -- --seed 1234 --only 3 --path "17:3:0"   (replay a counterexample)\n',
   )
-  .showHelpAfterError();
+  .showHelpAfterError('(npm run fuzz -- --help lists every option)');
 
 program.parse(process.argv);
 const opts = program.opts<{
