@@ -31,13 +31,22 @@ export function nestingDepth(value: unknown, stopAt: number): number {
 /** A value JSON cannot hold, met while walking the input. */
 class NotJson extends Error {}
 
+/** An object that is neither plain (Object.prototype or none) nor an array: a Date, a Map, a Promise… */
+const exotic = (o: object) => {
+  if (Array.isArray(o)) return false;
+  const proto = Object.getPrototypeOf(o);
+  return proto !== Object.prototype && proto !== null;
+};
+
 /**
  * The depth of `value`, like nestingDepth(), reading every value once: a BigInt (JSON.stringify
  * throws on it), a function, a symbol or a Proxy (structured clone refuses them) is a NotJson; a
- * getter that throws propagates its own error.
+ * getter that throws propagates its own error. `found.exotic` says whether it met an object that is
+ * neither plain nor an array.
  */
-function readableDepth(value: object, stopAt: number): number {
+function readableDepth(value: object, stopAt: number, found: { exotic: boolean }): number {
   if (types.isProxy(value)) throw new NotJson('a Proxy is not JSON');
+  if (exotic(value)) found.exotic = true;
   let deepest = 0;
   const stack: object[] = [value];
   const depths: number[] = [1];
@@ -55,6 +64,7 @@ function readableDepth(value: object, stopAt: number): number {
       if (kind === 'object' && child !== null) {
         // A proxy can answer each read differently, and no copy (structured clone) takes it.
         if (types.isProxy(child)) throw new NotJson('a Proxy is not JSON');
+        if (!found.exotic && exotic(child)) found.exotic = true;
         stack.push(child);
         depths.push(depth + 1);
       }
@@ -75,8 +85,13 @@ export function checkInputShape(raw: unknown, maxDepth: number): asserts raw is 
     throw new HookwardenError('invalid_input', `invalid hook input: expected an object, got ${got}`);
   }
   let depth: number;
+  const found = { exotic: false };
   try {
-    depth = readableDepth(raw, maxDepth);
+    depth = readableDepth(raw, maxDepth, found);
+    // Not plain JSON all the way (a Promise, a WeakMap, an iterator…): trusted hooks get a
+    // structured clone, so a value the clone refuses is bad input here, not a DataCloneError later.
+    // Plain inputs (every caller that parsed JSON) never pay for the trial copy.
+    if (found.exotic && depth <= maxDepth) structuredClone(raw);
   } catch (err) {
     const why =
       err instanceof NotJson

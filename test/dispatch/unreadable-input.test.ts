@@ -34,6 +34,23 @@ const inputs: [string, () => unknown, RegExp][] = [
     /a Proxy is not JSON/,
   ],
   ['a Proxy as the input', () => new Proxy(input({ toolName: 'Bash' }), {}), /a Proxy is not JSON/],
+  // Found by the fuzz tier (seed 20261202): a Promise as toolResult reached a trusted hook's
+  // structuredClone and rejected with a DataCloneError. Every value the clone refuses, at any depth.
+  [
+    'a Promise',
+    () => input({ toolName: 'Bash', toolResult: Promise.resolve(1) }),
+    /cannot be read as JSON \(reading it threw DataCloneError/,
+  ],
+  [
+    'a WeakMap',
+    () => input({ toolName: 'Bash', toolInput: { m: [new WeakMap()] } }),
+    /reading it threw DataCloneError/,
+  ],
+  [
+    'an iterator',
+    () => input({ toolName: 'Bash', toolInput: { it: [1].values() } }),
+    /reading it threw DataCloneError/,
+  ],
   [
     'a toJSON() that throws',
     () => input({ toolName: 'Bash', toolInput: { command: new Refusing() } }),

@@ -67,6 +67,11 @@ export async function checkProperty<T>(
     verbose: fc.VerbosityLevel.None,
   });
   const secs = ((Date.now() - started) / 1000).toFixed(1);
+  // The time limit ran out before the first case (a later property of a file): nothing failed.
+  if (details.interrupted && details.numRuns === 0 && details.counterexample === null) {
+    process.stdout.write(`property ${name}: no case run before the time limit (seed ${run.seed})\n`);
+    return;
+  }
   if (details.failed) {
     throw new Error(
       `property ${name} failed at case ${details.numRuns} (${details.numShrinks} shrinks, ${secs} s): ${fc.defaultReportMessage(details)}\n` +
