@@ -4,7 +4,6 @@
 // and a sample through the real binary) and the Claude Code adapter (the real binary), any byte
 // string on stdin gives a verdict, or one line on stderr and exit 1 (the adapter: a block where the
 // event can block), never a stack trace or an internal error.
-import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
@@ -12,7 +11,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { main } from '../../src/cli/run.js';
 import { isHookwardenError } from '../../src/contract/hookwarden-error.js';
 import { createExecutor, type Executor } from '../../src/index.js';
-import { BIN } from '../helpers/cli.js';
+import { runCli } from '../helpers/cli.js';
 import { tempDir, writeConfig } from '../helpers/fixture.js';
 import { anyBytes, anyEvent, anyInput, anyOptions } from './gen/bad-input.js';
 import { HttpHooks } from './http-hooks.js';
@@ -195,24 +194,8 @@ it('hookwarden dispatch: any bytes as input give a verdict or one line, exit 1',
 });
 
 /** The real binary, bytes on stdin. */
-function binary(
-  args: string[],
-  stdin: Uint8Array,
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
-      env: { ...process.env, CLAUDE_PROJECT_DIR: dir },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.on('error', () => {}); // it may answer and exit before reading everything
-    child.stdin.end(Buffer.from(stdin));
-  });
-}
+const binary = (args: string[], stdin: Uint8Array) =>
+  runCli(args, { stdin, env: { ...process.env, CLAUDE_PROJECT_DIR: dir } });
 
 /** The adapter answers in Claude Code's protocol: exit 0 (JSON or nothing), 1 (one line) or 2 (a block). */
 function checkAdapter(r: { code: number | null; stdout: string; stderr: string }, what: string): void {
