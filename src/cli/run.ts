@@ -1,5 +1,5 @@
 // Parses the command line and runs the command. User errors: one line on stderr, exit 1.
-import { CommanderError } from 'commander';
+import { type Command, CommanderError } from 'commander';
 import { HookwardenError } from '../contract/hookwarden-error.js';
 import { buildProgram } from './program.js';
 import { UsageError } from './usage-error.js';
@@ -9,7 +9,13 @@ export async function main(argv: string[]): Promise<number> {
   const program = buildProgram((code) => {
     exitCode = code;
   });
-  program.exitOverride();
+  // Every command, subcommands too: a usage mistake anywhere is a CommanderError returned as exit 1
+  // (commander would otherwise call process.exit() from inside a subcommand).
+  const override = (c: Command): void => {
+    c.exitOverride();
+    for (const sub of c.commands) override(sub);
+  };
+  override(program);
   try {
     await program.parseAsync(argv);
     return exitCode;

@@ -11,7 +11,7 @@ import type {
   JsHookSpec,
 } from '../registry/hook-definition.js';
 import { canonicalJson, deriveHookId } from '../registry/hook-id.js';
-import { IfFilter, IfFilterError } from '../registry/if-filter.js';
+import { IfFilter } from '../registry/if-filter.js';
 import { asyncSpecOf } from './async-fields.js';
 import { commandIdentity, commandLabel, commandSpec } from './command-spec.js';
 import type { HookContext } from './hook-context.js';
@@ -100,7 +100,6 @@ export async function normalizeHook(
     );
   }
   const ifFilters = buildIfFilters(spec, path, ctx);
-  if (ifFilters === undefined) return undefined;
   const timing = deadlineFor(type, spec, path, ctx);
   const dedupKey = canonicalJson({
     type,
@@ -178,7 +177,7 @@ function kindSpec(type: HookKind, spec: RawHookSpec, path: string, ctx: HookCont
   return evaluatorSpec(spec, path, kind);
 }
 
-function buildIfFilters(spec: RawHookSpec, path: string, ctx: HookContext): IfFilter[] | undefined {
+function buildIfFilters(spec: RawHookSpec, path: string, ctx: HookContext): IfFilter[] {
   const sources: [string, string][] = [];
   if (ctx.groupIf !== undefined) sources.push([ctx.groupIf, ctx.groupIfPath]);
   if (spec.if !== undefined) sources.push([spec.if, joinPath(path, 'if')]);
@@ -188,13 +187,23 @@ function buildIfFilters(spec: RawHookSpec, path: string, ctx: HookContext): IfFi
       ctx.sink.warn(at, `"if" is ignored: ${ctx.event.name} is not a tool event, got ${renderValue(src)}`);
       continue;
     }
-    try {
-      filters.push(new IfFilter(src, { configDir: ctx.configDir }));
-    } catch (err) {
-      if (!(err instanceof IfFilterError)) throw err;
-      ctx.sink.error(at, `${err.message}, got ${renderValue(src)}`);
-      return undefined;
-    }
+    const filter = new IfFilter(src, { configDir: ctx.configDir });
+    filters.push(filter);
+    if (filter.unevaluable === undefined) continue;
+    // Invariant 3: a filter that cannot be evaluated counts as a match, as an unevaluable matcher
+    // does. In a policy file that is a policy failure (deny-capable events deny; its hook still runs
+    // on the others); elsewhere the hook runs for every call the filter's tool part names.
+    if (ctx.scope === 'policy')
+      ctx.sink.error(
+        at,
+        `${filter.unevaluable}: a policy filter must be one hookwarden evaluates exactly (a glob, or a regex without lookaround and backreferences), got ${renderValue(src)}`,
+        false,
+      );
+    else
+      ctx.sink.warn(
+        at,
+        `${filter.unevaluable}; the hook runs for every call this filter's tool part accepts (when in doubt, run the guard), got ${renderValue(src)}`,
+      );
   }
   return filters;
 }

@@ -86,6 +86,26 @@ const LIMIT_CODES: ReadonlySet<ErrorCode> = new Set([
   'input_too_large',
 ]);
 
+/**
+ * Failures that mean the hook never received the input: refused before it was sent (too large, no
+ * isolation, no queue slot, a tampered pack, maxHookCalls), or a hook that could not start or load.
+ * A `once` hook that failed so has not run: its session's claim is given back.
+ */
+const NEVER_RAN: ReadonlySet<ErrorCode> = new Set([
+  'input_too_large',
+  'syntax_error',
+  'spawn_failed',
+  'isolation_unavailable',
+  'queue_full',
+  'queue_unavailable',
+  'pool_closed',
+  'max_hook_calls',
+  'pack_tampered',
+]);
+
+/** Whether a failure with this code means the hook never saw the input. */
+export const neverRan = (code: ErrorCode): boolean => NEVER_RAN.has(code);
+
 /** The record outcome a failure code maps to (the failure table, docs/semantics.md#failures). */
 export function outcomeForError(code: ErrorCode): 'error' | 'timeout' | 'limit' {
   if (code === 'timeout') return 'timeout';

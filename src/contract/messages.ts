@@ -6,14 +6,21 @@
 export const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** Renders a received value for a message: JSON, truncated. */
+/**
+ * Renders a received value for a message: JSON, truncated. Never throws: a value whose reading
+ * throws (a proxy, a getter, a toString or toJSON that throws) is named by its kind.
+ */
 export function renderValue(value: unknown): string {
   if (value === undefined) return 'nothing';
   let text: string;
   try {
     text = JSON.stringify(value) ?? String(value);
   } catch {
-    text = String(value);
+    try {
+      text = String(value);
+    } catch {
+      text = `an unreadable ${typeof value}`;
+    }
   }
   return text.length > 80 ? `${text.slice(0, 77)}...` : text;
 }

@@ -38,3 +38,18 @@ export function toPlainJson(value: unknown, path = '$', depth = 0): unknown {
   }
   return out;
 }
+
+/**
+ * A deep copy of a value that is already plain JSON (checked where it was made: a JS worker's folded
+ * answer), rebuilt with null prototypes and every key kept. Structured clone turns null-prototype
+ * objects into plain ones; the keys a FreeCode patch merged from the caller's tool input (which may
+ * be `__proto__` or `constructor`: ordinary keys there) must survive the copy as they survive every
+ * other hook type's answer.
+ */
+export function nullPrototypeCopy(value: unknown): unknown {
+  if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map(nullPrototypeCopy);
+  const out: Record<string, unknown> = Object.create(null);
+  for (const key of Object.keys(value)) out[key] = nullPrototypeCopy((value as Record<string, unknown>)[key]);
+  return out;
+}

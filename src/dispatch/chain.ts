@@ -6,10 +6,12 @@
 // drops the approvals given before it (in the fold), and when the chain is done every hook that saw
 // an older input is re-run on the final one if it is a guard of that rewrite: every trusted and
 // policy hook, and every hook whose scope outranks the rewriting hook's. A guard that rewrites in
-// turn starts another round for the guards before it. Each re-run counts against
-// `limits.maxHookCalls`; a guard that cannot be re-run because of it denies.
+// turn starts another round for every guard that has not seen its rewrite, before it or after it.
+// Each re-run counts against `limits.maxHookCalls`; a guard that cannot be re-run because of it
+// denies.
 import { TEXT_CAPS } from '../config/defaults.js';
 import { ignoredFieldWarnings } from '../contract/claude-code.js';
+import { neverRan } from '../contract/error-codes.js';
 import type { EventDefinition } from '../contract/events.js';
 import { type FoldState, foldStep, type HookAnswer } from '../contract/fold.js';
 import { jsonEqual } from '../contract/json-equal.js';
@@ -23,6 +25,12 @@ import { applySessionEnvRule } from './session-env-rule.js';
 
 const RANK: Record<Scope, number> = { trusted: 0, policy: 1, project: 2, user: 3 };
 const NOT_RUN = { kind: 'not-run' } as const;
+
+/**
+ * The input each hook last saw: the one it ran on (or, when it rewrote, the one it produced: a
+ * hook's own rewrite is not run past it again), or was matched against and did not accept.
+ */
+type SeenBy = Map<RegisteredHook, HookInput>;
 
 /** Where the last rewrite of a pass happened, and the least trusted scope that rewrote. */
 interface Pass {
@@ -73,13 +81,24 @@ async function runChain(
   list: readonly RegisteredHook[],
   start: FoldState,
   recheck: boolean,
+  seenBy: SeenBy = new Map(),
 ): Promise<Pass> {
   const { registry, onceSession } = run;
   const ran = new Set<string>();
+  /** once hooks this pass claimed for the session: a claim is given back if the hook never ran. */
+  const claimed = new Set<RegisteredHook>();
+  const claim = (h: RegisteredHook) => {
+    if (recheck) return true; // a re-check always runs the guard: the rewritten input is one it has not seen
+    if (!registry.claimOnce(h, onceSession)) return false;
+    claimed.add(h);
+    return true;
+  };
   let state = start;
   let lastRewrite = -1;
   let rewriterRank = -1;
   const folded = (h: RegisteredHook, answer: HookAnswer, at: number) => {
+    if (answer.kind === 'failure' && neverRan(answer.error.code) && claimed.delete(h))
+      registry.releaseOnce(h, onceSession);
     const before = state.input;
     state = fold(
       run,
@@ -93,6 +112,7 @@ async function runChain(
       lastRewrite = at;
       rewriterRank = Math.max(rewriterRank, RANK[h.scope]);
     }
+    if (answer.kind !== 'failure' || answer.error.code !== 'max_hook_calls') seenBy.set(h, state.input);
   };
   for (let i = 0; i < list.length; ) {
     if (state.stopped || run.aborted) {
@@ -101,6 +121,7 @@ async function runChain(
     }
     const h = list[i]!;
     if (ran.has(h.dedupKey) || !run.accepts(h, state.input)) {
+      seenBy.set(h, state.input);
       i++;
       continue;
     }
@@ -111,8 +132,7 @@ async function runChain(
       i++;
       continue;
     }
-    // A re-check always runs the guard: the rewritten input is one it has not seen.
-    if (!recheck && !registry.claimOnce(h, onceSession)) {
+    if (!claim(h)) {
       i++;
       continue;
     }
@@ -132,7 +152,7 @@ async function runChain(
       if (k.type !== 'js' || k.scope !== h.scope || isAsyncHook(k)) break;
       if (ran.has(k.dedupKey) || !run.accepts(k, state.input)) continue;
       if (run.overLimit(k, batch.length) !== undefined) break;
-      if (!recheck && !registry.claimOnce(k, onceSession)) continue;
+      if (!claim(k)) continue;
       ran.add(k.dedupKey);
       batch.push(k);
       at.push(j);
@@ -144,7 +164,7 @@ async function runChain(
     for (const [n, answer] of answers.entries()) folded(batch[n]!, answer, at[n]!);
     for (const k of batch.slice(answers.length)) {
       ran.delete(k.dedupKey);
-      if (!recheck) registry.releaseOnce(k, onceSession);
+      if (claimed.delete(k)) registry.releaseOnce(k, onceSession);
     }
     // Go on after the last hook that ran: hooks skipped in between are matched again (the input
     // may have changed), the batch's own hooks are not run twice.
@@ -166,21 +186,29 @@ function markRecheck(state: FoldState, from: number): FoldState {
 const guards = (h: RegisteredHook, rewriterRank: number) =>
   !isAsyncHook(h) && (RANK[h.scope] <= RANK.policy || RANK[h.scope] < rewriterRank);
 
-/** Re-runs the guards of the rewrites of `pass` on the final input, round after round. */
+/**
+ * Re-runs the guards of the rewrites of `pass` on the final input, round after round: every guard
+ * that has not seen the input as it now stands, wherever it sits in the chain. A guard that rewrites
+ * while re-checking makes every other guard stale again, those after it included (they saw the
+ * input before its rewrite), so two guards that keep undoing each other's rewrites run until
+ * maxHookCalls, and the guard that cannot run then denies.
+ */
 async function recheckGuards(
   run: DispatchRun,
   list: readonly RegisteredHook[],
   pass: Pass,
+  seenBy: SeenBy,
 ): Promise<FoldState> {
-  let { state, lastRewrite, rewriterRank } = pass;
-  let stale = list.slice(0, Math.max(0, lastRewrite)).filter((h) => guards(h, rewriterRank));
-  while (lastRewrite >= 0 && stale.length > 0 && !state.stopped && !run.aborted) {
+  let { state, rewriterRank } = pass;
+  while (!state.stopped && !run.aborted) {
+    const stale = list.filter((h) => guards(h, rewriterRank) && seenBy.get(h) !== state.input);
+    if (stale.length === 0) break;
     const from = state.records.length;
-    const next = await runChain(run, stale, state, true);
+    const next = await runChain(run, stale, state, true, seenBy);
     state = markRecheck(next.state, from);
-    lastRewrite = next.lastRewrite;
     rewriterRank = Math.max(rewriterRank, next.rewriterRank);
-    stale = stale.slice(0, Math.max(0, lastRewrite)).filter((h) => guards(h, rewriterRank));
+    // No rewrite in this round: every stale guard ran on (or was matched against) the final input.
+    if (next.lastRewrite < 0) break;
   }
   return state;
 }
@@ -188,9 +216,10 @@ async function recheckGuards(
 /** Serial events: one chain over every hook of the event, then the re-check of rewrites. */
 export async function runSerial(run: DispatchRun, state: FoldState): Promise<FoldState> {
   const list = run.registry.hooksFor(run.def.name);
-  const pass = await runChain(run, list, state, false);
+  const seenBy: SeenBy = new Map();
+  const pass = await runChain(run, list, state, false, seenBy);
   if (pass.lastRewrite < 0 || !run.def.canDeny) return pass.state;
-  return recheckGuards(run, list, pass);
+  return recheckGuards(run, list, pass, seenBy);
 }
 
 /** The input a parallel event's folded mutations describe (its chain targets applied). */
@@ -225,7 +254,12 @@ export async function runParallel(run: DispatchRun, start: FoldState): Promise<F
   const blocked = selected.map((h, i) => run.overLimit(h, i));
   const answers = await Promise.all(selected.map((h, i) => blocked[i] ?? run.runOne(h, input)));
   let state = start;
-  for (const [i, h] of selected.entries()) state = fold(run, state, h, answers[i]!);
+  for (const [i, h] of selected.entries()) {
+    const answer = answers[i]!;
+    // A once hook that never ran (past maxHookCalls, refused before its input was sent) keeps its turn.
+    if (answer.kind === 'failure' && neverRan(answer.error.code)) registry.releaseOnce(h, onceSession);
+    state = fold(run, state, h, answer);
+  }
   const rewritten = rewrittenInput(def, state);
   if (!def.canDeny || rewritten === input || state.stopped || run.aborted) return state;
   const rewriters = selected.filter((_, i) => rewrites(def, answers[i]!));

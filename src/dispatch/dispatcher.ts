@@ -8,6 +8,7 @@ import type { EventDefinition } from '../contract/events.js';
 import { finishFold, startFold } from '../contract/fold.js';
 import { HookwardenError } from '../contract/hookwarden-error.js';
 import { withCamelCaseNames } from '../contract/input-names.js';
+import { renderValue } from '../contract/messages.js';
 import type { DispatchResult } from '../contract/result.js';
 import type { HookInput } from '../contract/types.js';
 import { onceSession, type Registry } from '../registry/registry.js';
@@ -59,8 +60,6 @@ function resolveScope(
   tenant: string | undefined,
 ): { registry: Registry; policyFailures: readonly string[] } {
   if (tenant === undefined) return gen;
-  const problem = tenantIdProblem(tenant);
-  if (problem !== undefined) throw new HookwardenError('invalid_input', `tenant: ${problem}`);
   const t = gen.tenants.get(tenant) ?? gen.policyOnly;
   return {
     registry: t.registry,
@@ -71,14 +70,56 @@ function resolveScope(
 
 const DISPATCH_OPTION_KEYS = optionKeys<DispatchOptions>()(['tenant', 'signal', 'onHookTiming', 'env']);
 
-/** The third argument of dispatch(): an object of known keys (a typo must not drop the tenant). */
-function checkDispatchOptions(options: DispatchOptions): void {
+/**
+ * The `env` option, copied once: an object of strings (undefined values dropped). A getter or proxy
+ * that throws, or a value that is not a string, is a typed error, and a later read sees the copy.
+ */
+function checkedEnv(env: unknown): Readonly<Record<string, string>> {
+  const refuse = (what: string) => new HookwardenError('invalid_options', `dispatch options: env${what}`);
+  if (typeof env !== 'object' || env === null || Array.isArray(env))
+    throw refuse(`: expected an object of strings like process.env, got ${renderValue(env)}`);
+  let entries: [string, unknown][];
+  try {
+    entries = Object.entries(env);
+  } catch (err) {
+    throw refuse(`: cannot be read (${err instanceof Error ? err.message : renderValue(err)})`);
+  }
+  const out: Record<string, string> = Object.create(null);
+  for (const [name, value] of entries) {
+    if (value === undefined) continue;
+    if (typeof value !== 'string') throw refuse(`.${name}: expected a string, got ${renderValue(value)}`);
+    out[name] = value;
+  }
+  return out;
+}
+
+/**
+ * The third argument of dispatch(): an object of known keys (a typo must not drop the tenant), a
+ * valid tenant id and an `env` of strings. The executor checks it before anything reads it (the
+ * tenant's rate bucket) and dispatches with the checked copy.
+ */
+export function checkDispatchOptions(options: DispatchOptions): DispatchOptions {
   if (typeof options !== 'object' || options === null || Array.isArray(options))
     throw new HookwardenError(
       'invalid_options',
-      `dispatch options: expected an object like { tenant, signal }, got ${JSON.stringify(options) ?? typeof options}`,
+      `dispatch options: expected an object like { tenant, signal }, got ${renderValue(options)}`,
     );
   refuseUnknownOptions(options, DISPATCH_OPTION_KEYS, 'dispatch options');
+  if (options.signal !== undefined && !(options.signal instanceof AbortSignal))
+    throw new HookwardenError(
+      'invalid_options',
+      `dispatch options: signal: expected an AbortSignal, got ${renderValue(options.signal)}`,
+    );
+  if (options.onHookTiming !== undefined && typeof options.onHookTiming !== 'function')
+    throw new HookwardenError(
+      'invalid_options',
+      `dispatch options: onHookTiming: expected a function, got ${renderValue(options.onHookTiming)}`,
+    );
+  if (options.tenant !== undefined) {
+    const problem = tenantIdProblem(options.tenant);
+    if (problem !== undefined) throw new HookwardenError('invalid_input', `tenant: ${problem}`);
+  }
+  return options.env === undefined ? options : { ...options, env: checkedEnv(options.env) };
 }
 
 export async function dispatch(
@@ -86,9 +127,9 @@ export async function dispatch(
   ctx: DispatchContext,
   eventName: string,
   input0: unknown,
-  options: DispatchOptions = {},
+  options0: DispatchOptions = {},
 ): Promise<DispatchResult> {
-  checkDispatchOptions(options);
+  const options = checkDispatchOptions(options0);
   const resolved = resolveEvent(gen, eventName);
   checkInputShape(input0, gen.limits.maxInputDepth);
   // Claude Code's snake_case fields are understood everywhere (their camelCase twins are added).
@@ -129,6 +170,19 @@ export async function dispatch(
     budget,
     onceSession: once,
   });
+  try {
+    run.serialize(input); // what every hook is given; kept for the first one
+  } catch (err) {
+    // A toJSON() that throws, or one that returns what JSON cannot write.
+    throw new HookwardenError(
+      'invalid_input',
+      `invalid hook input: it cannot be written as JSON (${err instanceof Error ? `${err.name}: ${err.message}` : String(err)})`.slice(
+        0,
+        300,
+      ),
+      { cause: err },
+    );
+  }
   const start = startFold(input);
   const state = def.mode === 'serial' ? await runSerial(run, start) : await runParallel(run, start);
   if (state.records.length === 0) return { event: def.name, decision: 'passthrough', hooks: [] };

@@ -8,7 +8,7 @@ import { TEXT_CAPS } from '../config/defaults.js';
 import type { HookError } from '../contract/error-codes.js';
 import type { HookAnswer } from '../contract/fold.js';
 import type { JsHookSpec, JsTask } from '../contract/js-task.js';
-import { toPlainJson } from '../contract/plain-json.js';
+import { nullPrototypeCopy } from '../contract/plain-json.js';
 import type { HookOutput } from '../contract/types.js';
 import type { JsHookDefinition } from '../registry/hook-definition.js';
 import type { HookCall } from './hook-call.js';
@@ -82,8 +82,10 @@ export async function runJsHooks(
     return r.value.outcomes.map((o, i) => {
       let answer = o.answer;
       // Structured clone rebuilt the worker's null-prototype objects as plain ones: copy them again.
+      // The worker checked the hook's answer already; a patch merged over the tool input keeps the
+      // input's keys (and depth), as with every other hook type.
       if (answer.kind === 'output' && answer.output !== undefined)
-        answer = { ...answer, output: toPlainJson(answer.output) as HookOutput };
+        answer = { ...answer, output: nullPrototypeCopy(answer.output) as HookOutput };
       if (o.memoryUsedBytes !== undefined && answer.kind !== 'not-run')
         answer = { ...answer, memoryBytes: o.memoryUsedBytes };
       if (i === 0 && answer.kind !== 'not-run')

@@ -15,7 +15,7 @@ import { HookwardenError } from '../contract/hookwarden-error.js';
 import type { DispatchResult } from '../contract/result.js';
 import type { DispatchInput } from '../contract/types.js';
 import type { DispatchContext } from '../dispatch/context.js';
-import { type DispatchOptions, dispatch } from '../dispatch/dispatcher.js';
+import { checkDispatchOptions, type DispatchOptions, dispatch } from '../dispatch/dispatcher.js';
 import type { Generation } from '../dispatch/generation.js';
 import { RemotePacks } from '../packs/remote/remote-packs.js';
 import { HookPool } from '../pool/pool.js';
@@ -185,10 +185,12 @@ class HookExecutor implements Executor {
   async dispatch(
     event: string,
     input: DispatchInput = {},
-    options: DispatchOptions = {},
+    options0: DispatchOptions = {},
   ): Promise<DispatchResult> {
     if (this.#closed !== undefined)
       throw new HookwardenError('closed', 'dispatch() after close(): create a new executor');
+    // Before the rate bucket reads the tenant: options of the wrong shape are a typed error.
+    const options = checkDispatchOptions(options0);
     const gen = this.#generation;
     const admitted = this.#rate.admit(gen, options.tenant);
     if (admitted !== undefined) await admitted;

@@ -8,7 +8,7 @@ import { ON_ERROR_MODES, type OnError, quotedList } from '../contract/decisions.
 import type { EventCatalogue } from '../contract/events.js';
 import { HookwardenError } from '../contract/hookwarden-error.js';
 import { issueMessages } from '../contract/messages.js';
-import { IfFilter, IfFilterError } from '../registry/if-filter.js';
+import { IfFilter } from '../registry/if-filter.js';
 import { ToolMatcher } from '../registry/matcher.js';
 import type { TrustedDefinition, TrustedHandler } from '../registry/registry.js';
 
@@ -58,14 +58,14 @@ export function trustedDefinition(spec: TrustedHookSpec, catalogue: EventCatalog
       `register: event: unknown event "${spec.event}"; valid events are ${catalogue.acceptedNames().join(', ')}`,
     );
   }
-  let ifFilters: IfFilter[] = [];
-  try {
-    ifFilters = spec.if === undefined ? [] : [new IfFilter(spec.if)];
-  } catch (err) {
-    if (err instanceof IfFilterError)
-      throw new HookwardenError('invalid_options', `register: if: ${err.message}`);
-    throw err;
-  }
+  const ifFilters = spec.if === undefined ? [] : [new IfFilter(spec.if)];
+  // The platform's own code: a filter it cannot have evaluated is a mistake to report, not to run.
+  const unevaluable = ifFilters[0]?.unevaluable;
+  if (unevaluable !== undefined)
+    throw new HookwardenError(
+      'invalid_options',
+      `register: if: ${unevaluable}, got ${JSON.stringify(spec.if)}`,
+    );
   const matcher = new ToolMatcher(spec.matcher, { event: resolved.definition.name });
   if (matcher.unevaluable !== undefined)
     throw new HookwardenError(

@@ -17,7 +17,8 @@ const SHAPE = /^\s*([^()\s]+)\s*(?:\(([\s\S]*)\))?\s*$/;
 /** Deeper than any input accepted (limits.maxInputDepth is at most 512); past it, in doubt. */
 const MAX_WALK_DEPTH = 1024;
 
-export class IfFilterError extends Error {
+/** Why a pattern's flags cannot be read (internal: it makes the filter unevaluable). */
+class IfFilterError extends Error {
   override readonly name = 'IfFilterError';
 }
 
@@ -78,19 +79,31 @@ function ruleTool(tool: string): string | undefined {
 
 export class IfFilter {
   readonly source: string;
+  /**
+   * Set when the filter cannot be fully evaluated (it is not of the `Tool(pattern)` shape, its regex
+   * is one the linear engine cannot run as JavaScript would or is not a regex at all, its flags are
+   * not supported): why. Such a filter accepts every call its tool part accepts (every call, when
+   * even that could not be read): when in doubt, run the guard (trust invariant 3).
+   */
+  readonly unevaluable: string | undefined;
   readonly #tool: ToolMatcher;
   readonly #pattern: LinearRegex | undefined;
   /** Claude Code's meaning of the pattern for Bash and the path tools. */
   readonly #rule: { tool: string; rule: CommandRule | PathRule } | undefined;
 
   /**
-   * Throws IfFilterError (with a message fit for a config diagnostic) on a malformed filter.
-   * `origin`: the config file's folder, what a path rule's leading `/` is relative to.
+   * Never throws for what a config may write: a filter that cannot be evaluated is `unevaluable`
+   * (the loader warns, or fails a policy closed). `origin`: the config file's folder, what a path
+   * rule's leading `/` is relative to.
    */
   constructor(source: string, origin: RuleOrigin = { configDir: process.cwd() }) {
     this.source = source;
     const m = SHAPE.exec(source);
-    if (m === null) throw new IfFilterError('expected "Tool" or "Tool(pattern)", e.g. "Bash(git *)"');
+    if (m === null) {
+      this.#tool = new ToolMatcher(undefined);
+      this.unevaluable = 'expected "Tool" or "Tool(pattern)", e.g. "Bash(git *)"';
+      return;
+    }
     this.#tool = new ToolMatcher(m[1]);
     const pattern = m[2]?.trim();
     if (pattern === undefined || pattern === '' || pattern === '*') return;
@@ -108,9 +121,11 @@ export class IfFilter {
         this.#pattern = new LinearRegex(re[1]!, { ignoreCase: flags === 'i' });
       } else if (this.#rule === undefined) this.#pattern = new LinearRegex(globToRegex(pattern));
     } catch (err) {
-      if (err instanceof RegexSyntaxError)
-        throw new IfFilterError(`invalid pattern "${pattern}": ${err.message}`);
-      throw err;
+      if (err instanceof RegexSyntaxError) this.unevaluable = `invalid pattern "${pattern}": ${err.message}`;
+      else if (err instanceof IfFilterError) this.unevaluable = err.message;
+      else throw err;
+      this.#rule = undefined;
+      this.#pattern = undefined;
     }
   }
 
@@ -120,6 +135,7 @@ export class IfFilter {
    */
   matches(toolName: string | undefined, toolInput: unknown, budget?: StepBudget, cwd?: string): boolean {
     if (!this.#tool.matches(toolName, budget)) return false;
+    if (this.unevaluable !== undefined) return true;
     const rule = this.#rule;
     if (rule !== undefined && this.#ruleMatches(rule, toolInput, cwd, budget)) return true;
     const pattern = this.#pattern;

@@ -65,4 +65,81 @@ describe('the environment a dispatch passes to its hooks', () => {
     }
     expect(seen).toEqual(['green', '']);
   });
+
+  // Found by the invariant-4 property: `{ env: { HW_X: [{ toString: '' }] } }` made an http hook's
+  // header fill throw a TypeError out of dispatch(); every env that is not an object of strings is
+  // a typed error before any hook reads it, and a getter is read once.
+  it('is an object of strings: anything else is invalid_options, read once', async () => {
+    const dir = tempDir();
+    const config = writeConfig(dir, 'hooks.json', {
+      hooks: {
+        BeforeTool: [
+          {
+            hooks: [
+              { type: 'command', command: 'cat >/dev/null; echo "{}"', inheritEnv: ['HW_X'] },
+              {
+                type: 'http',
+                url: 'http://127.0.0.1:9/never',
+                headers: { 'x-token': '$HW_X' },
+                allowedEnvVars: ['HW_X'],
+              },
+            ],
+          },
+        ],
+      },
+    });
+    let reads = 0;
+    const counted = {
+      get HW_X() {
+        reads++;
+        return 'v';
+      },
+    };
+    const throwing = new Proxy(
+      {},
+      {
+        ownKeys() {
+          throw new Error('proxy says no');
+        },
+      },
+    );
+    // Every read throws, printing it included (the error message must not read it either).
+    const loud = new Proxy(
+      {},
+      {
+        get() {
+          throw new Error('proxy says no');
+        },
+        ownKeys() {
+          throw new Error('proxy says no');
+        },
+      },
+    );
+    await withExecutor({ config: [config], root: dir }, async (ex) => {
+      const input = { toolName: 'Bash', toolInput: { command: 'ls' } };
+      await expect(ex.dispatch('BeforeTool', input, { signal: loud } as never)).rejects.toMatchObject({
+        code: 'invalid_options',
+        message: 'dispatch options: signal: expected an AbortSignal, got an unreadable object',
+      });
+      for (const [i, env] of [
+        loud,
+        { HW_X: loud },
+        { HW_X: [{ toString: '' }] },
+        { HW_X: 7 },
+        { HW_X: null },
+        null,
+        'HW_X=1',
+        ['HW_X=1'],
+        throwing,
+      ].entries()) {
+        await expect(ex.dispatch('BeforeTool', input, { env } as never), `env ${i}`).rejects.toMatchObject({
+          code: 'invalid_options',
+          message: expect.stringMatching(/^dispatch options: env/),
+        });
+      }
+      await ex.dispatch('BeforeTool', input, { env: { HW_X: undefined } });
+      await ex.dispatch('BeforeTool', input, { env: counted });
+      expect(reads).toBe(1);
+    });
+  });
 });

@@ -66,6 +66,39 @@ describe('once guards', () => {
       );
     });
   });
+  // Found by the invariant-2 property (seed 284014540): a once policy guard refused with
+  // input_too_large had used its turn, so the next call of the session passed with no guard.
+  it.each(['serial', 'parallel'])(
+    'a once guard that never ran (input too large, past maxHookCalls) keeps its turn (%s)',
+    async (mode) => {
+      const dir = tempDir();
+      const parallel = mode === 'parallel' ? { events: { BeforeTool: { mode: 'parallel' } } } : {};
+      const policy = writeConfig(dir, 'policy.json', {
+        ...hooksOn('BeforeTool', [{ type: 'js', code: GUARD, once: true }]),
+        ...parallel,
+        limits: { maxInputBytes: 300 },
+      });
+      await withExecutor({ config: [], policy }, async (hw) => {
+        const big = await hw.dispatch('BeforeTool', call(`ls ${'x'.repeat(1000)}`, { sessionId: 's' }));
+        expect(big.hooks.map((h) => h.error?.code)).toEqual(['input_too_large']);
+        expect((await hw.dispatch('BeforeTool', call('rm -rf /', { sessionId: 's' }))).decision).toBe('deny');
+      });
+      const capped = writeConfig(dir, 'capped.json', {
+        ...hooksOn('BeforeTool', [
+          { type: 'js', name: 'first', code: 'export default () => ({})' },
+          { type: 'js', name: 'guard', code: GUARD, once: true, onError: 'skip' },
+        ]),
+        ...parallel,
+        limits: { maxHookCalls: 1 },
+      });
+      await withExecutor({ config: [], policy: capped }, async (hw) => {
+        const over = await hw.dispatch('BeforeTool', call('ls', { sessionId: 's' }));
+        expect(over.hooks.find((h) => h.id === 'guard')?.error?.code).toBe('max_hook_calls');
+        const again = await hw.dispatch('BeforeTool', call('rm -rf /', { sessionId: 's' }), {});
+        expect(again.hooks.find((h) => h.id === 'guard')?.error?.code).toBe('max_hook_calls');
+      });
+    },
+  );
 });
 
 describe('once state across processes (onceStateDir)', () => {

@@ -163,6 +163,58 @@ describe('a rewrite after an approval', () => {
     );
   });
 
+  it('re-runs the guards after a guard that rewrites while re-checking, not only those before it', async () => {
+    // Found by the invariant-2 property (test/properties/final-input.test.ts): after a re-check
+    // rewrite, only the guards before the rewriter ran again, so no-rm never saw "rm -rf /".
+    const js = (name: string, body: string) => ({ name, type: 'js', code: `export default (i) => ${body}` });
+    const arm = js(
+      'arm',
+      "i.toolInput.command === 'b' ? { mutatedToolInput: { command: 'rm -rf /' } } : undefined",
+    );
+    const retarget = js(
+      'retarget',
+      "i.toolInput.command === 'a' ? { mutatedToolInput: { command: 'b' } } : undefined",
+    );
+    const noRm = js(
+      'no-rm',
+      "/rm/.test(i.toolInput.command) ? { decision: 'deny', reason: 'no rm' } : { decision: 'allow' }",
+    );
+    await withExecutor({ policy: group([arm, retarget, noRm]) }, async (hw) => {
+      const r = await hw.dispatch('BeforeTool', bash('a'));
+      expect(r).toMatchObject({ decision: 'deny', reason: 'no rm', decidedBy: 'no-rm' });
+      expect(r.hooks.map((h) => `${h.id}${h.recheck ? '*' : ''}:${h.outcome}`)).toEqual([
+        'arm:proceed',
+        'retarget:proceed',
+        'no-rm:allow',
+        'arm*:proceed',
+        'retarget*:proceed',
+        'no-rm*:deny',
+      ]);
+    });
+  });
+
+  it('denies when two guards keep undoing each other, once maxHookCalls leaves no call to re-check', async () => {
+    const js = (name: string, body: string) => ({ name, type: 'js', code: `export default (i) => ${body}` });
+    const toA = js(
+      'to-a',
+      "i.toolInput.command === 'a' ? undefined : { mutatedToolInput: { command: 'a' } }",
+    );
+    const toB = js(
+      'to-b',
+      "i.toolInput.command === 'b' ? undefined : { mutatedToolInput: { command: 'b' } }",
+    );
+    const watch = js('watch', "({ decision: 'allow' })");
+    await withExecutor(
+      { policy: { ...group([toA, toB, watch]), limits: { maxHookCalls: 12 } } },
+      async (hw) => {
+        const r = await hw.dispatch('BeforeTool', bash('x'));
+        expect(r.decision).toBe('deny');
+        expect(r.hooks.filter((h) => h.outcome !== 'not-run')).toHaveLength(12);
+        expect(r.hooks.at(-1)).toMatchObject({ outcome: 'not-run', error: { code: 'max_hook_calls' } });
+      },
+    );
+  });
+
   it('denies when limits.maxHookCalls leaves no call to re-check a guard', async () => {
     await withExecutor(
       {

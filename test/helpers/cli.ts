@@ -17,8 +17,8 @@ export interface CliResult {
 }
 
 export interface CliOptions {
-  /** Written to stdin, which is then closed. Default: an empty pipe, closed at once. */
-  stdin?: string;
+  /** Written to stdin (text or bytes), which is then closed. Default: an empty pipe, closed at once. */
+  stdin?: string | Uint8Array;
   cwd?: string;
   env?: NodeJS.ProcessEnv;
   /** Options for node itself, before the binary (e.g. `--import` a tracer). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { flattenToolInput, IfFilter, IfFilterError } from '../../src/registry/if-filter.js';
+import { flattenToolInput, IfFilter } from '../../src/registry/if-filter.js';
 import { ToolMatcher } from '../../src/registry/matcher.js';
 import { OnceTracker } from '../../src/registry/registry.js';
 
@@ -106,10 +106,20 @@ describe('if filters', () => {
     expect(new IfFilter('Bash(*)').matches('Bash', { x: 1 })).toBe(true);
   });
 
-  it('reject malformed filters and unsupported regex syntax at load', () => {
-    expect(() => new IfFilter('Bash(')).toThrow(IfFilterError);
-    expect(() => new IfFilter('Bash(/(?=x)/)')).toThrow(IfFilterError);
-    expect(() => new IfFilter('Bash(/x/g)')).toThrow(/flags/);
+  it('that cannot be evaluated match (when in doubt, run the guard), within the tool part when it reads', () => {
+    const lookahead = new IfFilter('Bash(/(?=x)/)');
+    expect(lookahead.unevaluable).toMatch(/lookahead/);
+    expect(lookahead.matches('Bash', { command: 'ls' })).toBe(true);
+    expect(lookahead.matches('Read', { file_path: 'x' })).toBe(false);
+    expect(new IfFilter('Bash(/x/g)').unevaluable).toMatch(/flags "g"/);
+    expect(new IfFilter('Bash(/x/g)').matches('Bash', { command: 'ls' })).toBe(true);
+    expect(new IfFilter('Bash(/(rm)\\1/)').matches('Bash', { command: 'ls' })).toBe(true);
+    expect(new IfFilter('Write(/[/)').matches('Write', { file_path: 'a' })).toBe(true);
+    // Not even the tool part reads: every call.
+    const shapeless = new IfFilter('Bash(');
+    expect(shapeless.unevaluable).toMatch(/expected "Tool"/);
+    expect(shapeless.matches('Read', {})).toBe(true);
+    expect(new IfFilter('Bash(/rm/)').unevaluable).toBeUndefined();
   });
 
   it('cannot be hung by a hostile pattern on a large input', () => {
