@@ -1,8 +1,8 @@
 // The error the library throws (rejects with) when it is misused. A failing *hook* is never an
 // exception: it is a record in the DispatchResult.
 
-/** The codes of HookwardenError: one list (types, docs tests and the service's mapping derive from it). */
-export const HOOKWARDEN_ERROR_CODES = [
+/** The codes of HookwardenError: one list (the HookwardenErrorCode type derives from it). */
+const HOOKWARDEN_ERROR_CODES = [
   'invalid_options',
   'config_error',
   'unknown_event',
