@@ -4,8 +4,11 @@
 // of blocked main thread, more under load (docs/spawning.md). Spawned from the main thread:
 // PDEATHSIG-style cleanup is per thread.
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { dirname } from 'node:path';
 import type { Writable } from 'node:stream';
 import type { LaunchEvents, Launcher, LaunchHandle, LaunchSpec } from './launch.js';
+import { closedToNobody } from './nobody-access.js';
+import { NOBODY } from './process-profile.js';
 import { type Wrapper, wrappedLaunch } from './wrapper.js';
 
 const NOTHING: LaunchHandle = { release() {} };
@@ -31,6 +34,18 @@ export class NodeSpawnLauncher implements Launcher {
     if (this.wrapper === null) {
       events.failed(
         'neither the hw-exec helper (npm run build) nor prlimit(1) (apt-get install util-linux) is available to apply rlimits',
+      );
+      return NOTHING;
+    }
+    // Started as nobody, the wrapper itself must be reachable by nobody: a checkout under a 0700
+    // directory (/root, mktemp -d) is not, and the spawn would fail with a bare EACCES.
+    const closed =
+      spec.runAs?.uid === NOBODY && this.wrapper.kind === 'hw-exec'
+        ? closedToNobody(dirname(this.wrapper.path))
+        : undefined;
+    if (closed !== undefined) {
+      events.failed(
+        `cannot start the hook as nobody: the hw-exec helper ${this.wrapper.path} is inside ${closed.dir} (mode ${closed.mode.toString(8)}), which nobody cannot enter. Let the spawn server start hooks (it switches to nobody itself; see hookwarden doctor), or install hookwarden where every user can enter. The hook was not run.`,
       );
       return NOTHING;
     }
