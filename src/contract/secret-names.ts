@@ -64,10 +64,12 @@ export function isSecretName(name: string): boolean {
 
 /** Value shapes that carry a credential, with what to call them (the value itself is never shown). */
 const SECRET_VALUES: readonly (readonly [RegExp, string])[] = Object.freeze([
-  // scheme://user:password@host (an empty user is fine: redis://:password@host)
-  [/[a-z][a-z0-9+.-]*:\/\/[^\s/?#@:]*:[^\s/?#@]+@/i, 'a URL with user:password@'],
+  // scheme://user:password@host (an empty user is fine: redis://:password@host). The scheme is at
+  // most 32 characters: an unbounded `[a-z0-9+.-]*` backtracks over a long run of letters at every
+  // start, quadratic in the value (a 1 MiB variable took minutes).
+  [/[a-z][a-z0-9+.-]{0,31}:\/\/[^\s/?#@:]*:[^\s/?#@]+@/i, 'a URL with user:password@'],
   // scheme://<token>@host: a long user name is a token (GitHub's https://<token>@github.com, Sentry DSNs)
-  [/[a-z][a-z0-9+.-]*:\/\/[A-Za-z0-9_.~%-]{20,}@/i, 'a URL with a token as its user'],
+  [/[a-z][a-z0-9+.-]{0,31}:\/\/[A-Za-z0-9_.~%-]{20,}@/i, 'a URL with a token as its user'],
   // key=value secrets in query strings and connection strings (…?password=…, Password=…;)
   [
     /(?:^|[?&;,\s])(?:password|passwd|pwd|pass|secret|client_secret|token|access_token|refresh_token|id_token|api_?key|accountkey|sharedaccesskey|sharedaccesssignature|sig|signature|x-amz-signature|x-amz-credential|x-amz-security-token)\s*=\s*[^\s&;]/i,

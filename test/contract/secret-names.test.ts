@@ -205,3 +205,17 @@ describe('the inheritEnv secret filter', () => {
     expect(secretValueKind(value)).toBeUndefined();
   });
 });
+
+describe('secretValueKind on long values', () => {
+  // A dispatch's caller env of 1 MiB (found by the invariant-4 property, seed 20261202, case 1019):
+  // the URL shapes' unbounded scheme backtracked at every start, and the dispatch took minutes.
+  it('reads a long value in linear time, and still finds a credential at its end', () => {
+    const long = 'x'.repeat(1 << 20);
+    const started = performance.now();
+    expect(secretValueKind(long)).toBeUndefined();
+    expect(secretValueKind(`${long} redis://:hunter2@db`)).toBe('a URL with user:password@');
+    expect(secretValueKind(`${long}://${'t'.repeat(40)}@github.com`)).toBe('a URL with a token as its user');
+    // Only a hang fails this bound (the quadratic version took minutes; linear is milliseconds).
+    expect(performance.now() - started).toBeLessThan(20_000);
+  });
+});
