@@ -29,6 +29,12 @@ const program = new Command('npm run fuzz --')
   .option('--runs <n>', 'cases per property', integer('--runs'), 100_000)
   .option('--seed <n>', 'the seed of every property (default: a fresh one, printed)', integer('--seed'))
   .option('--only <list>', 'only these invariants, e.g. "1,3" (default: all six)')
+  .option(
+    '--binary-runs <n>',
+    "cases of invariant 4 through the real binaries (two Node start-ups a case; the same inputs reach the same code in process at --runs)",
+    integer('--binary-runs'),
+    1_000,
+  )
   .option('--path <path>', "replay one counterexample: fast-check's path, with the --seed it printed")
   .option(
     '--minutes <n>',
@@ -54,6 +60,7 @@ const program = new Command('npm run fuzz --')
 program.parse(process.argv);
 const opts = program.opts<{
   runs: number;
+  binaryRuns: number;
   seed?: number;
   only?: string;
   path?: string;
@@ -62,6 +69,7 @@ const opts = program.opts<{
   parallel?: number;
 }>();
 if (opts.runs < 1) program.error('error: --runs: expected at least 1 case');
+if (opts.binaryRuns < 1) program.error('error: --binary-runs: expected at least 1 case');
 const only = (opts.only ?? Object.keys(FILES).join(','))
   .split(',')
   .map((s) => s.trim())
@@ -69,7 +77,9 @@ const only = (opts.only ?? Object.keys(FILES).join(','))
 for (const k of only)
   if (FILES[k] === undefined) program.error(`error: --only: no invariant "${k}" (the invariants are 1 to 6)`);
 const seed = opts.seed ?? (Date.now() ^ (Math.random() * 0x100000000)) | 0;
-process.stdout.write(`fuzz: invariants ${only.join(', ')}: ${opts.runs} cases per property, seed ${seed}\n`);
+process.stdout.write(
+  `fuzz: invariants ${only.join(', ')}: ${opts.runs} cases per property (${opts.binaryRuns} through the real binaries), seed ${seed}\n`,
+);
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const vitest = fileURLToPath(new URL('../../node_modules/vitest/vitest.mjs', import.meta.url));
@@ -89,6 +99,7 @@ const r = spawnSync(
     env: {
       ...process.env,
       HOOKWARDEN_PROPERTY_RUNS: String(opts.runs),
+      HOOKWARDEN_PROPERTY_BINARY_RUNS: String(opts.binaryRuns),
       HOOKWARDEN_PROPERTY_SEED: String(seed),
       ...(opts.path === undefined ? {} : { HOOKWARDEN_PROPERTY_PATH: opts.path }),
       ...(opts.minutes === undefined ? {} : { HOOKWARDEN_PROPERTY_MINUTES: String(opts.minutes) }),

@@ -208,7 +208,8 @@ function checkAdapter(r: { code: number | null; stdout: string; stderr: string }
     throw new Error(`a failure that says nothing: ${why}`);
 }
 
-const bin = propertyRun('invariant 4 (bad input, binaries)', 12, 400);
+// Two Node start-ups a case: the fuzz tier runs `--binary-runs` of them (HOOKWARDEN_PROPERTY_BINARY_RUNS).
+const bin = propertyRun('invariant 4 (bad input, binaries)', 12, 400, 'HOOKWARDEN_PROPERTY_BINARY_RUNS');
 it('the real binaries: hookwarden dispatch and the Claude Code adapter, any bytes on stdin', {
   timeout: bin.timeoutMs,
 }, async () => {

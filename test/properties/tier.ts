@@ -24,11 +24,17 @@ function envInt(name: string): number | undefined {
 }
 
 /**
- * The run of one property: `defaultRuns` cases in `npm test`, or what the fuzz tier asks for.
+ * The run of one property: `defaultRuns` cases in `npm test`, or what the fuzz tier asks for
+ * (`fuzzRunsVariable`, else HOOKWARDEN_PROPERTY_RUNS).
  * `msPerCase` bounds the test's timeout (ten times the expected cost, plus a minute).
  */
-export function propertyRun(name: string, defaultRuns: number, msPerCase: number): PropertyRun {
-  const fuzzRuns = envInt('HOOKWARDEN_PROPERTY_RUNS');
+export function propertyRun(
+  name: string,
+  defaultRuns: number,
+  msPerCase: number,
+  fuzzRunsVariable = 'HOOKWARDEN_PROPERTY_RUNS',
+): PropertyRun {
+  const fuzzRuns = envInt(fuzzRunsVariable) ?? envInt('HOOKWARDEN_PROPERTY_RUNS');
   const seed = envInt('HOOKWARDEN_PROPERTY_SEED') ?? (Date.now() ^ (Math.random() * 0x100000000)) | 0;
   const numRuns = fuzzRuns ?? defaultRuns;
   const run = { seed, numRuns, timeoutMs: 60_000 + numRuns * msPerCase * 10, fuzz: fuzzRuns !== undefined };
