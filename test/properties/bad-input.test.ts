@@ -163,9 +163,7 @@ function checkCli(r: { code: number | null; stdout: string; stderr: string }, wh
   if (errors.length !== 1 || r.stdout !== '') throw new Error(`not one error line: ${why}`);
 }
 
-const cliArgs = (event: string, file: string) => [
-  'dispatch',
-  event,
+const cliOptions = (file: string) => [
   '-i',
   file,
   '--policy',
@@ -177,6 +175,14 @@ const cliArgs = (event: string, file: string) => [
   '--root',
   dir,
 ];
+/** The event first, as people type it: an event like `-c` is read as an option (the binaries' case). */
+const cliArgs = (event: string, file: string) => ['dispatch', event, ...cliOptions(file)];
+/**
+ * The event after `--`, always the positional. In this process an event like `-c` would take `-i`
+ * as its value and leave the CLI reading the test process's stdin, which never ends (fuzz seed
+ * 20261203, case 1125); through the real binaries it reads the bytes given.
+ */
+const inProcessArgs = (event: string, file: string) => ['dispatch', ...cliOptions(file), '--', event];
 let n = 0;
 
 const cli = propertyRun('invariant 4 (bad input, hookwarden dispatch)', 200, 30);
@@ -187,7 +193,7 @@ it('hookwarden dispatch: any bytes as input give a verdict or one line, exit 1',
     const file = join(dir, `input-${n++}.json`);
     writeFileSync(file, bytes);
     checkCli(
-      await inProcess(cliArgs(event, file)),
+      await inProcess(inProcessArgs(event, file)),
       `dispatch ${JSON.stringify(event)} < ${Buffer.from(bytes).toString('base64').slice(0, 200)}`,
     );
   });
