@@ -251,7 +251,15 @@ export async function runParallel(run: DispatchRun, start: FoldState): Promise<F
     seen.add(h.dedupKey);
     if (registry.claimOnce(h, onceSession)) selected.push(h);
   }
-  const blocked = selected.map((h, i) => run.overLimit(h, i));
+  // Each hook's cap counts the calls launched before it: a hook its own scope's cap refused is no
+  // call, so it cannot use up a wider scope's turn (fuzz seed 20261203: a project hook past its cap
+  // of 1 made a user hook under its cap of 2 refused).
+  let launched = 0;
+  const blocked = selected.map((h) => {
+    const refused = run.overLimit(h, launched);
+    if (refused === undefined) launched++;
+    return refused;
+  });
   const answers = await Promise.all(selected.map((h, i) => blocked[i] ?? run.runOne(h, input)));
   let state = start;
   for (const [i, h] of selected.entries()) {
