@@ -31,7 +31,7 @@ const program = new Command('npm run fuzz --')
   .option('--only <list>', 'only these invariants, e.g. "1,3" (default: all six)')
   .option(
     '--binary-runs <n>',
-    "cases of invariant 4 through the real binaries (two Node start-ups a case; the same inputs reach the same code in process at --runs)",
+    'cases of invariant 4 through the real binaries (two Node start-ups a case; the same inputs reach the same code in process at --runs)',
     integer('--binary-runs'),
     1_000,
   )

@@ -27,6 +27,15 @@ const RANK: Record<Scope, number> = { trusted: 0, policy: 1, project: 2, user: 3
 const NOT_RUN = { kind: 'not-run' } as const;
 
 /**
+ * Whether a hook's answer says it never ran: refused before its input was sent, or `not-run` (a JS
+ * batch that stopped at a deny before it). A `once` hook keeps its session's turn then (fuzz seed
+ * 20261203, case 5111: a once guard batched behind a pack's deny lost its turn, and the session's
+ * next dispatch was allowed without it).
+ */
+const didNotRun = (answer: HookAnswer) =>
+  answer.kind === 'not-run' || (answer.kind === 'failure' && neverRan(answer.error.code));
+
+/**
  * The input each hook last saw: the one it ran on (or, when it rewrote, the one it produced: a
  * hook's own rewrite is not run past it again), or was matched against and did not accept.
  */
@@ -97,8 +106,7 @@ async function runChain(
   let lastRewrite = -1;
   let rewriterRank = -1;
   const folded = (h: RegisteredHook, answer: HookAnswer, at: number) => {
-    if (answer.kind === 'failure' && neverRan(answer.error.code) && claimed.delete(h))
-      registry.releaseOnce(h, onceSession);
+    if (didNotRun(answer) && claimed.delete(h)) registry.releaseOnce(h, onceSession);
     const before = state.input;
     state = fold(
       run,
@@ -251,13 +259,21 @@ export async function runParallel(run: DispatchRun, start: FoldState): Promise<F
     seen.add(h.dedupKey);
     if (registry.claimOnce(h, onceSession)) selected.push(h);
   }
-  const blocked = selected.map((h, i) => run.overLimit(h, i));
+  // Each hook's cap counts the calls launched before it: a hook its own scope's cap refused is no
+  // call, so it cannot use up a wider scope's turn (fuzz seed 20261203: a project hook past its cap
+  // of 1 made a user hook under its cap of 2 refused).
+  let launched = 0;
+  const blocked = selected.map((h) => {
+    const refused = run.overLimit(h, launched);
+    if (refused === undefined) launched++;
+    return refused;
+  });
   const answers = await Promise.all(selected.map((h, i) => blocked[i] ?? run.runOne(h, input)));
   let state = start;
   for (const [i, h] of selected.entries()) {
     const answer = answers[i]!;
     // A once hook that never ran (past maxHookCalls, refused before its input was sent) keeps its turn.
-    if (answer.kind === 'failure' && neverRan(answer.error.code)) registry.releaseOnce(h, onceSession);
+    if (didNotRun(answer)) registry.releaseOnce(h, onceSession);
     state = fold(run, state, h, answer);
   }
   const rewritten = rewrittenInput(def, state);

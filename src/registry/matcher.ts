@@ -10,7 +10,7 @@
 
 import { type ToolAgent, toolNamesIn } from '../contract/tool-vocabulary.js';
 import { LinearRegex, RegexSyntaxError } from './regex/linear-regex.js';
-import type { StepBudget } from './regex/step-budget.js';
+import { StepBudget } from './regex/step-budget.js';
 import { toolNames } from './tool-aliases.js';
 
 /** Claude Code's exact form on most events: letters, digits, `_`, `|`, `,`, space and `-`. */
@@ -60,7 +60,8 @@ export class ToolMatcher {
   readonly names: ReadonlySet<string> | undefined;
   readonly #regex: LinearRegex | undefined;
   readonly #agent: ToolAgent | undefined;
-  readonly #cache = new Map<string, boolean>();
+  /** Definite answers by tool name, with the steps their search charged (see #matchesName). */
+  readonly #cache = new Map<string, { readonly hit: boolean; readonly steps: number }>();
 
   constructor(pattern: string | undefined, options: MatcherOptions = {}) {
     const p = pattern?.trim() ?? '';
@@ -104,15 +105,32 @@ export class ToolMatcher {
     return names.some((n) => this.#matchesName(n, budget));
   }
 
+  /**
+   * The cache only saves time: an answer from it is what the search would give with this budget, and
+   * it charges the budget the same steps. A search that the budget's allowance could cut short (and
+   * so answer "run the guard") is always run for real, so which hooks run never depends on what
+   * earlier dispatches (another tenant's, for a policy hook) asked before: fuzz seed 20261203 found a
+   * tenant hook that ran in a dispatch alone and not after the same name was cached.
+   */
   #matchesName(toolName: string, budget: StepBudget | undefined): boolean {
     if (this.names !== undefined) return this.names.has(toolName);
+    const regex = this.#regex!;
     const cached = this.#cache.get(toolName);
-    if (cached !== undefined) return cached;
-    const hit = this.#regex!.test(toolName, budget);
+    if (cached !== undefined && regex.uncounted(toolName, budget)) {
+      budget?.charge(cached.steps);
+      return cached.hit;
+    }
+    const uncounted = regex.uncounted(toolName, budget);
+    // A search outside any budget is charged to one without limit, so its cost is known.
+    const charged = budget ?? new StepBudget(Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER);
+    const before = charged.remaining;
+    const hit = regex.test(toolName, charged);
     // When in doubt, run the guard (and ask again next time: only definite answers are cached).
     if (hit === undefined) return true;
-    if (this.#cache.size >= CACHE_LIMIT) this.#cache.clear();
-    this.#cache.set(toolName, hit);
+    if (uncounted) {
+      if (this.#cache.size >= CACHE_LIMIT) this.#cache.clear();
+      this.#cache.set(toolName, { hit, steps: before - charged.remaining });
+    }
     return hit;
   }
 }

@@ -56,7 +56,11 @@ async function check(c: CaseModel): Promise<void> {
           `less strict than the policy alone: ${got.decision} (decidedBy ${got.decidedBy}) < ${floor.decision} (decidedBy ${floor.decidedBy})\nwith lower: ${JSON.stringify(got.hooks.map((h) => [h.id, h.scope, h.outcome, h.error?.code, h.recheck]))}\nalone: ${JSON.stringify(floor.hooks.map((h) => [h.id, h.scope, h.outcome, h.error?.code, h.recheck]))}`,
         );
       expect(withLower.seen.has('evil'), 'a lower file placed a hook at policy scope').toBe(false);
-      expect(hookCallsProblem(got.hooks, caps)).toBeUndefined();
+      const callsProblem = hookCallsProblem(got.hooks, caps);
+      if (callsProblem !== undefined)
+        throw new Error(
+          `${callsProblem}\nrecords: ${JSON.stringify(got.hooks.map((h) => [h.id, h.scope, h.outcome, h.error?.code, h.recheck]))}`,
+        );
       for (const r of got.hooks)
         if (
           r.type === 'command' &&

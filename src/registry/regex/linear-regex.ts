@@ -70,6 +70,14 @@ export class LinearRegex {
    * steps and returns `undefined` (not evaluated: callers count it as a match, "when in doubt, run
    * the guard"); the steps taken are charged to the budget either way.
    */
+  /**
+   * Whether a search of `input` stays below the budget's allowance, so that it is not counted step
+   * by step: it then ends with a definite answer and charges the same steps whatever the budget.
+   */
+  uncounted(input: string, budget: StepBudget | undefined): boolean {
+    return budget === undefined || input.length * this.#op.length <= budget.allowance();
+  }
+
   test(input: string, budget?: StepBudget): boolean | undefined {
     const required = this.#required;
     if (required !== undefined && !(this.#ignoreCase ? input.toLowerCase() : input).includes(required))

@@ -58,7 +58,8 @@ export function dispatchRoutes(app: FastifyInstance, ctx: ServerContext): void {
           result,
         };
       }
-      return result;
+      // Serialised here: a string with its type set skips fastify's serializer lookup per request.
+      return reply.type('application/json; charset=utf-8').send(JSON.stringify(result));
     },
   );
 }
