@@ -79,6 +79,9 @@ export async function checkProperty<T>(
     return;
   }
   if (details.failed) {
+    // Printed at once too: vitest reports a failure only when the whole run ends, hours later in a fuzz run.
+    const summary = `property ${name} failed at case ${details.numRuns} (seed ${details.seed}): replay with HOOKWARDEN_PROPERTY_SEED=${details.seed} HOOKWARDEN_PROPERTY_PATH=${details.counterexamplePath}`;
+    process.stdout.write(`${summary}\n`);
     throw new Error(
       `property ${name} failed at case ${details.numRuns} (${details.numShrinks} shrinks, ${secs} s): ${fc.defaultReportMessage(details)}\n` +
         `error: ${details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance)}\n` +
