@@ -12,6 +12,7 @@ const SCENARIOS: Record<string, () => Promise<{ run: (quick?: boolean) => Promis
   'js-hook': () => import('./js-hook.js'),
   'js-cold-warm': () => import('./js-cold-warm.js'),
   'js-chain': () => import('./js-chain.js'),
+  'js-memory': () => import('./js-memory.js'),
   'tenants-mixed': () => import('./tenants-mixed.js'),
   'mixed-load': () => import('./mixed-load.js'),
   peers: () => import('./peers.js'),
