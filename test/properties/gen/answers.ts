@@ -72,8 +72,10 @@ function hwClean(v) {
 function hwMade(a0, input) {
   if (a0.kind !== 'rewrite') return undefined;
   // What hookwarden applies: the answer without __proto__/constructor/prototype keys (docs/semantics.md).
+  // A prompt rewrite is a string (hwAnswer's JSON text of the value): nothing in it is cleaned (fuzz
+  // seed 20261203: a value with a __proto__ key, whose text the oracle had cleaned).
+  if (typeof input.prompt === 'string' && input.toolInput === undefined) return [input.toolInput, JSON.stringify(a0.value), input.request];
   const a = { ...a0, value: hwClean(a0.value) };
-  if (typeof input.prompt === 'string' && input.toolInput === undefined) return [input.toolInput, JSON.stringify(a.value), input.request];
   if (input.request !== undefined && input.toolInput === undefined) return [input.toolInput, input.prompt, a.value];
   const t = input.toolInput;
   // FreeCode's patch (cleaned) is merged over what the hook saw, whose own keys stay.
