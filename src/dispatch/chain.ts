@@ -48,6 +48,11 @@ interface Pass {
   readonly lastRewrite: number;
   /** Rank of the least trusted scope that rewrote; -1: no rewrite. */
   readonly rewriterRank: number;
+  /**
+   * Whether a hook answered with a rewrite other than the input it was given, in any mode (a
+   * parallel event's hooks all see one input, and only the last rewrite survives its fold).
+   */
+  readonly rewroteAway: boolean;
 }
 
 /** The answer with a warning for each field Claude Code would not read where it was given. */
@@ -105,8 +110,10 @@ async function runChain(
   let state = start;
   let lastRewrite = -1;
   let rewriterRank = -1;
+  let rewroteAway = false;
   const folded = (h: RegisteredHook, answer: HookAnswer, at: number) => {
     if (didNotRun(answer) && claimed.delete(h)) registry.releaseOnce(h, onceSession);
+    rewroteAway ||= rewritesAway(run.def, answer, state.input);
     const before = state.input;
     state = fold(
       run,
@@ -178,7 +185,7 @@ async function runChain(
     // may have changed), the batch's own hooks are not run twice.
     i = answers.length > 0 ? at[answers.length - 1]! + 1 : j;
   }
-  return { state, lastRewrite, rewriterRank };
+  return { state, lastRewrite, rewriterRank, rewroteAway };
 }
 
 /** Marks the records appended since `from` as re-check runs. */
@@ -291,7 +298,14 @@ export async function runParallel(run: DispatchRun, start: FoldState): Promise<F
     true,
   );
   state = markRecheck(recheck.state, from);
-  if (!state.stopped && !jsonEqualInput(def, rewrittenInput(def, state), rewritten)) {
+  // Any guard that wants another input than the one every guard was shown denies: comparing only
+  // the folded result missed two guards undoing each other's rewrites, whose last one restores the
+  // input (fuzz seed 20261203, invariant 1, case 12 617: a project file that made BeforeTool
+  // parallel turned the policy's deny, after maxHookCalls of serial re-checks, into a passthrough).
+  if (
+    !state.stopped &&
+    (recheck.rewroteAway || !jsonEqualInput(def, rewrittenInput(def, state), rewritten))
+  ) {
     state = {
       ...state,
       decision: 'deny',
@@ -309,6 +323,16 @@ function rewrites(def: EventDefinition, answer: HookAnswer): boolean {
   if (answer.kind !== 'output' || answer.output === undefined) return false;
   const output = answer.output as Record<string, unknown>;
   return Object.keys(def.chain).some((f) => output[f] !== undefined);
+}
+
+/** Whether the answer rewrites a chained field to something other than `input` holds. */
+function rewritesAway(def: EventDefinition, answer: HookAnswer, input: HookInput): boolean {
+  if (answer.kind !== 'output' || answer.output === undefined) return false;
+  const output = answer.output as Record<string, unknown>;
+  return Object.entries(def.chain).some(
+    ([field, target]) =>
+      target !== undefined && output[field] !== undefined && !jsonEqual(output[field], input[target]),
+  );
 }
 
 function jsonEqualInput(def: EventDefinition, a: HookInput, b: HookInput): boolean {
