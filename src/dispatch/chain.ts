@@ -140,14 +140,17 @@ async function runChain(
       i++;
       continue;
     }
+    // A once hook whose turn this session is spent is no guard here, so no cap refuses it: the
+    // turn is claimed before the cap is checked, as in a parallel event (fuzz seed 20261203, case
+    // 50562: a spent once guard refused by the policy's cap denied serially, not in parallel).
+    if (!claim(h)) {
+      i++;
+      continue;
+    }
     const blocked = run.overLimit(h);
     if (blocked !== undefined) {
       ran.add(h.dedupKey);
       folded(h, blocked, i);
-      i++;
-      continue;
-    }
-    if (!claim(h)) {
       i++;
       continue;
     }
