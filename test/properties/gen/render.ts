@@ -39,9 +39,15 @@ export default ${asyncFn ? 'async ' : ''}function (input) {
 `;
 }
 
-/** The shell of a command hook: its stdin kept in $OBS, then the hit or miss answer. */
+/**
+ * The shell of a command hook: its stdin kept in $OBS, then the hit or miss answer. The file is made
+ * by mktemp, never by name alone: a contained or namespace hook's `$$` is the same small pid in
+ * every run, so two runs of one hook in the same nanosecond shared a file, and one answered on the
+ * other's input (fuzz seed 20261203, invariant 6, case 99519: a policy hook in ta's dispatch
+ * answered on another party's input, the only one holding its token).
+ */
 const COMMAND_SCRIPT =
-  'f="$OBS/$(date +%s%N)-$$"; cat > "$f"; ' +
+  'f=$(mktemp "$OBS/$(date +%s%N)-XXXXXXXX") || exit 1; cat > "$f"; ' +
   'if [ -z "$HW_TOKEN" ] || grep -qF -- "$HW_TOKEN" "$f"; then a="$HW_HIT"; x="$HW_HIT_EXIT"; else a="$HW_MISS"; x="$HW_MISS_EXIT"; fi; ' +
   'if [ "$x" = 2 ]; then printf "%s" "$a" >&2; else printf "%s" "$a"; fi; exit "$x"';
 
