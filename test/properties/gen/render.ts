@@ -46,7 +46,7 @@ export default ${asyncFn ? 'async ' : ''}function (input) {
  * other's input (fuzz seed 20261203, invariant 6, case 99519: a policy hook in ta's dispatch
  * answered on another party's input, the only one holding its token).
  */
-const COMMAND_SCRIPT =
+export const COMMAND_SCRIPT =
   'f=$(mktemp "$OBS/$(date +%s%N)-XXXXXXXX") || exit 1; cat > "$f"; ' +
   'if [ -z "$HW_TOKEN" ] || grep -qF -- "$HW_TOKEN" "$f"; then a="$HW_HIT"; x="$HW_HIT_EXIT"; else a="$HW_MISS"; x="$HW_MISS_EXIT"; fi; ' +
   'if [ "$x" = 2 ]; then printf "%s" "$a" >&2; else printf "%s" "$a"; fi; exit "$x"';
