@@ -54,6 +54,9 @@ interface TenantState<T> {
   usedMs: number;
 }
 
+/** Tenants' states kept before the first sweep of idle ones. */
+const SWEEP_MIN = 64;
+
 /**
  * Per-tenant FIFO queues and the rotation that picks which tenant goes next. The lane owns its
  * capacity: it calls `next()` while it has room, `started`/`finished` around each run.
@@ -67,6 +70,8 @@ export class TenantQueues<T> {
   /** Tenants that may hold a reserve (pruned when their reserve ends). */
   readonly #active = new Set<TenantState<T>>();
   #slots = 0;
+  /** The number of tenants' states at which `push` next sweeps out the idle ones. */
+  #sweepAt = SWEEP_MIN;
   #wake: (() => void) | undefined;
   #timer: NodeJS.Timeout | undefined;
 
@@ -175,8 +180,28 @@ export class TenantQueues<T> {
     return n;
   }
 
+  /**
+   * Forgets tenants with nothing queued or running whose reserve and CPU window have ended: what
+   * they come back to is what a new tenant gets. Amortised: runs when the number of states doubles.
+   */
+  #sweep(now: number): void {
+    const fair = this.#fair;
+    for (const [id, t] of this.#tenants) {
+      if (t.queue.length > 0 || t.running > 0 || t.slots > 0) continue;
+      if (fair !== undefined && this.#active.has(t) && now - t.lastSeen < fair.idleMs) continue;
+      const limits = this.#limitsFor(id);
+      if (limits.cpuMsPerWindow !== undefined && now - t.windowStart < (limits.windowMs ?? 1000)) continue;
+      this.#active.delete(t);
+      this.#tenants.delete(id);
+      const r = this.#rotation.indexOf(id);
+      if (r >= 0) this.#rotation.splice(r, 1);
+    }
+    this.#sweepAt = Math.max(SWEEP_MIN, 2 * this.#tenants.size);
+  }
+
   /** Queues an item; false when the tenant's maxQueued is reached (queue_full). */
   push(tenant: string, item: T): boolean {
+    if (this.#tenants.size >= this.#sweepAt && !this.#tenants.has(tenant)) this.#sweep(Date.now());
     const t = this.#state(tenant);
     const max = this.#limitsFor(tenant).maxQueued ?? this.#defaultMaxQueued;
     if (max !== undefined && t.queue.length >= max) return false;
