@@ -5,7 +5,9 @@
 // its turn comes, so hooks after a rewrite are matched against the rewritten input. A rewrite
 // drops the approvals given before it (in the fold), and when the chain is done every hook that saw
 // an older input is re-run on the final one if it is a guard of that rewrite: every trusted and
-// policy hook, and every hook whose scope outranks the rewriting hook's. A guard that rewrites in
+// policy hook, and every hook whose scope outranks the rewriting hook's. On a serial event the
+// trusted and policy hooks settle their own rewrites first, before a lower hook sees the input
+// (runSerial). A guard that rewrites in
 // turn starts another round for every guard that has not seen its rewrite, before it or after it.
 // Each re-run counts against `limits.maxHookCalls`; a guard that cannot be re-run because of it
 // denies.
@@ -96,9 +98,10 @@ async function runChain(
   start: FoldState,
   recheck: boolean,
   seenBy: SeenBy = new Map(),
+  /** Dedup keys of the hooks that ran in this pass (shared by the two halves of a serial chain). */
+  ran = new Set<string>(),
 ): Promise<Pass> {
   const { registry, onceSession } = run;
-  const ran = new Set<string>();
   /** once hooks this pass claimed for the session: a claim is given back if the hook never ran. */
   const claimed = new Set<RegisteredHook>();
   const claim = (h: RegisteredHook) => {
@@ -231,12 +234,31 @@ async function recheckGuards(
   return state;
 }
 
-/** Serial events: one chain over every hook of the event, then the re-check of rewrites. */
+/**
+ * Serial events: one chain over every hook of the event, then the re-check of rewrites. On a
+ * deny-capable event the trusted and policy hooks settle first: their own rewrites are re-checked
+ * among them, exactly as with no other file loaded, before any less-trusted hook sees the input. A
+ * lower hook's rewrite could otherwise end a round of policy guards undoing each other's rewrites
+ * that the policy alone ends in a deny at maxHookCalls (fuzz seed 20261203, invariant 1, case
+ * 65666: a user pack's rewrite turned that deny into a passthrough).
+ */
 export async function runSerial(run: DispatchRun, state: FoldState): Promise<FoldState> {
   const list = run.registry.hooksFor(run.def.name);
   const seenBy: SeenBy = new Map();
-  const pass = await runChain(run, list, state, false, seenBy);
-  if (pass.lastRewrite < 0 || !run.def.canDeny) return pass.state;
+  const cut = list.findIndex((h) => RANK[h.scope] > RANK.policy);
+  const lower = cut < 0 ? [] : list.slice(cut);
+  if (!run.def.canDeny || cut <= 0 || lower.some((h) => RANK[h.scope] <= RANK.policy)) {
+    const pass = await runChain(run, list, state, false, seenBy);
+    if (pass.lastRewrite < 0 || !run.def.canDeny) return pass.state;
+    return recheckGuards(run, list, pass, seenBy);
+  }
+  const higher = list.slice(0, cut);
+  const ran = new Set<string>();
+  const first = await runChain(run, higher, state, false, seenBy, ran);
+  const settled = first.lastRewrite < 0 ? first.state : await recheckGuards(run, higher, first, seenBy);
+  if (settled.stopped || run.aborted) return recordNotRun(run, lower, 0, settled);
+  const pass = await runChain(run, lower, settled, false, seenBy, ran);
+  if (pass.lastRewrite < 0) return pass.state;
   return recheckGuards(run, list, pass, seenBy);
 }
 

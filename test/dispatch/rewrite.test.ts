@@ -151,9 +151,12 @@ describe('a rewrite after an approval', () => {
           reason: 'checked deploy --safe',
           mutatedToolInput: { command: 'deploy --safe' },
         });
+        // The policy settles make-safe's rewrite first (check*), as it would with no project file,
+        // before the project's retarget sees the input; then retarget's rewrite is re-checked.
         expect(r.hooks.map((h) => `${h.id}${h.recheck ? '*' : ''}`)).toEqual([
           'check',
           'make-safe',
+          'check*',
           'retarget',
           'check*',
           'make-safe*',
