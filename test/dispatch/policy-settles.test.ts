@@ -46,6 +46,14 @@ describe('the policy settles before a lower hook sees the input', () => {
     });
   }
 
+  it('with a project file that makes BeforeTool parallel and rewrites: still a deny', async () => {
+    const project = { ...group([retarget]), events: { BeforeTool: { mode: 'parallel' } } };
+    await withExecutor({ policy, config: [project] }, async (hw) => {
+      const r = await hw.dispatch('BeforeTool', rm);
+      expect(r.decision).toBe('deny');
+    });
+  });
+
   it('a policy that settles: the lower rewrite runs, and every policy hook sees its result', async () => {
     await withExecutor({ policy: group([addN]), config: group([retarget]) }, async (hw) => {
       const r = await hw.dispatch('BeforeTool', rm);
