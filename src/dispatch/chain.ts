@@ -279,11 +279,36 @@ function rewrittenInput(def: EventDefinition, state: FoldState): HookInput {
  * registration order. On a deny-capable event whose hooks rewrote the input, no approval stands:
  * the guards run again, one after the other, on the rewritten input. Guards running at the same
  * time cannot see each other's rewrites, so a guard that rewrites again in that round denies.
+ * As in a serial event, the trusted and policy hooks settle first (their own fan-out and re-check,
+ * exactly as with no other file loaded), and the other hooks fan out on the settled input: a lower
+ * hook's rewrite folded over a policy hook's could otherwise keep the policy's guards from ever
+ * seeing the policy's own rewrite (fuzz seed 20261203, invariant 1, case 97083).
  */
 export async function runParallel(run: DispatchRun, start: FoldState): Promise<FoldState> {
+  const list = run.registry.hooksFor(run.def.name);
+  const cut = list.findIndex((h) => RANK[h.scope] > RANK.policy);
+  const lower = cut < 0 ? [] : list.slice(cut);
+  if (!run.def.canDeny || cut <= 0 || lower.some((h) => RANK[h.scope] <= RANK.policy))
+    return fanOut(run, start, list, list);
+  const higher = list.slice(0, cut);
+  const settled = await fanOut(run, start, higher, higher);
+  if (settled.stopped || run.aborted) return recordNotRun(run, lower, 0, settled);
+  return fanOut(run, settled, lower, list, true);
+}
+
+/**
+ * One parallel round of `list` on `start`'s input, then the serial re-check of `guardsOf`;
+ * `settledRound`: `start` is the result of the policy's settled round.
+ */
+async function fanOut(
+  run: DispatchRun,
+  start: FoldState,
+  list: readonly RegisteredHook[],
+  guardsOf: readonly RegisteredHook[],
+  settledRound = false,
+): Promise<FoldState> {
   const { registry, onceSession, def } = run;
   const input = start.input;
-  const list = registry.hooksFor(def.name);
   const selected: RegisteredHook[] = [];
   const seen = new Set<string>();
   for (const h of list) {
@@ -308,9 +333,11 @@ export async function runParallel(run: DispatchRun, start: FoldState): Promise<F
     if (didNotRun(answer)) registry.releaseOnce(h, onceSession);
     state = fold(run, state, h, answer);
   }
+  const rewriters = selected.filter((_, i) => rewrites(def, answers[i]!));
+  // After a settled round, its mutations are already the input: only this round's rewrites count.
+  if (settledRound && rewriters.length === 0) return state;
   const rewritten = rewrittenInput(def, state);
   if (!def.canDeny || rewritten === input || state.stopped || run.aborted) return state;
-  const rewriters = selected.filter((_, i) => rewrites(def, answers[i]!));
   const rewriterRank = Math.max(...rewriters.map((h) => RANK[h.scope]));
   state = { ...state, input: rewritten };
   if (state.decision === 'allow')
@@ -318,7 +345,7 @@ export async function runParallel(run: DispatchRun, start: FoldState): Promise<F
   const from = state.records.length;
   const recheck = await runChain(
     run,
-    list.filter((h) => guards(h, rewriterRank)),
+    guardsOf.filter((h) => guards(h, rewriterRank)),
     state,
     true,
   );

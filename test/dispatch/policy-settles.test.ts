@@ -54,6 +54,36 @@ describe('the policy settles before a lower hook sees the input', () => {
     });
   });
 
+  it("parallel: a lower rewrite folded over the policy's own rewrite does not hide it from the policy's guards", async () => {
+    // Found by the invariant-1 property (fuzz seed 20261203, case 97083).
+    const sanitise = js(
+      'sanitise',
+      "i.toolInput.command === 'rm' ? { mutatedToolInput: { command: 'ls safe' } } : undefined",
+    );
+    const noSafe = js(
+      'no-safe',
+      "i.toolInput.command === 'ls safe' ? { decision: 'deny', reason: 'no' } : undefined",
+    );
+    const toX = js(
+      'to-x',
+      "i.toolInput.command === 'x' ? undefined : { mutatedToolInput: { command: 'x' } }",
+    );
+    const parallel = { events: { BeforeTool: { mode: 'parallel' } } };
+    const alone = await withExecutor({ policy: group([sanitise, noSafe], parallel) }, (hw) =>
+      hw.dispatch('BeforeTool', rm),
+    );
+    expect(alone.decision).toBe('deny');
+    const path = writeConfig(tempDir('hw-settles-'), 'user.json', group([toX]));
+    await withExecutor(
+      { policy: group([sanitise, noSafe], parallel), config: [{ path, scope: 'user' }] },
+      async (hw) => {
+        const r = await hw.dispatch('BeforeTool', rm);
+        expect(r).toMatchObject({ decision: 'deny', decidedBy: 'no-safe' });
+        expect(r.hooks.filter((h) => h.id === 'to-x').map((h) => h.outcome)).toEqual(['not-run']);
+      },
+    );
+  });
+
   it('a policy that settles: the lower rewrite runs, and every policy hook sees its result', async () => {
     await withExecutor({ policy: group([addN]), config: group([retarget]) }, async (hw) => {
       const r = await hw.dispatch('BeforeTool', rm);
