@@ -5,9 +5,9 @@
 // its turn comes, so hooks after a rewrite are matched against the rewritten input. A rewrite
 // drops the approvals given before it (in the fold), and when the chain is done every hook that saw
 // an older input is re-run on the final one if it is a guard of that rewrite: every trusted and
-// policy hook, and every hook whose scope outranks the rewriting hook's. On a serial event the
-// trusted and policy hooks settle their own rewrites first, before a lower hook sees the input
-// (runSerial). A guard that rewrites in
+// policy hook, and every hook whose scope outranks the rewriting hook's. On a deny-capable event,
+// serial or parallel, the trusted and policy hooks settle their own rewrites first, before a lower
+// hook sees the input (`atPolicy`). A guard that rewrites in
 // turn starts another round for every guard that has not seen its rewrite, before it or after it.
 // Each re-run counts against `limits.maxHookCalls`; a guard that cannot be re-run because of it
 // denies.
@@ -235,6 +235,22 @@ async function recheckGuards(
 }
 
 /**
+ * A deny-capable event's hooks cut where the trusted and policy hooks end (they come first in the
+ * registry's order); undefined when there is nothing to settle first: an observer event, no trusted
+ * or policy hook, or no other.
+ */
+function atPolicy(
+  run: DispatchRun,
+  list: readonly RegisteredHook[],
+): { higher: readonly RegisteredHook[]; lower: readonly RegisteredHook[] } | undefined {
+  const cut = list.findIndex((h) => RANK[h.scope] > RANK.policy);
+  if (!run.def.canDeny || cut <= 0) return undefined;
+  const lower = list.slice(cut);
+  if (lower.some((h) => RANK[h.scope] <= RANK.policy)) return undefined;
+  return { higher: list.slice(0, cut), lower };
+}
+
+/**
  * Serial events: one chain over every hook of the event, then the re-check of rewrites. On a
  * deny-capable event the trusted and policy hooks settle first: their own rewrites are re-checked
  * among them, exactly as with no other file loaded, before any less-trusted hook sees the input. A
@@ -245,14 +261,13 @@ async function recheckGuards(
 export async function runSerial(run: DispatchRun, state: FoldState): Promise<FoldState> {
   const list = run.registry.hooksFor(run.def.name);
   const seenBy: SeenBy = new Map();
-  const cut = list.findIndex((h) => RANK[h.scope] > RANK.policy);
-  const lower = cut < 0 ? [] : list.slice(cut);
-  if (!run.def.canDeny || cut <= 0 || lower.some((h) => RANK[h.scope] <= RANK.policy)) {
+  const split = atPolicy(run, list);
+  if (split === undefined) {
     const pass = await runChain(run, list, state, false, seenBy);
     if (pass.lastRewrite < 0 || !run.def.canDeny) return pass.state;
     return recheckGuards(run, list, pass, seenBy);
   }
-  const higher = list.slice(0, cut);
+  const { higher, lower } = split;
   const ran = new Set<string>();
   const first = await runChain(run, higher, state, false, seenBy, ran);
   const settled = first.lastRewrite < 0 ? first.state : await recheckGuards(run, higher, first, seenBy);
@@ -286,11 +301,9 @@ function rewrittenInput(def: EventDefinition, state: FoldState): HookInput {
  */
 export async function runParallel(run: DispatchRun, start: FoldState): Promise<FoldState> {
   const list = run.registry.hooksFor(run.def.name);
-  const cut = list.findIndex((h) => RANK[h.scope] > RANK.policy);
-  const lower = cut < 0 ? [] : list.slice(cut);
-  if (!run.def.canDeny || cut <= 0 || lower.some((h) => RANK[h.scope] <= RANK.policy))
-    return fanOut(run, start, list, list);
-  const higher = list.slice(0, cut);
+  const split = atPolicy(run, list);
+  if (split === undefined) return fanOut(run, start, list, list);
+  const { higher, lower } = split;
   const settled = await fanOut(run, start, higher, higher);
   if (settled.stopped || run.aborted) return recordNotRun(run, lower, 0, settled);
   return fanOut(run, settled, lower, list, true);
