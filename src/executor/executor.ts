@@ -124,7 +124,7 @@ class HookExecutor implements Executor {
       tenantIsolation: options.tenantIsolation,
     };
     const host = { context: () => jobs, generation: () => this.#generation };
-    const parts = asyncParts(host, options.queue, redis);
+    const parts = asyncParts(host, options.queue, redis, this.#warn);
     this.#queue = parts.queue;
     this.#rate = parts.rate;
     this.#ctx = { ...jobs, async: parts.queue };
