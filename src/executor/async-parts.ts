@@ -8,7 +8,7 @@ import type { ResolvedQueueOptions } from './queue-options.js';
 import { TenantRate } from './tenant-rate.js';
 
 /** A Redis transition as the warning the executor's onWarning (serve: its log) receives. */
-export function redisTroubleDiagnostic(t: RedisTrouble): Diagnostic {
+function redisTroubleDiagnostic(t: RedisTrouble): Diagnostic {
   const message =
     t.kind === 'lost'
       ? `Redis is not answering (cause: ${t.cause}); async hooks fail queue_unavailable and tenant rates are counted on this replica alone until it is back`
