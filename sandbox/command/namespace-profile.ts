@@ -167,6 +167,8 @@ function bwrapArgs(bwrap: string, task: CommandTask): string[] {
     '--bind',
     task.scratchDir,
     task.scratchDir,
+    // A tenant's granted `writable`: its own folder, never the root (command-task.ts).
+    ...(task.writableDir === undefined ? [] : ['--bind', task.writableDir, task.writableDir]),
     '--chdir',
     task.cwd,
     '--unshare-all',

@@ -18,6 +18,7 @@ import { collectLimits } from './collect-limits.js';
 import type { IsolationLevel, Limits } from './defaults.js';
 import type { Diagnostic, DiagnosticSink } from './diagnostics.js';
 import { detectDialect } from './dialect.js';
+import { collectGrants, type Grants, gatedHookTypes, scopeGate, tenantGate } from './grants.js';
 import {
   collectHookTypePolicy,
   HOOK_TYPE_KEYS,
@@ -59,6 +60,10 @@ export interface LoadOptions {
   readonly hookTypes?: HookTypeOptions | undefined;
   /** Runtime tenants: the executor's resolved policy, instead of one built from policy sources here. */
   readonly baseHookTypes?: HookTypePolicy | undefined;
+  /** Runtime tenants: the executor's grants, instead of ones read from policy sources here. */
+  readonly baseGrants?: Grants | undefined;
+  /** Runtime tenants: every config source is this tenant's (its hooks answer to its grant). */
+  readonly tenant?: string | undefined;
 }
 
 export interface LoadedConfig {
@@ -91,6 +96,8 @@ export interface LoadedConfig {
   readonly hookTypes: HookTypePolicy;
   /** What the policy consents to hooks setting for the session (its `sessionEnv`). */
   readonly sessionEnv: SessionEnvPolicy;
+  /** What the policy grants project files' and tenants' hooks (grants.ts). */
+  readonly grants: Grants;
 }
 
 interface LoadedTenant {
@@ -114,6 +121,7 @@ const TOP_LEVEL = new Set([
   'tenants',
   'description',
   'sessionEnv',
+  'grants',
   ...HOOK_TYPE_KEYS,
 ]);
 
@@ -196,6 +204,11 @@ async function loadRecorded(options: LoadOptions): Promise<Omit<LoadedConfig, 'r
   const sessionEnv = collectSessionEnvPolicy(
     sources.map((s) => ({ scope: s.spec.scope, sink: s.sink, value: s.value })),
   );
+  // Read even under a base policy: a runtime tenant's file that sets the key hears why it does nothing.
+  const readGrants = collectGrants(
+    sources.map((s) => ({ scope: s.spec.scope, sink: s.sink, value: s.value })),
+  );
+  const grants = options.baseGrants ?? readGrants;
 
   const layers: Layer[] = [];
   const packSinks: DiagnosticSink[] = [];
@@ -225,6 +238,9 @@ async function loadRecorded(options: LoadOptions): Promise<Omit<LoadedConfig, 'r
         src.spec.scope === 'policy' || hints.length > 0,
       );
     }
+    // A project file's hooks, and every hook of a runtime tenant's files, answer to their grant.
+    const gate =
+      options.tenant !== undefined ? tenantGate(grants, options.tenant) : scopeGate(grants, src.spec.scope);
     const ctx = {
       scope: src.spec.scope,
       sink: src.sink,
@@ -235,7 +251,10 @@ async function loadRecorded(options: LoadOptions): Promise<Omit<LoadedConfig, 'r
       scopeLimits,
       catalogue,
       pins: options.pins,
-      hookTypes,
+      hookTypes: gatedHookTypes(hookTypes, gate),
+      gate,
+      grants,
+      baseHookTypes: hookTypes,
     };
     const hooks: HookDefinition[] = [];
     if (src.value.hooks !== undefined)
@@ -307,6 +326,7 @@ async function loadRecorded(options: LoadOptions): Promise<Omit<LoadedConfig, 'r
     tenants,
     hookTypes,
     sessionEnv,
+    grants,
   };
 }
 

@@ -9,23 +9,16 @@ import { isObject, issueMessages, joinPath, renderValue } from '../contract/mess
 import type { HookDefinition } from '../registry/hook-definition.js';
 import { ISOLATION_LEVELS, type IsolationLevel } from './defaults.js';
 import type { DiagnosticSink } from './diagnostics.js';
+import { type Grants, gatedHookTypes, tenantGate } from './grants.js';
+import type { HookTypePolicy } from './hook-type-policy.js';
 import type { Layer } from './merge-layers.js';
 import { type EntriesContext, normalizeHooksMap } from './normalize-entries.js';
 import type { PinLoader, RemotePinTarget } from './pin-loader.js';
 import type { LimitsByScope } from './scope-limits.js';
 import { didYouMean } from './suggest.js';
+import { tenantIdProblem } from './tenant-id.js';
 import type { TenantLimits } from './tenant-limits.js';
 import { tenantLimitsSchema } from './tenant-limits.js';
-
-const TENANT_ID = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
-
-/** Why a tenant id is refused, or undefined when it is valid (no path characters, no `..`). */
-export function tenantIdProblem(id: unknown): string | undefined {
-  if (typeof id !== 'string' || !TENANT_ID.test(id) || id.includes('..')) {
-    return `expected a tenant id of 1-64 letters, digits, _ . - (starting with a letter or digit, no "/" or ".."), got ${renderValue(id)}`;
-  }
-  return undefined;
-}
 
 const tenantSchema = z
   .object({
@@ -64,6 +57,9 @@ export async function readTenants(
     readonly sink: DiagnosticSink;
     readonly scopeLimits: LimitsByScope;
     readonly pins: PinLoader;
+    readonly grants: Grants;
+    /** The executor's http policy before any gate narrowed it (a tenant's comes from its grant). */
+    readonly baseHookTypes: HookTypePolicy;
   },
 ): Promise<Map<string, TenantPart>> {
   const out = new Map<string, TenantPart>();
@@ -98,8 +94,16 @@ export async function readTenants(
       continue;
     }
     const t = parsed.data;
-    // A tenant's hooks are the tenant's (third-party) code: user scope, whichever file declares them.
-    const userCtx = { ...ctx, scope: 'user' as const, limits: ctx.scopeLimits.user };
+    // A tenant's hooks are the tenant's (third-party) code: user scope, whichever file declares them,
+    // and held to the tenant's grant (a user's own file is not a tenant's).
+    const gate = tenantGate(ctx.grants, id);
+    const userCtx = {
+      ...ctx,
+      scope: 'user' as const,
+      limits: ctx.scopeLimits.user,
+      gate,
+      hookTypes: gatedHookTypes(ctx.baseHookTypes, gate),
+    };
     const hooks: HookDefinition[] = [];
     if (t.hooks !== undefined)
       hooks.push(...(await normalizeHooksMap(t.hooks, joinPath(path, 'hooks'), userCtx)));
@@ -108,7 +112,7 @@ export async function readTenants(
     const remotePins: RemotePinTarget[] = [];
     if (t.packs !== undefined) {
       // A tenant section in a policy file is the operator's: it may pin policy packs for the tenant.
-      const pinned = await ctx.pins(t.packs, { ...ctx, policySource: ctx.scope === 'policy' });
+      const pinned = await ctx.pins(t.packs, { ...userCtx, policySource: ctx.scope === 'policy' });
       layers.push(...pinned.layers);
       policyFailures.push(...pinned.policyFailures.map((f) => `tenant "${id}": ${f}`));
       remotePins.push(...pinned.remote);

@@ -59,8 +59,19 @@ export interface CommandTask {
    * fails with isolation_unavailable). Namespace mode ignores it (bubblewrap contains more).
    */
   readonly containment: 'prefer' | 'require';
-  /** Namespace mode: mount the sandbox root read-write. */
+  /**
+   * Namespace mode: mount the sandbox root read-write. Only ever true for a hook whose file may open
+   * the root: the policy's, a user's own, or a project's the policy granted `writable`. Never for a
+   * tenant's hook (grants.ts): a tenant's `writable` is `writableDir` below.
+   */
   readonly writable: boolean;
+  /**
+   * A directory of the hook's own tenant that it may write (its granted `writable`), kept across its
+   * runs for the executor's life; `HOOK_WRITABLE_DIR` names it. Namespace mode mounts it read-write
+   * at the same path (after the root, so a root mounted read-only stays so); in process mode the
+   * host's permissions apply as for any path. Unset: nothing but the scratch directory is writable.
+   */
+  readonly writableDir?: string;
   /** Run as the unprivileged host user `nobody` (needs hookwarden to run as root). */
   readonly runAs: 'nobody' | undefined;
   /** Namespace mode: the directory mounted as /etc (a snapshot of harmless entries). */

@@ -161,6 +161,7 @@ class HookExecutor implements Executor {
       scopeLimits: l.scopeLimits,
       policyFailures: l.policyFailures,
       sessionEnv: l.sessionEnv,
+      grants: l.grants,
       ...buildTenantGenerations(l, this.#tenants, this.#trusted, this.#once),
     });
   }

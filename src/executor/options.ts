@@ -8,7 +8,7 @@ import { HOOK_TYPE_KEYS, type HookTypeOptions, hookTypeOptionProblem } from '../
 import { limitsSchema } from '../config/limits-schema.js';
 import { optionKeys, refuseUnknownOptions } from '../config/option-keys.js';
 import type { SourceSpec } from '../config/read-source.js';
-import { tenantIdProblem } from '../config/tenants.js';
+import { tenantIdProblem } from '../config/tenant-id.js';
 import { quotedList } from '../contract/decisions.js';
 import type { Evaluators, EvaluatorType } from '../contract/evaluator.js';
 import { HookwardenError } from '../contract/hookwarden-error.js';

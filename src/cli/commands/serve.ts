@@ -4,7 +4,7 @@
 import type { Stats } from 'node:fs';
 import { chmod, chown, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { ISOLATION_LEVELS, type IsolationLevel } from '../../config/defaults.js';
-import { tenantIdProblem } from '../../config/tenants.js';
+import { tenantIdProblem } from '../../config/tenant-id.js';
 import { HookwardenError } from '../../contract/hookwarden-error.js';
 import type { ExecutorOptions, TenantIsolationOptions } from '../../executor/options.js';
 import { AuthFileError, readAuthFile } from '../../server/auth-file.js';
