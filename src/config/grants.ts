@@ -47,11 +47,9 @@ export const grantSetSchema = z.strictObject({
     .boolean({ error: 'expected true or false' })
     .optional()
     .meta({ description: 'Command hooks may run as the host\'s "nobody" (runAs), one uid shared by all.' }),
-  timeoutMs: posInt()
-    .optional()
-    .meta({
-      description: "Longest deadline (timeout, widened by a declared budget). Default: the kind's default.",
-    }),
+  timeoutMs: posInt().optional().meta({
+    description: "Longest deadline (timeout, widened by a declared budget). Default: the kind's default.",
+  }),
   maxOutputBytes: posInt()
     .optional()
     .meta({ description: "Largest output cap a hook may ask for. Default: the kind's default." }),
