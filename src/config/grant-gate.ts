@@ -30,7 +30,7 @@ class Judge {
   /** A refusal: the field's path, what was asked, what runs instead, and the grant that allows it. */
   refuse(field: string, asked: string, instead: string, grant: string): void {
     this.sink.warn(
-      joinPath(this.path, field),
+      field.split('.').reduce((at, key) => joinPath(at, key), this.path),
       `${asked} is not granted to ${this.gate.who}: ${instead}; a policy file grants it with ${this.gate.where}.${grant}`,
     );
   }
@@ -78,7 +78,7 @@ function gateCpu(cpuSeconds: number, granted: number | undefined, deadlineMs: nu
   if (cpuSeconds <= ceiling) return cpuSeconds;
   j.refuse(
     'rlimits.cpuSeconds',
-    `"cpuSeconds" ${cpuSeconds}`,
+    `"rlimits.cpuSeconds" ${cpuSeconds}`,
     granted === undefined ? 'it is derived from the deadline' : `it runs with ${granted}`,
     `rlimits.cpuSeconds: ${cpuSeconds}`,
   );

@@ -137,7 +137,8 @@ export const projectGate = (grants: Grants): HookGate => ({
 export const tenantGate = (grants: Grants, tenant: string): HookGate => ({
   grant: tenantGrant(grants, tenant),
   who: `tenant "${tenant}"'s hooks`,
-  where: `grants.tenants.${grants.tenants.has(tenant) ? tenant : '"*"'}`,
+  // Its own entry, even where "*" is in force: a grant for one tenant should not be made for all.
+  where: joinPath('grants.tenants', tenant),
   tenant,
 });
 

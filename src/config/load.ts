@@ -26,7 +26,7 @@ import {
   type HookTypePolicy,
 } from './hook-type-policy.js';
 import { type Layer, mergeLayers } from './merge-layers.js';
-import { mergeTenantLimits } from './merge-tenant-limits.js';
+import { type LoadedTenant, mergeTenants } from './merge-tenants.js';
 import { normalizeHooksMap } from './normalize-entries.js';
 import type { PackStatus, PinLoader, RemotePinTarget } from './pin-loader.js';
 import { findPlugin } from './plugin-root.js';
@@ -35,7 +35,6 @@ import { readSource, type SourceSpec } from './read-source.js';
 import type { LimitsByScope, ScopeLimits } from './scope-limits.js';
 import { collectSessionEnvPolicy, type SessionEnvPolicy } from './session-env-policy.js';
 import { didYouMean } from './suggest.js';
-import type { TenantLimits } from './tenant-limits.js';
 import { readTenants, type TenantPart } from './tenants.js';
 import type { WatchTarget } from './watch-target.js';
 
@@ -92,22 +91,14 @@ export interface LoadedConfig {
   readonly remotePins: readonly RemotePinTarget[];
   /** Tenants declared under `tenants`: each with the policy hooks plus its own. */
   readonly tenants: ReadonlyMap<string, LoadedTenant>;
+  /** The policy's layers (its files and packs): what a tenant's own layers are merged under. */
+  readonly policyLayers: readonly Layer[];
   /** What http, prompt and agent hooks were loaded under (runtime tenants load under it too). */
   readonly hookTypes: HookTypePolicy;
   /** What the policy consents to hooks setting for the session (its `sessionEnv`). */
   readonly sessionEnv: SessionEnvPolicy;
   /** What the policy grants project files' and tenants' hooks (grants.ts). */
   readonly grants: Grants;
-}
-
-interface LoadedTenant {
-  /** Policy hooks first, then the tenant's, overrides applied. */
-  readonly hooks: readonly HookDefinition[];
-  readonly limits: TenantLimits;
-  /** The operator's isolation floor for this tenant's own command hooks (a policy file's). */
-  readonly isolation: IsolationLevel | undefined;
-  /** A policy-scope pack of this tenant failed: its deny-capable events deny. */
-  readonly policyFailures: readonly string[];
 }
 
 const TOP_LEVEL = new Set([
@@ -296,10 +287,14 @@ async function loadRecorded(options: LoadOptions): Promise<Omit<LoadedConfig, 'r
   }
 
   const hooks = mergeLayers(layers);
-  const tenants = mergeTenants(tenantParts, layers);
+  const policyLayers = layers.filter((l) => l.scope === 'policy');
+  const tenants = mergeTenants(tenantParts, policyLayers);
   for (const src of sources) {
     if (src.spec.scope !== 'policy') continue;
-    const bad = src.sink.items.find((d) => (d.severity === 'error' || d.skipped) && !isPinDiagnostic(d));
+    // A tenant's problem is that tenant's (it fails closed alone): not the policy file's.
+    const bad = src.sink.items.find(
+      (d) => (d.severity === 'error' || d.skipped) && !isPinDiagnostic(d) && d.tenant === undefined,
+    );
     if (bad !== undefined) {
       policyFailures.push(
         `policy ${src.sink.file} ${src.value === undefined ? 'could not be loaded' : 'is invalid'}: ${bad.path === '' ? '' : `${bad.path}: `}${bad.message}`,
@@ -324,35 +319,9 @@ async function loadRecorded(options: LoadOptions): Promise<Omit<LoadedConfig, 'r
     watchTargets,
     remotePins,
     tenants,
+    policyLayers,
     hookTypes,
     sessionEnv,
     grants,
   };
-}
-
-/** Each tenant: the policy layers plus its own; limits set by policy, tightened by lower files. */
-function mergeTenants(
-  parts: Map<string, { scope: Scope; part: TenantPart }[]>,
-  layers: readonly Layer[],
-): Map<string, LoadedTenant> {
-  const policy = layers.filter((l) => l.scope === 'policy');
-  const out = new Map<string, LoadedTenant>();
-  for (const [id, list] of parts) {
-    const limits = mergeTenantLimits(
-      list.map(({ scope, part }) => ({
-        scope,
-        limits: part.limits,
-        sink: part.sink,
-        path: `tenants.${id}.limits`,
-      })),
-    );
-    out.set(id, {
-      hooks: mergeLayers([...policy, ...list.flatMap((p) => p.part.layers)]),
-      limits,
-      // The last policy file that sets it.
-      isolation: list.reduce<IsolationLevel | undefined>((v, p) => p.part.isolation ?? v, undefined),
-      policyFailures: list.flatMap((p) => p.part.policyFailures),
-    });
-  }
-  return out;
 }

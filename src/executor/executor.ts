@@ -35,6 +35,7 @@ import {
   refusalReason,
 } from './reload.js';
 import { loadRuntimeTenant, reloadTenants } from './set-tenant.js';
+import { keepGoodTenants } from './tenant-carry.js';
 import type { TenantRate } from './tenant-rate.js';
 import { buildTenantGenerations, type RuntimeTenant, type TenantSpec } from './tenants.js';
 import { type TrustedHookSpec, trustedDefinition } from './trusted-hook.js';
@@ -269,6 +270,7 @@ class HookExecutor implements Executor {
       for (const d of verdict.causes) this.#warn({ ...d, message: `reload refused: ${d.message}` });
       result = { ok: false, generation: this.#generationNumber, reason, diagnostics: next.diagnostics };
     } else {
+      next = keepGoodTenants(previous, next, this.#warn);
       this.#loaded = next;
       await reloadTenants(this.#tenants, previous, next, this.#options, this.#warn, this.#remote);
       this.#generation = this.#buildGeneration();

@@ -119,7 +119,12 @@ function requestLineWriter(logger: Logger, stream: DestinationStream): (fields: 
 /** A configuration problem as a log line (file, JSON path, message), in place of the CLI's stderr text. */
 export function logDiagnostic(logger: Logger, d: Diagnostic): void {
   logger[d.severity === 'error' ? 'error' : 'warn'](
-    { file: d.file, path: d.path, skipped: d.skipped },
+    {
+      file: d.file,
+      path: d.path,
+      skipped: d.skipped,
+      ...(d.tenant === undefined ? {} : { tenant: d.tenant }),
+    },
     d.message,
   );
 }

@@ -314,11 +314,12 @@ describe.each(MODES)('hostile hooks (%s isolation)', (mode) => {
 });
 
 describe.each(MODES.filter((m) => m === 'namespace'))('namespace sandboxes (%s)', () => {
-  it('`writable: true` lets a namespace hook write its root', async () => {
+  it('`writable: true` lets a namespace hook write its root (a project file: when the policy grants it)', async () => {
     const root = tempDir('hw-writable-');
     mkdirSync(join(root, 'sub'));
     const { result } = await withExecutor(
       {
+        policy: [{ grants: { project: { writable: true } } }],
         config: {
           hooks: {
             BeforeTool: [
