@@ -15,7 +15,7 @@ import type { Scope } from '../contract/types.js';
 import type { HookDefinition } from '../registry/hook-definition.js';
 import { collectEvents } from './collect-events.js';
 import { collectLimits } from './collect-limits.js';
-import type { IsolationLevel, Limits } from './defaults.js';
+import type { Limits } from './defaults.js';
 import type { Diagnostic, DiagnosticSink } from './diagnostics.js';
 import { detectDialect } from './dialect.js';
 import { collectGrants, type Grants, gatedHookTypes, scopeGate, tenantGate } from './grants.js';

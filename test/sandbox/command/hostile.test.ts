@@ -65,7 +65,20 @@ async function run(
   };
   const result = await underMode(mode, () =>
     withExecutor(
-      { config: { hooks: { BeforeTool: [{ hooks: [hook] }] } }, root: HOSTILE, limits: { killGraceMs: 200 } },
+      {
+        config: { hooks: { BeforeTool: [{ hooks: [hook] }] } },
+        // The corpus is a project file's: what its hooks ask beyond the defaults is granted here, so
+        // each case tests its sandbox at that value (grants themselves: test/config/grants.test.ts).
+        policy: [
+          {
+            grants: {
+              project: { maxOutputBytes: 64 << 20, inheritEnv: ['HW_HOSTILE_HOST_TOKEN'], runAs: true },
+            },
+          },
+        ],
+        root: HOSTILE,
+        limits: { killGraceMs: 200 },
+      },
       (hw) => hw.dispatch('BeforeTool', input({ toolName: 'Bash' })),
     ),
   );
