@@ -74,15 +74,19 @@ export const errorBodySchema = z.object({
 
 /**
  * 429: a hook of the dispatch was refused `queue_full`; the partial result is included, with no
- * decision that proceeds (`deny` on a deny-capable event, none elsewhere).
+ * decision that proceeds (`deny` on a deny-capable event, none elsewhere). No result when nothing ran
+ * (the tenant already had as many dispatches in progress as its lanes can run and queue).
  */
 export const queueFullBodySchema = errorBodySchema.extend({
-  result: dispatchResultSchema.extend({
-    decision: z
-      .literal('deny')
-      .optional()
-      .meta({ description: 'deny on a deny-capable event (a hook did not run); absent elsewhere.' }),
-  }),
+  result: dispatchResultSchema
+    .extend({
+      decision: z
+        .literal('deny')
+        .optional()
+        .meta({ description: 'deny on a deny-capable event (a hook did not run); absent elsewhere.' }),
+    })
+    .optional()
+    .meta({ description: 'The partial result; absent when nothing ran.' }),
 });
 
 const diagnosticSchema = z.object({

@@ -21,6 +21,7 @@ import { type ResolvedServeOptions, resolveServeOptions, type ServeOptions } fro
 import { metricsRoute } from './routes/admin.js';
 import { healthRoutes } from './routes/health.js';
 import { StreamSlots } from './stream-slots.js';
+import { TenantAdmission } from './tenant-admission.js';
 import { TokenTable } from './tokens.js';
 
 const asList = <T>(v: T | readonly T[] | undefined): readonly T[] =>
@@ -111,6 +112,7 @@ class Server implements RunningServer {
       feed: internals.queue.feed,
       queueStatus: () => internals.queue.status(),
       streams: new StreamSlots(this.#o.maxEventStreams, this.#o.maxEventStreamsPerTenant),
+      admission: new TenantAdmission(internals.pool, internals.generation),
     };
     try {
       const api = this.#o.listen === undefined ? undefined : createHttpApp(ctx);

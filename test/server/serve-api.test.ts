@@ -241,7 +241,7 @@ describe('POST /v1/dispatch/{event}', () => {
       expect(third.headers.get('retry-after')).toBe('1');
       const body = queueFullBodySchema.parse(third.body);
       expect(body.error.code).toBe('queue_full');
-      expect(body.result.hooks[0]).toMatchObject({
+      expect(body.result!.hooks[0]).toMatchObject({
         id: 'waits',
         outcome: 'not-run',
         error: { code: 'queue_full' },
@@ -252,8 +252,8 @@ describe('POST /v1/dispatch/{event}', () => {
       const tool = await post(dispatchUrl('PreToolUse'), t.tight, bash('rm -rf /'));
       expect(tool.status).toBe(429);
       const toolBody = queueFullBodySchema.parse(tool.body);
-      expect(toolBody.result.decision).toBe('deny');
-      expect(toolBody.result.hooks[0]).toMatchObject({ id: 'guard', error: { code: 'queue_full' } });
+      expect(toolBody.result!.decision).toBe('deny');
+      expect(toolBody.result!.hooks[0]).toMatchObject({ id: 'guard', error: { code: 'queue_full' } });
       // Another tenant is not affected.
       expect((await post(dispatchUrl('BeforeTool'), t.globex, bash('ls'))).status).toBe(200);
       release.send();

@@ -39,6 +39,15 @@ export function dispatchRoutes(app: FastifyInstance, ctx: ServerContext): void {
           },
         );
       const tenant = tenantOf(request.hw.principal);
+      if (tenant !== undefined && !ctx.admission.admit(tenant)) {
+        ctx.drain.done(controller);
+        throw new ApiError(
+          429,
+          'queue_full',
+          `nothing was run: this tenant already has ${ctx.admission.bound(tenant)} dispatches in progress, as many as its lanes can run and queue (limits.maxQueued); retry after Retry-After seconds`,
+          { 'retry-after': String(ctx.options.retryAfterSeconds) },
+        );
+      }
       const started = performance.now();
       let result: DispatchResult;
       request.hw.dispatching = true;
@@ -49,6 +58,7 @@ export function dispatchRoutes(app: FastifyInstance, ctx: ServerContext): void {
         });
       } finally {
         request.hw.dispatching = false;
+        if (tenant !== undefined) ctx.admission.release(tenant);
         ctx.drain.done(controller);
       }
       ctx.metrics.observeDispatch(result, tenant, (performance.now() - started) / 1000);
