@@ -5,7 +5,7 @@
 import { availableParallelism } from 'node:os';
 import type { AsyncQueue } from '../async/async-queue.js';
 import { auditFailureDiagnostic } from '../audit/audit-failure.js';
-import { AuditLog } from '../audit/audit-log.js';
+import type { AuditLog } from '../audit/audit-log.js';
 import { type HookEventMap, type HookEventName, HookEvents } from '../audit/hook-events.js';
 import type { Limits } from '../config/defaults.js';
 import { type Diagnostic, formatDiagnostic } from '../config/diagnostics.js';
@@ -22,6 +22,7 @@ import { HookPool } from '../pool/pool.js';
 import { type OnceStore, OnceTracker, Registry, type TrustedDefinition } from '../registry/registry.js';
 import { type CloseOptions, type Executor, type ExecutorInternals, INTERNALS } from './api.js';
 import { asyncParts, closeQueue } from './async-parts.js';
+import { defaultWarning, openAudit } from './executor-parts.js';
 import { loadResolvedConfig } from './load-options.js';
 import { loadRedisModule, type RedisModule } from './make-queue.js';
 import { OnceFileStore } from './once-file.js';
@@ -37,24 +38,13 @@ import {
 import { loadRuntimeTenant, reloadTenants } from './set-tenant.js';
 import type { TenantRate } from './tenant-rate.js';
 import { buildTenantGenerations, type RuntimeTenant, type TenantSpec } from './tenants.js';
+import { loadTracing, type TracingFactory } from './tracing-option.js';
 import { type TrustedHookSpec, trustedDefinition } from './trusted-hook.js';
 import { ConfigWatcher } from './watch.js';
 
 export { type CloseOptions, type Executor, INTERNALS } from './api.js';
 
 const CLOSE_OPTION_KEYS = optionKeys<CloseOptions>()(['drainMs', 'signal']);
-
-function openAudit(option: NonNullable<ResolvedOptions['audit']>): AuditLog {
-  try {
-    return new AuditLog(option);
-  } catch (err) {
-    throw new HookwardenError('invalid_options', `audit: ${(err as Error).message}`, { cause: err });
-  }
-}
-
-function defaultWarning(d: Diagnostic): void {
-  process.stderr.write(`hookwarden: ${d.severity}: ${formatDiagnostic(d)}\n`);
-}
 
 class HookExecutor implements Executor {
   readonly #options: ResolvedOptions;
@@ -85,6 +75,7 @@ class HookExecutor implements Executor {
     loaded: LoadedConfig,
     remote: RemotePacks,
     redis: RedisModule | undefined,
+    tracing: TracingFactory | undefined,
   ) {
     this.#options = options;
     this.#once =
@@ -122,6 +113,7 @@ class HookExecutor implements Executor {
       events: this.#events,
       evaluators: options.evaluators,
       tenantIsolation: options.tenantIsolation,
+      tracing: tracing?.((t) => this.#generation.tenants.has(t)),
     };
     const host = { context: () => jobs, generation: () => this.#generation };
     const parts = asyncParts(host, options.queue, redis);
@@ -325,7 +317,8 @@ export async function createExecutor(options: ExecutorOptions = {}): Promise<Exe
   }
   const warn = resolved.onWarning ?? defaultWarning;
   for (const d of loaded.diagnostics) warn(d);
-  const executor = new HookExecutor(resolved, loaded, remote, await loadRedisModule(resolved.queue));
+  const redis = await loadRedisModule(resolved.queue);
+  const executor = new HookExecutor(resolved, loaded, remote, redis, await loadTracing(resolved.tracer));
   await executor[INTERNALS]().queue.ready(); // Redis mode: connected, or gave up waiting
   return executor;
 }

@@ -8,10 +8,8 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { QueueStatus } from '../async/async-queue.js';
 import type { DispatchResult } from '../contract/result.js';
+import { tenantLabel } from '../contract/tenant-label.js';
 import type { LaneLoad } from '../pool/lane.js';
-
-const NO_TENANT = 'none';
-const OTHER_TENANT = 'other';
 
 /** What the gauges read at scrape time. */
 export interface MetricsSource {
@@ -182,8 +180,7 @@ export class ServerMetrics {
 
   /** The label of a tenant: its id when the configuration names it, else `other`; `none` without one. */
   tenantLabel(tenant: string | undefined): string {
-    if (tenant === undefined) return NO_TENANT;
-    return this.#source.tenants().has(tenant) ? tenant : OTHER_TENANT;
+    return tenantLabel(tenant, (t) => this.#source.tenants().has(t));
   }
 
   observeDispatch(result: DispatchResult, tenant: string | undefined, seconds: number): void {

@@ -22,6 +22,8 @@ import { metricsRoute } from './routes/admin.js';
 import { healthRoutes } from './routes/health.js';
 import { StreamSlots } from './stream-slots.js';
 import { TokenTable } from './tokens.js';
+import { traceSettings } from './trace-settings.js';
+import type { ServeTracing } from './tracing.js';
 
 const asList = <T>(v: T | readonly T[] | undefined): readonly T[] =>
   v === undefined ? [] : Array.isArray(v) ? (v as readonly T[]) : [v as T];
@@ -64,6 +66,7 @@ class Server implements RunningServer {
   #tokens: TokenTable | undefined;
   #tenants: ReadonlySet<string> = new Set();
   #executor!: Executor;
+  #tracing: ServeTracing | undefined;
   #metrics!: ServerMetrics;
   #apps: FastifyInstance[] = [];
   #ready = false;
@@ -76,9 +79,11 @@ class Server implements RunningServer {
 
   async start(): Promise<void> {
     this.#tokens = loadTokens(this.#o.authFile);
+    this.#tracing = await this.#startTracing();
     this.#executor = await createExecutor({
       // Tenants' hooks are third-party code: namespace isolation unless the operator lowers it.
       tenantIsolation: 'namespace',
+      ...(this.#tracing === undefined ? {} : { tracer: this.#tracing.tracer }),
       ...this.#o.executor,
       onWarning: (d) => logDiagnostic(this.#logger, d),
       onReload: (r) => this.#onReload(r),
@@ -111,6 +116,7 @@ class Server implements RunningServer {
       feed: internals.queue.feed,
       queueStatus: () => internals.queue.status(),
       streams: new StreamSlots(this.#o.maxEventStreams, this.#o.maxEventStreamsPerTenant),
+      traceContext: this.#tracing?.extract,
     };
     try {
       const api = this.#o.listen === undefined ? undefined : createHttpApp(ctx);
@@ -145,6 +151,14 @@ class Server implements RunningServer {
       { url: this.url, socket: this.socketPath, metricsUrl: this.metricsUrl, tokens: this.#tokens?.size },
       'listening',
     );
+  }
+
+  /** The SDK when the OTEL_* variables turn traces on (trace-settings.ts), unless the caller gave a tracer. */
+  async #startTracing(): Promise<ServeTracing | undefined> {
+    const settings = this.#o.executor.tracer === undefined ? traceSettings() : undefined;
+    if (settings === undefined) return undefined;
+    const { startTracing } = await import('./tracing.js');
+    return startTracing(settings, this.#logger);
   }
 
   #warnUnknownTenants(): void {
@@ -213,6 +227,7 @@ class Server implements RunningServer {
     queue.feed.endAll('the server is stopping');
     await this.#closeApps();
     await this.#executor.close();
+    await this.#tracing?.shutdown(this.#o.drainTimeoutMs);
     this.#logger.info('stopped');
   }
 
@@ -228,6 +243,7 @@ class Server implements RunningServer {
     this.#drain.start();
     await this.#executor?.close();
     for (const a of this.#apps) a.server.closeAllConnections?.();
+    await this.#tracing?.shutdown(1000);
   }
 }
 
