@@ -64,6 +64,7 @@ export function retryable(answer: HookAnswer): boolean {
  */
 export function writeCompletion(ctx: JobContext, c: AsyncCompletion): void {
   ctx.tracing?.asyncRun(c.record, undefined, c.job.queuedBy, c.job.enqueuedAt);
+  ctx.decisions?.asyncRun(c.record);
   void ctx.audit?.write([c.record]).then((failure) => {
     if (failure !== undefined)
       reportAuditFailure(ctx, failure, { event: c.record.event, tenant: c.record.tenant, denied: false });

@@ -3,6 +3,7 @@
 // and the executor's `hook.completed` events.
 import type { HookRecord } from '../contract/result.js';
 import { type AuditKey, toAuditKey } from './audit-key.js';
+import type { DecisionLogOptions } from './decision-log-options.js';
 import { ChainedFile } from './hash-chain.js';
 
 export interface AuditRecord {
@@ -58,6 +59,11 @@ export type AuditOption =
        * events: no verdict without its record. Default false: the answer stands, with a warning.
        */
       required?: boolean;
+      /**
+       * Also send the records, with each dispatch's verdict, to an HTTP sink in batches (OPA's
+       * decision-log shape; docs/tenants-and-audit.md "Decision logs"). Never delays or changes a verdict.
+       */
+      decisionLog?: DecisionLogOptions;
     };
 
 /** A write that failed after its retries: reported in the log, the metrics and the result. */

@@ -2,6 +2,7 @@
 
 import type { Context } from '@opentelemetry/api';
 import type { AuditLog } from '../audit/audit-log.js';
+import type { DecisionLog } from '../audit/decision-log.js';
 import type { HookEvents } from '../audit/hook-events.js';
 import type { Tracing } from '../audit/tracing.js';
 import type { IsolationLevel } from '../config/defaults.js';
@@ -66,6 +67,8 @@ export interface DispatchContext {
   readonly evaluators?: Evaluators | undefined;
   /** Isolation floors of tenants' own command hooks; none: they keep their own. */
   readonly tenantIsolation?: TenantIsolation | undefined;
+  /** The decision-log sink (`audit.decisionLog`). */
+  readonly decisions?: DecisionLog | undefined;
   /** The spans of dispatches and async runs (the executor's `tracer`); none: no span is made. */
   readonly tracing?: Tracing | undefined;
 }

@@ -217,7 +217,7 @@ async function dispatchSteps(
   if (state.records.length === 0) return { event: def.name, decision: 'passthrough', hooks: [] };
   let result = finishFold(def, state);
   if (options.signal?.aborted) result = interrupted(result, def);
-  result = await recordDispatch(ctx, def, options.tenant, run.folded, result);
+  result = await recordDispatch(ctx, def, options.tenant, run.folded, result, trace?.span.traceparent());
   if (run.asyncJobs.length > 0) ctx.async?.release(run.asyncJobs);
   return result;
 }

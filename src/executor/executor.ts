@@ -6,6 +6,7 @@ import { availableParallelism } from 'node:os';
 import type { AsyncQueue } from '../async/async-queue.js';
 import { auditFailureDiagnostic } from '../audit/audit-failure.js';
 import type { AuditLog } from '../audit/audit-log.js';
+import type { DecisionLog } from '../audit/decision-log.js';
 import { type HookEventMap, type HookEventName, HookEvents } from '../audit/hook-events.js';
 import type { Limits } from '../config/defaults.js';
 import { type Diagnostic, formatDiagnostic } from '../config/diagnostics.js';
@@ -50,6 +51,7 @@ class HookExecutor implements Executor {
   readonly #options: ResolvedOptions;
   readonly #pool: HookPool;
   readonly #audit: AuditLog | undefined;
+  readonly #decisions: DecisionLog | undefined;
   readonly #once: OnceStore;
   readonly #events = new HookEvents();
   readonly #trusted: TrustedDefinition[] = [];
@@ -85,7 +87,9 @@ class HookExecutor implements Executor {
     this.#warn = options.onWarning ?? defaultWarning;
     this.#poolLimits = loaded.limits;
     // Before the pool: an audit file that is refused must not leave a pool (threads, a spawn server) open.
-    this.#audit = options.audit === undefined ? undefined : openAudit(options.audit);
+    const opened = openAudit(options.audit, this.#events, this.#warn);
+    this.#audit = opened.audit;
+    this.#decisions = opened.decisions;
     // A failed audit append is never silent: the log (onWarning) has it, besides the result.
     this.#events.on('audit.failed', (e) => this.#warn(auditFailureDiagnostic(e)));
     this.#pool = new HookPool({
@@ -110,6 +114,7 @@ class HookExecutor implements Executor {
       pool: this.#pool,
       root: options.root,
       audit: this.#audit,
+      decisions: this.#decisions,
       events: this.#events,
       evaluators: options.evaluators,
       tenantIsolation: options.tenantIsolation,
@@ -285,7 +290,8 @@ class HookExecutor implements Executor {
     this.#watcher?.close();
     this.#poller.close();
     this.#remote.close();
-    this.#closed ??= closeQueue(this.#queue, options.drainMs, options.signal).then(() => this.#pool.close());
+    const stop = async () => void (await Promise.all([this.#pool.close(), this.#decisions?.close()]));
+    this.#closed ??= closeQueue(this.#queue, options.drainMs, options.signal).then(stop);
     return this.#closed;
   }
 
@@ -297,6 +303,7 @@ class HookExecutor implements Executor {
       loaded: () => this.#loaded,
       reads: () => this.#loaded.reads,
       hooks: () => this.#loaded.hooks,
+      decisionLog: () => this.#decisions?.stats(),
     };
   }
 }

@@ -177,6 +177,7 @@ const AUDIT_KEYS = optionKeys<Exclude<AuditOption, string | ((...a: never[]) => 
   'fsync',
   'onRecord',
   'required',
+  'decisionLog',
 ]);
 const LIMIT_KEYS: ReadonlySet<string> = new Set(Object.keys(limitsSchema.shape));
 const REMOTE_KEYS: ReadonlySet<string> = new Set(Object.keys(remotePackOptionsSchema.shape));
