@@ -4,6 +4,7 @@
 // secrets and a token is one. Written asynchronously in batches (a request never waits for
 // stderr); flushed before the process exits.
 import { type DestinationStream, type Logger, pino } from 'pino';
+import type { DecisionLogProblem } from '../audit/decision-log.js';
 import type { Diagnostic } from '../config/diagnostics.js';
 
 export type { Logger } from 'pino';
@@ -121,5 +122,14 @@ export function logDiagnostic(logger: Logger, d: Diagnostic): void {
   logger[d.severity === 'error' ? 'error' : 'warn'](
     { file: d.file, path: d.path, skipped: d.skipped },
     d.message,
+  );
+}
+
+/** The decision-log sink failing, dropping events or answering again: warn, or info on its return. */
+export function logDecisionLog(logger: Logger, p: DecisionLogProblem): void {
+  const { sent, dropped, failedUploads, buffered } = p.stats;
+  logger[p.kind === 'recovered' ? 'info' : 'warn'](
+    { component: 'decision-log', sink: p.sink, sent, dropped, failedUploads, buffered },
+    p.message,
   );
 }

@@ -15,7 +15,7 @@ import { Drain } from './drain.js';
 import { ApiError } from './errors.js';
 import { createHttpApp, requestGone } from './http-app.js';
 import { addApiRoutes, listenSocket, listenTcp, socketApp } from './listeners.js';
-import { type Logger, logDiagnostic } from './logging.js';
+import { type Logger, logDecisionLog, logDiagnostic } from './logging.js';
 import { ServerMetrics } from './metrics.js';
 import { type ResolvedServeOptions, resolveServeOptions, type ServeOptions } from './options.js';
 import { metricsRoute } from './routes/admin.js';
@@ -97,9 +97,12 @@ class Server implements RunningServer {
       inFlight: () => this.#drain.inFlight,
       draining: () => this.#drain.draining,
       queue: () => internals.queue.status(),
+      decisionLog: () => internals.decisionLog(),
     });
     // Logged by the executor (onWarning above); counted here.
     this.#executor.on('audit.failed', (e) => this.#metrics.countAuditFailure(e.denied));
+    // The sink's trouble and return: logged here (counted by the metrics, from its counts).
+    this.#executor.on('decision-log', (p) => logDecisionLog(this.#logger, p));
     const ctx: ServerContext = {
       connections: new Connections((request) => requestGone(ctx, request)),
       executor: this.#executor,
