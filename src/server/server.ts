@@ -4,6 +4,7 @@
 // close the listeners and the executor; the audit file has every record by then (it is written
 // synchronously, before each dispatch answers). Kill: close the executor at once (hooks killed).
 import type { FastifyInstance } from 'fastify';
+import { tenantLabel } from '../contract/tenant-label.js';
 import { type ExecutorInternals, internalsOf } from '../executor/api.js';
 import { createExecutor, type Executor } from '../executor/executor.js';
 import type { ReloadResult } from '../executor/reload.js';
@@ -85,7 +86,7 @@ class Server implements RunningServer {
       tenantIsolation: 'namespace',
       ...(this.#tracing === undefined ? {} : { tracer: this.#tracing.tracer }),
       ...this.#o.executor,
-      onWarning: (d) => logDiagnostic(this.#logger, d),
+      onWarning: (d) => logDiagnostic(this.#logger, d, (t) => tenantLabel(t, (x) => this.#tenants.has(x))),
       onReload: (r) => this.#onReload(r),
     });
     const internals = internalsOf(this.#executor);
@@ -168,7 +169,7 @@ class Server implements RunningServer {
     for (const t of this.#tokens?.tenants ?? [])
       if (!this.#tenants.has(t))
         this.#logger.warn(
-          { tenant: t },
+          { tenant: tenantLabel(t, (x) => this.#tenants.has(x)), tokenTenant: t },
           'a token speaks for a tenant the configuration does not name: only trusted and policy hooks run for it',
         );
   }
