@@ -23,7 +23,7 @@ import type { AuditRecord } from './audit-log.js';
 import { type Interval, nowMs } from './span-times.js';
 
 /** Span names: `dispatch <event>`, `hook <hook id>`, `async hook <hook id>`. */
-const SPAN_NAMES = { dispatch: 'dispatch', hook: 'hook', async: 'async hook' } as const;
+export const SPAN_NAMES = { dispatch: 'dispatch', hook: 'hook', async: 'async hook' } as const;
 
 /** Every attribute a hookwarden span may carry (docs/serve.md and docs/library.md list each). */
 export const ATTR = {

@@ -48,7 +48,8 @@ export interface Executor {
    * Subscribes to `hook.started` (a hook is handed to its lane), `hook.completed` (its audit record:
    * metadata only), `async.completed` (an async hook's run ended), `rewake` (an `asyncRewake` hook
    * said no) or `audit.failed` (audit records could not be written after retries; they are kept for
-   * the next append). Returns a function that unsubscribes.
+   * the next append) or `decision-log` (the decision-log sink failed, dropped events, or answers again).
+   * Returns a function that unsubscribes.
    */
   on<K extends HookEventName>(name: K, listener: (e: HookEventMap[K]) => void): () => void;
   /**
