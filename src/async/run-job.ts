@@ -63,7 +63,11 @@ export function retryable(answer: HookAnswer): boolean {
  * write is reported like a dispatch's (never thrown).
  */
 export function writeCompletion(ctx: JobContext, c: AsyncCompletion): void {
-  ctx.tracing?.asyncRun(c.record, undefined, c.job.queuedBy, c.job.enqueuedAt);
+  try {
+    ctx.tracing?.asyncRun(c.record, undefined, c.job.queuedBy, c.job.enqueuedAt);
+  } catch {
+    // A tracer that throws (the caller's SDK) loses the span, nothing else.
+  }
   ctx.decisions?.asyncRun(c.record);
   void ctx.audit?.write([c.record]).then((failure) => {
     if (failure !== undefined)

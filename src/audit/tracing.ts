@@ -128,7 +128,11 @@ export class DispatchSpan {
 
   /** The traceparent an async job carries to link its run to this dispatch (undefined: not sampled). */
   traceparent(): string | undefined {
-    return this.#span.isRecording() ? traceparentOf(this.#span) : undefined;
+    try {
+      return this.#span.isRecording() ? traceparentOf(this.#span) : undefined;
+    } catch {
+      return undefined; // a tracer that throws never fails a dispatch
+    }
   }
 
   /** The span of one hook record; `at`: when its lane took it and its answer came back. */

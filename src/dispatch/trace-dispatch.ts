@@ -42,29 +42,42 @@ function hookSpans(trace: DispatchTrace, result: DispatchResult, tenant: string 
   }
 }
 
+/** Runs `f`; a tracer or context that throws (the caller's SDK) never fails a dispatch. */
+function quietly<T>(f: () => T): T | undefined {
+  try {
+    return f();
+  } catch {
+    return undefined;
+  }
+}
+
 /** Runs `steps` (the dispatch) under a span of its own; the span ends however it ends. */
 export async function tracedDispatch(
   tracing: Tracing,
   options: DispatchOptions,
-  steps: (trace: DispatchTrace) => Promise<DispatchResult>,
+  steps: (trace: DispatchTrace | undefined) => Promise<DispatchResult>,
 ): Promise<DispatchResult> {
   const tenant = typeof options?.tenant === 'string' ? options.tenant : undefined;
-  const trace = new DispatchTrace(tracing.startDispatch(options?.traceContext));
+  const span = quietly(() => tracing.startDispatch(options?.traceContext));
+  const trace = span === undefined ? undefined : new DispatchTrace(span);
   let result: DispatchResult;
   try {
     result = await steps(trace);
   } catch (err) {
-    trace.span.fail(isHookwardenError(err) ? err.code : 'internal_error', tenant);
+    quietly(() => trace?.span.fail(isHookwardenError(err) ? err.code : 'internal_error', tenant));
     throw err;
   }
-  hookSpans(trace, result, tenant);
-  trace.span.end({
-    event: result.event,
-    tenant,
-    decision: result.decision,
-    decidedBy: result.decidedBy,
-    interrupted: result.interrupted === true,
-    hooks: result.hooks.length,
-  });
+  if (trace === undefined) return result;
+  quietly(() => hookSpans(trace, result, tenant));
+  quietly(() =>
+    trace.span.end({
+      event: result.event,
+      tenant,
+      decision: result.decision,
+      decidedBy: result.decidedBy,
+      interrupted: result.interrupted === true,
+      hooks: result.hooks.length,
+    }),
+  );
   return result;
 }

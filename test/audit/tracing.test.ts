@@ -147,6 +147,49 @@ describe('library traces (a tracer from the caller)', () => {
   });
 });
 
+describe('a tracer or context that throws', () => {
+  it('loses the spans, never the dispatch', async () => {
+    const broken = {
+      startSpan() {
+        throw new Error('SDK bug');
+      },
+      startActiveSpan() {
+        throw new Error('SDK bug');
+      },
+    };
+    const hostile = {
+      getValue: () => {
+        throw new Error('context bug');
+      },
+      setValue() {
+        return this;
+      },
+      deleteValue() {
+        return this;
+      },
+    };
+    const plain = await createExecutor({ config, onWarning: () => {} });
+    const withBroken = await createExecutor({ config, tracer: broken as never, onWarning: () => {} });
+    try {
+      const call = input({ toolName: 'Bash', toolInput: { command: 'ls' } });
+      const expected = await plain.dispatch('BeforeTool', call);
+      for (const [hw, options] of [
+        [withBroken, {}],
+        [await open(), { traceContext: hostile as never }],
+      ] as const) {
+        const r = await hw.dispatch('BeforeTool', call, options);
+        expect([r.decision, r.decidedBy, r.hooks.map((h) => h.outcome)]).toEqual([
+          expected.decision,
+          expected.decidedBy,
+          expected.hooks.map((h) => h.outcome),
+        ]);
+      }
+    } finally {
+      await Promise.all([plain.close(), withBroken.close()]);
+    }
+  });
+});
+
 describe('without a tracer', () => {
   const loads = (withTracer: boolean) => {
     const index = fileURLToPath(new URL('../../dist/src/index.js', import.meta.url));
