@@ -4,8 +4,8 @@ import { createRequire } from 'node:module';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { createExecutor } from '../src/index.js';
 import { ATTR, SPAN_NAMES } from '../src/audit/tracing.js';
+import { createExecutor } from '../src/index.js';
 import { API_ERRORS } from '../src/server/errors.js';
 import { hooksOn, input, printing } from './helpers/fixture.js';
 
