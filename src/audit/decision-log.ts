@@ -69,6 +69,8 @@ export class DecisionLog {
   #timer: NodeJS.Timeout | undefined;
   #uploading: Promise<void> | undefined;
   #closed = false;
+  /** close()'s signal: aborting it cuts the uploads of the close short. */
+  #stop: AbortSignal | undefined;
 
   constructor(settings: DecisionLogSettings, report: (p: DecisionLogProblem) => void) {
     this.#o = settings;
@@ -229,7 +231,10 @@ export class DecisionLog {
           ...(this.#o.gzip ? { 'content-encoding': 'gzip' } : {}),
         },
         body,
-        signal: AbortSignal.timeout(timeoutMs),
+        signal:
+          this.#stop === undefined
+            ? AbortSignal.timeout(timeoutMs)
+            : AbortSignal.any([AbortSignal.timeout(timeoutMs), this.#stop]),
       });
       await res.arrayBuffer().catch(() => undefined);
       if (res.ok) return { ok: true };
@@ -244,17 +249,18 @@ export class DecisionLog {
   }
 
   /**
-   * Sends what is buffered, for at most `timeoutMs`, then stops; what could not be sent is dropped
-   * (counted and reported). Idempotent.
+   * Sends what is buffered, for at most `timeoutMs` (none once `signal` is aborted: a forced stop),
+   * then stops; what could not be sent is dropped (counted and reported). Idempotent.
    */
-  async close(timeoutMs = this.#o.timeoutMs): Promise<void> {
+  async close(timeoutMs = this.#o.timeoutMs, signal?: AbortSignal): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
     clearTimeout(this.#timer);
     this.#timer = undefined;
     const deadline = Date.now() + timeoutMs;
-    await this.#uploading;
-    while (this.#buffer.length > 0 && Date.now() < deadline) {
+    this.#stop = signal;
+    if (signal?.aborted !== true) await this.#uploading;
+    while (this.#buffer.length > 0 && Date.now() < deadline && signal?.aborted !== true) {
       const before = this.#failedUploads;
       await this.#uploadNext(Math.max(1, deadline - Date.now()));
       if (this.#failedUploads !== before) break;

@@ -7,6 +7,7 @@ import { resolveDecisionLog } from '../audit/decision-log-options.js';
 import type { HookEvents } from '../audit/hook-events.js';
 import { type Diagnostic, formatDiagnostic } from '../config/diagnostics.js';
 import { HookwardenError } from '../contract/hookwarden-error.js';
+import type { HookPool } from '../pool/pool.js';
 
 export function openAudit(
   option: AuditOption | undefined,
@@ -37,4 +38,13 @@ export function openAudit(
 
 export function defaultWarning(d: Diagnostic): void {
   process.stderr.write(`hookwarden: ${d.severity}: ${formatDiagnostic(d)}\n`);
+}
+
+/** The last step of close(): the pool (every hook stopped) and the decision log's last batches. */
+export async function closePool(
+  pool: HookPool,
+  decisions: DecisionLog | undefined,
+  signal: AbortSignal | undefined,
+): Promise<void> {
+  await Promise.all([pool.close(), decisions?.close(undefined, signal)]);
 }

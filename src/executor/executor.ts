@@ -23,7 +23,7 @@ import { HookPool } from '../pool/pool.js';
 import { type OnceStore, OnceTracker, Registry, type TrustedDefinition } from '../registry/registry.js';
 import { type CloseOptions, type Executor, type ExecutorInternals, INTERNALS } from './api.js';
 import { asyncParts, closeQueue } from './async-parts.js';
-import { defaultWarning, openAudit } from './executor-parts.js';
+import { closePool, defaultWarning, openAudit } from './executor-parts.js';
 import { loadResolvedConfig } from './load-options.js';
 import { loadRedisModule, type RedisModule } from './make-queue.js';
 import { OnceFileStore } from './once-file.js';
@@ -290,7 +290,7 @@ class HookExecutor implements Executor {
     this.#watcher?.close();
     this.#poller.close();
     this.#remote.close();
-    const stop = async () => void (await Promise.all([this.#pool.close(), this.#decisions?.close()]));
+    const stop = () => closePool(this.#pool, this.#decisions, options.signal);
     this.#closed ??= closeQueue(this.#queue, options.drainMs, options.signal).then(stop);
     return this.#closed;
   }

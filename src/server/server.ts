@@ -245,7 +245,8 @@ class Server implements RunningServer {
 
   async kill(): Promise<void> {
     this.#drain.start();
-    await this.#executor?.close();
+    // A forced stop: nothing waits (the decision log's last batch included).
+    await this.#executor?.close({ signal: AbortSignal.abort() });
     for (const a of this.#apps) a.server.closeAllConnections?.();
     await this.#tracing?.shutdown(1000);
   }

@@ -201,6 +201,25 @@ describe('decision logs: a slow sink', () => {
     await hw.close();
   });
 
+  it('a forced close (an aborted signal) does not wait for a hanging sink: what is left is dropped', async () => {
+    const sink = await DecisionSink.start();
+    sink.mode = 'hold';
+    const { hw } = await executor({
+      url: sink.url,
+      flushIntervalMs: 5,
+      maxBatchEvents: 1,
+      timeoutMs: 600_000,
+    });
+    await hw.dispatch('BeforeTool', call('rm'));
+    await hw.dispatch('BeforeTool', call('rm'));
+    await sink.until(() => sink.requests.length === 1);
+    // The first batch hangs for ten minutes; the close does not wait for it nor send the second.
+    await hw.close({ signal: AbortSignal.abort() });
+    expect(stats(hw)).toMatchObject({ sent: 0, buffered: 0 });
+    expect(stats(hw).dropped).toBeGreaterThanOrEqual(1);
+    sink.release();
+  });
+
   it('drops a batch the sink refuses (400), counted and said', async () => {
     const sink = await DecisionSink.start();
     sink.mode = 400;
