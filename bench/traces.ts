@@ -20,7 +20,15 @@ import { AlwaysOnSampler, BatchSpanProcessor, TracerProvider } from '@openteleme
 import { Pool } from 'undici';
 import { createExecutor, type Executor } from '../src/index.js';
 import { TRIVIAL_HOOK } from '../src/measure/baselines.js';
-import { BENCH_INPUT, fmt, interleavedLatency, type ScenarioReport, type Stats } from './harness.js';
+import {
+  BENCH_INPUT,
+  fmt,
+  fmtRate,
+  interleavedLatency,
+  interleavedThroughput,
+  type ScenarioReport,
+  type Stats,
+} from './harness.js';
 import { startProcess } from './serve-client.js';
 
 const BIN = fileURLToPath(new URL('../../bin/hookwarden', import.meta.url));
@@ -142,6 +150,31 @@ export async function run(quick = false): Promise<ScenarioReport> {
         goals.push(
           `library ${what}, no tracer: this build vs ${beforeLabel}: ${fmt(lat[LIB]!.p50 / lat[BEFORE]!.p50, 2)}× (reported: without a tracer nothing of OpenTelemetry is loaded)`,
         );
+    }
+    if (before !== undefined) {
+      // The library's fast path without a tracer, as throughput in interleaved blocks (a p50 of a few
+      // microseconds is too coarse to compare builds by).
+      const THIS = 'this build, no tracer';
+      const thr = await interleavedThroughput(
+        {
+          [THIS]: () => plain.dispatch('BeforeTool', BENCH_INPUT),
+          [beforeLabel]: () => before.dispatch('BeforeTool', BENCH_INPUT),
+        },
+        { blockOps: quick ? 200 : 100_000, blocks: quick ? 1 : 9 },
+      );
+      const r = thr[THIS]!.median / thr[beforeLabel]!.median;
+      markdown.push(
+        '| library fast path, no tracer | dispatches/s (median of blocks) | range | vs before |',
+        '|---|---|---|---|',
+        ...[THIS, beforeLabel].map(
+          (k) =>
+            `| ${k} | ${fmtRate(thr[k]!.median)} | ${fmtRate(thr[k]!.min)}–${fmtRate(thr[k]!.max)} | ${fmt(thr[k]!.median / thr[beforeLabel]!.median, 2)}× |`,
+        ),
+        '',
+      );
+      goals.push(
+        `library fast path without a tracer, throughput vs ${beforeLabel}: ${fmt(r, 2)}× (reported)`,
+      );
     }
     await provider.forceFlush();
     markdown.push(`The receiver took ${Math.round(otlp.bytes() / 1024)} KiB of OTLP protobuf in this run.`);
