@@ -11,10 +11,11 @@ export interface Diagnostic {
   /** True when the entry at `path` was skipped (it will not run). */
   readonly skipped: boolean;
   /**
-   * Set for a problem inside `tenants.<id>` (its hooks, packs, limits): it is that tenant's alone,
-   * and fails that tenant closed, never the policy or another tenant (docs/tenants-and-audit.md).
+   * The tenant the problem is about: a problem inside `tenants.<id>` (its hooks, packs, limits) is
+   * that tenant's alone, and fails that tenant closed, never the policy or another tenant
+   * (docs/tenants-and-audit.md); an audit failure of its dispatch.
    */
-  readonly tenant?: string;
+  readonly tenant?: string | undefined;
 }
 
 export { renderValue } from '../contract/messages.js';
