@@ -34,7 +34,7 @@ const names = (what: string) =>
     .optional();
 
 /** What one grant may loosen, each field its own capability (absent: not granted). */
-export const grantSetSchema = z.strictObject({
+const grantSetSchema = z.strictObject({
   writable: z.boolean({ error: 'expected true or false' }).optional().meta({
     description:
       "Command hooks' `writable`: for a project, the sandbox root read-write (namespace mode); for a tenant, a folder of its own (HOOK_WRITABLE_DIR), never the root.",
@@ -108,7 +108,7 @@ export interface Grants {
 }
 
 const NONE: GrantSet = Object.freeze({});
-export const NO_GRANTS: Grants = Object.freeze({ project: NONE, tenants: new Map() });
+const NO_GRANTS: Grants = Object.freeze({ project: NONE, tenants: new Map() });
 
 /** What applies to a tenant's hooks: its own entry, else `*`'s, else nothing. */
 export const tenantGrant = (grants: Grants, tenant: string): GrantSet =>
@@ -128,7 +128,7 @@ export interface HookGate {
   readonly tenant?: string | undefined;
 }
 
-export const projectGate = (grants: Grants): HookGate => ({
+const projectGate = (grants: Grants): HookGate => ({
   grant: grants.project,
   who: "a project file's hooks",
   where: 'grants.project',
