@@ -5,10 +5,11 @@ import type { OnError } from '../contract/decisions.js';
 import type { CONFIGURED_HOOK_TYPES } from '../contract/types.js';
 
 /**
- * How a configured hook runs: a command hook's isolation level; `quickjs` (JS hooks), `remote` (http
+ * How a configured hook runs: a command hook's isolation level; `quickjs` (JS hooks), `wasm` (wasm
+ * hooks: a WebAssembly instance), `remote` (http
  * hooks: the server runs it) or `platform` (prompt and agent hooks: the platform's evaluator).
  */
-export const HOOK_ISOLATIONS = [...ISOLATION_LEVELS, 'quickjs', 'remote', 'platform'] as const;
+export const HOOK_ISOLATIONS = [...ISOLATION_LEVELS, 'quickjs', 'wasm', 'remote', 'platform'] as const;
 
 /** Latency percentiles of one series, in ms (HDR histogram, 3 significant digits). */
 export interface LatencySummary {

@@ -85,3 +85,23 @@ export function createQuickJsPool(options: {
     },
   });
 }
+
+/** A pool of wasm workers (sandbox/wasm/worker.ts), one batch at a time per worker. */
+export function createWasmPool(options: { threads: number }): Piscina {
+  const { piscina } = DEFAULTS;
+  return new (loadPiscina())({
+    filename: findWorkerFile('sandbox/wasm', 'worker.js', 'the wasm worker'),
+    minThreads: options.threads,
+    maxThreads: options.threads,
+    idleTimeout: piscina.idleTimeoutMs,
+    concurrentTasksPerWorker: 1,
+    loadBalancer: mostRecentlyUsed(),
+    // The worker zeroes the memories calls gave back while idle: its event loop must run.
+    atomics: 'disabled',
+    resourceLimits: {
+      maxOldGenerationSizeMb: piscina.maxOldGenerationSizeMb,
+      maxYoungGenerationSizeMb: DEFAULTS.wasm.workerYoungGenerationSizeMb,
+      stackSizeMb: piscina.stackSizeMb,
+    },
+  });
+}
