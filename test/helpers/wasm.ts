@@ -10,7 +10,12 @@ let wabt: Awaited<ReturnType<typeof wabtInit>> | undefined;
 /** Assembles a module from text (the `$wasi` helpers below may be spliced in). */
 export async function wat(text: string): Promise<Uint8Array> {
   wabt ??= await wabtInit();
-  const m = wabt.parseWat('hook.wat', text, { bulk_memory: true, mutable_globals: true, sign_extension: true });
+  const m = wabt.parseWat('hook.wat', text, {
+    bulk_memory: true,
+    mutable_globals: true,
+    sign_extension: true,
+    reference_types: true,
+  });
   try {
     m.resolveNames();
     m.validate();
@@ -80,3 +85,32 @@ export function wasmConfig(
   }
   return writeConfig(dir, 'hooks.json', { ...extra, hooks: events });
 }
+
+/** `$hex(src, len, dst)`: writes 2×len lowercase hex digits of memory[src, src+len) at dst. */
+export const HEX_HELPER = `
+  (func $hex (param $src i32) (param $len i32) (param $dst i32)
+    (local $i i32) (local $b i32) (local $d i32)
+    (block $done
+      (loop $next
+        (br_if $done (i32.ge_u (local.get $i) (local.get $len)))
+        (local.set $b (i32.load8_u (i32.add (local.get $src) (local.get $i))))
+        (local.set $d (i32.shr_u (local.get $b) (i32.const 4)))
+        (i32.store8 (i32.add (local.get $dst) (i32.shl (local.get $i) (i32.const 1)))
+          (i32.add (local.get $d) (select (i32.const 48) (i32.const 87) (i32.lt_u (local.get $d) (i32.const 10)))))
+        (local.set $d (i32.and (local.get $b) (i32.const 15)))
+        (i32.store8 (i32.add (i32.add (local.get $dst) (i32.shl (local.get $i) (i32.const 1))) (i32.const 1))
+          (i32.add (local.get $d) (select (i32.const 48) (i32.const 87) (i32.lt_u (local.get $d) (i32.const 10)))))
+        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (br $next))))
+`;
+
+/** Writes `{"additionalContext":"<hex of memory[src, src+len)>"}` on stdout (uses $hex; scratch at 8192). */
+export const CONTEXT_HELPER = `
+  (data (i32.const 7000) "{\\"additionalContext\\":\\"")
+  (data (i32.const 7100) "\\"}")
+  (func $context_hex (param $src i32) (param $len i32)
+    (call $hex (local.get $src) (local.get $len) (i32.const 8192))
+    (call $write (i32.const 1) (i32.const 7000) (i32.const 22))
+    (call $write (i32.const 1) (i32.const 8192) (i32.shl (local.get $len) (i32.const 1)))
+    (call $write (i32.const 1) (i32.const 7100) (i32.const 2)))
+`;

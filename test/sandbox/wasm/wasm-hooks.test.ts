@@ -2,7 +2,7 @@
 // fresh instance per call, the deadline, the memory cap, determinism, and the modules refused at load.
 import { describe, expect, it } from 'vitest';
 import { input, withExecutor } from '../../helpers/fixture.js';
-import { WASI_PRELUDE, wasmConfig, wat } from '../../helpers/wasm.js';
+import { CONTEXT_HELPER, HEX_HELPER, WASI_PRELUDE, wasmConfig, wat } from '../../helpers/wasm.js';
 
 /** Denies when stdin contains `needle` (reason on stderr), else answers `answer` on stdout. */
 async function guardModule(needle: string, reason: string, answer = ''): Promise<Uint8Array> {
@@ -91,5 +91,73 @@ describe('isolation of a wasm hook', () => {
       expect(r.hooks[0]!.outcome).toBe('limit');
       expect(r.hooks[0]!.error?.code).toBe('memory_limit');
     });
+  });
+});
+
+describe('no state survives a call', () => {
+  it('a global and a memory cell the module increments read 1 on every call, on every thread', async () => {
+    // Bumps a mutable global, a memory cell, a data segment byte and the table's one slot; reports all four.
+    const stateful = await wat(`(module ${WASI_PRELUDE} ${HEX_HELPER} ${CONTEXT_HELPER}
+      (global $g (mut i32) (i32.const 0))
+      (table 2 funcref)
+      (func $marker)
+      (elem declare func $marker)
+      (data (i32.const 520) "\\05")
+      (func (export "_start")
+        (global.set $g (i32.add (global.get $g) (i32.const 1)))
+        (i32.store (i32.const 512) (i32.add (i32.load (i32.const 512)) (i32.const 1)))
+        (i32.store8 (i32.const 520) (i32.add (i32.load8_u (i32.const 520)) (i32.const 1)))
+        (i32.store8 (i32.const 516) (global.get $g))
+        (i32.store8 (i32.const 521) (ref.is_null (table.get (i32.const 1))))
+        (table.set (i32.const 1) (ref.func $marker))
+        (call $context_hex (i32.const 512) (i32.const 10))))`);
+    const config = wasmConfig({ BeforeTool: [{ name: 'stateful', module: stateful }] });
+    await withExecutor({ config: [config] }, async (ex) => {
+      const contexts = await Promise.all(
+        Array.from({ length: 24 }, () => ex.dispatch('BeforeTool', bash('ls'))),
+      );
+      // memory cell 1, global 1, data byte 6 (5 + 1), table slot 1 empty before the call (1 = null).
+      for (const r of contexts) expect(r.additionalContext).toBe('01000000010000000601');
+    });
+  });
+});
+
+describe('determinism', () => {
+  // Reads the realtime and monotonic clocks and 24 random bytes.
+  const clockAndRandom = () =>
+    wat(`(module
+      (import "wasi_snapshot_preview1" "clock_time_get" (func $clock (param i32 i64 i32) (result i32)))
+      (import "wasi_snapshot_preview1" "random_get" (func $random (param i32 i32) (result i32)))
+      ${WASI_PRELUDE} ${HEX_HELPER} ${CONTEXT_HELPER}
+      (func (export "_start")
+        (drop (call $read_all (i32.const 1024)))
+        (drop (call $clock (i32.const 0) (i64.const 1) (i32.const 512)))
+        (drop (call $clock (i32.const 1) (i64.const 1) (i32.const 520)))
+        (drop (call $random (i32.const 528) (i32.const 24)))
+        (call $context_hex (i32.const 512) (i32.const 40))))`);
+
+  it('every clock reads the event timestamp and random bytes are the same for the same hook and input', async () => {
+    const module = await clockAndRandom();
+    // b differs in its limits only: identical hooks would run once per event.
+    const config = wasmConfig({ BeforeTool: [{ name: 'a', module }, { name: 'b', module, maxOutputBytes: 4096 }] });
+    const at = '2026-11-29T12:00:00.000Z';
+    const ns = (BigInt(Date.parse(at)) * 1_000_000n).toString(16).padStart(16, '0');
+    const le = ns.match(/../g)!.reverse().join('');
+    const run = () =>
+      withExecutor({ config: [config] }, async (ex) => {
+        const one = await ex.dispatch('BeforeTool', bash('ls'));
+        const other = await ex.dispatch('BeforeTool', bash('ls -la'));
+        return { one: one.additionalContext!.split('\n'), other: other.additionalContext!.split('\n') };
+      });
+    const first = await run();
+    const again = await run();
+    expect(again).toEqual(first);
+    const [a, b] = first.one;
+    expect(a!.slice(0, 32)).toBe(le + le);
+    // Another hook id, another input: other random bytes; the clock is the same.
+    expect(b!.slice(0, 32)).toBe(le + le);
+    expect(b!.slice(32)).not.toBe(a!.slice(32));
+    expect(first.other[0]!.slice(32)).not.toBe(a!.slice(32));
+    expect(a!.slice(32)).toMatch(/^[0-9a-f]{48}$/);
   });
 });
