@@ -29,16 +29,16 @@ export const OP = Object.freeze({
 
 /** Why an opcode is refused, by the feature it belongs to. */
 const REFUSED: Readonly<Record<number, string>> = {
-  0x06: 'exceptions (try)',
-  0x07: 'exceptions (catch)',
-  0x08: 'exceptions (throw)',
-  0x09: 'exceptions (rethrow)',
-  0x0a: 'exceptions (throw_ref)',
-  0x18: 'exceptions (delegate)',
-  0x19: 'exceptions (catch_all)',
-  0x1f: 'exceptions (try_table)',
-  0xfb: 'garbage collection',
-  0xfe: 'threads and atomics',
+  6: 'exceptions (try)',
+  7: 'exceptions (catch)',
+  8: 'exceptions (throw)',
+  9: 'exceptions (rethrow)',
+  10: 'exceptions (throw_ref)',
+  24: 'exceptions (delegate)',
+  25: 'exceptions (catch_all)',
+  31: 'exceptions (try_table)',
+  251: 'garbage collection',
+  254: 'threads and atomics',
 };
 
 /** A block type: empty, one value type, or a type index (a signed LEB of 33 bits). */
@@ -51,13 +51,15 @@ function skipBlockType(r: Reader): void {
 /** A memory argument: alignment and offset; refused when it names a memory other than the first. */
 function skipMemArg(r: Reader): void {
   const align = r.u32();
-  if (align & 0x40) throw new ModuleFormatError('the module uses several memories, which wasm hooks do not support');
+  if (align & 0x40)
+    throw new ModuleFormatError('the module uses several memories, which wasm hooks do not support');
   r.u32();
 }
 
 /** A memory index immediate: only memory 0 exists. */
 function memIndex(r: Reader): void {
-  if (r.u32() !== 0) throw new ModuleFormatError('the module uses several memories, which wasm hooks do not support');
+  if (r.u32() !== 0)
+    throw new ModuleFormatError('the module uses several memories, which wasm hooks do not support');
 }
 
 function skipFc(r: Reader, sub: number): void {
@@ -91,9 +93,21 @@ function skipFc(r: Reader, sub: number): void {
 }
 
 function skipFd(r: Reader, sub: number): void {
-  if (sub <= 11 || sub === 92 || sub === 93) return skipMemArg(r); // loads, store, load_zero
-  if (sub === 12 || sub === 13) return r.skip(16); // v128.const, i8x16.shuffle
-  if (sub >= 21 && sub <= 34) return r.skip(1); // extract/replace lane
+  // loads, store, load_zero
+  if (sub <= 11 || sub === 92 || sub === 93) {
+    skipMemArg(r);
+    return;
+  }
+  // v128.const, i8x16.shuffle
+  if (sub === 12 || sub === 13) {
+    r.skip(16);
+    return;
+  }
+  // extract/replace lane
+  if (sub >= 21 && sub <= 34) {
+    r.skip(1);
+    return;
+  }
   if (sub >= 84 && sub <= 91) {
     skipMemArg(r); // load/store lane
     r.skip(1);
@@ -104,12 +118,16 @@ function skipFd(r: Reader, sub: number): void {
 }
 
 /**
- * Skips the immediates of `op` (already read; for 0xfc/0xfd the sub-opcode is read here). Throws ModuleFormatError for an instruction outside the supported set.
+ * Skips the immediates of `op` (already read; for 0xfc/0xfd the sub-opcode is read here). Throws
+ * ModuleFormatError for an instruction outside the supported set.
  */
 export function skipImmediates(r: Reader, op: number): void {
   if (op <= 0x01 || op === 0x05 || op === 0x0b || op === 0x0f || op === 0x1a || op === 0x1b) return;
   if (op >= 0x45 && op <= 0xc4) return; // numeric instructions, sign extension
-  if (op >= 0x02 && op <= 0x04) return skipBlockType(r);
+  if (op >= 0x02 && op <= 0x04) {
+    skipBlockType(r);
+    return;
+  }
   const refused = REFUSED[op];
   if (refused !== undefined)
     throw new ModuleFormatError(`the module uses ${refused}, which wasm hooks do not support`);
@@ -147,25 +165,36 @@ export function skipImmediates(r: Reader, op: number): void {
     }
     case 0x3f: // memory.size
     case 0x40: // memory.grow
-      return memIndex(r);
+      memIndex(r);
+      return;
     case 0x41:
-      return r.skipSigned(32);
+      r.skipSigned(32);
+      return;
     case 0x42:
-      return r.skipSigned(64);
+      r.skipSigned(64);
+      return;
     case 0x43:
-      return r.skip(4);
+      r.skip(4);
+      return;
     case 0x44:
-      return r.skip(8);
+      r.skip(8);
+      return;
     case 0xd0: // ref.null
-      return r.skip(1);
+      r.skip(1);
+      return;
     case 0xd1: // ref.is_null
       return;
     case 0xfc:
-      return skipFc(r, r.u32());
+      skipFc(r, r.u32());
+      return;
     case 0xfd:
-      return skipFd(r, r.u32());
+      skipFd(r, r.u32());
+      return;
   }
-  if (op >= 0x28 && op <= 0x3e) return skipMemArg(r); // loads and stores
+  if (op >= 0x28 && op <= 0x3e) {
+    skipMemArg(r);
+    return;
+  } // loads and stores
   throw new ModuleFormatError(
     `the module uses opcode 0x${op.toString(16).padStart(2, '0')}, which wasm hooks do not support`,
   );

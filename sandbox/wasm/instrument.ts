@@ -20,7 +20,9 @@ export interface InstrumentOptions {
 }
 
 /** Where the writer changes a body: a loop's check, or a memory.grow to replace. */
-type Edit = { readonly at: number; readonly kind: 'loop'; readonly cost: number } | { readonly at: number; readonly end: number; readonly kind: 'grow' };
+type Edit =
+  | { readonly at: number; readonly kind: 'loop'; readonly cost: number }
+  | { readonly at: number; readonly end: number; readonly kind: 'grow' };
 
 /** Walks one body's instructions: where loops begin (and their cost) and memory.grow sits. */
 function scanBody(r: Reader): { functionCost: number; edits: Edit[] } {
@@ -72,7 +74,13 @@ function growBody(refused: number): Uint8Array {
   return body.u32(w.length).bytes(w.view()).view().slice();
 }
 
-function instrumentBody(bytes: Uint8Array, start: number, end: number, o: InstrumentOptions, out: Writer): void {
+function instrumentBody(
+  bytes: Uint8Array,
+  start: number,
+  end: number,
+  o: InstrumentOptions,
+  out: Writer,
+): void {
   const r = new Reader(bytes, start, end);
   for (let groups = r.u32(); groups > 0; groups--) {
     r.u32();

@@ -53,8 +53,8 @@ export class MemoryPool {
       const size = memory.buffer.byteLength;
       if (this.#bytes + size > BUDGET_BYTES) continue;
       new Uint8Array(memory.buffer).fill(0);
-      let list = this.#clean.get(key);
-      if (list === undefined) this.#clean.set(key, (list = []));
+      const list = this.#clean.get(key) ?? [];
+      this.#clean.set(key, list);
       list.push(memory);
       this.#bytes += size;
     }

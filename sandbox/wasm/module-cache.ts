@@ -21,14 +21,22 @@ async function compile(bytes: Uint8Array, o: PrepareOptions): Promise<CompiledMo
   const prepared = prepareModule(bytes, o);
   if (!prepared.ok) return prepared;
   try {
-    return { ok: true, module: await WebAssembly.compile(prepared.bytes as Uint8Array<ArrayBuffer>), memoryPages: prepared.memoryPages };
+    return {
+      ok: true,
+      module: await WebAssembly.compile(prepared.bytes as Uint8Array<ArrayBuffer>),
+      memoryPages: prepared.memoryPages,
+    };
   } catch (err) {
     return { ok: false, message: `the module does not compile: ${(err as Error).message}` };
   }
 }
 
 /** The module checked, capped, instrumented and compiled (or why it is refused). */
-export function compileHookModule(bytes: Uint8Array, o: PrepareOptions, digest?: string): Promise<CompiledModule> {
+export function compileHookModule(
+  bytes: Uint8Array,
+  o: PrepareOptions,
+  digest?: string,
+): Promise<CompiledModule> {
   const d = digest ?? createHash('sha256').update(bytes).digest('hex');
   const key = `${d}:${Math.floor(o.memoryBytes / 65_536)}:${o.metered ? 1 : 0}`;
   let entry = cache.get(key);

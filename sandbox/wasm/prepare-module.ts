@@ -10,7 +10,7 @@ import { ModuleFormatError, Reader, Writer } from './wasm-bytes.js';
 
 export const PAGE_BYTES = 65_536;
 /** Most elements a table may hold (a table's maximum is lowered to it). */
-export const MAX_TABLE_ELEMENTS = 65_536;
+const MAX_TABLE_ELEMENTS = 65_536;
 /** Exports the instrumentation adds (a module that already has them is refused). */
 export const FUEL_EXPORT = 'hookwarden.fuel';
 export const GROW_REFUSED_EXPORT = 'hookwarden.grow_refused';
@@ -72,7 +72,10 @@ function appended(m: ModuleParts, id: number, extra: (w: Writer) => number): Wri
   if (s === undefined) return w.u32(added).bytes(tail.view());
   const r = new Reader(m.bytes, s.start, s.end);
   const count = r.u32();
-  return w.u32(count + added).bytes(m.bytes.subarray(r.pos, s.end)).bytes(tail.view());
+  return w
+    .u32(count + added)
+    .bytes(m.bytes.subarray(r.pos, s.end))
+    .bytes(tail.view());
 }
 
 /** The import section with the memory appended as an import of `hookwarden.memory`. */
@@ -92,17 +95,33 @@ function rewrite(m: ModuleParts, o: PrepareOptions, capPages: number): Uint8Arra
   const growFunction = m.importedFunctions + m.functions;
   const mem = m.memories[0];
   const sections = new Map<number, Writer | undefined>();
-  sections.set(1, appended(m, 1, (w) => (w.byte(0x60).u32(1).byte(0x7f).u32(1).byte(0x7f), 1)));
+  sections.set(
+    1,
+    appended(m, 1, (w) => {
+      w.byte(0x60).u32(1).byte(0x7f).u32(1).byte(0x7f);
+      return 1;
+    }),
+  );
   // The memory becomes an import (still memory 0): the worker hands each call a zeroed one of the
   // declared size, which costs far less than a new memory per instance.
   const imports = importsWithMemory(m, mem, capPages);
   if (imports !== undefined) sections.set(2, imports);
-  sections.set(3, appended(m, 3, (w) => (w.u32(growType), 1)));
+  sections.set(
+    3,
+    appended(m, 3, (w) => {
+      w.u32(growType);
+      return 1;
+    }),
+  );
   sections.set(5, undefined);
   if (m.tables.length > 0) {
     const w = new Writer().u32(m.tables.length);
     for (const t of m.tables)
-      writeLimits(w.byte(t.refType), t.limits, Math.min(t.limits.max ?? MAX_TABLE_ELEMENTS, MAX_TABLE_ELEMENTS));
+      writeLimits(
+        w.byte(t.refType),
+        t.limits,
+        Math.min(t.limits.max ?? MAX_TABLE_ELEMENTS, MAX_TABLE_ELEMENTS),
+      );
     sections.set(4, w);
   }
   // fuel: mutable i64 (the host sets it before _start); grow refused: mutable i32.
@@ -135,7 +154,11 @@ function rewrite(m: ModuleParts, o: PrepareOptions, capPages: number): Uint8Arra
       continue;
     }
     const s = m.sections.find((x) => x.id === id);
-    if (s !== undefined) out.byte(id).u32(s.end - s.start).bytes(m.bytes.subarray(s.start, s.end));
+    if (s !== undefined)
+      out
+        .byte(id)
+        .u32(s.end - s.start)
+        .bytes(m.bytes.subarray(s.start, s.end));
   }
   return out.view().slice();
 }

@@ -10,7 +10,7 @@ export interface Limits {
   readonly flags: number;
 }
 
-export interface ModuleImport {
+interface ModuleImport {
   readonly module: string;
   readonly name: string;
   /** 0 function, 1 table, 2 memory, 3 global, 4 tag. */
@@ -19,7 +19,7 @@ export interface ModuleImport {
   readonly signature?: string;
 }
 
-export interface ModuleExport {
+interface ModuleExport {
   readonly name: string;
   readonly kind: number;
   readonly index: number;
@@ -40,13 +40,13 @@ export interface ModuleParts {
 }
 
 const VALTYPES: Readonly<Record<number, string>> = {
-  0x7f: 'i32',
-  0x7e: 'i64',
-  0x7d: 'f32',
-  0x7c: 'f64',
-  0x7b: 'v128',
-  0x70: 'funcref',
-  0x6f: 'externref',
+  127: 'i32',
+  126: 'i64',
+  125: 'f32',
+  124: 'f64',
+  123: 'v128',
+  112: 'funcref',
+  111: 'externref',
 };
 
 function valType(r: Reader): string {
@@ -57,7 +57,7 @@ function valType(r: Reader): string {
   return t;
 }
 
-export function readLimits(r: Reader): Limits {
+function readLimits(r: Reader): Limits {
   const flags = r.u8();
   if (flags > 0x07) throw new ModuleFormatError(`bad limits flags 0x${flags.toString(16)}`);
   if (flags & 0x04) r.skipSigned(64); // a 64-bit memory's minimum (refused by the check)
@@ -133,5 +133,16 @@ export function readModule(bytes: Uint8Array): ModuleParts {
       for (let n = r.u32(); n > 0; n--) exports.push({ name: r.name(), kind: r.u8(), index: r.u32() });
   }
   const importedFunctions = imports.filter((i) => i.kind === 0).length;
-  return { bytes, sections, types, imports, importedFunctions, functions, tables, memories, globals, exports };
+  return {
+    bytes,
+    sections,
+    types,
+    imports,
+    importedFunctions,
+    functions,
+    tables,
+    memories,
+    globals,
+    exports,
+  };
 }

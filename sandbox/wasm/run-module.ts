@@ -5,7 +5,7 @@
 // (`runtime_error`); a stack overflow is `stack_overflow`; output past the cap `output_limit`.
 import { createHash } from 'node:crypto';
 import { type HookError, hookError } from '../../src/contract/error-codes.js';
-import type { WasmWorkerSpec, WasmOutcome, WasmTask } from '../../src/contract/wasm-task.js';
+import type { WasmOutcome, WasmTask, WasmWorkerSpec } from '../../src/contract/wasm-task.js';
 import type { MemoryPool } from './memory-pool.js';
 import { FUEL_EXPORT, GROW_REFUSED_EXPORT, MEMORY_IMPORT } from './prepare-module.js';
 import { OutputLimit, ProcExit, WasiState, wasiImports } from './wasi.js';
@@ -76,7 +76,9 @@ export class ModuleRunner {
     let ending: Ending = { exitCode: 0 };
     try {
       const imports =
-        memory === undefined ? this.#imports : { ...this.#imports, [MEMORY_IMPORT[0]]: { [MEMORY_IMPORT[1]]: memory } };
+        memory === undefined
+          ? this.#imports
+          : { ...this.#imports, [MEMORY_IMPORT[0]]: { [MEMORY_IMPORT[1]]: memory } };
       instance = new WebAssembly.Instance(spec.module, imports);
       const fuel = globalOf(instance, FUEL_EXPORT)!;
       fuel.value = spec.fuel === undefined ? MAX_FUEL : BigInt(spec.fuel);
@@ -90,7 +92,13 @@ export class ModuleRunner {
     const timing = { durationMs: performance.now() - began, queuedMs, memoryBytes };
     const stderr = state.stderr.text();
     if ('error' in ending)
-      return { kind: 'failed', error: ending.error, stderr, ...timing, ...(ending.trap ? { trap: true } : {}) };
+      return {
+        kind: 'failed',
+        error: ending.error,
+        stderr,
+        ...timing,
+        ...(ending.trap ? { trap: true } : {}),
+      };
     const left = spec.fuel === undefined ? undefined : (globalOf(instance, FUEL_EXPORT)?.value as bigint);
     const stdout = state.stdout.text();
     return {

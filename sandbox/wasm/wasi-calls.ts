@@ -5,7 +5,7 @@
 // importable (toolchains such as Go's import them all) but there is nothing for them to reach: no
 // directory is preopened, no socket exists, so they answer EBADF.
 
-export const WASI_MODULE = 'wasi_snapshot_preview1';
+const WASI_MODULE = 'wasi_snapshot_preview1';
 
 /** What a call does, for docs/wasm.md and `validate`. */
 export type WasiRole = 'acts' | 'empty' | 'refuses';

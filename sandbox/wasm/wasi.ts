@@ -74,7 +74,8 @@ export class WasiState {
   #iovs(iovs: number, count: number): [number, number][] {
     const v = this.#view();
     const out: [number, number][] = [];
-    for (let i = 0; i < count; i++) out.push([v.getUint32(iovs + i * 8, true), v.getUint32(iovs + i * 8 + 4, true)]);
+    for (let i = 0; i < count; i++)
+      out.push([v.getUint32(iovs + i * 8, true), v.getUint32(iovs + i * 8 + 4, true)]);
     return out;
   }
 
@@ -232,7 +233,11 @@ export function wasiImports(s: WasiState): Record<string, (...args: never[]) => 
   for (const name of Object.keys(WASI_CALLS)) {
     out[name] =
       acts[name] ??
-      (name.startsWith('sock_') ? onFd(ERRNO.notsock) : name.startsWith('fd_') ? onFd(ERRNO.notsup) : () => ERRNO.badf);
+      (name.startsWith('sock_')
+        ? onFd(ERRNO.notsock)
+        : name.startsWith('fd_')
+          ? onFd(ERRNO.notsup)
+          : () => ERRNO.badf);
   }
   return out;
 }

@@ -47,7 +47,8 @@ export class Reader {
   }
 
   skip(n: number): void {
-    if (n > this.end - this.pos) throw new ModuleFormatError(`unexpected end of the module at byte ${this.pos}`);
+    if (n > this.end - this.pos)
+      throw new ModuleFormatError(`unexpected end of the module at byte ${this.pos}`);
     this.pos += n;
   }
 

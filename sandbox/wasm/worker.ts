@@ -6,7 +6,13 @@
 // never returns is stopped at its own deadline (the host terminates this thread) and the tasks after
 // it in the batch run elsewhere. The memories calls gave back are zeroed while idle.
 import { threadId } from 'node:worker_threads';
-import type { WasmBatch, WasmBatchResult, WasmWorkerSpec, WasmOutcome, WasmTaskMissing } from '../../src/contract/wasm-task.js';
+import type {
+  WasmBatch,
+  WasmBatchResult,
+  WasmOutcome,
+  WasmTaskMissing,
+  WasmWorkerSpec,
+} from '../../src/contract/wasm-task.js';
 import { MemoryPool } from './memory-pool.js';
 import { ModuleRunner } from './run-module.js';
 
@@ -64,6 +70,12 @@ export default function runBatch(batch: WasmBatch & { readonly progress?: Float6
 }
 
 /** Worker state for tests and leak checks (Piscina task name `stats`). */
-export function stats(): { threadId: number; tasksRun: number; missingSpecs: number; specs: number; memoriesCreated: number } {
+export function stats(): {
+  threadId: number;
+  tasksRun: number;
+  missingSpecs: number;
+  specs: number;
+  memoriesCreated: number;
+} {
   return { threadId, tasksRun, missingSpecs, specs: specs.size, memoriesCreated: memories.created };
 }

@@ -29,7 +29,12 @@ export function deadlineFor(type: HookKind, spec: RawHookSpec, path: string, ctx
     }
   } else if (spec.timeoutMs !== undefined) timeoutMs = spec.timeoutMs;
   const key = spec.timeout !== undefined ? 'timeout' : 'timeoutMs';
-  const isolate = type === 'js' ? { max: DEFAULTS.js.maxTimeoutMs, what: 'A JS' } : type === 'wasm' ? { max: DEFAULTS.wasm.maxTimeoutMs, what: 'A wasm' } : undefined;
+  const isolate =
+    type === 'js'
+      ? { max: DEFAULTS.js.maxTimeoutMs, what: 'A JS' }
+      : type === 'wasm'
+        ? { max: DEFAULTS.wasm.maxTimeoutMs, what: 'A wasm' }
+        : undefined;
   if (isolate !== undefined && timeoutMs > isolate.max && spec.budgetMs === undefined) {
     sink.warn(
       joinPath(path, key),

@@ -158,8 +158,8 @@ export async function normalizeHook(
         : type === 'wasm'
           ? { ...common, type, wasm: body as WasmHookSpec }
           : type === 'http'
-          ? { ...common, type, http: body as HttpHookSpec }
-          : { ...common, type, evaluator: body as EvaluatorHookSpec };
+            ? { ...common, type, http: body as HttpHookSpec }
+            : { ...common, type, evaluator: body as EvaluatorHookSpec };
   return Object.freeze(def);
 }
 

@@ -73,12 +73,10 @@ export const hookSpecSchema = z
       .min(1, { error: 'expected at least the program name' })
       .optional()
       .meta({ description: 'Program and arguments, run without a shell.' }),
-    source: nonEmpty('a path')
-      .optional()
-      .meta({
-        description:
-          'JS hook file, or a wasm hook\'s module (a WASI preview 1 command, .wasm), relative to the config file or pack.',
-      }),
+    source: nonEmpty('a path').optional().meta({
+      description:
+        "JS hook file, or a wasm hook's module (a WASI preview 1 command, .wasm), relative to the config file or pack.",
+    }),
     code: nonEmpty('JavaScript source').optional().meta({ description: 'Inline JS hook module source.' }),
     timeoutMs: posInt()
       .optional()
@@ -101,24 +99,18 @@ export const hookSpecSchema = z
       description:
         "Claude Code's spelling of onError: block = deny (no effect on Stop, SubagentStop, TaskCompleted, TeammateIdle), continue = skip.",
     }),
-    memoryBytes: posInt()
-      .optional()
-      .meta({
-        description:
-          "JS heap cap, or a wasm hook's memory cap, in bytes. Default 32 MiB (wasm: at most limits.maxWasmMemoryBytes).",
-      }),
-    fuel: posInt()
-      .optional()
-      .meta({
-        description:
-          'wasm hooks: an instruction budget, the same on every machine; past it the hook ends timeout. Default: none (the deadline alone).',
-      }),
-    maxOutputBytes: posInt()
-      .optional()
-      .meta({
-        description:
-          'Output cap in bytes. Default JS 64 KiB (max 1 MiB), command and wasm 1 MiB per stream (wasm max 16 MiB).',
-      }),
+    memoryBytes: posInt().optional().meta({
+      description:
+        "JS heap cap, or a wasm hook's memory cap, in bytes. Default 32 MiB (wasm: at most limits.maxWasmMemoryBytes).",
+    }),
+    fuel: posInt().optional().meta({
+      description:
+        'wasm hooks: an instruction budget, the same on every machine; past it the hook ends timeout. Default: none (the deadline alone).',
+    }),
+    maxOutputBytes: posInt().optional().meta({
+      description:
+        'Output cap in bytes. Default JS 64 KiB (max 1 MiB), command and wasm 1 MiB per stream (wasm max 16 MiB).',
+    }),
     env: z
       .record(z.string(), z.string({ error: 'expected a string value' }), {
         error: 'expected an object of strings',

@@ -45,12 +45,19 @@ function outputCap(spec: RawHookSpec, path: string, ctx: HookContext): number {
 }
 
 /** A wasm hook's spec, or undefined (reported) when it cannot run. */
-export async function wasmSpec(spec: RawHookSpec, path: string, ctx: HookContext): Promise<WasmHookSpec | undefined> {
+export async function wasmSpec(
+  spec: RawHookSpec,
+  path: string,
+  ctx: HookContext,
+): Promise<WasmHookSpec | undefined> {
   const { sink } = ctx;
   for (const key of ['command', 'argv', 'args', 'code'] as const) {
     if (spec[key] !== undefined) {
       const whose = key === 'code' ? 'JS hooks' : 'command hooks';
-      sink.error(joinPath(path, key), `"${key}" belongs to ${whose}, not wasm hooks, got ${renderValue(spec[key])}`);
+      sink.error(
+        joinPath(path, key),
+        `"${key}" belongs to ${whose}, not wasm hooks, got ${renderValue(spec[key])}`,
+      );
       return undefined;
     }
   }
@@ -70,9 +77,16 @@ export async function wasmSpec(spec: RawHookSpec, path: string, ctx: HookContext
   }
   const memoryBytes = memoryCap(spec, path, ctx);
   const digest = createHash('sha256').update(read.bytes).digest('hex');
-  const compiled = await compileHookModule(read.bytes, { memoryBytes, metered: spec.fuel !== undefined }, digest);
+  const compiled = await compileHookModule(
+    read.bytes,
+    { memoryBytes, metered: spec.fuel !== undefined },
+    digest,
+  );
   if (!compiled.ok) {
-    sink.error(sourcePath, `${compiled.message}; see docs/wasm.md for what a wasm hook may import and declare, got ${renderValue(spec.source)}`);
+    sink.error(
+      sourcePath,
+      `${compiled.message}; see docs/wasm.md for what a wasm hook may import and declare, got ${renderValue(spec.source)}`,
+    );
     return undefined;
   }
   return Object.freeze({

@@ -63,7 +63,12 @@ export async function runWasmHook(call: HookCall<WasmHookDefinition>): Promise<H
   const run = () => ctx.pool.wasm.run({ task, spec: wasmWorkerSpec(def) }, call.lane);
   let r = await run();
   let retried: HookError | undefined;
-  if (!r.ran && r.started === true && r.error.code === 'worker_crashed' && call.lane.signal?.aborted !== true) {
+  if (
+    !r.ran &&
+    r.started === true &&
+    r.error.code === 'worker_crashed' &&
+    call.lane.signal?.aborted !== true
+  ) {
     // Its worker failed under it (it was replaced): once more on a fresh one before onError applies.
     retried = r.error;
     r = await run();
@@ -72,7 +77,14 @@ export async function runWasmHook(call: HookCall<WasmHookDefinition>): Promise<H
   const o = r.value;
   const timing = { latencyMs: o.durationMs, queuedMs: r.queuedMs + o.queuedMs, memoryBytes: o.memoryBytes };
   if (o.kind === 'exited') {
-    const outcome = { kind: 'exited' as const, exitCode: o.exitCode, signal: null, stdout: o.stdout, stderr: o.stderr, durationMs: o.durationMs };
+    const outcome = {
+      kind: 'exited' as const,
+      exitCode: o.exitCode,
+      signal: null,
+      stdout: o.stdout,
+      stderr: o.stderr,
+      durationMs: o.durationMs,
+    };
     return withRetried({ ...interpretCommand(outcome, def, input), ...timing }, retried);
   }
   if (o.trap === true && DIALECT_RULES[def.dialect].crash === 'block') {

@@ -15,7 +15,6 @@ import { WasmLane } from './wasm-lane.js';
 export type { CommandRequest } from './command-lane.js';
 export type { HttpOutcome } from './http-lane.js';
 export type { LaneRefusal, LaneResult, LaneRunOptions } from './lane.js';
-export type { WasmCall } from './wasm-lane.js';
 
 export interface PoolOptions {
   readonly maxConcurrentCommands: number;

@@ -7,7 +7,7 @@
 // terminated (Piscina starts another) and ends `timeout`, and the calls after it run again elsewhere.
 import type { Piscina } from 'piscina';
 import { hookError } from '../contract/error-codes.js';
-import type { WasmBatchResult, WasmWorkerSpec, WasmOutcome, WasmTask } from '../contract/wasm-task.js';
+import type { WasmBatchResult, WasmOutcome, WasmTask, WasmWorkerSpec } from '../contract/wasm-task.js';
 import { BatchAbort } from './batch-abort.js';
 import { destroyWhenLoaded } from './destroy-piscina.js';
 import { type LaneLoad, type LaneResult, type LaneRunOptions, refusal } from './lane.js';
@@ -167,7 +167,7 @@ export class WasmLane {
   /** Stops the call that is past its deadline: reads which call runs and since when. */
   #watch(batch: Batch): void {
     const index = batch.progress[0]!;
-    const i = index < 0 ? 0 : index;
+    const i = Math.max(0, index);
     const startedAt = index < 0 ? batch.sentAtEpoch : batch.progress[1]!;
     const due = startedAt + batch.entries[i]!.call.spec.deadlineMs;
     const now = performance.timeOrigin + performance.now();
@@ -246,7 +246,10 @@ export class WasmLane {
       this.#holders.add(e.call.spec.key, threadId);
       const prev = this.#expectedMs.get(e.call.spec.key);
       if (this.#expectedMs.size > 10_000) this.#expectedMs.clear();
-      this.#expectedMs.set(e.call.spec.key, prev === undefined ? r.durationMs : prev * 0.8 + r.durationMs * 0.2);
+      this.#expectedMs.set(
+        e.call.spec.key,
+        prev === undefined ? r.durationMs : prev * 0.8 + r.durationMs * 0.2,
+      );
       this.#settle(e, { ran: true, value: r, queuedMs: e.sentAt - e.queuedAt });
     }
   }
@@ -279,7 +282,8 @@ export class WasmLane {
   }
 
   async close(): Promise<void> {
-    for (const e of this.#queue.drain()) this.#settle(e, refusal('pool_closed', performance.now() - e.queuedAt));
+    for (const e of this.#queue.drain())
+      this.#settle(e, refusal('pool_closed', performance.now() - e.queuedAt));
     for (const b of this.#running) {
       b.why ??= 'close';
       b.abort.abort(new Error('closed'));

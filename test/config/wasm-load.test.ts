@@ -12,17 +12,35 @@ async function problems(module: Uint8Array, extra: Record<string, unknown> = {})
   const config = wasmConfig({ BeforeTool: [{ name: 'm', module, ...extra }] });
   const r = await validateConfig({ config, root: tempDir() });
   // (The config then loads no hook, which validate also says, at the file's top.)
-  return r.diagnostics.filter((d) => d.severity === 'error' && d.path !== '').map((d) => `${d.path}: ${d.message}`);
+  return r.diagnostics
+    .filter((d) => d.severity === 'error' && d.path !== '')
+    .map((d) => `${d.path}: ${d.message}`);
 }
 
 const SOURCE = 'hooks.BeforeTool[0].hooks[0].source';
 
 describe('a wasm module is refused at load, naming why', () => {
   it.each([
-    ['a function of another module', '(import "env" "fetch" (func (param i32) (result i32)))', '"env"."fetch"'],
-    ['a host function of another WASI version', '(import "wasi_unstable" "fd_write" (func (param i32 i32 i32 i32) (result i32)))', '"wasi_unstable"."fd_write"'],
-    ['a name WASI preview 1 does not have', '(import "wasi_snapshot_preview1" "sock_open" (func (param i32 i32 i32) (result i32)))', '"wasi_snapshot_preview1"."sock_open"'],
-    ['a WASI function with another signature', '(import "wasi_snapshot_preview1" "fd_write" (func (param i32) (result i32)))', 'declares it (i32,i32,i32,i32->i32)'],
+    [
+      'a function of another module',
+      '(import "env" "fetch" (func (param i32) (result i32)))',
+      '"env"."fetch"',
+    ],
+    [
+      'a host function of another WASI version',
+      '(import "wasi_unstable" "fd_write" (func (param i32 i32 i32 i32) (result i32)))',
+      '"wasi_unstable"."fd_write"',
+    ],
+    [
+      'a name WASI preview 1 does not have',
+      '(import "wasi_snapshot_preview1" "sock_open" (func (param i32 i32 i32) (result i32)))',
+      '"wasi_snapshot_preview1"."sock_open"',
+    ],
+    [
+      'a WASI function with another signature',
+      '(import "wasi_snapshot_preview1" "fd_write" (func (param i32) (result i32)))',
+      'declares it (i32,i32,i32,i32->i32)',
+    ],
     ['a memory', '(import "env" "memory" (memory 1))', 'imports memory "env"."memory"'],
     ['a global', '(import "env" "secret" (global i32))', 'imports global "env"."secret"'],
     ['a table', '(import "env" "table" (table 1 funcref))', 'imports table "env"."table"'],
@@ -48,23 +66,32 @@ describe('a wasm module is refused at load, naming why', () => {
       hooks: { BeforeTool: [{ hooks: [{ type: 'wasm', source: 'm.wasm' }] }] },
     });
     const r = await validateConfig({ config: capped, root: tempDir() });
-    expect(r.diagnostics.map((d) => d.message).join('\n')).toContain('above the hook\'s memory cap of 2097152 bytes');
+    expect(r.diagnostics.map((d) => d.message).join('\n')).toContain(
+      "above the hook's memory cap of 2097152 bytes",
+    );
   });
 
   it.each([
     ['random bytes', () => Buffer.from('this is no module at all')],
     ['a truncated module', async () => (await wat(`(module ${WASI_PRELUDE} ${START})`)).subarray(0, 60)],
     ['a component (layer 1)', () => Buffer.from([0, 0x61, 0x73, 0x6d, 0x0d, 0, 1, 0])],
-    ['a section whose size runs past the end', () => Buffer.from([0, 0x61, 0x73, 0x6d, 1, 0, 0, 0, 1, 0xff, 0x7f])],
+    [
+      'a section whose size runs past the end',
+      () => Buffer.from([0, 0x61, 0x73, 0x6d, 1, 0, 0, 0, 1, 0xff, 0x7f]),
+    ],
     ['an empty file', () => Buffer.alloc(0)],
   ])('%s is malformed', async (_what, make) => {
     const found = await problems(new Uint8Array(await make()));
     expect(found).toHaveLength(1);
-    expect(found[0]).toMatch(new RegExp(`^${SOURCE.replace(/[[\].]/g, '\\$&')}: the module (cannot be read|does not compile)`));
+    expect(found[0]).toMatch(
+      new RegExp(`^${SOURCE.replace(/[[\].]/g, '\\$&')}: the module (cannot be read|does not compile)`),
+    );
   });
 
   it('a module without _start, with a shared memory, with threads or exceptions', async () => {
-    expect((await problems(await wat('(module (func (export "main")))')))[0]).toContain('no "_start" function');
+    expect((await problems(await wat('(module (func (export "main")))')))[0]).toContain(
+      'no "_start" function',
+    );
     const shared = new Uint8Array([0, 0x61, 0x73, 0x6d, 1, 0, 0, 0, 5, 4, 1, 3, 1, 1]);
     expect((await problems(shared))[0]).toContain('shared memory');
     // (func (export "_start") i32.const 0 i32.const 0 i32.atomic.rmw.add drop) hand-encoded: 0xfe 0x1e

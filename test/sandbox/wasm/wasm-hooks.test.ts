@@ -25,7 +25,12 @@ describe('a wasm guard module', () => {
   it('denies with its stderr as the reason (exit 2) and proceeds otherwise, in order of registration', async () => {
     const deny = await guardModule('rm -rf', 'recursive force delete refused');
     const allow = await guardModule('never-there', 'x', '{"decision":"allow","reason":"looked"}');
-    const config = wasmConfig({ BeforeTool: [{ name: 'no-rm', module: deny }, { name: 'approver', module: allow }] });
+    const config = wasmConfig({
+      BeforeTool: [
+        { name: 'no-rm', module: deny },
+        { name: 'approver', module: allow },
+      ],
+    });
     await withExecutor({ config: [config] }, async (ex) => {
       const denied = await ex.dispatch('BeforeTool', bash('rm -rf /tmp/x'));
       expect(denied.decision).toBe('deny');
@@ -139,7 +144,12 @@ describe('determinism', () => {
   it('every clock reads the event timestamp and random bytes are the same for the same hook and input', async () => {
     const module = await clockAndRandom();
     // b differs in its limits only: identical hooks would run once per event.
-    const config = wasmConfig({ BeforeTool: [{ name: 'a', module }, { name: 'b', module, maxOutputBytes: 4096 }] });
+    const config = wasmConfig({
+      BeforeTool: [
+        { name: 'a', module },
+        { name: 'b', module, maxOutputBytes: 4096 },
+      ],
+    });
     const at = '2026-11-29T12:00:00.000Z';
     const ns = (BigInt(Date.parse(at)) * 1_000_000n).toString(16).padStart(16, '0');
     const le = ns.match(/../g)!.reverse().join('');
