@@ -17,6 +17,8 @@ import { type BatchBudget, type TenantLimits, TenantQueues } from './tenant-queu
 import { type LaneScheduling, laneQueueOptions } from './turns.js';
 
 const MAX_BATCH = 8;
+/** Longest wait for a worker thread to start a batch (a new thread loads its module first). */
+const WORKER_START_MS = 30_000;
 /** A batch holds calls whose expected run times add up to at most this (unknown ones go alone). */
 const BATCH_BUDGET_MS = 2;
 
@@ -164,19 +166,30 @@ export class WasmLane {
     }
   }
 
-  /** Stops the call that is past its deadline: reads which call runs and since when. */
+  /**
+   * Stops the call that is past its deadline: reads which call runs and since when. A deadline starts
+   * when its call starts (a thread that is still starting, after a termination, is not the hook's
+   * time); a batch no thread starts within WORKER_START_MS is a worker failure.
+   */
   #watch(batch: Batch): void {
     const index = batch.progress[0]!;
-    const i = Math.max(0, index);
-    const startedAt = index < 0 ? batch.sentAtEpoch : batch.progress[1]!;
-    const due = startedAt + batch.entries[i]!.call.spec.deadlineMs;
     const now = performance.timeOrigin + performance.now();
+    if (index < 0) {
+      if (now - batch.sentAtEpoch < WORKER_START_MS) {
+        batch.timer = setTimeout(() => this.#watch(batch), 50);
+        return;
+      }
+      batch.why ??= 'abort';
+      batch.abort.abort(new Error(`no wasm worker started the call within ${WORKER_START_MS} ms`));
+      return;
+    }
+    const due = batch.progress[1]! + batch.entries[index]!.call.spec.deadlineMs;
     if (now < due) {
       batch.timer = setTimeout(() => this.#watch(batch), Math.ceil(due - now));
       return;
     }
     batch.why ??= 'deadline';
-    batch.hung = i;
+    batch.hung = index;
     batch.abort.abort(new Error('deadline'));
   }
 
@@ -199,7 +212,7 @@ export class WasmLane {
       e.sentAt = now;
       if (!e.resent) e.onStart?.();
     }
-    batch.timer = setTimeout(() => this.#watch(batch), entries[0]!.call.spec.deadlineMs);
+    batch.timer = setTimeout(() => this.#watch(batch), Math.min(50, entries[0]!.call.spec.deadlineMs));
     const submittedAt = performance.timeOrigin + now;
     const message = {
       tasks: entries.map((e) => ({ ...e.call.task, submittedAt })),

@@ -171,3 +171,89 @@ describe('determinism', () => {
     expect(a!.slice(32)).toMatch(/^[0-9a-f]{48}$/);
   });
 });
+
+describe('limits of a wasm hook', () => {
+  it('output past maxOutputBytes ends output_limit, on stdout and on stderr', async () => {
+    const flood = (fd: number) =>
+      wat(`(module ${WASI_PRELUDE}
+        (func (export "_start") (loop $l (call $write (i32.const ${fd}) (i32.const 1024) (i32.const 4096)) (br $l))))`);
+    const config = wasmConfig({
+      BeforeTool: [
+        { name: 'out', module: await flood(1), maxOutputBytes: 10_000, matcher: 'Bash' },
+        { name: 'err', module: await flood(2), maxOutputBytes: 10_000, matcher: 'Read' },
+      ],
+    });
+    await withExecutor({ config: [config] }, async (ex) => {
+      for (const [tool, stream] of [
+        ['Bash', 'stdout'],
+        ['Read', 'stderr'],
+      ] as const) {
+        const r = await ex.dispatch('BeforeTool', input({ toolName: tool, toolInput: {} }));
+        expect(r.hooks[0]!.outcome).toBe('limit');
+        expect(r.hooks[0]!.error?.code).toBe('output_limit');
+        expect(r.hooks[0]!.error?.message).toContain(stream);
+      }
+    });
+  });
+
+  it('unbounded recursion ends stack_overflow, and the worker keeps serving', async () => {
+    const recurse = await wat(`(module ${WASI_PRELUDE}
+      (func $f (param i32) (result i32) (i32.add (call $f (i32.add (local.get 0) (i32.const 1))) (i32.const 1)))
+      (func (export "_start") (drop (call $f (i32.const 0)))))`);
+    const config = wasmConfig({ BeforeTool: [{ name: 'deep', module: recurse, onError: 'deny' }] });
+    await withExecutor({ config: [config] }, async (ex) => {
+      for (let i = 0; i < 3; i++) {
+        const r = await ex.dispatch('BeforeTool', bash('ls'));
+        expect(r.hooks[0]!.error?.code).toBe('stack_overflow');
+        expect(r.decision).toBe('deny');
+      }
+    });
+  });
+
+  it('a fuel budget ends a long loop as timeout, the same on every call, and lets a short call finish', async () => {
+    // Loops as many times as the input has bytes, times 1000.
+    const spin = await wat(`(module ${WASI_PRELUDE}
+      (func (export "_start") (local $n i32)
+        (local.set $n (i32.mul (call $read_all (i32.const 1024)) (i32.const 1000)))
+        (loop $l (local.set $n (i32.sub (local.get $n) (i32.const 1))) (br_if $l (i32.gt_s (local.get $n) (i32.const 0))))))`);
+    const config = wasmConfig({ BeforeTool: [{ name: 'metered', module: spin, fuel: 2_000_000 }] });
+    await withExecutor({ config: [config] }, async (ex) => {
+      const short = await ex.dispatch('BeforeTool', bash('ls'));
+      expect(short.hooks[0]!.outcome).toBe('proceed');
+      const long = await ex.dispatch('BeforeTool', bash('x'.repeat(5000)));
+      expect(long.hooks[0]!.outcome).toBe('timeout');
+      expect(long.hooks[0]!.error).toMatchObject({ code: 'timeout', details: { fuel: 2_000_000 } });
+    });
+  });
+
+  it('a call that hangs inside a batch times out alone: the calls batched with it run again elsewhere', async () => {
+    // Quick for every input but one holding "hang"; learned quick first, so queued calls travel in batches.
+    const sometimes = await wat(`(module ${WASI_PRELUDE}
+      (data (i32.const 100) "hang")
+      (func (export "_start") (local $n i32)
+        (local.set $n (call $read_all (i32.const 1024)))
+        (if (call $contains (i32.const 1024) (local.get $n) (i32.const 100) (i32.const 4))
+          (then (loop $l (br $l))))))`);
+    const config = wasmConfig({
+      BeforeTool: [
+        { name: 'sometimes', module: sometimes, timeoutMs: 400, matcher: 'Bash' },
+        // Holds every wasm thread while the calls above queue up behind it.
+        { name: 'blocker', module: sometimes, timeoutMs: 700, matcher: 'Read', maxOutputBytes: 4096 },
+      ],
+    });
+    await withExecutor({ config: [config], limits: { jsThreads: 2 } }, async (ex) => {
+      for (let i = 0; i < 10; i++) await ex.dispatch('BeforeTool', bash('warm'));
+      const blockers = [0, 1].map(() =>
+        ex.dispatch('BeforeTool', input({ toolName: 'Read', toolInput: { x: 'hang' } })),
+      );
+      const calls = Array.from({ length: 24 }, (_, i) =>
+        ex.dispatch('BeforeTool', bash(i === 3 ? 'hang' : `ok ${i}`)),
+      );
+      const results = await Promise.all(calls);
+      expect(results.map((r) => r.hooks[0]!.outcome)).toEqual(
+        results.map((_, i) => (i === 3 ? 'timeout' : 'proceed')),
+      );
+      expect((await Promise.all(blockers)).map((r) => r.hooks[0]!.outcome)).toEqual(['timeout', 'timeout']);
+    });
+  });
+});
