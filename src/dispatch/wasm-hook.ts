@@ -13,6 +13,7 @@ import type { WasmHookDefinition } from '../registry/hook-definition.js';
 import { blockAnswer, interpretCommand } from './command-protocol.js';
 import type { HookCall } from './hook-call.js';
 import { hookInputJson } from './hook-stdin.js';
+import { reportWasmTiming } from './hook-timing.js';
 import { refusedAnswer, withRetried } from './refused.js';
 
 const specs = new WeakMap<WasmHookDefinition, WasmWorkerSpec>();
@@ -60,6 +61,7 @@ export async function runWasmHook(call: HookCall<WasmHookDefinition>): Promise<H
     stdin: hookInputJson(def.wasm.claudeEvent, input, call.inputJson, def),
     nowMs: Number.isFinite(nowMs) ? nowMs : 0,
   };
+  const startedAt = performance.now();
   const run = () => ctx.pool.wasm.run({ task, spec: wasmWorkerSpec(def) }, call.lane);
   let r = await run();
   let retried: HookError | undefined;
@@ -76,6 +78,8 @@ export async function runWasmHook(call: HookCall<WasmHookDefinition>): Promise<H
   if (!r.ran) return withRetried(refusedAnswer(r, 0), retried);
   const o = r.value;
   const timing = { latencyMs: o.durationMs, queuedMs: r.queuedMs + o.queuedMs, memoryBytes: o.memoryBytes };
+  if (call.onTiming !== undefined)
+    reportWasmTiming(call.onTiming, def.id, startedAt, r.queuedMs, o.durationMs);
   if (o.kind === 'exited') {
     const outcome = {
       kind: 'exited' as const,

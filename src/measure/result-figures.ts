@@ -33,13 +33,14 @@ export interface ConfiguredHook {
   scope: string;
   /**
    * Command hooks: `process`, `contained` (process mode that requires containment) or `namespace`;
-   * JS hooks: `quickjs`; http hooks: `remote` (the server runs it); prompt and agent hooks:
+   * JS hooks: `quickjs`; wasm hooks: `wasm`; http hooks: `remote` (the server runs it); prompt and agent hooks:
    * `platform` (the embedding platform's evaluator).
    */
   isolation: (typeof HOOK_ISOLATIONS)[number];
   /**
    * `sha256:` of what the hook does (command, env, limits, isolation, and the content of the scripts
-   * it runs from under the config's or the sandbox root; or the JS source), path-independent.
+   * it runs from under the config's or the sandbox root; or the JS source; or the wasm module's
+   * digest and limits), path-independent.
    */
   digest: string;
   /** The canonical event it is registered for, its `onError`, and whether that event can deny. */

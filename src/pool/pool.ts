@@ -78,6 +78,12 @@ export class HookPool {
     OPEN_POOLS.add(this);
   }
 
+  /** Starts the worker threads of the lanes `hooks` use (JS, wasm), so their first hook does not wait. */
+  warmFor(hooks: readonly { readonly type: string }[]): void {
+    if (hooks.some((h) => h.type === 'js')) this.js.warm();
+    if (hooks.some((h) => h.type === 'wasm')) this.wasm.warm();
+  }
+
   get closed(): boolean {
     return this.#closing.signal.aborted;
   }

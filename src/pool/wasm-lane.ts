@@ -90,6 +90,11 @@ export class WasmLane {
     return this.#piscina;
   }
 
+  /** Starts the worker threads now, so the first wasm hook does not wait for them. */
+  warm(): void {
+    if (!this.#closing.aborted) this.#pool();
+  }
+
   /** Worker threads alive (leak checks). */
   get threads(): number {
     return this.#piscina?.threads.length ?? 0;
