@@ -15,6 +15,9 @@ export async function wat(text: string): Promise<Uint8Array> {
     mutable_globals: true,
     sign_extension: true,
     reference_types: true,
+    simd: true,
+    tail_call: true,
+    multi_value: true,
   });
   try {
     m.resolveNames();
