@@ -3,22 +3,20 @@
 // batch per thread in flight, a tenant's quick queued calls travelling together under load, a hook's
 // spec (its compiled module: shared, not copied) sent to each thread once. A wasm module cannot be
 // interrupted, so the deadline is enforced here: each batch has a timer that reads which call the
-// worker is on and since when (shared progress cells); a call past its deadline has its thread
+// worker is on and since when (shared progress cells, wasm-batch.ts); a call past its deadline has its thread
 // terminated (Piscina starts another) and ends `timeout`, and the calls after it run again elsewhere.
 import type { Piscina } from 'piscina';
 import { hookError } from '../contract/error-codes.js';
 import type { WasmBatchResult, WasmOutcome, WasmTask, WasmWorkerSpec } from '../contract/wasm-task.js';
-import { BatchAbort } from './batch-abort.js';
 import { destroyWhenLoaded } from './destroy-piscina.js';
 import { type LaneLoad, type LaneResult, type LaneRunOptions, refusal } from './lane.js';
 import { createWasmPool } from './piscina-pool.js';
 import { SpecHolders } from './spec-holders.js';
 import { type BatchBudget, type TenantLimits, TenantQueues } from './tenant-queues.js';
 import { type LaneScheduling, laneQueueOptions } from './turns.js';
+import { type Batch as BatchOf, newBatch, watchDeadline } from './wasm-batch.js';
 
 const MAX_BATCH = 8;
-/** Longest wait for a worker thread to start a batch (a new thread loads its module first). */
-const WORKER_START_MS = 30_000;
 /** A batch holds calls whose expected run times add up to at most this (unknown ones go alone). */
 const BATCH_BUDGET_MS = 2;
 
@@ -51,16 +49,7 @@ interface Entry {
   batch: Batch | undefined;
 }
 
-interface Batch {
-  readonly entries: Entry[];
-  readonly abort: BatchAbort;
-  /** [index of the call the worker is on (-1: none yet), when it started (ms since the epoch)]. */
-  readonly progress: Float64Array;
-  readonly sentAtEpoch: number;
-  why: 'deadline' | 'abort' | 'close' | undefined;
-  hung: number;
-  timer: NodeJS.Timeout | undefined;
-}
+type Batch = BatchOf<Entry>;
 
 export class WasmLane {
   readonly #options: WasmLaneOptions;
@@ -171,53 +160,17 @@ export class WasmLane {
     }
   }
 
-  /**
-   * Stops the call that is past its deadline: reads which call runs and since when. A deadline starts
-   * when its call starts (a thread that is still starting, after a termination, is not the hook's
-   * time); a batch no thread starts within WORKER_START_MS is a worker failure.
-   */
-  #watch(batch: Batch): void {
-    const index = batch.progress[0]!;
-    const now = performance.timeOrigin + performance.now();
-    if (index < 0) {
-      if (now - batch.sentAtEpoch < WORKER_START_MS) {
-        batch.timer = setTimeout(() => this.#watch(batch), 50);
-        return;
-      }
-      batch.why ??= 'abort';
-      batch.abort.abort(new Error(`no wasm worker started the call within ${WORKER_START_MS} ms`));
-      return;
-    }
-    const due = batch.progress[1]! + batch.entries[index]!.call.spec.deadlineMs;
-    if (now < due) {
-      batch.timer = setTimeout(() => this.#watch(batch), Math.ceil(due - now));
-      return;
-    }
-    batch.why ??= 'deadline';
-    batch.hung = index;
-    batch.abort.abort(new Error('deadline'));
-  }
-
   #send(tenant: string, entries: Entry[]): void {
-    const progress = new Float64Array(new SharedArrayBuffer(16));
-    progress[0] = -1;
     const now = performance.now();
-    const batch: Batch = {
-      entries,
-      abort: new BatchAbort(),
-      progress,
-      sentAtEpoch: performance.timeOrigin + now,
-      why: undefined,
-      hung: -1,
-      timer: undefined,
-    };
+    const batch = newBatch(entries);
+    const { progress } = batch;
     this.#running.add(batch);
     for (const e of entries) {
       e.batch = batch;
       e.sentAt = now;
       if (!e.resent) e.onStart?.();
     }
-    batch.timer = setTimeout(() => this.#watch(batch), Math.min(50, entries[0]!.call.spec.deadlineMs));
+    batch.timer = setTimeout(() => watchDeadline(batch), Math.min(50, entries[0]!.call.spec.deadlineMs));
     const submittedAt = performance.timeOrigin + now;
     const message = {
       tasks: entries.map((e) => ({ ...e.call.task, submittedAt })),
