@@ -2,13 +2,13 @@
 // the wasm lane → how the call ended, read by the command protocol of the hook's dialect
 // (command-protocol.ts): exit 0 with JSON on stdout, exit 2 with the reason on stderr, and so on. A
 // trap is a crash (a failure; a block in FreeCode's dialect, where a crash blocks); a limit is the
-// hook's failure, its onError applies.
+// hook's failure, its onError applies. A pack's module runs from the verified bytes compiled at load
+// (as a JS hook's source does), so nothing on disk is read again.
 import { createHash } from 'node:crypto';
 import { DIALECT_RULES } from '../contract/dialects.js';
 import type { HookError } from '../contract/error-codes.js';
-import { type HookAnswer, notRunAnswer } from '../contract/fold.js';
+import type { HookAnswer } from '../contract/fold.js';
 import type { WasmWorkerSpec } from '../contract/wasm-task.js';
-import { fingerprintChanges } from '../packs/fingerprint.js';
 import type { WasmHookDefinition } from '../registry/hook-definition.js';
 import { blockAnswer, interpretCommand } from './command-protocol.js';
 import type { HookCall } from './hook-call.js';
@@ -47,14 +47,6 @@ function wasmWorkerSpec(def: WasmHookDefinition): WasmWorkerSpec {
 
 export async function runWasmHook(call: HookCall<WasmHookDefinition>): Promise<HookAnswer> {
   const { def, input, ctx } = call;
-  if (def.pack !== undefined) {
-    // The module was compiled from the verified bytes; a pack changed since is refused all the same.
-    const changed = await fingerprintChanges(def.pack.fingerprint);
-    if (changed.length > 0) {
-      const message = `pack "${def.pack.name}" changed on disk since it was verified (${changed.join(', ')}); the hook was not run`;
-      return notRunAnswer({ code: 'pack_tampered', message, details: { changed } });
-    }
-  }
   const nowMs = Date.parse(input.timestamp);
   const task = {
     hook: wasmWorkerSpec(def).key,
