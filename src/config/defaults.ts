@@ -31,11 +31,6 @@ export const DEFAULTS = Object.freeze({
     maxOutputBytesCeiling: 16 * MiB,
     /** Largest module file accepted. */
     maxModuleBytes: 16 * MiB,
-    /**
-     * A wasm worker's young generation: every call makes an instance, so a larger one than the QuickJS
-     * workers' keeps scavenges rare.
-     */
-    workerYoungGenerationSizeMb: 16,
   }),
   command: Object.freeze({
     /** hookwarden's own files; Claude Code and FreeCode files have their own (contract/dialects.ts). */
@@ -114,7 +109,7 @@ export const DEFAULTS = Object.freeze({
     /** Window of `tenantRateBurst`: the burst is available again this long after it was used. */
     burstWindowMs: 10_000,
   }),
-  /** The QuickJS lane's Piscina pool. */
+  /** The QuickJS and wasm lanes' Piscina pools. */
   piscina: Object.freeze({
     /** Idle workers stay warm this long (a new one costs ~50 ms to load QuickJS). */
     idleTimeoutMs: 60_000,

@@ -24,7 +24,6 @@ describe('defaults', () => {
         maxOutputBytes: 1048576,
         maxOutputBytesCeiling: 16777216,
         maxModuleBytes: 16777216,
-        workerYoungGenerationSizeMb: 16,
       },
       command: {
         timeoutMs: 60000,
