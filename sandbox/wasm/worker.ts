@@ -2,10 +2,10 @@
 // shared with every thread, and its limits) and tasks refer to them by key; a task whose spec this
 // worker does not hold is answered `missing` and the host sends it again with it. Each task is one
 // call on a fresh instance (run-module.ts). Before each task the worker writes its index and start
-// time into the batch's shared progress cells: the host's deadline timer reads them, so a module that
+// time into the batch's slot of the shared progress cells: the host's deadline timer reads them, so a module that
 // never returns is stopped at its own deadline (the host terminates this thread) and the tasks after
 // it in the batch run elsewhere. The memories calls gave back are zeroed while idle.
-import { threadId } from 'node:worker_threads';
+import { threadId, workerData } from 'node:worker_threads';
 import type {
   WasmBatch,
   WasmBatchResult,
@@ -20,6 +20,8 @@ import { ModuleRunner } from './run-module.js';
 const MAX_SPECS = 1024;
 
 const specs = new Map<string, WasmWorkerSpec>();
+/** The lane's progress cells: two float64 per batch slot (src/pool/wasm-batch.ts). */
+const progress = new Float64Array((workerData as { progress: SharedArrayBuffer }).progress);
 const memories = new MemoryPool();
 const runner = new ModuleRunner(memories);
 let tasksRun = 0;
@@ -35,8 +37,8 @@ function spec(key: string): WasmWorkerSpec | undefined {
   return s;
 }
 
-/** A Piscina task: the batch's tasks in order; `progress` is [index of the running task, its start time]. */
-export default function runBatch(batch: WasmBatch & { readonly progress?: Float64Array }): WasmBatchResult {
+/** A Piscina task: the batch's tasks in order; its progress cells are slot `slot`'s. */
+export default function runBatch(batch: WasmBatch & { readonly slot: number }): WasmBatchResult {
   if (tidying !== undefined) {
     clearImmediate(tidying);
     tidying = undefined;
@@ -55,10 +57,8 @@ export default function runBatch(batch: WasmBatch & { readonly progress?: Float6
       continue;
     }
     const now = performance.timeOrigin + performance.now();
-    if (batch.progress !== undefined) {
-      batch.progress[1] = now;
-      batch.progress[0] = i;
-    }
+    progress[batch.slot * 2 + 1] = now;
+    progress[batch.slot * 2] = i;
     tasksRun++;
     results.push(runner.run(s, task, Math.max(0, now - task.submittedAt)));
   }

@@ -14,7 +14,7 @@ import { createWasmPool } from './piscina-pool.js';
 import { SpecHolders } from './spec-holders.js';
 import { type BatchBudget, type TenantLimits, TenantQueues } from './tenant-queues.js';
 import { type LaneScheduling, laneQueueOptions } from './turns.js';
-import { type Batch as BatchOf, newBatch, watchDeadline } from './wasm-batch.js';
+import { type Batch as BatchOf, newBatch, ProgressSlots, watchDeadline } from './wasm-batch.js';
 
 const MAX_BATCH = 8;
 /** A batch holds calls whose expected run times add up to at most this (unknown ones go alone). */
@@ -59,6 +59,7 @@ export class WasmLane {
   readonly #expectedMs = new Map<string, number>();
   readonly #running = new Set<Batch>();
   readonly #holders = new SpecHolders();
+  readonly #slots: ProgressSlots;
   readonly #batchBudget: BatchBudget<Entry> = {
     cost: (e) => this.#expectedMs.get(e.call.spec.key) ?? BATCH_BUDGET_MS,
     budget: BATCH_BUDGET_MS,
@@ -67,6 +68,7 @@ export class WasmLane {
   constructor(options: WasmLaneOptions, closing: AbortSignal) {
     this.#options = options;
     this.#closing = closing;
+    this.#slots = new ProgressSlots(options.threads);
     this.#queue = new TenantQueues(
       options.tenantLimits ?? (() => ({})),
       () => this.#pump(),
@@ -75,7 +77,7 @@ export class WasmLane {
   }
 
   #pool(): Piscina {
-    this.#piscina ??= createWasmPool({ threads: this.#options.threads });
+    this.#piscina ??= createWasmPool({ threads: this.#options.threads, progress: this.#slots.buffer });
     return this.#piscina;
   }
 
@@ -162,8 +164,8 @@ export class WasmLane {
 
   #send(tenant: string, entries: Entry[]): void {
     const now = performance.now();
-    const batch = newBatch(entries);
-    const { progress } = batch;
+    // At most one batch per thread is in flight, and there is a slot per thread.
+    const batch = newBatch(entries, this.#slots, this.#slots.take()!);
     this.#running.add(batch);
     for (const e of entries) {
       e.batch = batch;
@@ -178,7 +180,7 @@ export class WasmLane {
         entries.map((e) => ({ specs: [e.call.spec], force: e.resent })),
         this.#piscina?.threads ?? [],
       ),
-      progress,
+      slot: batch.slot,
     };
     const again: Entry[] = [];
     this.#pool()
@@ -190,6 +192,7 @@ export class WasmLane {
       .finally(() => {
         clearTimeout(batch.timer);
         this.#running.delete(batch);
+        this.#slots.give(batch.slot);
         this.#queue.finished(tenant, entries.length, performance.now() - now);
         if (again.length > 0 && !this.#closing.aborted) {
           this.#queue.started(tenant, again.length);
