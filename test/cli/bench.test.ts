@@ -355,9 +355,11 @@ describe('hookwarden bench --replay', () => {
         'recorded mix',
         'shares: queue',
         'p90 ',
-        '102 Claude Code transcripts',
+        "hookwarden's default: the median and 90th percentile of tool calls per session over 102 Claude Code sessions",
       ])
         expect(text.stdout).toContain(t);
+      // The text names where a figure comes from in words and the docs, never a link to someone's issue.
+      expect(text.stdout).not.toMatch(/https?:|github\.com|\/issues\//);
       const json = await replay(SESSION, '--json', '--tool-calls', 'p50=25,p90=176');
       expect(json.code, json.stderr).toBe(0);
       const r = benchJsonSchema.parse(JSON.parse(json.stdout));

@@ -2,6 +2,7 @@
 import type { BaselineName } from '../../src/measure/baselines.js';
 import type { BlockSummary } from '../../src/measure/bench-result.js';
 import { type BenchResult, Histogram, type LatencySummary } from '../../src/measure/index.js';
+import type { RunConditions } from '../../src/measure/run-conditions.js';
 
 export const lat = (p50: number, count = 10): LatencySummary => ({
   count,
@@ -21,6 +22,27 @@ export interface RunShape {
   /** Per-block baseline medians (same length). */
   baselines?: Partial<Record<BaselineName, number[]>>;
 }
+
+/** What a quiet machine records: the main thread hardly ever waited for a CPU, nothing stolen. */
+export const QUIET: RunConditions = {
+  windowMs: 900,
+  cpuWait: 0.004,
+  cpuPressure: 0.01,
+  steal: 0,
+  loadPerCpu: { start: 0.2, end: 0.25 },
+};
+
+/** The conditions of a run on a busy machine: its main thread waited `cpuWait` of the run. */
+export const busy = (cpuWait: number, steal = 0): RunConditions => ({
+  ...QUIET,
+  cpuWait,
+  steal,
+  cpuPressure: Math.min(1, cpuWait * 2),
+  loadPerCpu: { start: 2.5, end: 3 },
+});
+
+/** Another build: the same version at another (clean) commit. */
+export const otherBuild = { hookwarden: { version: '0.1.0', commit: 'b'.repeat(40), dirty: false } };
 
 const median = (v: number[]) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)]!;
 
@@ -122,6 +144,7 @@ export function benchResult(shape: RunShape = {}, extra: Partial<BenchResult> = 
       arch: 'x64',
       loadAverage: [0.5, 0.4, 0.3],
     },
+    conditions: QUIET,
     startedAt: '2026-11-29T00:00:00.000Z',
     ...extra,
   };
