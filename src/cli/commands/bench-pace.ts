@@ -4,7 +4,7 @@
 // prints its result on stdout and exits. The driver lets one side run a block, then the other, the
 // order swapping every block, so that both meet the same machine, block for block.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { writeSync } from 'node:fs';
+import { fstatSync, writeSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { UsageError } from '../usage-error.js';
 
@@ -36,6 +36,13 @@ function lines(stream: NodeJS.ReadableStream, onEnd: () => Error) {
 
 /** The paced side of the protocol: runBench's `pace`, for `bench --paced`. */
 export function pacedBench(): { pace: () => Promise<void>; close: () => void } {
+  // fd 3 must be the driver's socket: without one, Node's own descriptors may have taken the number.
+  let socket = false;
+  try {
+    socket = fstatSync(3).isSocket();
+  } catch {}
+  if (!socket)
+    throw new UsageError('--paced is for `hookwarden bench ab`, which runs it with a pacing socket on fd 3');
   const input = lines(
     process.stdin,
     () => new UsageError('bench --paced: stdin closed before the next block (the driver went away)'),
@@ -46,7 +53,7 @@ export function pacedBench(): { pace: () => Promise<void>; close: () => void } {
         writeSync(3, 'ready\n');
       } catch (err) {
         throw new UsageError(
-          `--paced is for \`hookwarden bench ab\`, which gives it fd 3 (${(err as NodeJS.ErrnoException).code ?? String(err)})`,
+          `bench --paced: cannot write to the driver (${(err as NodeJS.ErrnoException).code ?? String(err)})`,
         );
       }
       const line = await input.next();
