@@ -11,7 +11,7 @@ import { asChange, drift, floorText, logDrift } from './noise-floor.js';
 import { median as medianOf } from './quantile.js';
 import { hodgesLehmann, wilcoxonSignedRank } from './wilcoxon.js';
 
-export type Verdict =
+type Verdict =
   | 'faster'
   | 'slower'
   | 'no significant change'
@@ -19,7 +19,7 @@ export type Verdict =
   | 'only in base'
   | 'only in new';
 
-export interface Percentiles {
+interface Percentiles {
   p50: number;
   p90: number;
   p99: number;

@@ -13,7 +13,7 @@ import { differences, sameBuildAndConfig, sameLine } from './compare-notes.js';
 import { compareSeries, type SeriesChange, type SeriesContext } from './compare-series.js';
 import { asChange, loadFloor, loadReason, type RunNoise, runNoise } from './noise-floor.js';
 
-export type { Percentiles, SeriesChange, Verdict } from './compare-series.js';
+export type { SeriesChange } from './compare-series.js';
 
 export interface CompareOptions {
   /** Smallest relative p50 change that counts, e.g. 0.05 for 5%. Default 0.05. */

@@ -60,7 +60,7 @@ export function methodLine(c: CompareResult): string {
 }
 
 /** The last line: what the comparison decided, and the exit status that goes with it. */
-export function outcomeLine(c: CompareResult): string {
+function outcomeLine(c: CompareResult): string {
   const counted = c.series.filter((s) => s.kind !== 'baseline');
   if (c.regression)
     return `REGRESSION: ${counted

@@ -32,7 +32,7 @@ const MARKERS = [
   { shape: 'cross', plural: 'crosses' },
   { shape: 'star', plural: 'stars' },
 ] as const;
-export type MarkerShape = (typeof MARKERS)[number]['shape'];
+type MarkerShape = (typeof MARKERS)[number]['shape'];
 
 /** A series' look: stroke colour, dash, marker, and the words for them. */
 export interface SeriesLook {
@@ -177,7 +177,7 @@ export function endLabels(
 }
 
 /** `text`, cut with an ellipsis to fit `width` px at the charts' font. */
-export function fitText(text: string, width: number): string {
+function fitText(text: string, width: number): string {
   const chars = [...text];
   if (textWidth(text) <= width) return text;
   let n = chars.length;

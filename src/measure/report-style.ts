@@ -37,7 +37,7 @@ export const BASELINE_LOOKS: Readonly<Record<BaselineName, SeriesLook>> = {
 };
 
 /** The red of the percentile markers of the histogram (and of slower verdicts). */
-export const PERCENTILE_RED = '#c0392b';
+const PERCENTILE_RED = '#c0392b';
 
 const baselineCss = BASELINE_NAMES.map((n) => {
   const l = BASELINE_LOOKS[n];

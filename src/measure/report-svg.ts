@@ -19,7 +19,7 @@ import {
   yLabel,
 } from './report-log-chart.js';
 
-export { escapeHtml, formatMs } from './report-axes.js';
+export { formatMs } from './report-axes.js';
 export type { ChartMarker } from './report-log-chart.js';
 
 /** Bins of the histogram over its domain. */

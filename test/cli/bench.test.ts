@@ -48,6 +48,8 @@ const sessionSchema = z.strictObject({
   note: z.string().optional(),
 });
 
+const share = z.number().min(0).max(1);
+
 /** The documented `--json` schema (docs/bench.md, "The result: --json"). */
 const benchJsonSchema = z.strictObject({
   schema: z.literal(2),
@@ -135,6 +137,7 @@ const benchJsonSchema = z.strictObject({
       perTenant: z.record(z.string(), num).optional(),
       perEvent: z.record(z.string(), num),
       baselines: z.strictObject({ piscinaEcho: num, spawnTrue: num, quickJsEval: num }),
+      cpuWait: share.optional(),
     }),
   ),
   stages: z.strictObject({
@@ -196,6 +199,13 @@ const benchJsonSchema = z.strictObject({
     platform: z.string(),
     arch: z.string(),
     loadAverage: z.array(num).length(3),
+  }),
+  conditions: z.strictObject({
+    windowMs: num,
+    cpuWait: share.nullable(),
+    cpuPressure: share.nullable(),
+    steal: share.nullable(),
+    loadPerCpu: z.strictObject({ start: num, end: num }),
   }),
   startedAt: z.iso.datetime(),
 });

@@ -10,7 +10,7 @@ export interface Burners {
 }
 
 /** Enough burners to leave every CPU busy with more than one: 2 × CPUs + 1 (at most 33). */
-export const OVERLOAD = Math.min(33, 2 * availableParallelism() + 1);
+const OVERLOAD = Math.min(33, 2 * availableParallelism() + 1);
 
 /** Starts `count` CPU burners; resolves when every one of them is running its loop. */
 export async function burnCpus(count = OVERLOAD): Promise<Burners> {
