@@ -134,9 +134,12 @@ export async function runBenchAb(flags: AbFlags): Promise<number> {
   const input = flags.event === undefined ? undefined : await readCliInputObject(flags.input);
   const dir = mkdtempSync(join(tmpdir(), 'hookwarden-ab-'));
   const running: PacedSide[] = [];
-  claimInterrupts(() => {
-    for (const s of running) s.stop();
-    process.stderr.write('hookwarden: error: bench ab interrupted: no result\n', () => process.exit(1));
+  claimInterrupts((_signal, repeated) => {
+    const exit = () =>
+      process.stderr.write('hookwarden: error: bench ab interrupted: no result\n', () => process.exit(1));
+    // The sides end first (each stops its hooks), unless the user insists.
+    if (repeated) exit();
+    else void Promise.all(running.map((s) => s.stop())).then(exit);
   });
   try {
     const inputFile = input === undefined ? undefined : join(dir, 'input.json');
@@ -175,7 +178,7 @@ export async function runBenchAb(flags: AbFlags): Promise<number> {
     if (flags.report !== undefined && flags.json !== true) process.stdout.write(`report: ${flags.report}\n`);
     return exitStatus(c);
   } finally {
-    for (const s of running) s.stop();
+    await Promise.all(running.map((s) => s.stop()));
     rmSync(dir, { recursive: true, force: true });
   }
 }

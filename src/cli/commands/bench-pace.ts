@@ -135,9 +135,10 @@ export class PacedSide {
     throw new UsageError(`${this.label}: bench failed (exit ${code}): ${message || 'no message'}`);
   }
 
-  /** Ends it (its own interrupt handling answers SIGTERM: no result). */
-  stop(): void {
+  /** Ends it (its own interrupt handling answers SIGTERM: no result) and waits until it has exited. */
+  async stop(): Promise<void> {
     if (this.#child.exitCode === null && this.#child.signalCode === null) this.#child.kill('SIGTERM');
+    await this.#exit.catch(() => {});
   }
 }
 
@@ -165,7 +166,7 @@ export async function alternate(sides: readonly [PacedSide, PacedSide]): Promise
     }
     return await Promise.all([sides[0].result(), sides[1].result()]);
   } catch (err) {
-    for (const s of sides) s.stop();
+    await Promise.all(sides.map((s) => s.stop()));
     throw err;
   }
 }
