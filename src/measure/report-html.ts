@@ -21,6 +21,7 @@ import {
 import { MAIN_LOOK, seriesLook } from './report-series.js';
 import { BASELINE_LOOKS, REPORT_STYLE } from './report-style.js';
 import { type ChartMarker, histogramSvg } from './report-svg.js';
+import { describeConditions } from './run-conditions.js';
 import { LATENCY_HEAD, latencyCells } from './section-rows.js';
 import { SECURITY } from './warnings.js';
 
@@ -182,6 +183,9 @@ function description(r: BenchResult): string[] {
     `${replay}${n(r.iterations)} dispatches in ${r.blocks.length} blocks after ${n(r.warmup)} warm-up, concurrency ${r.concurrency}, ${r.tenants} tenant${r.tenants === 1 ? '' : 's'}${r.input.varied ? ', input varied per dispatch (timestamp)' : ''}`,
     `${n(r.throughputPerSec)} dispatches/s over ${n(r.durationMs / 1000)} s of dispatching`,
     `${escapeHtml(m.cpuModel)} × ${m.cpus}, Node ${escapeHtml(m.node)}, ${escapeHtml(`${m.platform}/${m.arch}`)}, load ${m.loadAverage.map(n).join(' ')}, started ${escapeHtml(r.startedAt)}`,
+    ...(r.conditions === undefined
+      ? []
+      : [`While measured: ${escapeHtml(describeConditions(r.conditions))}`]),
   ];
   const hooks = r.hooks.map(
     (h) =>

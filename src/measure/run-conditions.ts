@@ -122,3 +122,18 @@ export class ConditionsRecorder {
     };
   }
 }
+
+const pct = (v: number) => `${Math.round(v * 100)}%`;
+
+/** The conditions in one line, for the text and the report: what was known of each figure. */
+export function describeConditions(c: RunConditions): string {
+  const parts = [
+    c.cpuWait === null
+      ? 'CPU wait not known on this OS'
+      : `the main thread waited for a CPU ${pct(c.cpuWait)} of the measured time`,
+    ...(c.cpuPressure === null ? [] : [`some task waited ${pct(c.cpuPressure)} of it (PSI)`]),
+    ...(c.steal === null ? [] : [`steal ${pct(c.steal)}`]),
+    `load ${c.loadPerCpu.start.toFixed(2)} → ${c.loadPerCpu.end.toFixed(2)} per CPU`,
+  ];
+  return parts.join(', ');
+}

@@ -38,6 +38,7 @@ describe('renderHtmlReport', () => {
       'Ratios (p50 ÷ baseline p50)',
       'sha256:111111111111',
       'Input (digest',
+      'While measured: the main thread waited for a CPU 0% of the measured time, some task waited 1% of it (PSI), steal 0%, load 0.20 → 0.25 per CPU',
     ])
       expect(html).toContain(text);
     // One bar segment per stage of the dispatch, and one point per block on each line of the strip.
