@@ -47,6 +47,10 @@ function outcome(c: CompareResult): string {
   return '<p class="outcome faster">No regression (exit 0).</p>';
 }
 
+/** `base: base.json`, or the label itself when it names its side already (`base (this build, …)`). */
+const sided = (side: 'base' | 'new', label: string) =>
+  label.startsWith(`${side} `) ? label : `${side}: ${label}`;
+
 function charts(base: BenchResult, next: BenchResult, baseLabel: string, newLabel: string): string[] {
   const mark = (label: string, valueMs: number, className: string, legend?: string): ChartMarker => ({
     label,
@@ -61,12 +65,13 @@ function charts(base: BenchResult, next: BenchResult, baseLabel: string, newLabe
     mark('base p99', base.overall.p99, 'cmp-base'),
     mark('new p99', next.overall.p99, 'cmp-new'),
   ].filter((m) => m.valueMs > 0);
-  const looks = `base (${escapeHtml(baseLabel)}): ${BASE_LOOK.words}; new (${escapeHtml(newLabel)}): ${NEW_LOOK.words}`;
+  const [bl, nl] = [sided('base', baseLabel), sided('new', newLabel)];
+  const looks = `${escapeHtml(bl)}: ${BASE_LOOK.words}; ${escapeHtml(nl)}: ${NEW_LOOK.words}`;
   return [
     percentileSvg(
       [
-        { label: `base: ${baseLabel}`, short: 'base', buckets: base.histogram, look: BASE_LOOK },
-        { label: `new: ${newLabel}`, short: 'new', buckets: next.histogram, look: NEW_LOOK },
+        { label: bl, short: 'base', buckets: base.histogram, look: BASE_LOOK },
+        { label: nl, short: 'new', buckets: next.histogram, look: NEW_LOOK },
       ],
       [],
       'Dispatch latency by percentile, both runs (raw ms)',
@@ -77,14 +82,14 @@ function charts(base: BenchResult, next: BenchResult, baseLabel: string, newLabe
         {
           buckets: base.histogram,
           className: 'cdf base',
-          label: `base: ${baseLabel}`,
+          label: bl,
           short: 'base',
           look: BASE_LOOK,
         },
         {
           buckets: next.histogram,
           className: 'cdf new',
-          label: `new: ${newLabel}`,
+          label: nl,
           short: 'new',
           look: NEW_LOOK,
         },
@@ -135,7 +140,7 @@ export function renderCompareReport(
   const mode = c.mode === 'interleaved' ? 'bench ab (blocks alternated in one window)' : 'bench compare';
   return page('hookwarden bench compare', [
     `<h1>hookwarden ${mode} — ${escapeHtml(what(next))}</h1>`,
-    `<p class="meta">base ${run(baseLabel, base, c.runs.base)}<br>new ${run(newLabel, next, c.runs.new)}</p>`,
+    `<p class="meta">${run(sided('base', baseLabel), base, c.runs.base)}<br>${run(sided('new', newLabel), next, c.runs.new)}</p>`,
     outcome(c),
     warningsBox(c.notes, 'Notes'),
     ...charts(base, next, baseLabel, newLabel),

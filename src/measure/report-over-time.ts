@@ -63,9 +63,8 @@ interface Line {
 function waitStrip(blocks: BenchResult['blocks'], x: (ms: number) => number, top: number): string[] {
   const out = [
     `<rect x="${M.left}" y="${top}" width="${W - M.left - M.right}" height="${WAIT_H}" class="wait-band"/>`,
-    `<text x="${M.left - 8}" y="${top + WAIT_H / 2 + 4}" text-anchor="end" class="label">CPU wait</text>`,
-    `<text x="${W - M.right + 10}" y="${top + 9}" class="label">100%</text>`,
-    `<text x="${W - M.right + 10}" y="${top + WAIT_H}" class="label">0</text>`,
+    `<text x="${M.left - 8}" y="${top + WAIT_H / 2 - 2}" text-anchor="end" class="label">CPU wait</text>`,
+    `<text x="${M.left - 8}" y="${top + WAIT_H / 2 + 11}" text-anchor="end" class="label">0–100%</text>`,
   ];
   const centres = blocks.map((b) => x(b.atMs + b.durationMs / 2));
   for (const [i, b] of blocks.entries()) {
