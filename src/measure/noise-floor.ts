@@ -89,6 +89,6 @@ export function loadReason(base: RunNoise, next: RunNoise): string {
   const what =
     r.source === 'measured'
       ? `the ${label} run's main thread spent ${pct(r.cpuWait ?? 0)} of the run waiting for a CPU${r.steal !== null && r.steal >= 0.005 ? `, and the hypervisor took ${pct(r.steal)} of the CPU time (steal)` : ''}`
-      : `the ${label} run ended with a load average of ${r.loadPerCpu.toFixed(2)} per CPU (it did not record its CPU wait: an older result)`;
+      : `the ${label} run ended with a load average of ${r.loadPerCpu.toFixed(2)} per CPU (its CPU wait was not measured: an older result, or not Linux)`;
   return `${what} (the other run: ${pct(other.contention)})`;
 }
