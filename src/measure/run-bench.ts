@@ -140,7 +140,7 @@ async function measureBlocks(
   for (const { run } of runs) run.startMeasuring();
   const runStart = performance.now();
   for (let b = 0; b < blocks; b++) {
-    await s.options.pace?.();
+    if (s.options.pace !== undefined) await untilAborted(s.options.pace(), s.signal);
     conditions.start();
     for (const { run } of runs) run.recorder.blocks.start();
     await baselineBlock(baselines, runs, share(o.baselineSamples, blocks, b), true, s.signal);
@@ -215,6 +215,25 @@ export async function runBench(options: BenchOptions): Promise<BenchResult> {
     for (const t of s.targets) await t.close();
     await baselines?.close();
   }
+}
+
+/** `work`, or the signal's reason as soon as it is aborted (a pace that waits on another process). */
+function untilAborted(work: void | Promise<void>, signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.reject(signal.reason ?? new Error('bench aborted'));
+  return new Promise((resolve, reject) => {
+    const onAbort = () => reject(signal.reason ?? new Error('bench aborted'));
+    signal.addEventListener('abort', onAbort, { once: true });
+    Promise.resolve(work).then(
+      () => {
+        signal.removeEventListener('abort', onAbort);
+        resolve();
+      },
+      (err: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(err);
+      },
+    );
+  });
 }
 
 /** `samples` rounds of every baseline, one call at a time, rotating the first; recorded in every run. */

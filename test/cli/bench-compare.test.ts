@@ -212,6 +212,8 @@ describe('hookwarden bench compare, ab and report, bad input', () => {
     const d = tempDir();
     const good = writeConfig(d, 'good.json', benchResult());
     const old = writeConfig(d, 'old.json', { ...benchResult(), schema: undefined });
+    const broken = join(d, 'broken.json');
+    writeFileSync(broken, '{ not json');
     const unbuilt = tempDir();
     writeFileSync(join(unbuilt, 'hookwarden'), '');
     const ab = ['ab', '-e', 'BeforeTool', '-i', event];
@@ -241,6 +243,10 @@ describe('hookwarden bench compare, ab and report, bad input', () => {
         /--new-build .*: not built; run `npm ci && npm run build` in /,
       ],
       [['ab', '-c', fast], /bench ab needs --event <event> or --replay <file\.jsonl\|dir>/],
+      [
+        [...ab, '--base-config', fast, '--new-config', broken],
+        /^hookwarden: error: new \(this build, .*broken\.json\): bench failed \(exit 1\): .*broken\.json/,
+      ],
       [['-c', fast, '-e', 'BeforeTool', '-i', event, '--paced'], /--paced is for `hookwarden bench ab`/],
     ];
     for (const [args, message] of cases) {
@@ -272,6 +278,8 @@ describe('hookwarden bench compare, ab and report, bad input', () => {
       '--threshold',
     ])
       expect(r.stdout).toContain(text);
+    // --paced is the protocol of bench ab's sides, not a flag for people.
+    expect((await runCli(['bench', '--help'])).stdout).not.toContain('--paced');
     const ab = await runCli(['bench', 'ab', '--help']);
     for (const text of ['Wilcoxon signed-rank', 'gate CI', '--base-build', '--new-config', '3 inconclusive'])
       expect(ab.stdout).toContain(text);

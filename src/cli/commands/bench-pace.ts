@@ -64,6 +64,9 @@ export function pacedBench(): { pace: () => Promise<void>; close: () => void } {
   };
 }
 
+/** How long a side stopped by SIGTERM may take to stop its hooks before it is killed. */
+const STOP_GRACE_MS = 10_000;
+
 /** One side as the driver sees it: a running `bench --paced`. */
 export class PacedSide {
   readonly label: string;
@@ -135,10 +138,19 @@ export class PacedSide {
     throw new UsageError(`${this.label}: bench failed (exit ${code}): ${message || 'no message'}`);
   }
 
-  /** Ends it (its own interrupt handling answers SIGTERM: no result) and waits until it has exited. */
+  /**
+   * Ends it and waits until it has exited: its stdin closed and SIGTERM (it stops its hooks and
+   * exits with no result); SIGKILL if it is still there after STOP_GRACE_MS.
+   */
   async stop(): Promise<void> {
-    if (this.#child.exitCode === null && this.#child.signalCode === null) this.#child.kill('SIGTERM');
+    const running = () => this.#child.exitCode === null && this.#child.signalCode === null;
+    this.#child.stdin!.end();
+    if (running()) this.#child.kill('SIGTERM');
+    const grace = setTimeout(() => {
+      if (running()) this.#child.kill('SIGKILL');
+    }, STOP_GRACE_MS);
     await this.#exit.catch(() => {});
+    clearTimeout(grace);
   }
 }
 
