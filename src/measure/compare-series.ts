@@ -171,7 +171,7 @@ function judge(c: SeriesContext, p: number | null, shift: number, p50: number, t
   if (seen)
     return {
       verdict: 'inconclusive',
-      reason: `${signed(shift)} is within the noise floor (${floorText(asChange(floorLog))}): ${parts.join('; ')}`,
+      reason: `${signed(shift)} is within the noise floor (${floorText(asChange(floorLog))})${parts.length === 0 ? '' : `: ${parts.join('; ')}`}`,
     } satisfies Judged;
   if (c.loadLog > Math.log1p(c.threshold))
     return {

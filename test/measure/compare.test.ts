@@ -52,7 +52,9 @@ describe('compareResults', () => {
     expect(verdictOf(c, 'noop')).toBe('no significant change');
     expect(compareResults(benchResult(), next, { threshold: 0.01 }).regression).toBe(true);
   });
+});
 
+describe('compareResults: normalisation and what else differs', () => {
   it('divides by the baselines: a machine twice as slow is not a regression, and a note says the baselines moved', () => {
     const base = benchResult();
     const shape = {
@@ -116,7 +118,7 @@ function runOf(ms: number, extra: Partial<BenchResult> = {}, n = 20): BenchResul
   return benchResult({ noop: jitter(ms), overall: jitter(ms + 0.5), guard: jitter(0.3) }, extra);
 }
 
-describe('compareResults on busy machines', () => {
+describe('compareResults: a real slowdown between quiet runs', () => {
   it.each([
     ['a 3 ms command hook', 3],
     ['a 10 ms command hook', 10],
@@ -127,7 +129,9 @@ describe('compareResults on busy machines', () => {
     expect(c.series.find((s) => s.id === 'noop')!.floor!).toBeLessThan(0.05);
     expect(c.outcome).toBe('regression');
   });
+});
 
+describe('compareResults: one of two runs of one config under load', () => {
   it.each([
     ['the new run', 'new', { conditions: busy(0.4) }, 1.3],
     ['the new run, faster under load', 'new', { conditions: busy(0.35) }, 0.75],

@@ -112,7 +112,9 @@ describe('runBench with replay', () => {
     ]);
     expect(r.session!.distribution.source).toMatch(/^given/);
   });
+});
 
+describe('runBench with replay: recordings and options', () => {
   it('replays a file that Claude Code itself wrote through the documented recording hook', async () => {
     const r = await runBench({ ...quick, config: settings, replay: RECORDED, iterations: 1 });
     expect(Object.keys(r.perEvent!)).toEqual(['SessionStart', 'UserPromptSubmit']);

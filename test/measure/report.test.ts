@@ -87,7 +87,9 @@ describe('renderHtmlReport', () => {
     expect(html).not.toContain('NaN');
     expect(html).not.toContain('Infinity');
   });
+});
 
+describe('chart labels', () => {
   it('labels latencies compactly', () => {
     expect([0.05, 0.25, 3.2, 150, 2000].map(formatMs)).toEqual(['0.05', '0.25', '3.2', '150', '2 s']);
   });
