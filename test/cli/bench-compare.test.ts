@@ -9,7 +9,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { benchResult } from '../helpers/bench-result.js';
 import { burnCpus } from '../helpers/burn.js';
 import { type CliResult, runCli } from '../helpers/cli.js';
 import { hooksOn, tempDir, writeConfig } from '../helpers/fixture.js';
@@ -46,9 +45,12 @@ async function bench(config: string, file: string, ...extra: string[]): Promise<
   writeFileSync(file, r.stdout);
 }
 
-/** `bench compare` of two results made below, with the CI gate's settings. */
+/**
+ * `bench compare` of two results made below, with the default settings (5%, p < 0.05), as the user
+ * in issue 42 ran it: the loaded run's CPU wait (over 10%) alone makes a floor above 5%.
+ */
 const compare = (base: string, next: string, ...extra: string[]) =>
-  runCli(['bench', 'compare', out(base), out(next), ...GATE, ...extra]);
+  runCli(['bench', 'compare', out(base), out(next), ...extra]);
 
 const series = (r: CliResult) =>
   Object.fromEntries(
@@ -77,49 +79,65 @@ describe('hookwarden bench compare: two runs of one config, one of them under lo
     expect(loaded.blocks.every((b: { cpuWait?: number }) => typeof b.cpuWait === 'number')).toBe(true);
   });
 
-  it('is inconclusive, exit 3, not a regression, with the reason; either way round', async () => {
-    for (const [a, b] of [
-      ['quiet.json', 'loaded.json'],
-      ['loaded.json', 'quiet.json'],
-    ] as const) {
-      const r = await compare(a, b, '--json');
-      expect(r.code, r.stdout + r.stderr).toBe(3);
-      const c = JSON.parse(r.stdout);
-      expect(c).toMatchObject({ regression: false, inconclusive: true, outcome: 'inconclusive' });
-      const overall = series(r)['overall:dispatch']!;
-      expect(overall.verdict).toBe('inconclusive');
-      expect(overall.reason).toMatch(/main thread spent \d+% of the run waiting for a CPU/);
-    }
-  });
+  it(
+    'is inconclusive, exit 3, not a regression, with the reason; either way round',
+    async () => {
+      for (const [a, b] of [
+        ['quiet.json', 'loaded.json'],
+        ['loaded.json', 'quiet.json'],
+      ] as const) {
+        const r = await compare(a, b, '--json');
+        expect(r.code, r.stdout + r.stderr).toBe(3);
+        const c = JSON.parse(r.stdout);
+        expect(c).toMatchObject({ regression: false, inconclusive: true, outcome: 'inconclusive' });
+        const overall = series(r)['overall:dispatch']!;
+        expect(overall.verdict).toBe('inconclusive');
+        expect(overall.reason).toMatch(/main thread spent \d+% of the run waiting for a CPU/);
+      }
+    },
+    HANG_MS,
+  );
 
-  it('says so in the text, and names the one commit and config', async () => {
-    const r = await compare('quiet.json', 'loaded.json');
-    expect(r.code).toBe(3);
-    expect(r.stdout).toMatch(/^machine: base CPU wait \d+%.*; new CPU wait \d+%/m);
-    expect(r.stdout).toMatch(/^dispatch, overall .* inconclusive$/m);
-    expect(r.stdout).toMatch(/^inconclusive, dispatch, overall: /m);
-    expect(r.stdout).toMatch(new RegExp(`^note: ${SAME_COMMIT.source}`, 'm'));
-    expect(r.stdout).toMatch(/INCONCLUSIVE \(exit 3\): .*hookwarden bench ab`\n$/);
-  });
+  it(
+    'says so in the text, and names the one commit and config',
+    async () => {
+      const r = await compare('quiet.json', 'loaded.json');
+      expect(r.code).toBe(3);
+      expect(r.stdout).toMatch(/^machine: base CPU wait \d+%.*; new CPU wait \d+%/m);
+      expect(r.stdout).toMatch(/^dispatch, overall .* inconclusive$/m);
+      expect(r.stdout).toMatch(/^inconclusive, dispatch, overall: /m);
+      expect(r.stdout).toMatch(new RegExp(`^note: ${SAME_COMMIT.source}`, 'm'));
+      expect(r.stdout).toMatch(/INCONCLUSIVE \(exit 3\): .*hookwarden bench ab`\n$/);
+    },
+    HANG_MS,
+  );
 
-  it("--report leads with the outcome and the runs' conditions", async () => {
-    const page = out('inconclusive.html');
-    const r = await compare('quiet.json', 'loaded.json', '--report', page);
-    expect(r.code).toBe(3);
-    const html = readFileSync(page, 'utf8');
-    expect(html).toContain('<p class="outcome inconclusive">Inconclusive (exit 3)');
-    expect(html).toMatch(/CPU wait \d+%/);
-    expect(html).not.toMatch(/https?:\/\/|src=|<script/i);
-  });
+  it(
+    "--report leads with the outcome and the runs' conditions",
+    async () => {
+      const page = out('inconclusive.html');
+      const r = await compare('quiet.json', 'loaded.json', '--report', page);
+      expect(r.code).toBe(3);
+      const html = readFileSync(page, 'utf8');
+      expect(html).toContain('<p class="outcome inconclusive">Inconclusive (exit 3)');
+      expect(html).toMatch(/CPU wait \d+%/);
+      expect(html).not.toMatch(/https?:\/\/|src=|<script/i);
+    },
+    HANG_MS,
+  );
 
-  it('bench report renders a saved run as the same page bench --report writes', async () => {
-    const page = out('quiet.html');
-    const r = await runCli(['bench', 'report', out('quiet.json'), '--out', page]);
-    expect([r.code, r.stdout]).toEqual([0, `report: ${page}\n`]);
-    const html = readFileSync(page, 'utf8');
-    for (const text of ['Where the time goes', 'Latency over the run', 'hook check', 'CPU wait'])
-      expect(html).toContain(text);
-  });
+  it(
+    'bench report renders a saved run as the same page bench --report writes',
+    async () => {
+      const page = out('quiet.html');
+      const r = await runCli(['bench', 'report', out('quiet.json'), '--out', page]);
+      expect([r.code, r.stdout]).toEqual([0, `report: ${page}\n`]);
+      const html = readFileSync(page, 'utf8');
+      for (const text of ['Where the time goes', 'Latency over the run', 'hook check', 'CPU wait'])
+        expect(html).toContain(text);
+    },
+    HANG_MS,
+  );
 });
 
 describe('hookwarden bench ab: two configs alternated in one window', () => {
@@ -205,83 +223,4 @@ describe('hookwarden bench compare, a script edited between two runs', () => {
     },
     HANG_MS,
   );
-});
-
-describe('hookwarden bench compare, ab and report, bad input', () => {
-  it('exit 1 with one line naming the file or the flag', async () => {
-    const d = tempDir();
-    const good = writeConfig(d, 'good.json', benchResult());
-    const old = writeConfig(d, 'old.json', { ...benchResult(), schema: undefined });
-    const broken = join(d, 'broken.json');
-    writeFileSync(broken, '{ not json');
-    const unbuilt = tempDir();
-    writeFileSync(join(unbuilt, 'hookwarden'), '');
-    const ab = ['ab', '-e', 'BeforeTool', '-i', event];
-    const cases: [string[], RegExp][] = [
-      [['compare', good, join(d, 'missing.json')], /missing\.json: cannot read \(ENOENT\)/],
-      [['compare', good, old], /old\.json: a bench result of schema 1; this hookwarden reads schema 2/],
-      [
-        ['compare', good, good, '--threshold', 'lots'],
-        /--threshold: expected a percentage such as 5%, got "lots"/,
-      ],
-      [['compare', good, good, '--alpha', '2'], /--alpha: expected a number between 0 and 0\.5/],
-      [
-        ['compare', good, good, '--report', join(d, 'no', 'x.html')],
-        /--report .*: directory .*no does not exist/,
-      ],
-      [['report', old, '--out', join(d, 'x.html')], /old\.json: a bench result of schema 1/],
-      [
-        [...ab, '--base-config', fast],
-        /the new side has no config: give -c <file> \(both sides\) or --new-config <file>/,
-      ],
-      [
-        [...ab, '-c', fast, '--base-build', join(d, 'nowhere')],
-        /--base-build .*nowhere: .*nowhere not found; give a hookwarden checkout \(or its bin\/hookwarden\)/,
-      ],
-      [
-        [...ab, '-c', fast, '--new-build', join(unbuilt, 'hookwarden')],
-        /--new-build .*: not built; run `npm ci && npm run build` in /,
-      ],
-      [['ab', '-c', fast], /bench ab needs --event <event> or --replay <file\.jsonl\|dir>/],
-      [
-        [...ab, '--base-config', fast, '--new-config', broken],
-        /^hookwarden: error: new \(this build, .*broken\.json\): bench failed \(exit 1\): .*broken\.json/,
-      ],
-      [['-c', fast, '-e', 'BeforeTool', '-i', event, '--paced'], /--paced is for `hookwarden bench ab`/],
-    ];
-    for (const [args, message] of cases) {
-      const r = await runCli(['bench', ...args]);
-      expect([args.join(' '), r.code, r.stdout]).toEqual([args.join(' '), 1, '']);
-      expect(r.stderr).toMatch(message);
-      expect(r.stderr.trim().split('\n')).toHaveLength(1);
-    }
-  });
-
-  it('a result compared with itself is the same commit and config, and no regression', async () => {
-    const d = tempDir();
-    const good = writeConfig(d, 'good.json', benchResult());
-    const same = await runCli(['bench', 'compare', good, good]);
-    expect(same.code).toBe(0);
-    expect(same.stdout).toMatch(/^note: both runs are the same commit \(aaaaaaaaaaaa\) and the same config/m);
-    expect(same.stdout).toMatch(/no regression\n$/);
-  });
-
-  it('--help explains the test, the floor and every exit status', async () => {
-    const r = await runCli(['bench', 'compare', '--help']);
-    for (const text of [
-      'Mann-Whitney U',
-      'baselines',
-      'noise floor',
-      'inconclusive',
-      'Exit status: 0 no series got slower',
-      '3 inconclusive',
-      '--threshold',
-    ])
-      expect(r.stdout).toContain(text);
-    // --paced is the protocol of bench ab's sides, not a flag for people.
-    expect((await runCli(['bench', '--help'])).stdout).not.toContain('--paced');
-    const ab = await runCli(['bench', 'ab', '--help']);
-    for (const text of ['Wilcoxon signed-rank', 'gate CI', '--base-build', '--new-config', '3 inconclusive'])
-      expect(ab.stdout).toContain(text);
-  });
 });
