@@ -67,6 +67,19 @@ function runnableProgram(
   return shellProgram(substitutePlaceholders(c.program, values), def.event);
 }
 
+/**
+ * Namespace mode, per dispatch: whose network namespace the hook shares (a tenant's own hooks one;
+ * the operator's hooks running for that tenant another), and whether it sees nothing of the host's
+ * layout (a tenant's own hooks: docs/security.md, "Nothing of the operator's reaches a tenant").
+ */
+function sandboxPlace(
+  def: CommandHookDefinition,
+  tenant: string,
+): Pick<CommandRequest, 'sandboxKey' | 'hidePaths'> {
+  const own = tenant !== '' && def.scope !== 'policy' && def.scope !== 'trusted';
+  return own ? { sandboxKey: `tenant:${tenant}`, hidePaths: true } : { sandboxKey: `operator:${tenant}` };
+}
+
 function commandRequest(
   def: CommandHookDefinition,
   input: HookInput,
@@ -134,6 +147,7 @@ export async function runCommandHook(call: HookCall<CommandHookDefinition>): Pro
       runnable.program,
       call.isolationFloor,
     ),
+    ...sandboxPlace(def, call.tenant),
     // The caller's environment, where the dispatch answers for another process (a daemon's caller).
     ...(call.env === undefined ? {} : { hostEnv: call.env }),
   };
