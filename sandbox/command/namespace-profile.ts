@@ -5,7 +5,7 @@
 // cgroup and user namespaces, no capabilities, a cap on its processes, Landlock where the kernel has
 // it, a new session, and it dies with its parent. With HOOKWARDEN_NAMESPACE=bwrap, bubblewrap builds
 // the same plan instead (bwrap-profile.ts), the tests' cross-check.
-import { cpSync, existsSync, mkdirSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { CommandTask } from '../../src/contract/command-task.js';
 import { bwrapArgs, bwrapEnvArgs, findBwrap } from './bwrap-profile.js';
@@ -106,17 +106,28 @@ export function sandboxEnv(
   return out;
 }
 
+/** The users and groups a tenant's sandbox knows: none of the host's accounts or home directories. */
+const MINIMAL_USERS = {
+  passwd: 'root:x:0:0:root:/tmp:/bin/sh\nnobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin\n',
+  group: 'root:x:0:\nnogroup:x:65534:\n',
+};
+
 /**
  * Copies the allow-listed /etc entries (symlinks kept as symlinks) into `dest`, which namespace
  * sandboxes then see as /etc (the spawn server copies it into each template). Made once per
- * executor; a change to /etc afterwards is seen by a new executor.
+ * executor; a change to /etc afterwards is seen by a new executor. `minimalUsers` (a tenant's
+ * sandbox): passwd and group name only root and nobody, not the host's accounts.
  */
-export function snapshotEtc(dest: string): void {
+export function snapshotEtc(dest: string, minimalUsers = false): void {
   mkdirSync(dest, { recursive: true, mode: 0o755 });
   for (const entry of ETC_ALLOWLIST) {
     const src = `/etc/${entry}`;
-    if (!existsSync(src)) continue;
     const target = join(dest, entry);
+    if (minimalUsers && (entry === 'passwd' || entry === 'group')) {
+      writeFileSync(target, MINIMAL_USERS[entry], { mode: 0o644 });
+      continue;
+    }
+    if (!existsSync(src)) continue;
     mkdirSync(dirname(target), { recursive: true, mode: 0o755 });
     cpSync(src, target, { recursive: true, verbatimSymlinks: true, dereference: false });
   }
@@ -132,7 +143,8 @@ export function namespaceSpec(
   const inside = sandboxEnv(env, plan);
   const hidden = plan.layout === 'hidden';
   const program = programArgv(task).map((a) => (hidden ? insidePaths(a, plan) : a));
-  const base = baseSpec(task);
+  // Its input names files where the sandbox has them (a tool's file_path under the root, the cwd).
+  const base = { ...baseSpec(task), ...(hidden ? { stdin: insidePaths(task.stdin, plan) } : {}) };
   if (support.builder === 'bwrap' && support.bwrap !== undefined) {
     return {
       ...base,

@@ -6,8 +6,9 @@
  *   and /dev, and to the harmless device nodes (/dev/null, /dev/tty, /dev/pts, /dev/shm…): no
  *   kernel tunable, cgroup file or raw disk even if a mount were writable. One ruleset, made when
  *   the server starts, serves every contained hook.
- * - namespace: it may read and execute beneath its root, and write only beneath its writable
- *   mounts (its scratch directory, a root granted writable) and to /dev's nodes.
+ * - namespace: it may read, execute and write what exists beneath its root (the mounts' flags decide
+ *   what is writable), and make, remove, link or rename files only beneath its writable mounts (its
+ *   scratch directory, a root granted writable).
  * - both, from ABI 6 (Linux 6.12): it can connect to no abstract Unix socket and signal no process
  *   outside its own Landlock domain (another hook's, the host's).
  */

@@ -95,7 +95,8 @@ export class CommandLane {
     let scratchDir: string | undefined;
     const run = (async () => {
       scratchDir = this.#scratch.create(tenant);
-      const etcDir = request.isolation === 'namespace' ? this.#scratch.etcSnapshot() : undefined;
+      const etcDir =
+        request.isolation === 'namespace' ? this.#scratch.etcSnapshot(request.hidePaths === true) : undefined;
       return runCommand(
         {
           ...request,
