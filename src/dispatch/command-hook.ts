@@ -124,6 +124,30 @@ function commandRequest(
   };
 }
 
+/**
+ * Why a tenant's namespace hook cannot run as written: its command names CLAUDE_PLUGIN_ROOT or
+ * CLAUDE_PLUGIN_DATA (placeholders filled in on the host), a folder of the operator's outside the
+ * sandbox root, which it could not reach and must not learn. The message names no path.
+ */
+function operatorPathInCommand(
+  def: CommandHookDefinition,
+  request: CommandRequest,
+  root: string,
+): string | undefined {
+  if (request.hidePaths !== true || request.isolation !== 'namespace') return undefined;
+  const p = request.program;
+  const text = p.kind === 'shell' ? p.command : p.argv.join('\0');
+  const inside = (dir: string) => dir === root || dir.startsWith(`${root}/`);
+  for (const [name, dir] of [
+    ['CLAUDE_PLUGIN_ROOT', def.command.pluginRoot],
+    ['CLAUDE_PLUGIN_DATA', def.command.pluginData],
+  ] as const) {
+    if (dir !== undefined && !inside(dir) && text.includes(dir))
+      return `its command refers to ${name}, a folder outside this tenant's sandbox (a tenant's namespace hooks see only the sandbox root, at /project); the hook was not run`;
+  }
+  return undefined;
+}
+
 export async function runCommandHook(call: HookCall<CommandHookDefinition>): Promise<HookAnswer> {
   const { def, input, ctx } = call;
   if (def.pack !== undefined) {
@@ -151,6 +175,8 @@ export async function runCommandHook(call: HookCall<CommandHookDefinition>): Pro
     // The caller's environment, where the dispatch answers for another process (a daemon's caller).
     ...(call.env === undefined ? {} : { hostEnv: call.env }),
   };
+  const outside = operatorPathInCommand(def, request, ctx.root);
+  if (outside !== undefined) return notRunAnswer(hookError('spawn_failed', outside));
   const toolInputEnv = request.env.CLAUDE_TOOL_INPUT;
   if (toolInputEnv !== undefined && Buffer.byteLength(toolInputEnv) > MAX_TOOL_INPUT_ENV_BYTES) {
     // The hook would not see the input it guards: FreeCode's rule for a hook that cannot run right

@@ -24,7 +24,8 @@ function layout() {
   return { marker, root, config };
 }
 
-const scanned = (r: DispatchResult) => Buffer.from(String(r.additionalContext ?? ''), 'base64').toString('utf8');
+const scanned = (r: DispatchResult) =>
+  Buffer.from(String(r.additionalContext ?? ''), 'base64').toString('utf8');
 
 /** The section `name` of a scan. */
 const section = (scan: string, name: string) => scan.split(`== ${name}\n`)[1]?.split('\n== ')[0] ?? '';
@@ -85,10 +86,42 @@ describe.each(Object.keys(TENANT_HOOKS) as (keyof typeof TENANT_HOOKS)[])(
   },
 );
 
+const PLUGIN_ROOT = ['$', '{CLAUDE_PLUGIN_ROOT}'].join('');
+
+describe("a tenant's namespace hook naming the operator's folders", () => {
+  it.each([
+    { command: `${PLUGIN_ROOT}/guard.sh`, args: ['--check'] },
+    { command: '/bin/cat', args: [`${PLUGIN_ROOT}/secrets.json`] },
+  ])('is not run, and the error names no path ($command $args)', async (hook) => {
+    const { marker, root, config } = layout();
+    const hooks = {
+      dialect: 'claude-code',
+      hooks: {
+        PreToolUse: [{ matcher: '*', hooks: [{ type: 'command', ...hook, isolation: 'namespace' }] }],
+      },
+    };
+    const file = writeConfig(join(config, 'acme'), 'hooks.json', hooks);
+    const result = await withExecutor({ config: [], root }, async (hw) => {
+      await hw.setTenant('acme', { config: [file] });
+      return hw.dispatch('BeforeTool', input({ toolName: 'Bash' }), { tenant: 'acme' });
+    });
+    expect(result.hooks[0]).toMatchObject({
+      outcome: 'error',
+      error: {
+        code: 'spawn_failed',
+        message: expect.stringMatching(/refers to CLAUDE_PLUGIN_ROOT, a folder outside/),
+      },
+    });
+    expect(JSON.stringify(result)).not.toContain(marker);
+  });
+});
+
 describe("the operator's own namespace hook (the scan's control)", () => {
   it('sees the sandbox root at its own path', async () => {
     const { marker, root } = layout();
-    const config = { hooks: { BeforeTool: [{ hooks: [{ command: 'sh scan.sh', isolation: 'namespace' }] }] } };
+    const config = {
+      hooks: { BeforeTool: [{ hooks: [{ command: 'sh scan.sh', isolation: 'namespace' }] }] },
+    };
     const result = await withExecutor({ config, root }, (hw) =>
       hw.dispatch('BeforeTool', input({ toolName: 'Bash' })),
     );
