@@ -106,7 +106,7 @@ describe("a tenant's namespace hook naming the operator's folders", () => {
       return hw.dispatch('BeforeTool', input({ toolName: 'Bash' }), { tenant: 'acme' });
     });
     expect(result.hooks[0]).toMatchObject({
-      outcome: 'error',
+      outcome: 'not-run',
       error: {
         code: 'spawn_failed',
         message: expect.stringMatching(/refers to CLAUDE_PLUGIN_ROOT, a folder outside/),
