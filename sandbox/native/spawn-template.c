@@ -3,11 +3,14 @@
 #include "spawn-template.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <fcntl.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/mount.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "spawn-mounts.h"
@@ -26,12 +29,41 @@ struct held {
 
 static struct held templates[MAX_TEMPLATES], nets[MAX_NETS];
 static uint64_t tick;
-static int host_mnt = -1, host_net = -1;
+/* The stack of the children that make namespaces (a template's copy recurses: generous). */
+#define STACK_SIZE (512 * 1024)
+static char *stack;
 
 int tpl_init(void) {
-  host_mnt = open("/proc/self/ns/mnt", O_RDONLY | O_CLOEXEC);
-  host_net = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
-  return host_mnt >= 0 && host_net >= 0 ? 0 : -1;
+  void *s = mmap(NULL, STACK_SIZE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+  if (s == MAP_FAILED) return -1;
+  stack = s;
+  return 0;
+}
+
+/* What a maker child (a new namespace of its own) reports: the namespace's descriptor, or why not. */
+struct maker {
+  struct ns_plan *p;
+  volatile int fd, err;
+  const char *volatile stage;
+};
+
+/*
+ * Runs `fn` in a child cloned into `ns_flag`'s new namespace, sharing this process's memory and
+ * descriptor table (CLONE_VM | CLONE_FILES | CLONE_VFORK): the descriptor it opens on its namespace
+ * stays here when it exits, and the server itself never leaves its own namespaces.
+ */
+static int make(int (*fn)(void *), int ns_flag, struct maker *m) {
+  m->fd = -1;
+  m->err = 0;
+  pid_t pid = clone(fn, stack + STACK_SIZE, CLONE_VM | CLONE_VFORK | CLONE_FILES | ns_flag | SIGCHLD, m);
+  if (pid < 0) return m->stage = "unshare", -1;
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && m->fd >= 0) return m->fd;
+  if (m->fd >= 0) close(m->fd);
+  errno = m->err != 0 ? m->err : EIO;
+  return -1;
 }
 
 /* The identity of a plan's template: its template ops, and where its hook phase mounts. */
@@ -79,25 +111,36 @@ static void keep(struct held *slot, uint8_t *ident, size_t len, int fd) {
   *slot = (struct held){ident, len, fd, ++tick};
 }
 
-/* Builds the template in a private copy of the server's mount namespace, then returns to its own. */
-static int build(struct ns_plan *p, const char **stage) {
-  if (unshare(CLONE_NEWNS) != 0) return *stage = "unshare", -1;
-  int fd = open("/proc/self/ns/mnt", O_RDONLY | O_CLOEXEC);
-  int ok = fd >= 0 || (*stage = "template", 0);
-  ok = ok && (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) == 0 || (*stage = "mount private", 0));
-  ok = ok && mounts_open(p, 0, 1, stage) == 0;
-  ok = ok && (mount("tmpfs", STAGE, "tmpfs", MS_NOSUID, "mode=0755") == 0 || (*stage = "template tmpfs", 0));
-  ok = ok && mounts_build(p, STAGE, 0, 1, 0, stage) == 0;
+static _Noreturn void made(struct maker *m, int ok, const char *stage) {
+  if (!ok) {
+    m->err = errno != 0 ? errno : EIO;
+    m->stage = stage;
+  }
+  _exit(ok ? 0 : 1);
+}
+
+/* In a child with a private copy of the server's mounts: the template, then pivoted into it. */
+static int template_child(void *arg) {
+  struct maker *m = arg;
+  const char *stage = "template";
+  if ((m->fd = open("/proc/self/ns/mnt", O_RDONLY | O_CLOEXEC)) < 0) made(m, 0, "template");
+  if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0) made(m, 0, "mount private");
+  if (mounts_open(m->p, 0, 1, &stage) != 0) made(m, 0, stage);
+  if (mount("tmpfs", STAGE, "tmpfs", MS_NOSUID, "mode=0755") != 0) made(m, 0, "template tmpfs");
+  if (mounts_build(m->p, STAGE, 0, 1, 0, &stage) != 0) made(m, 0, stage);
   /* Read-only for good: every hook's copy shares this file system. */
-  ok = ok && (mount(NULL, STAGE, NULL, MS_REMOUNT | MS_RDONLY | MS_NOSUID, "mode=0755") == 0 ||
-              (*stage = "template read-only", 0));
-  ok = ok && mounts_pivot(STAGE, stage) == 0;
-  int err = errno;
+  if (mount(NULL, STAGE, NULL, MS_REMOUNT | MS_RDONLY | MS_NOSUID, "mode=0755") != 0)
+    made(m, 0, "template read-only");
+  made(m, mounts_pivot(STAGE, &stage) == 0, stage);
+}
+
+/* Builds the plan's template; its mount namespace's descriptor. */
+static int build(struct ns_plan *p, const char **stage) {
+  struct maker m = {p, -1, 0, NULL};
+  int fd = make(template_child, CLONE_NEWNS, &m);
   mounts_close(p);
-  if (setns(host_mnt, CLONE_NEWNS) != 0) abort(); /* never carry on in the wrong namespace */
-  if (ok) return fd;
-  if (fd >= 0) close(fd);
-  return errno = err, -1;
+  if (fd < 0) *stage = m.stage != NULL ? m.stage : "template";
+  return fd;
 }
 
 int tpl_get(struct ns_plan *p, const char **stage) {
@@ -118,6 +161,13 @@ int tpl_get(struct ns_plan *p, const char **stage) {
   return fd;
 }
 
+/* In a child in a new network namespace: `lo` up. */
+static int net_child(void *arg) {
+  struct maker *m = arg;
+  if ((m->fd = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC)) < 0) made(m, 0, "network namespace");
+  made(m, ns_loopback_up() == 0, "network namespace");
+}
+
 int net_get(const char *key, const char **stage) {
   size_t len = strlen(key) + 1;
   struct held *slot, *hit = find(nets, MAX_NETS, key, len, &slot);
@@ -125,18 +175,11 @@ int net_get(const char *key, const char **stage) {
   uint8_t *ident = malloc(len);
   if (ident == NULL) return *stage = "network namespace", errno = ENOMEM, -1;
   memcpy(ident, key, len);
-  if (unshare(CLONE_NEWNET) != 0) {
+  struct maker m = {NULL, -1, 0, NULL};
+  int fd = make(net_child, CLONE_NEWNET, &m);
+  if (fd < 0) {
     free(ident);
     return *stage = "network namespace", -1;
-  }
-  int fd = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
-  int ok = fd >= 0 && ns_loopback_up() == 0;
-  int err = errno;
-  if (setns(host_net, CLONE_NEWNET) != 0) abort();
-  if (!ok) {
-    free(ident);
-    if (fd >= 0) close(fd);
-    return *stage = "network namespace", errno = err, -1;
   }
   keep(slot, ident, len, fd);
   return fd;

@@ -54,7 +54,7 @@ describe('the frame decoder under a fuzzer', () => {
     expect(parsed).toBeGreaterThan(0);
     expect(refused).toBeGreaterThan(0);
     expect(malformed).toBeGreaterThan(0);
-  });
+  }, 300_000);
 });
 
 /** A real server fed `bytes` then EOF: how it ended. */
