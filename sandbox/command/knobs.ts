@@ -4,7 +4,7 @@
 // between sandboxes that contain as much (or turn off what no policy requires, visibly: every hook
 // record and `hookwarden doctor` name the knobs in use), and a program path from one is used only
 // if it is absolute and nobody but root or hookwarden's own user can change what it points at.
-import { statSync } from 'node:fs';
+import { realpathSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 
 /** The knobs that change how command hooks are sandboxed, read when an executor starts. */
@@ -26,15 +26,18 @@ export function knobsInUse(env: NodeJS.ProcessEnv = process.env): string[] {
  * way that no one else may write either (unless sticky, as /tmp is: then no one else may replace
  * what root or this user put there).
  */
-export function untrustedProgram(path: string): string | undefined {
-  if (!path.startsWith('/')) return `${JSON.stringify(path)} is not an absolute path`;
+export function untrustedProgram(given: string): string | undefined {
+  if (!given.startsWith('/')) return `${JSON.stringify(given)} is not an absolute path`;
   const uid = process.getuid?.() ?? 0;
   const owners = new Set([0, uid]);
   let st: ReturnType<typeof statSync>;
+  let path: string;
   try {
+    // What runs is the file a symlink leads to: its own directories are the ones that matter.
+    path = realpathSync(given);
     st = statSync(path);
   } catch (err) {
-    return `${path}: ${(err as NodeJS.ErrnoException).code ?? 'cannot be read'}`;
+    return `${given}: ${(err as NodeJS.ErrnoException).code ?? 'cannot be read'}`;
   }
   if (!st.isFile()) return `${path} is not a file`;
   if (!owners.has(st.uid)) return `${path} belongs to uid ${st.uid}, not to root or uid ${uid}`;

@@ -51,7 +51,7 @@ export function chooseLauncher(): LauncherChoice {
 export function createLauncher(choice: LauncherChoice = chooseLauncher()): Launcher {
   return choice.kind === 'spawn-server'
     ? new SpawnServer(choice.path)
-    : new NodeSpawnLauncher(choice.wrapper);
+    : new NodeSpawnLauncher(choice.wrapper, choice.reason);
 }
 
 /**

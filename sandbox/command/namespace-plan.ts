@@ -41,7 +41,7 @@ export interface NamespacePlan {
 }
 
 /** Where the scratch directory (HOME, TMPDIR) is inside. */
-export const SCRATCH_INSIDE = '/tmp';
+const SCRATCH_INSIDE = '/tmp';
 const HIDDEN_ROOT = '/project';
 const HIDDEN_PACK = '/pack';
 

@@ -189,7 +189,7 @@ const LIMIT_ORDER: readonly (keyof LaunchLimits)[] = [
 ];
 
 /** The process cap mechanisms, by the wire's number (sandbox/native/spawn-cap.h). */
-export const CAP_MECHANISMS: readonly ProcessCap['mechanism'][] = [
+const CAP_MECHANISMS: readonly ProcessCap['mechanism'][] = [
   'none',
   'pids-cgroup',
   'pid-namespace',

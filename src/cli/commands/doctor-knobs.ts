@@ -4,7 +4,7 @@ import { findBwrap } from '../../../sandbox/command/bwrap-profile.js';
 import { SANDBOX_KNOBS } from '../../../sandbox/command/knobs.js';
 import { serverCheck } from '../../../sandbox/command/server-check.js';
 import { DEFAULT_MAX_PROCESSES } from '../../contract/command-task.js';
-import type { Check } from './doctor-sandbox.js';
+import type { Check } from './doctor-check.js';
 
 const CAP_DETAIL: Record<string, string> = {
   'pids-cgroup': 'a pids cgroup of its own',

@@ -17,14 +17,8 @@ import { type NamespaceSupport, namespaceSupport } from '../../../sandbox/comman
 import { runCommand } from '../../../sandbox/command/run-command.js';
 import type { CommandOutcome, CommandTask } from '../../contract/command-task.js';
 import { guardHostProcess } from '../../native/host-guard.js';
+import type { Check } from './doctor-check.js';
 import { bwrapCheck, capCheck, knobsCheck, landlockCheck } from './doctor-knobs.js';
-
-export interface Check {
-  readonly name: string;
-  readonly ok: boolean;
-  readonly detail: string;
-  readonly fix?: string;
-}
 
 function task(extra: Partial<CommandTask>, scratchDir: string): CommandTask {
   return {

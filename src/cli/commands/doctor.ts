@@ -8,7 +8,8 @@ import { defaultScratchBase } from '../../pool/scratch.js';
 import { nativeClientCommand } from '../claude-code/daemon/client-command.js';
 import { daemonSockets } from '../claude-code/daemon/control.js';
 import { daemonDir, daemonDirProblem } from '../claude-code/daemon/places.js';
-import { type Check, commandChecks } from './doctor-sandbox.js';
+import type { Check } from './doctor-check.js';
+import { commandChecks } from './doctor-sandbox.js';
 
 async function jsCheck(): Promise<Check> {
   const executor = await createExecutor({

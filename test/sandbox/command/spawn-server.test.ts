@@ -149,6 +149,7 @@ describe('the spawn server', () => {
         maxOutputBytes: 1024,
         contain: 'prefer',
         dropCapabilities: true,
+        maxProcesses: 64,
       },
       { started: nothing, output: nothing, closed: nothing, exited: nothing, failed: nothing, lost: nothing },
     );

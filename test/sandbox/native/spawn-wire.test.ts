@@ -78,6 +78,7 @@ const spec = (extra: Partial<LaunchSpec> = {}): LaunchSpec => ({
   fd3: undefined,
   cwd: '/tmp',
   limits: { cpuSeconds: 5, openFiles: 64, fileSizeBytes: 1 << 20, addressSpaceBytes: undefined },
+  maxProcesses: 64,
   runAs: undefined,
   stdin: '',
   maxOutputBytes: 1024,
