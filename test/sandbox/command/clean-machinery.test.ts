@@ -24,7 +24,7 @@ import { ProcessGroups } from '../../../sandbox/command/kill-group.js';
 import type { Launcher } from '../../../sandbox/command/launch.js';
 import { namespacePlan } from '../../../sandbox/command/namespace-plan.js';
 import { namespaceSupport, sandboxEnv } from '../../../sandbox/command/namespace-profile.js';
-import { findNativeHelper } from '../../../sandbox/command/native-helper.js';
+import { executable, findNativeHelper } from '../../../sandbox/command/native-helper.js';
 import { NodeSpawnLauncher } from '../../../sandbox/command/node-launcher.js';
 import { runCommand } from '../../../sandbox/command/run-command.js';
 import { SpawnServer } from '../../../sandbox/command/spawn-server.js';
@@ -35,7 +35,7 @@ import { hooksOn, input, withExecutor } from '../../helpers/fixture.js';
 import { dispatchInLeakyHost } from '../../helpers/host.js';
 
 const required = process.env.HOOKWARDEN_REQUIRE_NAMESPACE === '1';
-const REAL_BWRAP = ['/usr/bin/bwrap', '/bin/bwrap', '/usr/local/bin/bwrap'].find((p) => existsSync(p));
+const REAL_BWRAP = ['/usr/bin/bwrap', '/bin/bwrap', '/usr/local/bin/bwrap'].find(executable);
 const TAPS = mkdtempSync(join(tmpdir(), 'hw-taps-'));
 const RECORDS = join(TAPS, 'records');
 
