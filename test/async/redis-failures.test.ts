@@ -4,7 +4,7 @@
 // run; `maxAsyncQueued` is one count across replicas. Waits are on events only.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createExecutor, type Executor } from '../../src/index.js';
 import { completions } from '../helpers/async.js';
 import { hooksOn, input, printing, tempDir } from '../helpers/fixture.js';

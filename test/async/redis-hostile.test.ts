@@ -4,7 +4,7 @@
 // outside: a malformed stream entry is skipped, never crashes the replica nor reaches the client as
 // a frame of its own making.
 import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createExecutor } from '../../src/index.js';
 import { hooksOn, input, printing, tempDir, writeConfig } from '../helpers/fixture.js';
 import { describeRedis, REDIS_MISSING, RedisServer, serveOnRedis } from '../helpers/redis.js';

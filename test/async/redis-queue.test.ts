@@ -3,7 +3,7 @@
 // while Redis is down async hooks fail per their onError (queue_unavailable) and synchronous
 // dispatches keep working. Waits are on events only.
 import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createExecutor } from '../../src/index.js';
 import { completions } from '../helpers/async.js';
 import { hooksOn, input, printing } from '../helpers/fixture.js';

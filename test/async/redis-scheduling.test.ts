@@ -4,7 +4,7 @@
 // hook wait behind all of it (each job's BullMQ priority is its place in its tenant's backlog).
 // close() while a replica runs an async hook kills the hook (no process outlives the executor) and
 // hands the job back without using an attempt: another replica runs it and completes it once.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createExecutor } from '../../src/index.js';
 import { completions } from '../helpers/async.js';
 import { FifoFeed, FifoLines, mkfifo, waitingHook } from '../helpers/fifo.js';

@@ -1,7 +1,7 @@
 // `serve` takes the Redis URL from $HOOKWARDEN_QUEUE_URL when --queue is not given (a URL with a
 // password stays off the command line), and that variable never reaches a hook, even one that asks
 // for it by name. Real serve, real redis-server (free loopback port, stopped by PID).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { hooksOn, tempDir, writeConfig } from '../helpers/fixture.js';
 import { describeRedis, REDIS_MISSING, RedisServer } from '../helpers/redis.js';
 import { get, post, startServe } from '../helpers/serve.js';

@@ -4,7 +4,7 @@
 // 5 s and lapsed locks are looked for every 2.5 s: bench/async-failover.ts measures how soon). Waits
 // are on FIFO lines and on Redis's own state, not on sleeps.
 import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { FifoFeed, FifoLines, mkfifo, waitingHook } from '../helpers/fifo.js';
 import { hooksOn, tempDir, writeConfig } from '../helpers/fixture.js';
 import { describeRedis, REDIS_MISSING, RedisServer, serveOnRedis } from '../helpers/redis.js';

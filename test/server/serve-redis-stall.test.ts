@@ -5,7 +5,7 @@
 // in the tenant's event stream, its place in maxAsyncQueued given back. Waits are on FIFO lines and
 // Redis stream reads, never on sleeps.
 import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createExecutor } from '../../src/index.js';
 import { waitingPair } from '../helpers/fifo.js';
 import { hooksOn, input, tempDir, writeConfig } from '../helpers/fixture.js';

@@ -4,7 +4,7 @@
 // B, which completes it, once; a tenant alternating A and B gets the global rate, not twice it;
 // with Redis gone, sync dispatches answer and /readyz and /metrics say so.
 import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { saysNo } from '../helpers/async.js';
 import { FifoFeed, FifoLines, mkfifo, waitingHook } from '../helpers/fifo.js';
 import { hooksOn, printing, tempDir, writeConfig } from '../helpers/fixture.js';
