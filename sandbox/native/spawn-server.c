@@ -55,13 +55,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "spawn-cap.h"
 #include "spawn-child.h"
-#include "spawn-landlock.h"
+#include "spawn-hello.h"
 #include "spawn-relay.h"
 #include "spawn-wire.h"
 
-#define PROTOCOL 3
 #define CTL_IN 0
 #define CTL_OUT 1
 /* Past this much unsent output the server stops reading hooks until the host catches up. */
@@ -253,39 +251,8 @@ static void serve(int sigfd) {
   }
 }
 
-/* `--check`: what this host lets the server do, one line each (see the top of this file). */
-static int check(void) {
-  spawn_init();
-  const char *why;
-  if (containment_available(&why)) puts("contained");
-  else printf("uncontained %s\n", why);
-  if (ns_available(&why)) printf("namespace %s\n", ns_prepared() ? "prepared" : "built");
-  else printf("no-namespace %s\n", why);
-  printf("process-cap %s %s\n", cap_name(cap_best(1, !spawn_is_root())), cap_name(cap_best(1, !ns_prepared())));
-  printf("landlock %d\n", landlock_abi());
-  cap_cleanup();
-  return 0;
-}
-
-/* The first frame: the protocol, this server, and what this host lets it do. */
-static void ready(void) {
-  const char *why, *ns_why;
-  uint8_t head[32];
-  wire_u32(head, PROTOCOL);
-  wire_u32(head + 4, (uint32_t)getpid());
-  wire_u32(head + 8, (uint32_t)containment_available(&why));
-  wire_u32(head + 12, (uint32_t)ns_available(&ns_why));
-  wire_u32(head + 16, (uint32_t)cap_best(1, !spawn_is_root()));
-  wire_u32(head + 20, (uint32_t)cap_best(1, !ns_prepared()));
-  wire_u32(head + 24, (uint32_t)landlock_abi());
-  wire_u32(head + 28, (uint32_t)strlen(why));
-  char text[512];
-  snprintf(text, sizeof text, "%s%s", why, ns_why);
-  reply(REP_READY, 0, head, sizeof head, text, strlen(text));
-}
-
 int main(int argc, char **argv) {
-  if (argc == 2 && strcmp(argv[1], "--check") == 0) return check();
+  if (argc == 2 && strcmp(argv[1], "--check") == 0) return print_check();
   if (argc != 2) {
     fputs("usage: hw-spawn-server <executor pid> (started by hookwarden, not by hand)\n", stderr);
     return 2;
@@ -309,7 +276,7 @@ int main(int argc, char **argv) {
   if (sigfd < 0) return 2;
   if (fcntl(CTL_IN, F_SETFL, O_NONBLOCK) != 0 || fcntl(CTL_OUT, F_SETFL, O_NONBLOCK) != 0) return 2;
   spawn_init();
-  ready();
+  send_ready();
   flush();
   serve(sigfd);
 }
