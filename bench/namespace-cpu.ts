@@ -21,6 +21,7 @@ import { fmt, type ScenarioReport } from './harness.js';
 const NATIVE = fileURLToPath(new URL('../../sandbox/native/', import.meta.url));
 const SOURCES = [
   'server',
+  'hello',
   'relay',
   'start',
   'child',
@@ -51,7 +52,10 @@ function perHookServer(dir: string): string | undefined {
     out,
     ...SOURCES.map((s) => join(NATIVE, `spawn-${s}.c`)),
   ]);
-  return r.status === 0 ? out : undefined;
+  if (r.status === 0) return out;
+  // Said, not silent: the row is missing for a reason.
+  console.warn(`namespace-cpu: the per-hook server did not build: ${String(r.stderr).trim()}`);
+  return undefined;
 }
 
 export async function run(quick = false): Promise<ScenarioReport> {
