@@ -108,3 +108,33 @@ export async function flood(
   await Promise.all(Array.from({ length: concurrency }, lane));
   return { done, refused };
 }
+
+/**
+ * A retry storm: `clients` callers, each calling `fn` again `backoffMs` after every 429 (ignoring
+ * Retry-After, as a careless client does) and at once after every answer, until `stop` resolves.
+ */
+export async function storm(
+  fn: () => Promise<unknown>,
+  clients: number,
+  backoffMs: number,
+  stop: Promise<void>,
+): Promise<{ done: number; refused: number }> {
+  let stopped = false;
+  let done = 0;
+  let refused = 0;
+  void stop.then(() => (stopped = true));
+  const client = async () => {
+    while (!stopped) {
+      try {
+        await fn();
+        done++;
+      } catch (err) {
+        if (!(err instanceof Refused)) throw err;
+        refused++;
+        await new Promise((r) => setTimeout(r, backoffMs));
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: clients }, client));
+  return { done, refused };
+}

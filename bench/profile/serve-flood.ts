@@ -3,7 +3,8 @@
 // beside a quiet tenant's /bin/true command hooks at concurrency 4, for a fixed time, with the server
 // under --cpu-prof. Prints the quiet tenant's p50/p99 and where the profile went; summarise it with
 // bench/cpuprofile-summary.ts. `HOOKWARDEN_BENCH_BEFORE=<another checkout>/bin/hookwarden` profiles
-// that build's server instead.
+// that build's server instead; HOOKWARDEN_PROFILE_STORM=1 makes the flood a retry storm (300
+// clients, each retrying 50 ms after every 429).
 //   node dist/bench/profile/serve-flood.js /tmp/prof-after 20
 //   node dist/bench/cpuprofile-summary.js /tmp/prof-after/*.cpuprofile
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -13,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { Pool } from 'undici';
 import { newToken } from '../../src/server/tokens.js';
 import { fmt, stats } from '../harness.js';
-import { flood, load, post, startProcess } from '../serve-client.js';
+import { flood, load, post, startProcess, storm } from '../serve-client.js';
 
 const [outDir = '/tmp/hw-prof-serve', seconds = '20'] = process.argv.slice(2);
 const BIN =
@@ -42,11 +43,15 @@ const server = await startProcess([
   join(dir, 'auth.json'),
 ]);
 const quietPool = new Pool(server.url, { connections: 4 });
-const floodPool = new Pool(server.url, { connections: 32 });
+// HOOKWARDEN_PROFILE_STORM=1: the flood is a retry storm instead (300 clients, 50 ms after every 429).
+const STORM = process.env.HOOKWARDEN_PROFILE_STORM === '1';
+const floodPool = new Pool(server.url, { connections: STORM ? 300 : 32 });
 try {
   let stop!: () => void;
   const stopped = new Promise<void>((r) => (stop = r));
-  const flooding = flood(() => post(floodPool, tokens.flood.token), 32, stopped);
+  const flooding = STORM
+    ? storm(() => post(floodPool, tokens.flood.token), 300, 50, stopped)
+    : flood(() => post(floodPool, tokens.flood.token), 32, stopped);
   const until = performance.now() + Number(seconds) * 1000;
   const samples: number[] = [];
   while (performance.now() < until)

@@ -5,11 +5,13 @@
 //
 // Two phases: the template (a read-only root with /usr, the /bin… links, a copy of harmless /etc
 // entries and a minimal /dev), the same for every hook of an executor and built once by the server;
-// and the hook's own (its /proc, its scratch directory at /tmp, the sandbox root, a pack's directory).
+// and the hook's own (its /proc, its scratch directory at /tmp, the sandbox root, a pack's directory,
+// a tenant's writable folder).
 //
 // Two layouts. `host`: the sandbox root and a pack's directory are at their own paths, as a user's
 // project hook expects (a file path in its input is where it says). `hidden`, for a tenant's own hooks:
-// nothing of the operator's layout, the root at /project and a pack at /pack, and the variables and
+// nothing of the operator's layout, the root at /project, a pack at /pack, a tenant's writable folder at
+// /writable, and the variables and
 // arguments that named host paths name those instead (or are dropped, for a path not in the sandbox).
 // Either way HOME and TMPDIR are /tmp, the hook's scratch directory.
 import { lstatSync } from 'node:fs';
@@ -44,6 +46,7 @@ export interface NamespacePlan {
 const SCRATCH_INSIDE = '/tmp';
 const HIDDEN_ROOT = '/project';
 const HIDDEN_PACK = '/pack';
+const HIDDEN_WRITABLE = '/writable';
 
 /** /etc entries a program commonly needs; nothing secret (no shadow, no keys, no tokens). */
 export const ETC_ALLOWLIST = [
@@ -106,6 +109,8 @@ export function namespacePlan(task: CommandTask): NamespacePlan {
   // The root at its own path, unless that is / (it would cover the sandbox's own root).
   const root = layout === 'hidden' || task.cwd === '/' ? HIDDEN_ROOT : task.cwd;
   const pack = task.packDir === undefined ? undefined : layout === 'hidden' ? HIDDEN_PACK : task.packDir;
+  const writable =
+    task.writableDir === undefined ? undefined : layout === 'hidden' ? HIDDEN_WRITABLE : task.writableDir;
   const hookOps: MountOp[] = [
     { op: 'proc', dst: '/proc', perHook: true },
     { op: 'bind', src: task.scratchDir, dst: SCRATCH_INSIDE, rw: true, perHook: true },
@@ -114,12 +119,17 @@ export function namespacePlan(task: CommandTask): NamespacePlan {
     ...(task.packDir === undefined || pack === undefined
       ? []
       : [{ op: 'bind', src: task.packDir, dst: pack, perHook: true } as const]),
+    // A tenant's granted `writable`: a folder of its own, never the root (command-task.ts).
+    ...(task.writableDir === undefined || writable === undefined
+      ? []
+      : [{ op: 'bind', src: task.writableDir, dst: writable, rw: true, perHook: true } as const]),
   ];
   const paths: [string, string][] = [
     [task.scratchDir, SCRATCH_INSIDE],
     [task.cwd, root],
   ];
   if (task.packDir !== undefined && pack !== undefined) paths.push([task.packDir, pack]);
+  if (task.writableDir !== undefined && writable !== undefined) paths.push([task.writableDir, writable]);
   paths.sort((a, b) => b[0].length - a[0].length);
   return { ops: [...templateOps(task.etcDir), ...hookOps], cwd: root, paths, layout };
 }

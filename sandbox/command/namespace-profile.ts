@@ -84,6 +84,7 @@ const PATH_VARIABLES = new Set([
   'CLAUDE_PLUGIN_ROOT',
   'CLAUDE_PLUGIN_DATA',
   'HOOK_PACK_DIR',
+  'HOOK_WRITABLE_DIR',
 ]);
 
 /**

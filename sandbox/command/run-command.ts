@@ -105,6 +105,7 @@ export function runCommand(
   if (task.runAs === 'nobody') {
     try {
       chownSync(task.scratchDir, NOBODY, NOBODY);
+      if (task.writableDir !== undefined) chownSync(task.writableDir, NOBODY, NOBODY);
     } catch (err) {
       const message = `cannot hand the scratch directory to nobody: ${(err as Error).message}`;
       return notRun('isolation_unavailable', message);

@@ -4,7 +4,7 @@
 import type { BackoffStrategy, Job } from 'bullmq';
 import { z } from 'zod';
 import { LIMIT_BOUNDS } from '../config/defaults.js';
-import { tenantIdProblem } from '../config/tenants.js';
+import { tenantIdProblem } from '../config/tenant-id.js';
 import { type HookError, hookError } from '../contract/error-codes.js';
 import type { HookInput } from '../contract/types.js';
 import { type AsyncJob, hookDigest } from '../dispatch/async-job.js';

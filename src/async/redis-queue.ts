@@ -7,7 +7,9 @@
 // (`lockDurationMs`, 5 s by default, renewed every half of it; lapsed locks are looked for as often). Whoever finishes a job completes it through one Lua script that marks it done
 // (SET NX), frees its tenant's place and appends its events to its stream: it completes once.
 // If Redis does not answer, submit() fails the hook `queue_unavailable` (its onError decides) at
-// once (no offline queue), and `unavailable` counts it (/readyz, metrics).
+// once (no offline queue), and `unavailable` counts it (/readyz, metrics). Losing Redis, getting it
+// back and a refused password are each reported once (redis-health.ts), and every connection
+// reconnects within about a second of Redis coming back.
 import { DelayedError, type Job, Queue, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import { hookError } from '../contract/error-codes.js';
@@ -20,6 +22,7 @@ import { backoffOf, findJobHook, parseJobData, queueFailure } from './async-job.
 import { type AsyncQueue, maxAsyncQueuedFor, type QueueHost, type QueueStatus } from './async-queue.js';
 import { IdleWaiters } from './idle-waiters.js';
 import { RedisFeed, streamKey } from './redis-feed.js';
+import { RedisHealth, type RedisTrouble, reconnectDelay } from './redis-health.js';
 import { deliverLocally, retryable, runAttempt, writeCompletion } from './run-job.js';
 
 export interface RedisQueueOptions {
@@ -33,6 +36,8 @@ export interface RedisQueueOptions {
   readonly mismatchRetryMs: number;
   /** false: this replica enqueues but never runs jobs. */
   readonly work: boolean;
+  /** Redis lost, back, or refusing the credentials: once per transition (the executor logs it). */
+  readonly onTrouble?: ((t: RedisTrouble) => void) | undefined;
 }
 
 const QUEUE = 'async-hooks';
@@ -59,6 +64,7 @@ export class RedisQueue implements AsyncQueue {
   readonly #o: RedisQueueOptions;
   readonly #host: QueueHost;
   readonly #client: Redis;
+  readonly #health: RedisHealth;
   readonly #queue: Queue;
   readonly #worker: Worker | undefined;
   readonly #closing = new AbortController();
@@ -71,15 +77,20 @@ export class RedisQueue implements AsyncQueue {
     this.#host = host;
     this.feed = new RedisFeed(o.url, o.prefix);
     // No offline queue: while Redis is away a command fails at once instead of holding the dispatch.
-    this.#client = new Redis(o.url, { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
-    this.#client.on('error', () => {});
+    this.#client = new Redis(o.url, {
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 1,
+      retryStrategy: reconnectDelay,
+    });
+    this.#client.on('error', () => {}); // judged by #health
+    this.#health = new RedisHealth(this.#client, o.onTrouble ?? (() => {}));
     // Sent once, then called by its SHA (EVALSHA): not the script's text with every completion.
     this.#client.defineCommand('hookwardenComplete', { numberOfKeys: 3, lua: COMPLETE });
     this.#queue = new Queue(QUEUE, { connection: this.#client, prefix: o.prefix });
     this.#queue.on('error', () => {});
     if (o.work) {
       this.#worker = new Worker(QUEUE, (job, token) => this.#process(job, token), {
-        connection: { ...connectionOf(o.url), maxRetriesPerRequest: null },
+        connection: { ...connectionOf(o.url), maxRetriesPerRequest: null, retryStrategy: reconnectDelay },
         prefix: o.prefix,
         concurrency: o.concurrency,
         // BullMQ renews a replica's locks every lockDuration / 2 (one script for all its jobs); the
@@ -247,7 +258,7 @@ export class RedisQueue implements AsyncQueue {
   status(): QueueStatus {
     return {
       mode: 'redis',
-      redis: this.#client.status === 'ready' ? 'up' : 'down',
+      redis: this.#health.up ? 'up' : 'down',
       unavailable: this.#unavailable,
       pending: this.#running,
       running: this.#running,
@@ -262,6 +273,7 @@ export class RedisQueue implements AsyncQueue {
 
   async close(): Promise<void> {
     if (!this.#closing.signal.aborted) this.#closing.abort(new Error('the executor is closing'));
+    this.#health.close();
     this.feed.endAll('the executor closed');
     // BullMQ's close waits for Redis to answer: without Redis it would wait forever. The jobs this
     // replica held are then taken again by others once their locks lapse.

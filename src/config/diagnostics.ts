@@ -10,7 +10,11 @@ export interface Diagnostic {
   readonly message: string;
   /** True when the entry at `path` was skipped (it will not run). */
   readonly skipped: boolean;
-  /** The tenant the problem is about (an audit failure of its dispatch), where there is one. */
+  /**
+   * The tenant the problem is about: a problem inside `tenants.<id>` (its hooks, packs, limits) is
+   * that tenant's alone, and fails that tenant closed, never the policy or another tenant
+   * (docs/tenants-and-audit.md); an audit failure of its dispatch.
+   */
   readonly tenant?: string | undefined;
 }
 
@@ -23,20 +27,33 @@ export function formatDiagnostic(d: Diagnostic): string {
 
 /** Collects diagnostics for one source file. */
 export class DiagnosticSink {
-  readonly items: Diagnostic[] = [];
-  constructor(readonly file: string) {}
+  /** `tenant`: every diagnostic is that tenant's (forTenant). `items`: shared with the sink it came from. */
+  constructor(
+    readonly file: string,
+    readonly tenant?: string,
+    readonly items: Diagnostic[] = [],
+  ) {}
 
   error(path: string, message: string, skipped = true): void {
-    this.items.push({ severity: 'error', file: this.file, path, message, skipped });
+    this.items.push({ severity: 'error', file: this.file, path, message, skipped, ...this.#owner() });
   }
 
   warn(path: string, message: string, skipped = false): void {
-    this.items.push({ severity: 'warning', file: this.file, path, message, skipped });
+    this.items.push({ severity: 'warning', file: this.file, path, message, skipped, ...this.#owner() });
+  }
+
+  #owner(): { tenant?: string } {
+    return this.tenant === undefined ? {} : { tenant: this.tenant };
+  }
+
+  /** A sink for the same file and list whose diagnostics are `tenant`'s (its section of the file). */
+  forTenant(tenant: string): DiagnosticSink {
+    return new DiagnosticSink(this.file, tenant, this.items);
   }
 
   /** A sink for the same file whose diagnostics are dropped (for values hookwarden does not judge). */
   quiet(): DiagnosticSink {
-    const sink = new DiagnosticSink(this.file);
+    const sink = new DiagnosticSink(this.file, this.tenant);
     sink.warn = () => {};
     sink.error = () => {};
     return sink;

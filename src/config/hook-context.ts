@@ -4,6 +4,7 @@ import type { Scope } from '../contract/types.js';
 import type { PackOrigin } from '../registry/hook-definition.js';
 import type { ToolMatcher } from '../registry/matcher.js';
 import type { DiagnosticSink } from './diagnostics.js';
+import type { HookGate } from './grants.js';
 import type { HookTypePolicy } from './hook-type-policy.js';
 import type { PluginInfo } from './plugin-root.js';
 import type { ScopeLimits } from './scope-limits.js';
@@ -30,4 +31,6 @@ export interface HookContext {
   readonly hookTypes?: HookTypePolicy | undefined;
   /** A coding agent's file: the agent's event name the hook was registered under. */
   readonly agentEvent?: string | undefined;
+  /** A project file's or a tenant's hook: held to what the policy granted (grant-gate.ts). */
+  readonly gate?: HookGate | undefined;
 }

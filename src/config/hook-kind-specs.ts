@@ -183,7 +183,7 @@ export function httpSpec(spec: RawHookSpec, path: string, ctx: KindContext): Htt
   if (patterns === undefined) {
     sink.warn(
       urlPath,
-      `http hooks are sent only to URLs an operator allowed, and no "allowedHttpHookUrls" is set, so this hook does not run; ${HOOK_TYPE_FIX.allowedHttpHookUrls}, got ${renderValue(spec.url)}`,
+      `http hooks are sent only to URLs an operator allowed, and no "allowedHttpHookUrls" is set, so this hook does not run; ${ctx.hookTypes?.urlsFix ?? HOOK_TYPE_FIX.allowedHttpHookUrls}, got ${renderValue(spec.url)}`,
       true,
     );
     return undefined;
@@ -193,7 +193,7 @@ export function httpSpec(spec: RawHookSpec, path: string, ctx: KindContext): Htt
     const list = patterns.length === 0 ? 'the list is empty' : patterns.map((p) => p.source).join(', ');
     sink.warn(
       urlPath,
-      `${url.value.href} matches no "allowedHttpHookUrls" pattern (${list}), so this hook does not run; ${HOOK_TYPE_FIX.allowedHttpHookUrls}`,
+      `${url.value.href} matches no "allowedHttpHookUrls" pattern (${list}), so this hook does not run; ${ctx.hookTypes?.urlsFix ?? HOOK_TYPE_FIX.allowedHttpHookUrls}`,
       true,
     );
     return undefined;

@@ -27,6 +27,8 @@ export interface HookTypePolicy {
   /** Undefined: no outer limit (secret-looking names are still never filled). */
   readonly envVars: readonly string[] | undefined;
   readonly evaluators: readonly EvaluatorType[];
+  /** How to admit a URL, where `urls` is not the top-level list (a tenant's grant). */
+  readonly urlsFix?: string;
 }
 
 /** Where each key may be set, for messages. */

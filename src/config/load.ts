@@ -15,9 +15,10 @@ import type { Scope } from '../contract/types.js';
 import type { HookDefinition } from '../registry/hook-definition.js';
 import { collectEvents } from './collect-events.js';
 import { collectLimits } from './collect-limits.js';
-import type { IsolationLevel, Limits } from './defaults.js';
+import type { Limits } from './defaults.js';
 import type { Diagnostic, DiagnosticSink } from './diagnostics.js';
 import { detectDialect } from './dialect.js';
+import { collectGrants, type Grants, gatedHookTypes, scopeGate, tenantGate } from './grants.js';
 import {
   collectHookTypePolicy,
   HOOK_TYPE_KEYS,
@@ -25,7 +26,7 @@ import {
   type HookTypePolicy,
 } from './hook-type-policy.js';
 import { type Layer, mergeLayers } from './merge-layers.js';
-import { mergeTenantLimits } from './merge-tenant-limits.js';
+import { type LoadedTenant, mergeTenants } from './merge-tenants.js';
 import { normalizeHooksMap } from './normalize-entries.js';
 import type { PackStatus, PinLoader, RemotePinTarget } from './pin-loader.js';
 import { findPlugin } from './plugin-root.js';
@@ -34,7 +35,6 @@ import { readSource, type SourceSpec } from './read-source.js';
 import type { LimitsByScope, ScopeLimits } from './scope-limits.js';
 import { collectSessionEnvPolicy, type SessionEnvPolicy } from './session-env-policy.js';
 import { didYouMean } from './suggest.js';
-import type { TenantLimits } from './tenant-limits.js';
 import { readTenants, type TenantPart } from './tenants.js';
 import type { WatchTarget } from './watch-target.js';
 
@@ -59,6 +59,10 @@ export interface LoadOptions {
   readonly hookTypes?: HookTypeOptions | undefined;
   /** Runtime tenants: the executor's resolved policy, instead of one built from policy sources here. */
   readonly baseHookTypes?: HookTypePolicy | undefined;
+  /** Runtime tenants: the executor's grants, instead of ones read from policy sources here. */
+  readonly baseGrants?: Grants | undefined;
+  /** Runtime tenants: every config source is this tenant's (its hooks answer to its grant). */
+  readonly tenant?: string | undefined;
 }
 
 export interface LoadedConfig {
@@ -87,20 +91,14 @@ export interface LoadedConfig {
   readonly remotePins: readonly RemotePinTarget[];
   /** Tenants declared under `tenants`: each with the policy hooks plus its own. */
   readonly tenants: ReadonlyMap<string, LoadedTenant>;
+  /** The policy's layers (its files and packs): what a tenant's own layers are merged under. */
+  readonly policyLayers: readonly Layer[];
   /** What http, prompt and agent hooks were loaded under (runtime tenants load under it too). */
   readonly hookTypes: HookTypePolicy;
   /** What the policy consents to hooks setting for the session (its `sessionEnv`). */
   readonly sessionEnv: SessionEnvPolicy;
-}
-
-interface LoadedTenant {
-  /** Policy hooks first, then the tenant's, overrides applied. */
-  readonly hooks: readonly HookDefinition[];
-  readonly limits: TenantLimits;
-  /** The operator's isolation floor for this tenant's own command hooks (a policy file's). */
-  readonly isolation: IsolationLevel | undefined;
-  /** A policy-scope pack of this tenant failed: its deny-capable events deny. */
-  readonly policyFailures: readonly string[];
+  /** What the policy grants project files' and tenants' hooks (grants.ts). */
+  readonly grants: Grants;
 }
 
 const TOP_LEVEL = new Set([
@@ -114,6 +112,7 @@ const TOP_LEVEL = new Set([
   'tenants',
   'description',
   'sessionEnv',
+  'grants',
   ...HOOK_TYPE_KEYS,
 ]);
 
@@ -196,6 +195,11 @@ async function loadRecorded(options: LoadOptions): Promise<Omit<LoadedConfig, 'r
   const sessionEnv = collectSessionEnvPolicy(
     sources.map((s) => ({ scope: s.spec.scope, sink: s.sink, value: s.value })),
   );
+  // Read even under a base policy: a runtime tenant's file that sets the key hears why it does nothing.
+  const readGrants = collectGrants(
+    sources.map((s) => ({ scope: s.spec.scope, sink: s.sink, value: s.value })),
+  );
+  const grants = options.baseGrants ?? readGrants;
 
   const layers: Layer[] = [];
   const packSinks: DiagnosticSink[] = [];
@@ -225,6 +229,9 @@ async function loadRecorded(options: LoadOptions): Promise<Omit<LoadedConfig, 'r
         src.spec.scope === 'policy' || hints.length > 0,
       );
     }
+    // A project file's hooks, and every hook of a runtime tenant's files, answer to their grant.
+    const gate =
+      options.tenant !== undefined ? tenantGate(grants, options.tenant) : scopeGate(grants, src.spec.scope);
     const ctx = {
       scope: src.spec.scope,
       sink: src.sink,
@@ -235,7 +242,10 @@ async function loadRecorded(options: LoadOptions): Promise<Omit<LoadedConfig, 'r
       scopeLimits,
       catalogue,
       pins: options.pins,
-      hookTypes,
+      hookTypes: gatedHookTypes(hookTypes, gate),
+      gate,
+      grants,
+      baseHookTypes: hookTypes,
     };
     const hooks: HookDefinition[] = [];
     if (src.value.hooks !== undefined)
@@ -277,10 +287,14 @@ async function loadRecorded(options: LoadOptions): Promise<Omit<LoadedConfig, 'r
   }
 
   const hooks = mergeLayers(layers);
-  const tenants = mergeTenants(tenantParts, layers);
+  const policyLayers = layers.filter((l) => l.scope === 'policy');
+  const tenants = mergeTenants(tenantParts, policyLayers);
   for (const src of sources) {
     if (src.spec.scope !== 'policy') continue;
-    const bad = src.sink.items.find((d) => (d.severity === 'error' || d.skipped) && !isPinDiagnostic(d));
+    // A tenant's problem is that tenant's (it fails closed alone): not the policy file's.
+    const bad = src.sink.items.find(
+      (d) => (d.severity === 'error' || d.skipped) && !isPinDiagnostic(d) && d.tenant === undefined,
+    );
     if (bad !== undefined) {
       policyFailures.push(
         `policy ${src.sink.file} ${src.value === undefined ? 'could not be loaded' : 'is invalid'}: ${bad.path === '' ? '' : `${bad.path}: `}${bad.message}`,
@@ -305,34 +319,9 @@ async function loadRecorded(options: LoadOptions): Promise<Omit<LoadedConfig, 'r
     watchTargets,
     remotePins,
     tenants,
+    policyLayers,
     hookTypes,
     sessionEnv,
+    grants,
   };
-}
-
-/** Each tenant: the policy layers plus its own; limits set by policy, tightened by lower files. */
-function mergeTenants(
-  parts: Map<string, { scope: Scope; part: TenantPart }[]>,
-  layers: readonly Layer[],
-): Map<string, LoadedTenant> {
-  const policy = layers.filter((l) => l.scope === 'policy');
-  const out = new Map<string, LoadedTenant>();
-  for (const [id, list] of parts) {
-    const limits = mergeTenantLimits(
-      list.map(({ scope, part }) => ({
-        scope,
-        limits: part.limits,
-        sink: part.sink,
-        path: `tenants.${id}.limits`,
-      })),
-    );
-    out.set(id, {
-      hooks: mergeLayers([...policy, ...list.flatMap((p) => p.part.layers)]),
-      limits,
-      // The last policy file that sets it.
-      isolation: list.reduce<IsolationLevel | undefined>((v, p) => p.part.isolation ?? v, undefined),
-      policyFailures: list.flatMap((p) => p.part.policyFailures),
-    });
-  }
-  return out;
 }

@@ -10,6 +10,7 @@ import type { HookDefinition, PackOrigin } from '../registry/hook-definition.js'
 import { ToolMatcher } from '../registry/matcher.js';
 import { agentEntry, agentEventNames, agentEventOf, agentHookSpec } from './agent-entries.js';
 import type { DiagnosticSink } from './diagnostics.js';
+import type { HookGate } from './grants.js';
 import type { HookContext } from './hook-context.js';
 import type { HookTypePolicy } from './hook-type-policy.js';
 import { normalizeHook } from './normalize-hook.js';
@@ -35,6 +36,8 @@ export interface EntriesContext {
   readonly hookTypes?: HookTypePolicy | undefined;
   /** A coding agent's file: the agent's event name the entries are registered under. */
   readonly agentEvent?: string | undefined;
+  /** A project file's or a tenant's hooks: held to what the policy granted (undefined: not gated). */
+  readonly gate?: HookGate | undefined;
 }
 
 export async function normalizeHooksMap(
@@ -133,6 +136,7 @@ async function normalizeEntry(
     dialect: ctx.dialect,
     hookTypes: ctx.hookTypes,
     agentEvent: ctx.agentEvent,
+    gate: ctx.gate,
   });
   /** A hook of an agent's file in hookwarden's spec (undefined: skipped, with a warning). */
   const specOf = (raw: unknown, at: string) =>

@@ -15,6 +15,7 @@ import { canonicalJson, deriveHookId } from '../registry/hook-id.js';
 import { IfFilter } from '../registry/if-filter.js';
 import { asyncSpecOf } from './async-fields.js';
 import { commandIdentity, commandLabel, commandSpec } from './command-spec.js';
+import { applyGrant } from './grant-gate.js';
 import type { HookContext } from './hook-context.js';
 import { deadlineFor } from './hook-deadline.js';
 import {
@@ -160,7 +161,8 @@ export async function normalizeHook(
           : type === 'http'
             ? { ...common, type, http: body as HttpHookSpec }
             : { ...common, type, evaluator: body as EvaluatorHookSpec };
-  return Object.freeze(def);
+  // A project file's or a tenant's hook: what it asked beyond its grant runs at the strict value.
+  return Object.freeze(applyGrant(def, spec, path, ctx));
 }
 
 /** Whether the file's dialect makes the event's hooks fail closed by default (Copilot's preToolUse). */

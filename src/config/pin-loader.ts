@@ -5,6 +5,7 @@
 import type { EventCatalogue } from '../contract/events.js';
 import type { HookDefinition } from '../registry/hook-definition.js';
 import type { DiagnosticSink } from './diagnostics.js';
+import type { HookGate } from './grants.js';
 import type { HookTypePolicy } from './hook-type-policy.js';
 import type { LimitsByScope } from './scope-limits.js';
 import type { WatchTarget } from './watch-target.js';
@@ -55,6 +56,13 @@ export interface PinsContext {
   readonly scopeLimits: LimitsByScope;
   /** Allowed http hook URLs and variables, registered evaluators: a pack's hooks load under them. */
   readonly hookTypes?: HookTypePolicy | undefined;
+  /**
+   * The grant the pinning file's own hooks answer to (a project file's, a tenant's): a user-scope
+   * pack's hooks answer to it too; a policy-scope pack's never (the operator pinned it).
+   */
+  readonly gate?: HookGate | undefined;
+  /** The http policy before `gate` narrowed it: what a policy-scope pack's hooks load under. */
+  readonly baseHookTypes?: HookTypePolicy | undefined;
 }
 
 /** What one `packs` array loaded. */

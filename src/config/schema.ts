@@ -10,6 +10,7 @@ import { SENDABLE_HEADER_VALUE } from '../contract/header-template.js';
 import { CONFIGURED_HOOK_TYPES } from '../contract/types.js';
 import { asyncFieldsShape } from './async-fields.js';
 import { ISOLATION_LEVELS } from './defaults.js';
+import { grantsSchema } from './grants.js';
 import { limitsSchema } from './limits-schema.js';
 import { DIGEST_PATTERN, PACK_NAME_PATTERN } from './pin-loader.js';
 import { tenantLimitsSchema } from './tenant-limits.js';
@@ -303,11 +304,15 @@ export const configFileSchema = z
       .object({
         allow: z.array(z.string()).optional().meta({
           description:
-            'Variables the session-env rule refuses (BASH_ENV, NODE_OPTIONS, GIT_SSH_COMMAND…) that hooks may set for the session anyway. Never the loader variables (LD_*); PATH goes by pathDirs.',
+            'Variables beyond the built-in inert list (LANG, TZ, NODE_ENV…) that any hook may set for the session. Never the loader variables (LD_*); PATH goes by pathDirs.',
         }),
         pathDirs: z.array(z.string()).optional().meta({
           description:
             'Directories (absolute, or under ~/) a PATH a hook sets for the session may add; a directory inside the project never.',
+        }),
+        narrowUserHooks: z.boolean().optional().meta({
+          description:
+            "The user's own unsandboxed hooks go by the allow-list too (by default they set what they like, as in Claude Code).",
         }),
       })
       .strict()
@@ -316,6 +321,7 @@ export const configFileSchema = z
         description:
           'Policy files only: what hooks may set for the rest of the session beyond the session-env rule (docs/security.md).',
       }),
+    grants: grantsSchema.optional(),
     packs: z.array(packPinSchema, { error: 'expected an array of pack pins' }).optional().meta({
       description: 'Policy packs, each verified against its pin (digest and/or signing keys) at load.',
     }),

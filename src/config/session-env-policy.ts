@@ -4,30 +4,35 @@
 // with a warning.
 //
 //   "sessionEnv": {
-//     "allow": ["NODE_OPTIONS"],                       // refused-class variables hooks may set
-//     "pathDirs": ["~/.nvm/versions", "/opt/tools"]    // directories a PATH may add
+//     "allow": ["NODE_OPTIONS"],                       // names beyond the built-in inert list
+//     "pathDirs": ["~/.nvm/versions", "/opt/tools"],   // directories a PATH may add
+//     "narrowUserHooks": true                          // a user's own hooks by the list too
 //   }
 import { joinPath, renderValue } from '../contract/messages.js';
-import { ENV_NAME, refusedEnvReason, sessionEnvClassReason } from '../contract/refused-env.js';
+import { ENV_NAME, refusedEnvReason } from '../contract/refused-env.js';
 import { normalizeDir } from '../contract/session-env.js';
+import { isInertSessionName } from '../contract/session-env-names.js';
 import type { Scope } from '../contract/types.js';
 import type { DiagnosticSink } from './diagnostics.js';
 import { didYouMean } from './suggest.js';
 
 /** The resolved consent (plain data: compared on reload). */
 export interface SessionEnvPolicy {
-  /** Refused-class variables hooks may set anyway, upper case. */
+  /** Variables beyond the built-in inert list any hook may set, upper case. */
   readonly allow: readonly string[];
   /** Directories a PATH may add: absolute and normalised, or `~` / `~/…` (the host's home). */
   readonly pathDirs: readonly string[];
+  /** A user's own unsandboxed hooks go by the allow-list too (default: they set what they like). */
+  readonly narrowUserHooks: boolean;
 }
 
 const NO_SESSION_ENV_CONSENT: SessionEnvPolicy = Object.freeze({
   allow: Object.freeze([]),
   pathDirs: Object.freeze([]),
+  narrowUserHooks: false,
 });
 
-const KEYS = new Set(['allow', 'pathDirs']);
+const KEYS = new Set(['allow', 'pathDirs', 'narrowUserHooks']);
 
 interface Source {
   readonly scope: Scope;
@@ -47,6 +52,7 @@ function pathDir(v: string): { dir: string } | { problem: string } {
 export function collectSessionEnvPolicy(sources: readonly Source[]): SessionEnvPolicy {
   const allow = new Set<string>();
   const pathDirs = new Set<string>();
+  let narrow = false;
   let seen = false;
   for (const src of sources) {
     const value = src.value?.sessionEnv;
@@ -71,8 +77,16 @@ export function collectSessionEnvPolicy(sources: readonly Source[]): SessionEnvP
       if (!KEYS.has(key))
         src.sink.error(
           joinPath('sessionEnv', key),
-          `unknown key${didYouMean(key, KEYS)}; expected "allow" or "pathDirs"`,
+          `unknown key${didYouMean(key, KEYS)}; expected "allow", "pathDirs" or "narrowUserHooks"`,
         );
+    }
+    if (obj.narrowUserHooks !== undefined) {
+      if (typeof obj.narrowUserHooks !== 'boolean')
+        src.sink.error(
+          'sessionEnv.narrowUserHooks',
+          `expected true or false, got ${renderValue(obj.narrowUserHooks)}`,
+        );
+      else narrow ||= obj.narrowUserHooks;
     }
     for (const key of ['allow', 'pathDirs'] as const) {
       const list = obj[key];
@@ -102,7 +116,11 @@ export function collectSessionEnvPolicy(sources: readonly Source[]): SessionEnvP
     }
   }
   if (!seen) return NO_SESSION_ENV_CONSENT;
-  return Object.freeze({ allow: Object.freeze([...allow]), pathDirs: Object.freeze([...pathDirs]) });
+  return Object.freeze({
+    allow: Object.freeze([...allow]),
+    pathDirs: Object.freeze([...pathDirs]),
+    narrowUserHooks: narrow,
+  });
 }
 
 function allowEntry(v: string, path: string, sink: DiagnosticSink, allow: Set<string>): void {
@@ -123,7 +141,10 @@ function allowEntry(v: string, path: string, sink: DiagnosticSink, allow: Set<st
     sink.error(path, `${loader}: no policy can allow it for the session`);
     return;
   }
-  if (sessionEnvClassReason(v) === undefined)
-    sink.warn(path, `"${v}" is not refused for the session anyway: this entry changes nothing`);
+  if (isInertSessionName(v))
+    sink.warn(
+      path,
+      `"${v}" is on the built-in list of inert variables already: this entry only lifts the check of its value`,
+    );
   allow.add(upper);
 }

@@ -59,8 +59,20 @@ export interface CommandTask {
    * fails with isolation_unavailable). Namespace mode ignores it (bubblewrap contains more).
    */
   readonly containment: 'prefer' | 'require';
-  /** Namespace mode: mount the sandbox root read-write. */
+  /**
+   * Namespace mode: mount the sandbox root read-write. Only ever true for a hook whose file may open
+   * the root: the policy's, a user's own, or a project's the policy granted `writable`. Never for a
+   * tenant's hook (grants.ts): a tenant's `writable` is `writableDir` below.
+   */
   readonly writable: boolean;
+  /**
+   * A directory of the hook's own tenant that it may write (its granted `writable`), kept across its
+   * runs for the executor's life; `HOOK_WRITABLE_DIR` names it. Namespace mode mounts it read-write
+   * after the root (a root mounted read-only stays so), at its own path or, with `hidePaths`, at
+   * /writable (namespace-plan.ts); in process mode the
+   * host's permissions apply as for any path. Unset: nothing but the scratch directory is writable.
+   */
+  readonly writableDir?: string;
   /**
    * Namespace mode: whose network namespace the hook shares (a tenant's hooks one, never another
    * tenant's). Default: the executor's own ('').

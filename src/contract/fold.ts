@@ -197,6 +197,9 @@ function applyOutput(
   return { state: next, outcome, ignored };
 }
 
+/** Refusals of the machinery (not failures of the hook): on a deny-capable event they deny. */
+const REFUSED_CODES: ReadonlySet<string> = new Set(['queue_full', 'pool_closed']);
+
 /** Folds one hook's answer into the state. Pure: same inputs, same result. */
 export function foldStep(
   def: EventDefinition,
@@ -223,6 +226,15 @@ export function foldStep(
     } else if (answer.error.code === 'pack_tampered' && hook.scope === 'policy' && def.canDeny) {
       // A tampered policy pack fails closed whatever the hook's onError says (docs/semantics.md#failures).
       next = raise(next, 'deny', `policy hook "${hook.id}": ${answer.error.message}`, hook.id);
+    } else if (def.canDeny && answer.notRun === true && REFUSED_CODES.has(answer.error.code)) {
+      // Refused, not failed: the hook never looked at the input, so no verdict covers it, whatever
+      // its onError says (a refused dispatch is never a verdict: docs/semantics.md#failures).
+      next = raise(
+        next,
+        'deny',
+        `hook "${hook.id}" was not run (${answer.error.code}): ${answer.error.message}; no verdict covers this input, so it is denied (retry later)`,
+        hook.id,
+      );
     }
     return next;
   }

@@ -7,23 +7,20 @@
 // Kept: assignment statements (env-script.ts) whose variables the rule admits, written on as the bash
 // they were, so `export PATH="$PATH:/opt/x/bin"` still means "append to the PATH of the moment".
 // Refused, each named with its line and why: commands (`source`, `eval`, …), substitutions, the
-// variables of refused-env.ts, and a PATH that adds a directory the policy did not admit.
+// loader's variables (refused-env.ts), and from anyone but a free writer (the operator's or the
+// user's own unsandboxed hook) every variable the allow-list (session-env-names.ts) and the policy
+// do not admit, and a PATH that adds a directory the policy did not admit.
 
 import { type Assignment, parseEnvScript, type ValuePart } from './env-script.js';
-import {
-  ENV_NAME,
-  refusedEnvReason,
-  type SessionEnvWriter,
-  sessionEnvClassReason,
-  sessionPathFree,
-} from './refused-env.js';
+import { ENV_NAME, refusedEnvReason, type SessionEnvWriter } from './refused-env.js';
 import { secretValueKind } from './secret-names.js';
+import { inertProblem } from './session-env-names.js';
 import { shellQuote } from './shell-quote.js';
 
 /** What the policy consents to (its `sessionEnv`), and the facts a PATH is judged against. */
 export interface SessionEnvRule {
   readonly writer: SessionEnvWriter;
-  /** Variables of the refused class the policy lets hooks set anyway (upper case). */
+  /** Variables beyond the built-in list the policy lets this writer set (upper case). */
   readonly allow: ReadonlySet<string>;
   /** Directories a PATH may add (absolute, normalised): `sessionEnv.pathDirs`. Empty: none. */
   readonly pathDirs: readonly string[];
@@ -108,15 +105,19 @@ class Judge {
     if (loader !== undefined) return loader;
     const upper = name.toUpperCase();
     if (upper === 'PATH') {
-      if (!hasValue || sessionPathFree(writer)) return undefined;
+      if (!hasValue || writer.free) return undefined;
       // zsh (a Claude Code user's shell may be zsh) leaves a ~ after a colon as it is: a relative entry.
       if (assignment.value!.some((p) => p.kind === 'home' && p.afterColon))
         return 'PATH has a ~ after a colon, which bash expands and zsh leaves as a relative directory: write $HOME';
       return this.#pathProblem(value);
     }
-    const refused = sessionEnvClassReason(name);
-    if (refused === undefined || allow.has(upper)) return undefined;
-    return `${refused}, and no "sessionEnv": {"allow": ["${name}"]} in a policy file consents to it`;
+    // An allow-list: what is not known to be inert needs the policy's consent (a deny-list would
+    // always miss the next proxy or tool-config variable).
+    if (writer.free || allow.has(upper)) return undefined;
+    // `export NAME` alone sets no value: only the name is judged.
+    const inert = inertProblem(name, hasValue ? value : '');
+    if (inert === undefined) return undefined;
+    return `${inert}, and ${writer.who} may set only those unless a policy file admits it ("sessionEnv": {"allow": ["${name}"]})`;
   }
 
   /** Why this PATH may not be set by a hook below policy scope or a sandboxed one. */

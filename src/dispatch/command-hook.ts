@@ -87,6 +87,7 @@ function commandRequest(
   root: string,
   program: CommandRequest['program'] = def.command.program,
   floor?: IsolationLevel,
+  tenantOwn = false,
 ): CommandRequest {
   const c = { ...def.command, ...raiseIsolation(def.command, floor) };
   const rules = DIALECT_RULES[def.dialect];
@@ -103,8 +104,9 @@ function commandRequest(
   if (rules.toolInputEnv) env.CLAUDE_TOOL_INPUT = JSON.stringify(input.toolInput ?? {});
   if (def.pack !== undefined) env.HOOK_PACK_DIR = def.pack.dir;
   // Claude Code hooks expect the user's tools and configuration (process mode; namespace mode has
-  // neither the host's home nor its PATH directories).
-  const hostEnv = rules.hostEnv && c.isolation === 'process';
+  // neither the host's home nor its PATH directories). Never a tenant's hook: the host's home and
+  // PATH are the operator's (a tenant's hook reads only the host variables its grant names).
+  const hostEnv = rules.hostEnv && c.isolation === 'process' && !tenantOwn;
   return {
     program,
     cwd: root,
@@ -118,7 +120,9 @@ function commandRequest(
     rlimits: c.rlimits,
     isolation: c.isolation,
     containment: c.containment,
-    writable: c.writable,
+    // A tenant's granted `writable` is a folder of its own (the lane's), never the shared root.
+    writable: c.writable && !tenantOwn,
+    ...(c.writable && tenantOwn ? { tenantWritable: true } : {}),
     runAs: c.runAs,
     ...(def.pack === undefined ? {} : { packDir: def.pack.dir }),
   };
@@ -170,6 +174,8 @@ export async function runCommandHook(call: HookCall<CommandHookDefinition>): Pro
       ctx.root,
       runnable.program,
       call.isolationFloor,
+      // A hook below policy in a tenant's dispatch is the tenant's own.
+      call.tenant !== '' && def.scope !== 'policy' && def.scope !== 'trusted',
     ),
     ...sandboxPlace(def, call.tenant),
     // The caller's environment, where the dispatch answers for another process (a daemon's caller).

@@ -3,7 +3,7 @@
 // parallel fan-out, with the re-check of rewrites — fold, and record.
 
 import { optionKeys, refuseUnknownOptions } from '../config/option-keys.js';
-import { tenantIdProblem } from '../config/tenants.js';
+import { tenantIdProblem } from '../config/tenant-id.js';
 import type { EventDefinition } from '../contract/events.js';
 import { finishFold, startFold } from '../contract/fold.js';
 import { HookwardenError } from '../contract/hookwarden-error.js';

@@ -1,6 +1,7 @@
 // One loaded generation of configuration: what a dispatch runs against from start to finish.
 
 import type { IsolationLevel, Limits } from '../config/defaults.js';
+import type { Grants } from '../config/grants.js';
 import type { LimitsByScope } from '../config/scope-limits.js';
 import type { SessionEnvPolicy } from '../config/session-env-policy.js';
 import type { TenantLimits } from '../config/tenant-limits.js';
@@ -32,4 +33,6 @@ export interface Generation {
   readonly policyOnly: TenantGeneration;
   /** What the policy consents to hooks setting for the session (every tenant's dispatches). */
   readonly sessionEnv: SessionEnvPolicy;
+  /** What the policy grants project files' and tenants' hooks (the session-env names among it). */
+  readonly grants: Grants;
 }

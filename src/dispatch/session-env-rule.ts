@@ -6,6 +6,7 @@
 import { realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
+import { tenantGrant } from '../config/grants.js';
 import type { HookAnswer } from '../contract/fold.js';
 import { isUnder, judgeSessionEnv, normalizeDir, type SessionEnvRule } from '../contract/session-env.js';
 import type { HookOutput } from '../contract/types.js';
@@ -31,13 +32,50 @@ function insideProject(root: string): (dir: string) => boolean {
 
 /**
  * Whether the hook ran where it could not touch the host: a command hook in namespace mode, a JS
- * hook in its isolate or a wasm hook in its instance. Such a hook needs the policy's consent for PATH even at policy scope.
+ * hook in its isolate or a wasm hook in its instance. Whatever such a hook writes for the session
+ * goes by the allow-list, at any scope.
  */
 function sandboxed(hook: RegisteredHook, answer: HookAnswer): boolean {
   if (hook.type === 'js' || hook.type === 'wasm') return true;
   if (hook.type !== 'command') return false;
   const ran = answer.kind === 'output' ? answer.sandbox?.containment : undefined;
   return ran === 'namespace' || hook.command.isolation === 'namespace';
+}
+
+/**
+ * Who wrote the session env, and whether it is free (any name but the loader's, PATH as written):
+ * the operator's unsandboxed hooks (policy, trusted) and the user's own unsandboxed hooks of the
+ * user's own files (unless the policy narrows them). An answer that came from a server (http) or a
+ * model (prompt, agent) is never free below policy scope, nor is a tenant's, a project's or a
+ * sandboxed hook's.
+ */
+function sessionEnvWriter(
+  run: DispatchRun,
+  hook: RegisteredHook,
+  answer: HookAnswer,
+): SessionEnvRule['writer'] {
+  const tenant = run.tenant !== '' && hook.scope !== 'policy' && hook.scope !== 'trusted';
+  if (tenant) return { free: false, who: `tenant "${run.tenant}"'s hook` };
+  if (sandboxed(hook, answer))
+    return { free: false, who: hook.type === 'js' ? 'a JS hook' : 'a namespace-mode hook' };
+  if (hook.scope === 'project') return { free: false, who: 'a project hook' };
+  if (hook.type === 'prompt' || hook.type === 'agent')
+    return { free: false, who: `a ${hook.type} hook (a model's answer)` };
+  if (hook.scope === 'user') {
+    if (hook.type === 'http') return { free: false, who: "a user file's http hook (a server's answer)" };
+    if (run.gen.sessionEnv.narrowUserHooks)
+      return { free: false, who: 'a user hook (the policy narrows them: sessionEnv.narrowUserHooks)' };
+  }
+  return { free: true, who: `a ${hook.scope} hook` };
+}
+
+/** The names beyond the built-in list this writer may set: the policy's, plus its tenant's or project's grant. */
+function allowed(run: DispatchRun, hook: RegisteredHook): Set<string> {
+  const names = [...run.gen.sessionEnv.allow];
+  const own = hook.scope !== 'policy' && hook.scope !== 'trusted';
+  if (own && run.tenant !== '') names.push(...(tenantGrant(run.gen.grants, run.tenant).sessionEnv ?? []));
+  else if (own && hook.scope === 'project') names.push(...(run.gen.grants.project.sessionEnv ?? []));
+  return new Set(names.map((n) => n.toUpperCase()));
 }
 
 function ruleFor(run: DispatchRun, hook: RegisteredHook, answer: HookAnswer): SessionEnvRule {
@@ -51,8 +89,8 @@ function ruleFor(run: DispatchRun, hook: RegisteredHook, answer: HookAnswer): Se
     .filter((d) => d.startsWith('/'))
     .map(normalizeDir);
   return {
-    writer: { scope: hook.scope, sandboxed: sandboxed(hook, answer) },
-    allow: new Set(consent.allow),
+    writer: sessionEnvWriter(run, hook, answer),
+    allow: allowed(run, hook),
     pathDirs,
     hostPath,
     home,

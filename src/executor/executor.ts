@@ -37,6 +37,7 @@ import {
   refusalReason,
 } from './reload.js';
 import { loadRuntimeTenant, reloadTenants } from './set-tenant.js';
+import { keepGoodTenants } from './tenant-carry.js';
 import type { TenantRate } from './tenant-rate.js';
 import { buildTenantGenerations, type RuntimeTenant, type TenantSpec } from './tenants.js';
 import { loadTracing, type TracingFactory } from './tracing-option.js';
@@ -121,7 +122,7 @@ class HookExecutor implements Executor {
       tracing: tracing?.((t) => this.#generation.tenants.has(t)),
     };
     const host = { context: () => jobs, generation: () => this.#generation };
-    const parts = asyncParts(host, options.queue, redis);
+    const parts = asyncParts(host, options.queue, redis, this.#warn);
     this.#queue = parts.queue;
     this.#rate = parts.rate;
     this.#ctx = { ...jobs, async: parts.queue };
@@ -158,6 +159,7 @@ class HookExecutor implements Executor {
       scopeLimits: l.scopeLimits,
       policyFailures: l.policyFailures,
       sessionEnv: l.sessionEnv,
+      grants: l.grants,
       ...buildTenantGenerations(l, this.#tenants, this.#trusted, this.#once),
     });
   }
@@ -265,6 +267,7 @@ class HookExecutor implements Executor {
       for (const d of verdict.causes) this.#warn({ ...d, message: `reload refused: ${d.message}` });
       result = { ok: false, generation: this.#generationNumber, reason, diagnostics: next.diagnostics };
     } else {
+      next = keepGoodTenants(previous, next, this.#warn);
       this.#loaded = next;
       await reloadTenants(this.#tenants, previous, next, this.#options, this.#warn, this.#remote);
       this.#generation = this.#buildGeneration();

@@ -2,6 +2,7 @@
 
 import type { AsyncQueue, QueueHost } from '../async/async-queue.js';
 import { EmbeddedQueue } from '../async/embedded-queue.js';
+import type { RedisTrouble } from '../async/redis-health.js';
 import type { RedisQueue } from '../async/redis-queue.js';
 import { DEFAULTS } from '../config/defaults.js';
 import type { ResolvedQueueOptions } from './queue-options.js';
@@ -16,6 +17,7 @@ export function makeQueue(
   host: QueueHost,
   o: ResolvedQueueOptions,
   redis: RedisModule | undefined,
+  onTrouble?: (t: RedisTrouble) => void,
 ): AsyncQueue {
   if (o.redis === undefined) return new EmbeddedQueue(host, o);
   if (redis === undefined) throw new Error('Redis mode: loadRedisModule() first');
@@ -28,5 +30,6 @@ export function makeQueue(
     mismatchTimeoutMs: o.mismatchTimeoutMs,
     mismatchRetryMs: DEFAULTS.async.mismatchRetryMs,
     work: o.work,
+    onTrouble,
   });
 }

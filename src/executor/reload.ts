@@ -2,7 +2,8 @@
 // A reload fails, and the last-known-good generation stays, when the new load has a fatal problem, an
 // error diagnostic the current generation does not have, or a policy failure it does not have: so a
 // broken edit never drops hooks (policy hooks least of all), while problems that were already there
-// do not block unrelated edits. Warnings never block.
+// do not block unrelated edits. Warnings never block, and neither does a problem inside one
+// tenant's section: that tenant alone keeps its last good state (tenant-carry.ts).
 import type { Limits } from '../config/defaults.js';
 import { type Diagnostic, formatDiagnostic } from '../config/diagnostics.js';
 import type { LoadedConfig } from '../config/load.js';
@@ -38,7 +39,11 @@ export type ReloadVerdict = { ok: true } | { ok: false; causes: readonly Diagnos
 
 export function judgeReload(current: LoadedConfig, next: LoadedConfig): ReloadVerdict {
   if (next.fatal.length > 0) return { ok: false, causes: next.fatal };
-  const causes = newDiagnostics(current, next).filter((d) => d.severity === 'error');
+  // A tenant's problem is that tenant's: it keeps its last good state (tenant-carry.ts), and the
+  // reload goes on for everyone else.
+  const causes = newDiagnostics(current, next).filter(
+    (d) => d.severity === 'error' && d.tenant === undefined,
+  );
   for (const f of next.policyFailures) {
     if (current.policyFailures.includes(f)) continue;
     // Usually an error above already says why; a policy file with a skipped entry only warns.

@@ -2,11 +2,12 @@
 import { ISOLATION_LEVELS } from '../config/defaults.js';
 import type { Diagnostic } from '../config/diagnostics.js';
 import { formatDiagnostic } from '../config/diagnostics.js';
+import type { Grants } from '../config/grants.js';
 import { type LoadedConfig, loadConfig } from '../config/load.js';
 import { optionKeys, refuseUnknownOptions } from '../config/option-keys.js';
+import { tenantIdProblem } from '../config/tenant-id.js';
 import type { TenantLimits } from '../config/tenant-limits.js';
 import { tenantLimitsSchema } from '../config/tenant-limits.js';
-import { tenantIdProblem } from '../config/tenants.js';
 import { quotedList } from '../contract/decisions.js';
 import { HookwardenError } from '../contract/hookwarden-error.js';
 import { jsonEqual } from '../contract/json-equal.js';
@@ -30,7 +31,7 @@ export async function loadRuntimeTenant(
   spec: TenantSpec,
   options: ResolvedOptions,
   warn: (d: Diagnostic) => void,
-  base: Pick<LoadedConfig, 'scopeLimits' | 'hookTypes'>,
+  base: Pick<LoadedConfig, 'scopeLimits' | 'hookTypes' | 'grants'>,
   remote?: RemotePacks,
 ): Promise<RuntimeTenant> {
   const problem = tenantIdProblem(id);
@@ -60,6 +61,9 @@ export async function loadRuntimeTenant(
     policy: [],
     baseLimits: base.scopeLimits.policy,
     baseHookTypes: base.hookTypes,
+    baseGrants: base.grants,
+    // Every hook of a tenant's files is the tenant's: held to its grant.
+    tenant: id,
     pins: packPinLoader(remote),
   });
   if (loaded.fatal.length > 0) {
@@ -88,6 +92,9 @@ export async function loadRuntimeTenant(
   return { hooks: loaded.hooks, limits: clean, isolation: spec.isolation, spec };
 }
 
+/** Grants as plain data (their tenants are a Map), to compare two loads'. */
+const grantsData = (g: Grants) => ({ project: g.project, tenants: Object.fromEntries(g.tenants) });
+
 /**
  * Runtime tenants were loaded under the policy level's limits and hook-type policy: when a reload
  * changes those, each is
@@ -104,7 +111,8 @@ export async function reloadTenants(
 ): Promise<void> {
   if (
     jsonEqual(previous.scopeLimits.policy, next.scopeLimits.policy) &&
-    jsonEqual(previous.hookTypes, next.hookTypes)
+    jsonEqual(previous.hookTypes, next.hookTypes) &&
+    jsonEqual(grantsData(previous.grants), grantsData(next.grants))
   )
     return;
   for (const [id, t] of [...tenants]) {

@@ -1,7 +1,7 @@
 // createExecutor's `tenantIsolation` option (docs/security.md): a level for every tenant's own command
 // hooks, or a default and levels per tenant, checked into the floors a dispatch applies.
 import { ISOLATION_LEVELS, type IsolationLevel } from '../config/defaults.js';
-import { tenantIdProblem } from '../config/tenants.js';
+import { tenantIdProblem } from '../config/tenant-id.js';
 import { quotedList } from '../contract/decisions.js';
 import { HookwardenError } from '../contract/hookwarden-error.js';
 import { renderValue } from '../contract/messages.js';

@@ -17,8 +17,12 @@ export interface ValidationReport {
   readonly hookCount: number;
   readonly errorCount: number;
   readonly warningCount: number;
-  /** Policy failures: deny-capable events would deny. */
+  /** Policy failures: deny-capable events would deny (every tenant's too). */
   readonly policyFailures: readonly string[];
+  /** Tenants whose own section has a problem: each fails closed alone (its deny-capable events deny). */
+  readonly tenantFailures: Readonly<Record<string, readonly string[]>>;
+  /** Every tenant the configuration declares. */
+  readonly tenants: readonly string[];
   /** Every pinned pack, verified: digest, signing key, or why it is refused. */
   readonly packs: readonly PackStatus[];
   /**
@@ -119,6 +123,10 @@ export async function validateConfig(options: ValidateOptions): Promise<Validati
     errorCount: diagnostics.filter((d) => d.severity === 'error').length,
     warningCount: diagnostics.filter((d) => d.severity === 'warning').length,
     policyFailures: loaded.policyFailures,
+    tenantFailures: Object.fromEntries(
+      [...loaded.tenants].filter(([, t]) => t.problems.length > 0).map(([id, t]) => [id, t.problems]),
+    ),
+    tenants: [...loaded.tenants.keys()].sort(),
     packs: loaded.packs,
     httpHooks: unique.flatMap((h) =>
       h.type === 'http'

@@ -78,13 +78,20 @@ export function remoteTarget(url: string, token: string, connections: number): D
         },
         (res) => {
           readBody(res).then((text) => {
-            let answer: { error?: { code?: string; message?: string }; result?: DispatchResult } | undefined;
+            let answer:
+              | {
+                  error?: { code?: string; message?: string };
+                  result?: Omit<DispatchResult, 'decision'> & Partial<Pick<DispatchResult, 'decision'>>;
+                }
+              | undefined;
             try {
               answer = JSON.parse(text);
             } catch {}
-            // 429: some hooks were refused queue_full; the partial result counts them as failures.
+            // 429: some hooks were refused queue_full; the partial result counts them as failures. It
+            // carries no decision that proceeds (none at all on an event that cannot deny): counted as deny.
             if (res.statusCode === 200) return resolve(answer as DispatchResult);
-            if (res.statusCode === 429 && answer?.result !== undefined) return resolve(answer.result);
+            if (res.statusCode === 429 && answer?.result !== undefined)
+              return resolve({ ...answer.result, decision: answer.result.decision ?? 'deny' });
             const message = answer?.error?.message ?? text.slice(0, 200);
             const code = ERRORS[res.statusCode ?? 0] ?? 'invalid_options';
             reject(

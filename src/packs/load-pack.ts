@@ -6,6 +6,7 @@ import type { KeyObject } from 'node:crypto';
 import { realpath } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { DiagnosticSink, formatDiagnostic } from '../config/diagnostics.js';
+import type { HookGate } from '../config/grants.js';
 import type { HookTypePolicy } from '../config/hook-type-policy.js';
 import { normalizeHooksMap } from '../config/normalize-entries.js';
 import type { ScopeLimits } from '../config/scope-limits.js';
@@ -48,6 +49,8 @@ export interface PackLoadContext {
   readonly limits: ScopeLimits;
   /** Allowed http hook URLs and variables, registered evaluators (undefined: none). */
   readonly hookTypes?: HookTypePolicy | undefined;
+  /** A user-scope pack pinned by a project file or a tenant: its hooks answer to that grant. */
+  readonly gate?: HookGate | undefined;
 }
 
 const refused = (
@@ -83,6 +86,7 @@ export async function normalizePackHooks(
     catalogue: ctx.catalogue,
     pack,
     hookTypes: ctx.hookTypes,
+    gate: ctx.gate,
   });
   // A JS source or wasm module is read again by the loader: it must still be the byte-exact file
   // that was hashed.

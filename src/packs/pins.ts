@@ -163,7 +163,14 @@ async function loadPackPins(value: unknown, ctx: LoadContext): Promise<PinsResul
     const pin = await parsePin(raw, at, ctx);
     for (const f of pin.keyFiles) watch.push({ dir: dirname(f), name: basename(f) });
     if (pin.dir !== undefined) watch.push({ dir: dirname(pin.dir), name: basename(pin.dir) });
-    const packCtx = { ...ctx, limits: ctx.scopeLimits[pin.scope] };
+    const packCtx = {
+      ...ctx,
+      limits: ctx.scopeLimits[pin.scope],
+      // A user-scope pack answers to the grant of the file that pinned it (a repository cannot
+      // escape its grant by pinning its own pack); a policy-scope pack is the operator's.
+      gate: pin.scope === 'policy' ? undefined : ctx.gate,
+      hookTypes: pin.scope === 'policy' ? (ctx.baseHookTypes ?? ctx.hookTypes) : ctx.hookTypes,
+    };
     let load: PackLoad | undefined;
     let urlRefusal: string | undefined;
     if (pin.invalid === undefined && pin.url !== undefined) {

@@ -19,8 +19,13 @@ import { ScratchDirs } from './scratch.js';
 import type { TenantLimits } from './tenant-queues.js';
 import { type LaneScheduling, Turns } from './turns.js';
 
-/** What a dispatch hands the command lane: the task without the lane's own parts. */
-export type CommandRequest = Omit<CommandTask, 'scratchDir' | 'killGraceMs'>;
+/**
+ * What a dispatch hands the command lane: the task without the lane's own parts. `tenantWritable`:
+ * the hook is its tenant's and was granted `writable`, so the lane gives it the tenant's own folder.
+ */
+export type CommandRequest = Omit<CommandTask, 'scratchDir' | 'killGraceMs' | 'writableDir'> & {
+  readonly tenantWritable?: boolean;
+};
 
 export interface CommandLaneOptions {
   readonly maxConcurrent: number;
@@ -97,9 +102,14 @@ export class CommandLane {
       scratchDir = this.#scratch.create(tenant);
       const etcDir =
         request.isolation === 'namespace' ? this.#scratch.etcSnapshot(request.hidePaths === true) : undefined;
+      const { tenantWritable, ...task } = request;
+      const writableDir = tenantWritable === true ? this.#scratch.tenantFolder(tenant) : undefined;
       return runCommand(
         {
-          ...request,
+          ...task,
+          ...(writableDir === undefined
+            ? {}
+            : { writableDir, env: { ...task.env, HOOK_WRITABLE_DIR: writableDir } }),
           scratchDir,
           killGraceMs: this.#options.killGraceMs,
           ...(etcDir === undefined ? {} : { etcDir }),

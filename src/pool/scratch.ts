@@ -58,6 +58,24 @@ export class ScratchDirs {
    * tenants never share a scratch directory.
    */
   create(tenant = ''): string {
+    // A random name only: a count would tell a tenant how many hooks others ran in between.
+    const dir = join(this.#parent(tenant), `h-${randomBytes(12).toString('hex')}`);
+    mkdirSync(dir, { mode: 0o700 });
+    return dir;
+  }
+
+  /**
+   * The tenant's own writable folder (a granted `writable`): one per tenant, kept across its hooks'
+   * runs until close(), under the tenant's parent (another tenant's is never mounted or named).
+   */
+  tenantFolder(tenant: string): string {
+    const dir = join(this.#parent(tenant), 'writable');
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    return dir;
+  }
+
+  /** The tenant's parent directory (mode 0711: traversable, not listable). */
+  #parent(tenant: string): string {
     this.#ensureRoot();
     let parent = this.#tenantDirs.get(tenant);
     if (parent === undefined) {
@@ -66,10 +84,7 @@ export class ScratchDirs {
       mkdirSync(parent, { recursive: true, mode: 0o711 });
       this.#tenantDirs.set(tenant, parent);
     }
-    // A random name only: a count would tell a tenant how many hooks others ran in between.
-    const dir = join(parent, `h-${randomBytes(12).toString('hex')}`);
-    mkdirSync(dir, { mode: 0o700 });
-    return dir;
+    return parent;
   }
 
   /**

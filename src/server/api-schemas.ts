@@ -84,8 +84,22 @@ export const errorBodySchema = z.object({
   error: z.object({ code: z.enum(API_ERROR_CODES), message: z.string() }),
 });
 
-/** 429: a hook of the dispatch was refused `queue_full`; the partial result is included. */
-export const queueFullBodySchema = errorBodySchema.extend({ result: dispatchResultSchema });
+/**
+ * 429: a hook of the dispatch was refused `queue_full`; the partial result is included, with no
+ * decision that proceeds (`deny` on a deny-capable event, none elsewhere). No result when nothing ran
+ * (the tenant already had as many dispatches in progress as its lanes can run and queue).
+ */
+export const queueFullBodySchema = errorBodySchema.extend({
+  result: dispatchResultSchema
+    .extend({
+      decision: z
+        .literal('deny')
+        .optional()
+        .meta({ description: 'deny on a deny-capable event (a hook did not run); absent elsewhere.' }),
+    })
+    .optional()
+    .meta({ description: 'The partial result; absent when nothing ran.' }),
+});
 
 const diagnosticSchema = z.object({
   severity: z.enum(['error', 'warning']),

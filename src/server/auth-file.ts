@@ -8,7 +8,7 @@ import { closeSync, fstatSync, openSync, readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { renderValue } from '../config/diagnostics.js';
 import { duplicateProblem, parseConfigText } from '../config/read-json.js';
-import { tenantIdProblem } from '../config/tenants.js';
+import { tenantIdProblem } from '../config/tenant-id.js';
 import { HookwardenError } from '../contract/hookwarden-error.js';
 import { describeIssues } from '../packs/issues.js';
 import type { TokenEntry } from './tokens.js';

@@ -16,6 +16,7 @@ import type { Logger } from './logging.js';
 import type { ServerMetrics } from './metrics.js';
 import type { ResolvedServeOptions } from './options.js';
 import type { StreamSlots } from './stream-slots.js';
+import type { TenantAdmission } from './tenant-admission.js';
 import type { Principal, TokenTable } from './tokens.js';
 
 /** POST /v1/reload's answer: the executor's ReloadResult, and the auth file's reload. */
@@ -48,6 +49,8 @@ export interface ServerContext {
   readonly queueStatus: () => QueueStatus;
   /** The open event streams, counted against maxEventStreams(PerTenant). */
   readonly streams: StreamSlots;
+  /** Each tenant's dispatches in progress, bounded by what its lanes can run and queue. */
+  readonly admission: TenantAdmission;
   /** Traces on (OTEL_* variables): the caller's trace context from a request's headers (`traceparent`). */
   readonly traceContext?: ((headers: FastifyRequest['headers']) => Context) | undefined;
 }

@@ -131,10 +131,16 @@ function requestLineWriter(logger: Logger, stream: DestinationStream): (fields: 
 
 /**
  * A configuration problem as a log line (file, JSON path, message), in place of the CLI's stderr
- * text; one about a tenant names it as the metrics do (`tenantName`).
+ * text; one about a tenant names it as the metrics do (`tenantName`), one inside `tenants.<id>` by
+ * that id.
  */
 export function logDiagnostic(logger: Logger, d: Diagnostic, tenantName?: (tenant: string) => string): void {
-  const tenant = d.tenant === undefined ? {} : { tenant: tenantName?.(d.tenant) ?? d.tenant };
+  // A problem inside `tenants.<id>` names a tenant the configuration declares, even before (or
+  // while) it is loaded: its id as written.
+  const [top, id] = d.path.split(/[.[]/);
+  const declared = top === 'tenants' && id === d.tenant;
+  const tenant =
+    d.tenant === undefined ? {} : { tenant: declared ? d.tenant : (tenantName?.(d.tenant) ?? d.tenant) };
   logger[d.severity === 'error' ? 'error' : 'warn'](
     { file: d.file, path: d.path, skipped: d.skipped, ...tenant },
     d.message,

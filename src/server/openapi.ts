@@ -90,7 +90,7 @@ export function openApiDocument(): Json {
             '429': {
               ...json(
                 'QueueFull',
-                'A hook was refused because the tenant’s queue is full (`queue_full`, with the partial result), or the tenant is over `limits.tenantRatePerSec` (`rate_limited`, the error only: nothing ran); retry after Retry-After.',
+                'A hook was refused because the tenant’s queue is full (`queue_full`, with the partial result, whose decision is deny on a deny-capable event and absent elsewhere), or the tenant is over `limits.tenantRatePerSec` (`rate_limited`, the error only: nothing ran); retry after Retry-After.',
               ),
               headers: { 'Retry-After': { schema: { type: 'integer' }, description: 'Seconds.' } },
             },

@@ -22,6 +22,7 @@ import { type ResolvedServeOptions, resolveServeOptions, type ServeOptions } fro
 import { metricsRoute } from './routes/admin.js';
 import { healthRoutes } from './routes/health.js';
 import { StreamSlots } from './stream-slots.js';
+import { TenantAdmission } from './tenant-admission.js';
 import { TokenTable } from './tokens.js';
 import { traceSettings } from './trace-settings.js';
 import type { ServeTracing } from './tracing.js';
@@ -120,6 +121,7 @@ class Server implements RunningServer {
       feed: internals.queue.feed,
       queueStatus: () => internals.queue.status(),
       streams: new StreamSlots(this.#o.maxEventStreams, this.#o.maxEventStreamsPerTenant),
+      admission: new TenantAdmission(internals.pool, internals.generation),
       traceContext: this.#tracing?.extract,
     };
     try {

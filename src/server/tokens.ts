@@ -4,7 +4,7 @@
 // depends only on the digest of what the caller sent, which reveals nothing about stored tokens
 // (finding a token with a chosen digest prefix is a preimage attack on SHA-256).
 import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { tenantIdProblem } from '../config/tenants.js';
+import { tenantIdProblem } from '../config/tenant-id.js';
 
 /** Random bytes in a token (256 bits). */
 const TOKEN_BYTES = 32;

@@ -147,8 +147,10 @@ describe('hookwarden claude-code', () => {
       code: `export default () => ({ sessionEnv: { GREETING: "it's me", LD_PRELOAD: "/x.so" } })`,
     };
     const cfg = writeConfig(dir, 'env.json', hooksOn('SessionStart', [js]));
+    // A JS hook is sandboxed: GREETING (not on the inert list) passes by the policy's allow.
+    const policy = writeConfig(dir, 'env-policy.json', { sessionEnv: { allow: ['GREETING'] } });
     const r = await adapter(
-      ['-c', cfg],
+      ['-c', cfg, '-p', policy],
       { session_id: 's1', hook_event_name: 'SessionStart', source: 'startup' },
       {
         CLAUDE_ENV_FILE: envFile,

@@ -91,11 +91,15 @@ describe('other env rules at load', () => {
   });
 
   it('ignores, with a warning, env and inheritEnv entries naming a variable hookwarden sets', async () => {
-    const r = await load({
-      command: 'true',
-      env: { HOME: '/root', TMPDIR: '/var/tmp', HOOK_EVENT: 'Spoofed', HOOK_TOOL_NAME: 'x', KEEP: '1' },
-      inheritEnv: ['HOME', 'EDITOR'],
-    });
+    // A user's own file (a project's inheritEnv needs the policy's grant: grants.test.ts).
+    const r = await load(
+      {
+        command: 'true',
+        env: { HOME: '/root', TMPDIR: '/var/tmp', HOOK_EVENT: 'Spoofed', HOOK_TOOL_NAME: 'x', KEEP: '1' },
+        inheritEnv: ['HOME', 'EDITOR'],
+      },
+      'user',
+    );
     expect({ ...commandOf(r.hooks[0]!)!.env }).toEqual({ KEEP: '1' });
     expect(commandOf(r.hooks[0]!)!.inheritEnv).toEqual(['EDITOR']);
     expect(r.messages).toEqual([
@@ -118,7 +122,7 @@ describe('other env rules at load', () => {
   it('warns at load when an inherited variable’s current value carries a credential (never showing it)', async () => {
     process.env.HW_TEST_DATABASE_URL = 'postgres://app:hunter2@db.internal/app';
     try {
-      const r = await load({ command: 'true', inheritEnv: ['HW_TEST_DATABASE_URL'] });
+      const r = await load({ command: 'true', inheritEnv: ['HW_TEST_DATABASE_URL'] }, 'user');
       expect(r.messages).toEqual([
         'warning hooks.BeforeTool[0].hooks[0].inheritEnv[0]: the current value of "HW_TEST_DATABASE_URL" carries a credential (a URL with user:password@) and is not passed to hooks',
       ]);

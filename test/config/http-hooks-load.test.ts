@@ -96,23 +96,34 @@ describe('the http hook URL allow-list', () => {
     expect(r.policyFailures).toEqual([expect.stringContaining('matches no "allowedHttpHookUrls" pattern')]);
   });
 
-  it('is applied to a runtime tenant, whose own allowedHttpHookUrls count for nothing', async () => {
+  it("is a runtime tenant's grant, not the top-level list; its own allowedHttpHookUrls count for nothing", async () => {
     const server = await startHookServer((_req, res) =>
       json(res, { decision: 'deny', reason: 'tenant guard' }),
     );
-    await withExecutor({ allowedHttpHookUrls: [`${server.origin}/*`] }, async (hw, warnings) => {
-      await hw.setTenant('acme', {
-        config: { allowedHttpHookUrls: ['https://*'], ...httpHook(`${server.origin}/t`) },
-      });
-      await hw.setTenant('evil', { config: httpHook('https://evil.test/x') });
-      expect(await hw.dispatch('PreToolUse', input({ toolName: 'Bash' }), { tenant: 'acme' })).toMatchObject({
-        decision: 'deny',
-        reason: 'tenant guard',
-      });
-      const w = warnings.join('\n');
-      expect(w).toContain('tenant "acme": ignored: only policy can decide');
-      expect(w).toContain('tenant "evil": https://evil.test/x matches no "allowedHttpHookUrls" pattern');
-    });
+    const policy = { grants: { tenants: { acme: { allowedHttpHookUrls: [`${server.origin}/*`] } } } };
+    await withExecutor(
+      { allowedHttpHookUrls: [`${server.origin}/*`], policy: [policy] },
+      async (hw, warnings) => {
+        await hw.setTenant('acme', {
+          config: { allowedHttpHookUrls: ['https://*'], ...httpHook(`${server.origin}/t`) },
+        });
+        await hw.setTenant('evil', { config: httpHook('https://evil.test/x') });
+        // The top-level list is the operator's own hooks': a tenant without a grant reaches nothing.
+        await hw.setTenant('other', { config: httpHook(`${server.origin}/other`) });
+        expect(
+          await hw.dispatch('PreToolUse', input({ toolName: 'Bash' }), { tenant: 'acme' }),
+        ).toMatchObject({ decision: 'deny', reason: 'tenant guard' });
+        expect(
+          (await hw.dispatch('PreToolUse', input({ toolName: 'Bash' }), { tenant: 'other' })).decision,
+        ).toBe('passthrough');
+        const w = warnings.join('\n');
+        expect(w).toContain('tenant "acme": ignored: only policy can decide');
+        expect(w).toMatch(
+          /tenant "evil": http hooks are sent only to URLs an operator allowed.*"grants": \{"tenants": \{"evil"/,
+        );
+        expect(w).toMatch(/tenant "other": http hooks are sent only to URLs an operator allowed/);
+      },
+    );
   });
 });
 
@@ -172,11 +183,19 @@ describe('http hook fields', () => {
   });
 
   it('default to a 60 s deadline, a 1 MiB body cap (at most 16 MiB), and say when a header names an unlisted variable', async () => {
-    const r = await loadOne({
+    const hook = {
       type: 'http',
       url: 'https://a.test/x',
       headers: { 'X-Team': '$TEAM_NAME' },
       maxOutputBytes: 64 * 1024 * 1024,
+    };
+    // A project file's hook: a larger cap is the policy's to grant (grants.test.ts).
+    const project = await loadOne(hook);
+    expect(project.hooks[0]!.type === 'http' && project.hooks[0]!.http.maxOutputBytes).toBe(1024 * 1024);
+    const r = await loadConfig({
+      config: [obj(hooksOn('PreToolUse', [hook]), 'user')],
+      policy: [],
+      hookTypes: allow,
     });
     const h = r.hooks[0]!;
     expect(h.deadlineMs).toBe(60_000);

@@ -152,7 +152,8 @@ describe('config problems', () => {
         BeforeTool: [{ hooks: [{ command: 'x', inheritEnv: ['GITHUB_TOKEN', 'EDITOR', 'HOOKWARDEN_X'] }] }],
       },
     });
-    const r = await load([file(p)]);
+    // A user's own file: a project's inheritEnv needs the policy's grant besides (grants.test.ts).
+    const r = await load([file(p, 'user')]);
     expect(commandOf(r.hooks[0]!)!.inheritEnv).toEqual(['EDITOR']);
     expect(messages(r)).toHaveLength(2);
     expect(messages(r)[0]).toMatch(/inheritEnv\[0\]: "GITHUB_TOKEN" looks like a secret/);

@@ -33,6 +33,7 @@ describe('sessionEnv in a policy file', () => {
     expect(r.sessionEnv).toEqual({
       allow: ['NODE_OPTIONS', 'JAVA_HOME'],
       pathDirs: ['~/.nvm/versions', '/opt/tools'],
+      narrowUserHooks: false,
     });
     expect(messages(r)).toEqual([
       expect.stringMatching(/^warning <test> sessionEnv: ignored: only a policy file can consent/),
@@ -51,6 +52,7 @@ describe('sessionEnv in a policy file', () => {
     [{ pathDirs: ['opt/bin'] }, 'sessionEnv.pathDirs[0]', /expected an absolute directory or one under ~\//],
     [{ pathDirs: [3] }, 'sessionEnv.pathDirs[0]', /expected a string/],
     [{ pathdirs: ['/opt'] }, 'sessionEnv.pathdirs', /unknown key \(did you mean "pathDirs"\?\)/],
+    [{ narrowUserHooks: 'yes' }, 'sessionEnv.narrowUserHooks', /expected true or false/],
     [['PATH'], 'sessionEnv', /expected an object/],
   ])('%j is a policy failure at %s', async (value, path, message) => {
     const r = await loadConfig({ config: [], policy: [obj({ sessionEnv: value }, 'policy', '<p>')] });
@@ -66,7 +68,9 @@ describe('sessionEnv in a policy file', () => {
       policy: [obj({ sessionEnv: { allow: ['NODE_ENV'], pathDirs: ['/'] } }, 'policy', '<p>')],
     });
     expect(messages(r)).toEqual([
-      expect.stringMatching(/sessionEnv.allow\[0\]: "NODE_ENV" is not refused for the session anyway/),
+      expect.stringMatching(
+        /sessionEnv.allow\[0\]: "NODE_ENV" is on the built-in list of inert variables already/,
+      ),
       expect.stringMatching(/sessionEnv.pathDirs\[0\]: "\/" admits every directory below it/),
     ]);
     expect(r.policyFailures).toEqual([]);

@@ -1,12 +1,13 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: bash ${NAME} expansions, written as in env files
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { SESSION_ENV_REFUSED } from '../../src/contract/refused-env.js';
 import { judgeSessionEnv, type SessionEnvRule } from '../../src/contract/session-env.js';
+import { SESSION_ENV_INERT } from '../../src/contract/session-env-names.js';
 
 const PROJECT = '/work/proj';
+const PROJECT_HOOK = { free: false, who: 'a project hook' };
 const rule = (over: Partial<SessionEnvRule> = {}): SessionEnvRule => ({
-  writer: { scope: 'project', sandboxed: false },
+  writer: PROJECT_HOOK,
   allow: new Set(),
   pathDirs: [],
   hostPath: ['/usr/local/bin', '/usr/bin', '/bin'],
@@ -15,8 +16,10 @@ const rule = (over: Partial<SessionEnvRule> = {}): SessionEnvRule => ({
   ...over,
 });
 const file = (...lines: string[]) => ({ file: { text: lines.join('\n'), truncated: false } });
-const policy = rule({ writer: { scope: 'policy', sandboxed: false } });
-const nvm = rule({ pathDirs: ['/home/u/.nvm/versions', '/opt/tools'] });
+const policy = rule({ writer: { free: true, who: 'a policy hook' } });
+/** Names the tests set that are not on the inert list: admitted as the policy's `allow` would. */
+const named = (...names: string[]) => rule({ allow: new Set(names) });
+const nvm = rule({ pathDirs: ['/home/u/.nvm/versions', '/opt/tools'], allow: new Set(['NVM_BIN']) });
 
 /** PATH after bash runs `script` with the host PATH. */
 const bashPath = (script: string) =>
@@ -36,7 +39,7 @@ describe('the session-env rule: what a hook may set for the session', () => {
         'export BASH_ENV=/work/proj/.x',
         'export NODE_ENV=test',
       ),
-      rule(),
+      named('GREETING', 'NVM_DIR'),
     );
     expect(r.script).toBe(
       [
@@ -52,34 +55,84 @@ describe('the session-env rule: what a hook may set for the session', () => {
     expect(r.warnings).toEqual([
       'CLAUDE_ENV_FILE line 4 (source): runs a command, which a hook may not add to the session: not applied',
       expect.stringMatching(
-        /^CLAUDE_ENV_FILE line 5 \(BASH_ENV\): "BASH_ENV" changes what later commands of the session run, and no "sessionEnv": \{"allow": \["BASH_ENV"\]\} in a policy file consents to it: not applied$/,
+        /^CLAUDE_ENV_FILE line 5 \(BASH_ENV\): "BASH_ENV" is not on the list of variables known to be inert for a session, and a project hook may set only those unless a policy file admits it \("sessionEnv": \{"allow": \["BASH_ENV"\]\}\): not applied$/,
       ),
     ]);
   });
 
-  it('refuses every variable of the class that changes what later commands run, from any scope, unless the policy allows it', () => {
+  it("from anyone but a free writer, admits only the inert list and the policy's names: proxies, config and any new name are refused", () => {
     const names = [
-      ...SESSION_ENV_REFUSED,
+      'HTTPS_PROXY',
+      'http_proxy',
+      'ALL_PROXY',
+      'NO_PROXY',
+      'BASH_ENV',
+      'NODE_OPTIONS',
+      'GIT_SSH_COMMAND',
       'GIT_CONFIG_KEY_0',
-      'NPM_CONFIG_PREFIX',
-      'DYLD_INSERT_LIBRARIES',
-      'CARGO_BUILD_RUSTC_WRAPPER',
+      'NPM_CONFIG_REGISTRY',
+      'DOCKER_HOST',
+      'ANTHROPIC_BASE_URL',
+      'OPENAI_BASE_URL',
+      'AWS_ENDPOINT_URL',
+      'SOME_TOOL_NOT_YET_WRITTEN',
+      'GREETING',
       'node_options',
     ];
     for (const writer of [
-      { scope: 'project', sandboxed: false },
-      { scope: 'user', sandboxed: false },
-      { scope: 'policy', sandboxed: false },
-      { scope: 'policy', sandboxed: true },
-    ] as const) {
-      const r = judgeSessionEnv(file(...names.map((n) => `export ${n}=/work/proj/x`)), rule({ writer }));
-      expect([writer, r.script, r.ignored.length]).toEqual([writer, '', names.length]);
+      PROJECT_HOOK,
+      { free: false, who: 'tenant "acme"\'s hook' },
+      { free: false, who: 'a namespace-mode hook' },
+      { free: false, who: "a prompt hook (a model's answer)" },
+    ]) {
+      const r = judgeSessionEnv(
+        file(...names.map((n) => `export ${n}=http://10.0.0.1:3128`)),
+        rule({ writer }),
+      );
+      expect([writer.who, r.script, r.ignored.length]).toEqual([writer.who, '', names.length]);
+      expect(r.warnings.every((w) => w.includes(writer.who))).toBe(true);
     }
     const allowed = judgeSessionEnv(
-      file('export NODE_OPTIONS=--max-old-space-size=4096'),
-      rule({ allow: new Set(['NODE_OPTIONS']) }),
+      file('export NODE_OPTIONS=--max-old-space-size=4096', 'export https_proxy=http://proxy:3128'),
+      rule({ allow: new Set(['NODE_OPTIONS', 'HTTPS_PROXY']) }),
     );
-    expect([allowed.script, allowed.ignored]).toEqual(['export NODE_OPTIONS=--max-old-space-size=4096', []]);
+    expect([allowed.ignored, allowed.script.split('\n').length]).toEqual([[], 2]);
+  });
+
+  it('admits every name of the inert list with a plain value, and refuses the same names with a path or a substitution', () => {
+    for (const c of SESSION_ENV_INERT) {
+      for (const name of [...c.names, ...(c.prefixes ?? []).map((p) => `${p}TIME`)]) {
+        const plain =
+          name === 'TZ'
+            ? 'Europe/Paris'
+            : name.startsWith('LC_') || name.startsWith('LANG')
+              ? 'C.UTF-8'
+              : '1';
+        const ok = judgeSessionEnv(file(`export ${name}=${plain}`), rule());
+        expect([name, ok.ignored]).toEqual([name, []]);
+        if (c.value === undefined) continue;
+        for (const bad of ['/tmp/evil/locale', '$(id)', '"$HTTPS_PROXY"']) {
+          const r = judgeSessionEnv(file(`export ${name}=${bad}`), rule());
+          expect([name, bad, r.script]).toEqual([name, bad, '']);
+        }
+      }
+    }
+  });
+
+  it("a free writer (the policy's, the user's own unsandboxed hook) keeps Claude Code's meaning: any name, PATH as written, but never the loader's", () => {
+    const user = rule({ writer: { free: true, who: 'a user hook' } });
+    const r = judgeSessionEnv(
+      file(
+        'export PATH="$PATH:/home/u/.local/bin"',
+        'export PATH=$CLAUDE_PROJECT_DIR/.tools:$PATH',
+        'export HTTPS_PROXY=http://corp-proxy:3128',
+        'export JAVA_HOME=/opt/jdk',
+        'export LD_PRELOAD=/x.so',
+      ),
+      user,
+    );
+    expect(r.ignored).toEqual(['CLAUDE_ENV_FILE:5']);
+    expect(bashPath(r.script.split('\n')[0]!)).toBe('/usr/local/bin:/usr/bin:/bin:/home/u/.local/bin');
   });
 
   it('never the loader variables, whatever the policy says', () => {
@@ -87,7 +140,7 @@ describe('the session-env rule: what a hook may set for the session', () => {
       file('export LD_PRELOAD=/x.so', 'export GLIBC_TUNABLES=x'),
       rule({
         allow: new Set(['LD_PRELOAD', 'GLIBC_TUNABLES']),
-        writer: { scope: 'trusted', sandboxed: false },
+        writer: { free: true, who: 'a trusted hook' },
       }),
     );
     expect([r.script, r.ignored]).toEqual(['', ['CLAUDE_ENV_FILE:1', 'CLAUDE_ENV_FILE:2']]);
@@ -161,7 +214,7 @@ describe('the session-env rule: what a hook may set for the session', () => {
       { file: { text, truncated: false } },
       rule({
         pathDirs: ['/opt/tools', '/work', '/home/u/.nvm'],
-        writer: { scope: 'policy', sandboxed: true },
+        writer: { free: false, who: 'a namespace-mode hook' },
       }),
     );
     expect(r.script).toBe('');
@@ -174,13 +227,13 @@ describe('the session-env rule: what a hook may set for the session', () => {
   });
 
   it('an export line with one refused variable is refused whole (bash evaluates all before it assigns)', () => {
-    const r = judgeSessionEnv(file('export A=1 BASH_ENV=/x B=2'), rule());
+    const r = judgeSessionEnv(file('export A=1 BASH_ENV=/x B=2'), named('A', 'B'));
     expect([r.script, r.ignored]).toEqual(['', ['CLAUDE_ENV_FILE:1']]);
     expect(r.warnings[0]).toMatch(/line 1 \(BASH_ENV\)/);
   });
 
   it('where bash cannot be followed, the rest of the file is refused as one span', () => {
-    const r = judgeSessionEnv(file('export A=1', 'if true; then', '  export B=2', 'fi'), rule());
+    const r = judgeSessionEnv(file('export A=1', 'if true; then', '  export B=2', 'fi'), named('A', 'B'));
     expect([r.script, r.ignored]).toEqual(['export A=1', ['CLAUDE_ENV_FILE:2-4']]);
     expect(r.warnings[0]).toMatch(/^CLAUDE_ENV_FILE lines 2-4 \(if\): line 2 has "if", a compound command/);
   });
@@ -192,7 +245,7 @@ describe('the session-env rule: what a hook may set for the session', () => {
         script: 'export B="$A-2"\nsource y',
         env: { C: "it's", PATH: '/tmp/x', D: 'a\u0000b' },
       },
-      rule(),
+      named('A', 'B', 'C', 'D'),
     );
     expect(r.script).toBe(`export A=1\nexport B="$A-2"\nexport C='it'\\''s'`);
     expect({ ...r.env }).toEqual({ A: '1', C: "it's" });
@@ -200,7 +253,7 @@ describe('the session-env rule: what a hook may set for the session', () => {
   });
 
   it('a later assignment that is not a literal takes the variable out of env (env holds only literal values)', () => {
-    const r = judgeSessionEnv(file('export A=1', 'export A="$A:2"'), rule());
+    const r = judgeSessionEnv(file('export A=1', 'export A="$A:2"'), named('A'));
     expect({ ...r.env }).toEqual({});
     expect(r.script).toBe('export A=1\nexport A="$A:2"');
   });

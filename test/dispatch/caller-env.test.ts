@@ -1,4 +1,5 @@
 // A dispatch's `env` option: the environment hooks inherit from is the caller's (a daemon answering
+// The files are the user's own (a project's inheritEnv and allowedEnvVars need the policy's grant).
 // for another process), never this process's, and it goes through the same filters.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -24,7 +25,7 @@ describe('the environment a dispatch passes to its hooks', () => {
         ],
       },
     });
-    await withExecutor({ config: [config], root: dir }, async (ex) => {
+    await withExecutor({ config: [{ path: config, scope: 'user' }], root: dir }, async (ex) => {
       const env = { HW_CALLER_COLOR: 'blue', HW_CALLER_TOKEN: 'x', HOME: '/home/caller', USER: 'caller' };
       const r = await ex.dispatch('SessionStart', { sessionId: 's' }, { env });
       // A secret-looking name never passes, whoever's environment it is.
@@ -56,10 +57,13 @@ describe('the environment a dispatch passes to its hooks', () => {
       },
     });
     try {
-      await withExecutor({ config: [config], root: dir, allowedHttpHookUrls: [url] }, async (ex) => {
-        await ex.dispatch('Stop', { sessionId: 's' }, { env: { HW_COLOR: 'green' } });
-        await ex.dispatch('Stop', { sessionId: 's' }, { env: {} });
-      });
+      await withExecutor(
+        { config: [{ path: config, scope: 'user' }], root: dir, allowedHttpHookUrls: [url] },
+        async (ex) => {
+          await ex.dispatch('Stop', { sessionId: 's' }, { env: { HW_COLOR: 'green' } });
+          await ex.dispatch('Stop', { sessionId: 's' }, { env: {} });
+        },
+      );
     } finally {
       server.close();
     }
@@ -115,7 +119,7 @@ describe('the environment a dispatch passes to its hooks', () => {
         },
       },
     );
-    await withExecutor({ config: [config], root: dir }, async (ex) => {
+    await withExecutor({ config: [{ path: config, scope: 'user' }], root: dir }, async (ex) => {
       const input = { toolName: 'Bash', toolInput: { command: 'ls' } };
       await expect(ex.dispatch('BeforeTool', input, { signal: loud } as never)).rejects.toMatchObject({
         code: 'invalid_options',

@@ -367,7 +367,9 @@ describe('CLAUDE_ENV_FILE', () => {
         PreToolUse: [{ hooks: [sh(`printf '{"additionalContext": "[%s]"}' "$CLAUDE_ENV_FILE"`)] }],
       },
     });
-    await withExecutor({ config }, async (hw) => {
+    // The user's own settings: its hooks set what they like but the loader's variables (a
+    // project's go by the allow-list: test/dispatch/session-env-allow-list.test.ts).
+    await withExecutor({ config: [{ path: config, scope: 'user' }] }, async (hw) => {
       const r = await hw.dispatch('SessionStart', input({ source: 'startup' }));
       expect(r.sessionEnv).toEqual({ NODE_ENV: 'production', REGION: 'us' });
       // The bash Claude Code's env file gets: each hook's lines as written, its JSON answer after them.

@@ -11,14 +11,26 @@ import { type HookServer, json, startHookServer } from '../helpers/hook-server.j
 
 const TOOL = { toolName: 'Bash', toolInput: { command: 'rm -rf build' } };
 
+/** The host variables these tests' headers name: a project file's hooks read them only when granted. */
+const GRANT = {
+  grants: {
+    project: {
+      inheritEnv: ['HW_TEST_DB', 'HW_TEST_OTHER', 'HW_TEST_REGION', 'HW_TEST_TEAM', 'HW_TEST_TOKEN'],
+    },
+  },
+};
+
 /** One PreToolUse http hook to `server` (path /hook), the server's origin allowed. */
 function options(server: HookServer, hook: Record<string, unknown> = {}, extra: ExecutorOptions = {}) {
+  const policy =
+    extra.policy === undefined ? [] : Array.isArray(extra.policy) ? extra.policy : [extra.policy];
   return {
     config: hooksOn('PreToolUse', [{ type: 'http', url: `${server.origin}/hook`, ...hook }], {
       matcher: 'Bash',
     }),
     allowedHttpHookUrls: [`${server.origin}/*`],
     ...extra,
+    policy: [GRANT, ...policy],
   } satisfies ExecutorOptions;
 }
 

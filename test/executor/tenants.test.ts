@@ -111,7 +111,7 @@ describe('tenants', () => {
     }
   });
 
-  it('get queue_full past maxQueued, and onError decides', async () => {
+  it('get queue_full past maxQueued, which denies whatever onError says', async () => {
     for (const onError of ['skip', 'deny']) {
       // The hook that runs holds its slot until the test releases it: one runs, one waits, and the
       // third finds the queue full, however slowly the machine starts the first.
@@ -138,7 +138,8 @@ describe('tenants', () => {
         const results = await Promise.all(dispatches);
         const full = results.filter((r) => r.hooks[0]!.error?.code === 'queue_full');
         expect(full).toHaveLength(1);
-        expect(full[0]!.decision).toBe(onError === 'deny' ? 'deny' : 'passthrough');
+        // Refused, the hook saw nothing: deny on BeforeTool whatever its onError (never passthrough).
+        expect(full[0]!.decision).toBe('deny');
         expect(results.filter((r) => r.hooks[0]!.outcome === 'proceed')).toHaveLength(2);
       });
       held.lines.close();

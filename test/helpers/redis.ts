@@ -62,10 +62,13 @@ export class RedisServer {
     return r;
   }
 
-  /** Starts (again) on the same port and directory: the AOF there is loaded. */
-  async restart(): Promise<void> {
+  /**
+   * Starts (again) on the same port and directory: the AOF there is loaded. `password` replaces the
+   * one clients must give (this.url keeps the first one: a restart with another refuses them).
+   */
+  async restart(password = this.password): Promise<void> {
     const conf = join(this.dir, 'redis.conf');
-    writeFileSync(conf, this.password === undefined ? '' : `requirepass "${this.password}"\n`, {
+    writeFileSync(conf, password === undefined ? '' : `requirepass "${password}"\n`, {
       mode: 0o600,
     });
     const child = spawn(

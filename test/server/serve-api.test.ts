@@ -54,7 +54,12 @@ const config = writeConfig(dir, 'hooks.json', {
     },
     tight: {
       limits: { maxConcurrent: 1, maxQueued: 1 },
-      hooks: { SessionStart: [{ hooks: [{ name: 'waits', ...waitingHook(startedPath, releasePath) }] }] },
+      hooks: {
+        SessionStart: [{ hooks: [{ name: 'waits', ...waitingHook(startedPath, releasePath) }] }],
+        BeforeTool: [
+          { hooks: [{ name: 'guard', onError: 'skip', ...waitingHook(startedPath, releasePath) }] },
+        ],
+      },
     },
   },
 });
@@ -236,11 +241,19 @@ describe('POST /v1/dispatch/{event}', () => {
       expect(third.headers.get('retry-after')).toBe('1');
       const body = queueFullBodySchema.parse(third.body);
       expect(body.error.code).toBe('queue_full');
-      expect(body.result.hooks[0]).toMatchObject({
+      expect(body.result!.hooks[0]).toMatchObject({
         id: 'waits',
         outcome: 'not-run',
         error: { code: 'queue_full' },
       });
+      // A refused dispatch is never a verdict: no decision on an event that cannot deny…
+      expect(body.result).not.toHaveProperty('decision');
+      // …and deny on one that can, though the guard that did not run fails open (onError "skip").
+      const tool = await post(dispatchUrl('PreToolUse'), t.tight, bash('rm -rf /'));
+      expect(tool.status).toBe(429);
+      const toolBody = queueFullBodySchema.parse(tool.body);
+      expect(toolBody.result!.decision).toBe('deny');
+      expect(toolBody.result!.hooks[0]).toMatchObject({ id: 'guard', error: { code: 'queue_full' } });
       // Another tenant is not affected.
       expect((await post(dispatchUrl('BeforeTool'), t.globex, bash('ls'))).status).toBe(200);
       release.send();

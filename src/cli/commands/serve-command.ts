@@ -76,6 +76,10 @@ export function addServeCommand(program: Command, setExitCode: (code: number) =>
       'event streams one tenant may hold open at once on this server (default 8)',
     )
     .option('--log-level <level>', 'fatal, error, warn, info (one line per request) or debug (default info)')
+    .option(
+      '--check',
+      'judge everything this command line would load (config, policy, tenants, packs, JS hooks, --auth) without starting: every problem on stdout, exit 1 on any (a deploy gate)',
+    )
     .addHelpText(
       'after',
       `
@@ -106,11 +110,16 @@ Signals: SIGTERM or SIGINT drains (new dispatches get 503, running ones finish w
 --drain-timeout, then it exits 0); a second one kills the running hooks and exits 143 or 130.
 SIGHUP reloads the configuration and the auth file, like POST /v1/reload.
 Exit status: 0 after a drain, 1 when it cannot start (message on stderr).
+--check loads everything the same flags name and starts nothing: each problem on stdout with its
+file and JSON path (a tenant whose section is broken fails closed alone, and is named), then
+"ok: …" (exit 0) or "failed: …" (exit 1). Gate a deploy or a reload on it.
 Reference: docs/serve.md.
 
 Examples:
   $ hookwarden serve token --tenant acme --add-to /etc/hookwarden/tokens.json
   $ hookwarden serve --config hooks.json --listen 127.0.0.1:8080
+  $ hookwarden serve --check -c /etc/hookwarden/hooks.json -p /etc/hookwarden/policy.json \\
+      --auth /etc/hookwarden/tokens.json && systemctl reload hookwarden
   $ hookwarden serve --config .claude/settings.hookwarden.json --socket "$XDG_RUNTIME_DIR/hookwarden.sock"
   $ hookwarden serve -c /etc/hookwarden/hooks.json -p /etc/hookwarden/policy.json \\
       --listen 0.0.0.0:8080 --auth /etc/hookwarden/tokens.json --metrics-listen 127.0.0.1:9464
@@ -118,6 +127,11 @@ Examples:
       -d '{"tool_name":"Bash","tool_input":{"command":"ls"}}' http://127.0.0.1:8080/v1/dispatch/PreToolUse`,
     )
     .action(async (flags) => {
+      if (flags.check === true) {
+        const { runServeCheck } = await import('./serve-check.js');
+        setExitCode(await runServeCheck(flags));
+        return;
+      }
       const { runServe } = await import('./serve.js');
       setExitCode(await runServe(flags));
     });
@@ -143,7 +157,7 @@ Examples:
   $ hookwarden serve token --admin --note ops --add-to /etc/hookwarden/tokens.json`,
     )
     .action(async (flags) => {
-      const { runServeToken } = await import('./serve.js');
+      const { runServeToken } = await import('./serve-token.js');
       setExitCode(await runServeToken(flags));
     });
 }

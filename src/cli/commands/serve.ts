@@ -1,17 +1,15 @@
-// `hookwarden serve`: the service (src/server/), its signals and its one line on stdout; and
-// `hookwarden serve token`. Everything the service writes to stderr is a JSON log line, its start-up
-// failures included (exit 1); stdout carries only {"listening": …}.
-import type { Stats } from 'node:fs';
-import { chmod, chown, rename, rm, stat, writeFile } from 'node:fs/promises';
+// `hookwarden serve`: the service (src/server/), its signals and its one line on stdout
+// (`serve token` is serve-token.ts, `serve --check` serve-check.ts). Everything the service writes to
+// stderr is a JSON log line, its start-up failures included (exit 1); stdout carries only
+// {"listening": …}.
 import { ISOLATION_LEVELS, type IsolationLevel } from '../../config/defaults.js';
-import { tenantIdProblem } from '../../config/tenants.js';
+import { tenantIdProblem } from '../../config/tenant-id.js';
 import { HookwardenError } from '../../contract/hookwarden-error.js';
 import type { ExecutorOptions, TenantIsolationOptions } from '../../executor/options.js';
-import { AuthFileError, readAuthFile } from '../../server/auth-file.js';
+import { AuthFileError } from '../../server/auth-file.js';
 import { createServiceLogger } from '../../server/logging.js';
 import { ServeOptionsError } from '../../server/options.js';
 import { type RunningServer, startServer } from '../../server/server.js';
-import { newToken, type TokenEntry } from '../../server/tokens.js';
 import { sourceOptions } from '../executor-flags.js';
 import { claimInterrupts, signalExitCode } from '../interrupt.js';
 import { UsageError } from '../usage-error.js';
@@ -42,6 +40,8 @@ export interface ServeFlags extends DecisionLogFlags {
   maxEventStreams?: string;
   maxEventStreamsPerTenant?: string;
   logLevel?: string;
+  /** `--check`: judge everything, start nothing (serve-check.ts). */
+  check?: boolean;
 }
 
 const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -65,7 +65,8 @@ function whole(flag: string, value: string | undefined): number | undefined {
   return Number(value);
 }
 
-function executorOptions(flags: ServeFlags): ServeFlagsResolved['executor'] {
+/** The executor options serve's flags name (serve-check.ts judges the same). */
+export function executorOptions(flags: ServeFlags): ServeFlagsResolved['executor'] {
   // --queue, else $HOOKWARDEN_QUEUE_URL: a URL with a password stays off the command line (`ps`), and
   // never reaches a hook (HOOKWARDEN_* names are never passed on).
   const redisUrl = flags.queue ?? (process.env.HOOKWARDEN_QUEUE_URL || undefined);
@@ -221,68 +222,4 @@ export async function runServe(flags: ServeFlags): Promise<number> {
   process.off('SIGHUP', onHangup);
   flush();
   return code;
-}
-
-export interface TokenFlags {
-  tenant?: string;
-  admin?: boolean;
-  note?: string;
-  addTo?: string;
-}
-
-/**
- * Adds an entry to an auth file by writing the new file beside it and renaming it over the old one
- * (a reader never sees half a file). A new file gets mode 0600; an existing one keeps its mode and
- * owner, so a server running as another user can still read it.
- */
-async function addToAuthFile(path: string, entry: TokenEntry): Promise<void> {
-  let old: Stats | undefined;
-  try {
-    old = await stat(path);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT')
-      throw new UsageError(`--add-to ${path}: cannot read (${(err as NodeJS.ErrnoException).code})`);
-  }
-  let entries: TokenEntry[] = [];
-  if (old !== undefined) {
-    try {
-      entries = readAuthFile(path);
-    } catch (err) {
-      if (err instanceof AuthFileError)
-        throw new UsageError(`--add-to: ${err.message}; the file was not changed`);
-      throw err;
-    }
-  }
-  const text = `${JSON.stringify({ tokens: [...entries, entry] }, null, 2)}\n`;
-  const tmp = `${path}.${process.pid}.tmp`;
-  try {
-    await writeFile(tmp, text, { mode: 0o600, flag: 'wx' });
-    if (old !== undefined) {
-      await chmod(tmp, old.mode & 0o755);
-      if (process.getuid?.() === 0) await chown(tmp, old.uid, old.gid);
-    }
-    await rename(tmp, path);
-  } catch (err) {
-    await rm(tmp, { force: true });
-    throw new UsageError(
-      `--add-to ${path}: cannot write (${(err as NodeJS.ErrnoException).code ?? String(err)})`,
-    );
-  }
-}
-
-export async function runServeToken(flags: TokenFlags): Promise<number> {
-  if ((flags.tenant === undefined) === (flags.admin !== true))
-    throw new UsageError('serve token needs exactly one of --tenant <id> or --admin');
-  if (flags.note !== undefined && !/^[^\u0000-\u001f\u007f]{0,256}$/.test(flags.note))
-    throw new UsageError('--note: expected at most 256 characters, without control characters');
-  let made: ReturnType<typeof newToken>;
-  try {
-    made = newToken(flags.tenant !== undefined ? { tenant: flags.tenant } : { admin: true });
-  } catch (err) {
-    throw new UsageError((err as Error).message);
-  }
-  const entry: TokenEntry = flags.note === undefined ? made.entry : { ...made.entry, note: flags.note };
-  if (flags.addTo !== undefined) await addToAuthFile(flags.addTo, entry);
-  process.stdout.write(`${JSON.stringify({ token: made.token, entry })}\n`);
-  return 0;
 }

@@ -1,7 +1,8 @@
 // POST /v1/dispatch/{event}: runs the event's hooks for the token's tenant and answers the
 // DispatchResult (200, whatever the verdict). A dispatch in which any hook was refused `queue_full`
 // answers 429 with Retry-After, the partial result included: some hooks did not run, so its verdict
-// does not cover the input (a guard that never ran cannot have allowed it). While draining: 503.
+// does not cover the input (a guard that never ran cannot have allowed it): its decision is `deny`
+// on a deny-capable event and absent elsewhere, never one that proceeds. While draining: 503.
 // A client that goes away aborts its dispatch (connections.ts: its hooks are killed, nobody waits).
 import type { FastifyInstance } from 'fastify';
 import type { DispatchResult } from '../../contract/result.js';
@@ -11,6 +12,16 @@ import type { ServerContext } from '../context.js';
 import { API_ERRORS, ApiError } from '../errors.js';
 import { CLIENT_CLOSED, finishRequest } from '../http-app.js';
 import { tenantResult } from '../tenant-view.js';
+
+/**
+ * The partial result a 429 carries: never a decision that proceeds. On a deny-capable event the
+ * fold already denied (a refused hook is never a verdict); elsewhere the decision is left out.
+ */
+function refusedResult(result: DispatchResult): Omit<DispatchResult, 'decision'> {
+  if (result.decision === 'deny') return result;
+  const { decision: _dropped, ...rest } = result;
+  return rest;
+}
 
 export function dispatchRoutes(app: FastifyInstance, ctx: ServerContext): void {
   app.post<{ Params: { event: string } }>(
@@ -28,6 +39,15 @@ export function dispatchRoutes(app: FastifyInstance, ctx: ServerContext): void {
           },
         );
       const tenant = tenantOf(request.hw.principal);
+      if (tenant !== undefined && !ctx.admission.admit(tenant)) {
+        ctx.drain.done(controller);
+        throw new ApiError(
+          429,
+          'queue_full',
+          `nothing was run: this tenant already has ${ctx.admission.bound(tenant)} dispatches in progress, as many as its lanes can run and queue (limits.maxQueued); retry after Retry-After seconds`,
+          { 'retry-after': String(ctx.options.retryAfterSeconds) },
+        );
+      }
       const started = performance.now();
       let result: DispatchResult;
       request.hw.dispatching = true;
@@ -39,6 +59,7 @@ export function dispatchRoutes(app: FastifyInstance, ctx: ServerContext): void {
         });
       } finally {
         request.hw.dispatching = false;
+        if (tenant !== undefined) ctx.admission.release(tenant);
         ctx.drain.done(controller);
       }
       ctx.metrics.observeDispatch(result, tenant, (performance.now() - started) / 1000);
@@ -56,7 +77,7 @@ export function dispatchRoutes(app: FastifyInstance, ctx: ServerContext): void {
             message:
               'a hook was not run: this tenant has its maximum of hooks queued (limits.maxQueued); retry after Retry-After seconds',
           },
-          result,
+          result: refusedResult(result),
         };
       }
       // Serialised here: a string with its type set skips fastify's serializer lookup per request.

@@ -73,7 +73,20 @@ async function run(
   };
   const result = await underMode(mode, () =>
     withExecutor(
-      { config: { hooks: { BeforeTool: [{ hooks: [hook] }] } }, root: HOSTILE, limits: { killGraceMs: 200 } },
+      {
+        config: { hooks: { BeforeTool: [{ hooks: [hook] }] } },
+        // The corpus is a project file's: what its hooks ask beyond the defaults is granted here, so
+        // each case tests its sandbox at that value (grants themselves: test/config/grants.test.ts).
+        policy: [
+          {
+            grants: {
+              project: { maxOutputBytes: 64 << 20, inheritEnv: ['HW_HOSTILE_HOST_TOKEN'], runAs: true },
+            },
+          },
+        ],
+        root: HOSTILE,
+        limits: { killGraceMs: 200 },
+      },
       (hw) => hw.dispatch('BeforeTool', input({ toolName: 'Bash' })),
     ),
   );
@@ -382,11 +395,12 @@ describe.each(MODES)('hostile hooks (%s isolation)', (mode) => {
 });
 
 describe.each(MODES.filter(inNamespace))('namespace sandboxes (%s)', () => {
-  it('`writable: true` lets a namespace hook write its root', async () => {
+  it('`writable: true` lets a namespace hook write its root (a project file: when the policy grants it)', async () => {
     const root = tempDir('hw-writable-');
     mkdirSync(join(root, 'sub'));
     const { result } = await withExecutor(
       {
+        policy: [{ grants: { project: { writable: true } } }],
         config: {
           hooks: {
             BeforeTool: [

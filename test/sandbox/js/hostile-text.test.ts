@@ -174,7 +174,9 @@ describe.each(MODES)('hook-controlled text (%s)', (mode) => {
       },
       { limits: { jsThreads: 1 } },
     );
-    const r = await withExecutor({ config }, (hw) => hw.dispatch('BeforeTool', ev));
+    // A project file's hook gets a larger output cap only by the policy's grant.
+    const policy = [{ grants: { project: { maxOutputBytes: 1 << 20 } } }];
+    const r = await withExecutor({ config, policy }, (hw) => hw.dispatch('BeforeTool', ev));
     expect(r.decision).toBe('deny');
     expect(bytes(r.reason)).toBeLessThanOrEqual(CAP);
     expect(r.reason).toMatch(/^r+…\[truncated\]$/);
