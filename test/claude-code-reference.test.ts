@@ -1,6 +1,7 @@
 // Claude Code's hook behaviour as one table of data (issue 24, item 13), read from
-// @anthropic-ai/claude-agent-sdk 0.3.333 (`sdk.d.ts`: HOOK_EVENTS, every *HookInput and
-// *HookSpecificOutput) and the Claude Code 2.1.333 CLI it ships (the per-event help text of its hooks
+// @anthropic-ai/claude-agent-sdk 0.3.337 (`sdk.d.ts`: HOOK_EVENTS, every *HookInput and
+// *HookSpecificOutput, McpServerProvenance) and the Claude Code 2.1.337 CLI it ships (the per-event
+// help text of its hooks
 // menu, the answer reader that switches on hookSpecificOutput.hookEventName, the matchQuery each
 // event passes, its legacy tool-name table, its permission-rule matchers). A new release is a diff of
 // REFERENCE; every row is checked against hookwarden: a real command hook run through the dispatcher,
@@ -45,8 +46,8 @@ interface EventRow {
 const TOOL = { tool_name: 'Bash', tool_input: { command: 'git push' }, tool_use_id: 'toolu_01' };
 
 const REFERENCE = {
-  claudeCode: '2.1.333',
-  sdk: '0.3.333',
+  claudeCode: '2.1.337',
+  sdk: '0.3.337',
   events: {
     PreToolUse: {
       exit2: 'block',
@@ -81,7 +82,7 @@ const REFERENCE = {
       output: { additionalContext: 'passed' },
       input: { tool_calls: [{ ...TOOL, tool_response: 'ok' }] },
     },
-    // sdk.d.ts types an additionalContext here, but 2.1.333's reader has no Notification case.
+    // sdk.d.ts types an additionalContext here, but 2.1.337's reader has no Notification case.
     Notification: {
       exit2: 'shownToUser',
       matcher: 'notification_type',
@@ -118,6 +119,13 @@ const REFERENCE = {
       input: { stop_hook_active: false },
     },
     StopFailure: { exit2: 'ignored', matcher: 'error', output: {}, input: { error: 'rate_limit' } },
+    // 2.1.335: "Hook output and exit codes are ignored"; its matchQuery is `source`.
+    Interrupt: {
+      exit2: 'ignored',
+      matcher: 'source',
+      output: {},
+      input: { source: 'user', reason: 'stop', via: 'terminal' },
+    },
     SubagentStart: {
       exit2: 'shownToUser',
       matcher: 'agent_type',
@@ -256,7 +264,7 @@ const REFERENCE = {
       },
     },
   } satisfies Record<string, EventRow>,
-  /** Legacy tool name → current name (2.1.333's `Task: "Agent"` table): a matcher naming either matches both. */
+  /** Legacy tool name → current name (2.1.337's `Task: "Agent"` table): a matcher naming either matches both. */
   toolAliases: {
     Task: 'Agent',
     KillShell: 'TaskStop',
@@ -303,7 +311,7 @@ const KEPT: Partial<Record<EventName, { exit2: Exit2; why: string }>> = {
   },
 };
 
-/** What Claude Code 2.1.333 makes of the adapter's answer at `event`, by its own rules. */
+/** What Claude Code 2.1.337 makes of the adapter's answer at `event`, by its own rules. */
 function claudeCodeReads(event: EventName, a: ClaudeCodeAnswer): Exit2 | 'context' | 'nothing' {
   const row: EventRow = REFERENCE.events[event];
   if (a.exitCode === 2) return row.exit2;

@@ -1,7 +1,7 @@
 import type { Dialect } from '../contract/dialects.js';
 import type { EventDefinition } from '../contract/events.js';
 import type { Scope } from '../contract/types.js';
-import type { PackOrigin } from '../registry/hook-definition.js';
+import type { AnswerReading, PackOrigin } from '../registry/hook-definition.js';
 import type { ToolMatcher } from '../registry/matcher.js';
 import type { DiagnosticSink } from './diagnostics.js';
 import type { HookTypePolicy } from './hook-type-policy.js';
@@ -30,4 +30,6 @@ export interface HookContext {
   readonly hookTypes?: HookTypePolicy | undefined;
   /** A coding agent's file: the agent's event name the hook was registered under. */
   readonly agentEvent?: string | undefined;
+  /** An ambiguous file: the other dialects the hook's answer is read in (config/dialect.ts). */
+  readonly alsoReadAs?: readonly AnswerReading[] | undefined;
 }

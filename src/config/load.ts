@@ -17,7 +17,7 @@ import { collectEvents } from './collect-events.js';
 import { collectLimits } from './collect-limits.js';
 import type { IsolationLevel, Limits } from './defaults.js';
 import type { Diagnostic, DiagnosticSink } from './diagnostics.js';
-import { detectDialect } from './dialect.js';
+import { type DialectReading, readDialect } from './dialect.js';
 import {
   collectHookTypePolicy,
   HOOK_TYPE_KEYS,
@@ -145,24 +145,26 @@ function agentTopLevel(dialect: Dialect, value: Record<string, unknown>, sink: D
 /** Pins are judged pack by pack (their own policy failures), not as part of their file's validity. */
 const isPinDiagnostic = (d: Diagnostic) => d.path === 'packs' || d.path.startsWith('packs[');
 
-/** The file's declared dialect, or the one its shape shows. */
+/** The file's declared dialect, or how where it is and what it says read it (a warning if ambiguous). */
 function dialectOf(
   value: Record<string, unknown>,
   sink: DiagnosticSink,
   catalogue: EventCatalogue,
   path: string | undefined,
-): Dialect {
+): DialectReading {
   const declared = value.dialect;
   if (declared !== undefined) {
     if (typeof declared === 'string' && (DIALECTS as readonly string[]).includes(declared))
-      return declared as Dialect;
+      return { dialect: declared as Dialect, also: [] };
     sink.error(
       'dialect',
       `expected one of ${DIALECTS.map((d) => `"${d}"`).join(', ')}, got ${renderValue(declared)}`,
       false,
     );
   }
-  return detectDialect(value, new Set(catalogue.names()), path);
+  const reading = readDialect(value, new Set(catalogue.names()), path);
+  if (reading.warning !== undefined) sink.warn('', reading.warning);
+  return reading;
 }
 
 export async function loadConfig(options: LoadOptions): Promise<LoadedConfig> {
@@ -210,7 +212,7 @@ async function loadRecorded(options: LoadOptions): Promise<Omit<LoadedConfig, 'r
       watchTargets.push({ dir: dirname(file), name: basename(file) });
     }
     if (src.value === undefined) continue;
-    const dialect = dialectOf(
+    const { dialect, also } = dialectOf(
       src.value,
       src.sink,
       catalogue,
@@ -231,6 +233,7 @@ async function loadRecorded(options: LoadOptions): Promise<Omit<LoadedConfig, 'r
       configDir: src.dir,
       plugin: src.spec.kind === 'file' ? findPlugin(src.dir) : undefined,
       dialect,
+      alsoDialects: also,
       limits: scopeLimits[src.spec.scope],
       scopeLimits,
       catalogue,

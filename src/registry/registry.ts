@@ -5,6 +5,7 @@
 
 import { originOf } from '../contract/agents/protocol.js';
 import type { EventDefinition } from '../contract/events.js';
+import { toolSubjectOf } from '../contract/tool-vocabulary.js';
 import type { HookInput } from '../contract/types.js';
 import type { HookDefinition, RegisteredHook, TrustedDefinition } from './hook-definition.js';
 import type { StepBudget } from './regex/step-budget.js';
@@ -137,9 +138,9 @@ export class Registry {
       if (origin !== undefined && origin.agent === h.dialect && origin.name !== h.agentEvent) return false;
     }
     if (def.toolScoped) {
-      if (h.matcher !== undefined && !h.matcher.matches(probe.toolName, budget)) return false;
-      for (const f of h.ifFilters)
-        if (!f.matches(probe.toolName, probe.toolInput, budget, probe.cwd)) return false;
+      const tool = toolSubjectOf(probe);
+      if (h.matcher !== undefined && !h.matcher.matches(tool, budget)) return false;
+      for (const f of h.ifFilters) if (!f.matches(tool, probe.toolInput, budget, probe.cwd)) return false;
     } else if (h.matcher !== undefined && def.matchOn.length > 0) {
       if (!h.matcher.matches(matchValue(probe, def.matchOn), budget)) return false;
     }
