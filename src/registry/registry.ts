@@ -3,6 +3,7 @@
 // budget) and the PostToolUseFailure `ok:false` rule, plus `once` bookkeeping. An event with no
 // hooks costs one map lookup.
 
+import { sameAgentEvent } from '../contract/agents/index.js';
 import { originOf } from '../contract/agents/protocol.js';
 import type { EventDefinition } from '../contract/events.js';
 import { toolSubjectOf } from '../contract/tool-vocabulary.js';
@@ -135,7 +136,8 @@ export class Registry {
     // the hooks of its file that were written for the event it sent, not those of the other.
     if ('agentEvent' in h && h.agentEvent !== undefined) {
       const origin = originOf(probe as Record<string, unknown>);
-      if (origin !== undefined && origin.agent === h.dialect && origin.name !== h.agentEvent) return false;
+      if (origin?.agent === h.dialect && !sameAgentEvent(origin.agent, origin.name, h.agentEvent))
+        return false;
     }
     if (def.toolScoped) {
       const tool = toolSubjectOf(probe);
