@@ -231,6 +231,8 @@ function readStdout(
   } catch {
     return fail('invalid_output', `stdout is not JSON: ${JSON.stringify(excerpt(text, 120))}`);
   }
+  // `null` on stdout is no answer object (a JS hook's null is "proceed"; a process's is not an answer).
+  if (raw === null) return fail('invalid_output', 'stdout is JSON null, not an answer object');
   return readAnswer(raw, def, input);
 }
 

@@ -2,6 +2,7 @@
 // verdict in Copilot's (`permissionDecision`, `behavior`, `decision: "block"`…, always exit 0 with
 // the JSON: exit 2 is only a warning there). Dependency-free.
 import { denyReason } from '../answer-notes.js';
+import { tighten } from '../decisions.js';
 import { isObject } from '../messages.js';
 import type { DispatchResult } from '../result.js';
 import { canonicalToolInput, nativeToolName } from '../tool-vocabulary.js';
@@ -31,21 +32,22 @@ export function readAnswer(compatEvent: string, raw: Obj, input: HookInput | und
   for (const [key, value] of Object.entries(raw)) {
     switch (key) {
       case 'permissionDecision':
-        mapped.decision = value;
+        tighten(mapped, value);
         break;
       case 'permissionDecisionReason':
         mapped.reason = value;
         break;
       case 'behavior':
-        mapped.decision = value;
+        tighten(mapped, value);
         break;
       case 'message':
         if (event === 'permissionRequest') mapped.reason = value;
         else ignored.push(key);
         break;
       case 'decision':
-        // Claude Code's word: a block (keep working on agentStop/subagentStop), mapped downstream.
-        mapped.decision = value;
+        // Claude Code's word: a block (keep working on agentStop/subagentStop), mapped downstream;
+        // it never loosens a permissionDecision of the same answer.
+        tighten(mapped, value);
         break;
       case 'modifiedArgs': {
         const args = parseMaybeJson(value);
@@ -74,7 +76,32 @@ export function readAnswer(compatEvent: string, raw: Obj, input: HookInput | und
         else ignored.push(key);
     }
   }
-  return { mapped, ignored };
+  const invalid = copilotRefuses(raw);
+  return { mapped, ignored, ...(invalid === undefined ? {} : { invalid }) };
+}
+
+/** Values Copilot CLI's typed answer cannot hold (the hook then errs: a preToolUse hook is denied). */
+const VOCABULARY: Readonly<Record<string, readonly unknown[]>> = {
+  permissionDecision: ['allow', 'deny', 'ask'],
+  decision: ['block', 'allow'],
+  behavior: ['allow', 'deny'],
+};
+const TYPES: Readonly<Record<string, string>> = {
+  permissionDecisionReason: 'string',
+  reason: 'string',
+  message: 'string',
+  additionalContext: 'string',
+  suppressOutput: 'boolean',
+};
+
+/** Why Copilot would refuse this answer (a value or a type its answer does not take), if it would. */
+function copilotRefuses(raw: Obj): string | undefined {
+  for (const [k, values] of Object.entries(VOCABULARY))
+    if (raw[k] !== undefined && !values.includes(raw[k]))
+      return `${k}: Copilot CLI takes ${values.map((v) => JSON.stringify(v)).join(', ')}, got ${JSON.stringify(raw[k])}`;
+  for (const [k, type] of Object.entries(TYPES))
+    if (raw[k] !== undefined && typeof raw[k] !== type) return `${k}: Copilot CLI takes a ${type}`;
+  return undefined;
 }
 
 /** Copilot's ToolResultObject for a rewritten result. */

@@ -2,6 +2,7 @@
 // verdict in Cursor's (`permission`, `continue`, `followup_message`…, always exit 0 with the JSON).
 // Dependency-free.
 import { denyReason } from '../answer-notes.js';
+import { tighten } from '../decisions.js';
 import { isObject } from '../messages.js';
 import type { DispatchResult } from '../result.js';
 import { canonicalToolInput } from '../tool-vocabulary.js';
@@ -28,7 +29,7 @@ export function readAnswer(event: string, raw: Obj, input: HookInput | undefined
   for (const [key, value] of Object.entries(raw)) {
     switch (key) {
       case 'permission':
-        mapped.decision = value;
+        tighten(mapped, value);
         if (message !== undefined) mapped.reason = message;
         break;
       case 'user_message':
@@ -37,7 +38,7 @@ export function readAnswer(event: string, raw: Obj, input: HookInput | undefined
       case 'continue':
         // beforeSubmitPrompt: false keeps the prompt from being sent.
         if (value === false) {
-          mapped.decision = 'deny';
+          tighten(mapped, 'deny');
           mapped.reason = message ?? 'blocked by hook';
         } else if (value !== true) mapped.continue = value;
         break;
