@@ -235,8 +235,9 @@ function buildMatcher(
   const m = new ToolMatcher(raw, {
     event: claudeEvent ?? event.name,
     agent,
-    // Gemini CLI tests tool names with `new RegExp(matcher)` (lifecycle values exactly).
-    regexOnly: agent === 'gemini' && event.toolScoped,
+    // Gemini CLI tests tool names with `new RegExp(matcher)` (lifecycle values exactly); Cursor's
+    // reference leaves it open, so the wider reading (a regex searched in the name) runs the guard.
+    regexOnly: (agent === 'gemini' || agent === 'cursor') && event.toolScoped,
   });
   if (m.kind === 'all') return undefined;
   if (!event.toolScoped && event.matchOn.length === 0) {

@@ -43,7 +43,7 @@ export interface AgentTools {
   readonly mcp: McpNaming;
 }
 
-const COPILOT_PATHS = {
+const COPILOT_EDIT = {
   path: 'file_path',
   old_str: 'old_string',
   new_str: 'new_string',
@@ -84,6 +84,7 @@ export const TOOL_TABLE: Readonly<Record<ToolAgent | 'claude-code', AgentTools>>
     title: 'Codex',
     version: '0.171.0',
     tools: [
+      { native: 'Bash', canonical: 'Bash' },
       { native: 'apply_patch', canonical: 'Edit', aliases: ['Write', 'Edit'] },
       { native: 'spawn_agent', canonical: 'Agent', aliases: ['Agent'] },
     ],
@@ -135,7 +136,7 @@ export const TOOL_TABLE: Readonly<Record<ToolAgent | 'claude-code', AgentTools>>
       { native: 'Task', canonical: 'Agent' },
     ],
     mcp: {
-      form: 'MCP:{tool} (preToolUse), {tool} (beforeMCPExecution): no server',
+      form: 'MCP:{tool}',
       names: (_s, t) => [`MCP:${t}`, t],
       splits: (sent) => (sent.startsWith('MCP:') ? splitsAt(sent.slice(4), ':') : undefined),
       unplacedWhy: 'Cursor does not say which MCP server a tool is on',
@@ -149,10 +150,10 @@ export const TOOL_TABLE: Readonly<Record<ToolAgent | 'claude-code', AgentTools>>
     tools: [
       { native: 'bash', canonical: 'Bash' },
       { native: 'powershell', canonical: 'PowerShell' },
-      { native: 'view', canonical: 'Read', keys: COPILOT_PATHS },
-      { native: 'create', canonical: 'Write', keys: COPILOT_PATHS },
-      { native: 'edit', canonical: 'Edit', keys: COPILOT_PATHS },
-      { native: 'str_replace_editor', canonical: 'Edit', keys: COPILOT_PATHS },
+      { native: 'view', canonical: 'Read', keys: { path: 'file_path' } },
+      { native: 'create', canonical: 'Write', keys: { path: 'file_path', file_text: 'content' } },
+      { native: 'edit', canonical: 'Edit', keys: COPILOT_EDIT },
+      { native: 'str_replace_editor', canonical: 'Edit', keys: COPILOT_EDIT },
       { native: 'glob', canonical: 'Glob' },
       { native: 'grep', canonical: 'Grep' },
       { native: 'web_fetch', canonical: 'WebFetch' },

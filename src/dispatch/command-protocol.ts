@@ -37,7 +37,7 @@ import { geminiCommandAnswer } from './gemini-command.js';
 export { blockAnswer, type CommandAnswer };
 
 /**
- * Events that cannot be blocked, where Claude Code 2.1.333 shows an exit 2's stderr to the user:
+ * Events that cannot be blocked, where Claude Code (2.1.333 to 2.1.337) shows an exit 2's stderr to the user:
  * "Exit code 2 - show stderr to user only" (SessionStart, Setup, SubagentStart), and the events whose
  * reference gives exit 2 no meaning of its own ("Other exit codes - show stderr to user only").
  * StopFailure, DirectoryAdded and MessageDisplay ignore it (nothing is shown).

@@ -23,6 +23,11 @@ const EXACT_NARROW = /^[a-zA-Z0-9_|]+$/;
  * value that are not in its list of wide ones).
  */
 const NARROW_EVENTS: ReadonlySet<string> = new Set(['StopFailure', 'FileChanged']);
+/**
+ * Codex's exact form (codex-rs/hooks events/common.rs `is_exact_matcher`): letters, digits, `_` and
+ * `|` only; anything else (a `-`, a `,`) is a regex searched in the name.
+ */
+const EXACT_CODEX = /^[A-Za-z0-9_|]+$/;
 const CACHE_LIMIT = 1024;
 
 export type MatcherKind = 'all' | 'exact' | 'alternatives' | 'regex' | 'unevaluable';
@@ -73,8 +78,10 @@ export class ToolMatcher {
       this.kind = 'all';
       return;
     }
-    const narrow = options.event !== undefined && NARROW_EVENTS.has(options.event);
-    if (options.regexOnly !== true && (narrow ? EXACT_NARROW : EXACT_WIDE).test(p)) {
+    const narrow =
+      options.agent === 'codex' || (options.event !== undefined && NARROW_EVENTS.has(options.event));
+    const exact = options.agent === 'codex' ? EXACT_CODEX : narrow ? EXACT_NARROW : EXACT_WIDE;
+    if (options.regexOnly !== true && exact.test(p)) {
       const names = p
         .split(narrow ? '|' : /[|,]/)
         .map((n) => n.trim())

@@ -2,4 +2,4 @@
 import { SPECS } from './agents/agent-specs.js';
 import { edgeProperty } from './agents/edge-rig.js';
 
-edgeProperty(SPECS['copilot'], 60);
+edgeProperty(SPECS['copilot'], 40);

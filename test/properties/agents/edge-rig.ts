@@ -257,7 +257,7 @@ export function edgeProperty(spec: AgentSpec, short: number): void {
   const rig = new EdgeRig(spec);
   afterAll(() => rig.close());
   const name = `invariant 7 (${spec.oracle.title})`;
-  const run = propertyRun(name, short, 80);
+  const run = propertyRun(name, short, 80, 'HOOKWARDEN_PROPERTY_AGENT_RUNS');
   it(`${spec.oracle.title}: the adapter never proceeds where the agent blocks or asks`, {
     timeout: run.timeoutMs,
   }, async () => {
