@@ -344,3 +344,87 @@ describe("Gemini CLI's answers, read as Gemini CLI 0.61.0 reads them", () => {
     expect(r.reason).toBe(reason);
   });
 });
+
+describe('found by the invariant-7 properties (each case and its variants)', () => {
+  /** One hook of `agent`'s own file answering `stdout` (exit `code`) at its gate; the verdict. */
+  async function answer(agent: AgentName | 'claude-code', stdout: string, code = 0, matcher?: string) {
+    const dir = tempDir();
+    const command = answering(dir, 'h', { stdout, code });
+    const group = { ...(matcher === undefined ? {} : { matcher }), hooks: [{ type: 'command', command }] };
+    const files: Record<string, [string, Obj, string]> = {
+      'claude-code': ['.claude/settings.json', { hooks: { PreToolUse: [group] } }, 'PreToolUse'],
+      codex: ['.codex/hooks.json', { hooks: { PreToolUse: [group] } }, 'PreToolUse'],
+      cursor: ['.cursor/hooks.json', { version: 1, hooks: { preToolUse: [{ command }] } }, 'preToolUse'],
+      copilot: [
+        '.github/hooks/guard.json',
+        { version: 1, hooks: { preToolUse: [{ type: 'command', bash: command }] } },
+        'preToolUse',
+      ],
+    };
+    const [place, body, event] = files[agent]!;
+    const e = await executor([writeConfig(dir, place, body)], [], dir);
+    if (agent === 'claude-code')
+      return e.dispatch('PreToolUse', {
+        session_id: 's',
+        cwd: dir,
+        tool_name: 'mcp__my-db__query',
+        tool_input: {},
+      });
+    const raw =
+      agent === 'copilot'
+        ? { ...recorded('copilot').preToolUse, toolName: 'bash', toolArgs: '{"command":"ls"}' }
+        : agent === 'codex'
+          ? { ...recorded('codex').PreToolUse, tool_name: 'mcp__my-db__query', tool_input: {} }
+          : { ...recorded('cursor').preToolUse, tool_name: 'Shell', tool_input: { command: 'ls' } };
+    return viaAgent(e, agent, event, raw);
+  }
+
+  it.each([
+    // Claude Code: a block stands beside another event's output, whatever that output holds.
+    [
+      'claude-code',
+      '{"decision":"block","hookSpecificOutput":{"hookEventName":"Stop","permissionDecisionReason":5}}',
+      0,
+    ],
+    [
+      'claude-code',
+      '{"decision":"block","hookSpecificOutput":{"hookEventName":"Stop","permissionDecisionReason":5}}',
+      1,
+    ],
+    [
+      'claude-code',
+      '{"decision":"block","hookSpecificOutput":{"hookEventName":"Stop","permissionDecision":"allow"}}',
+      0,
+    ],
+    [
+      'claude-code',
+      '{"decision":"block","hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}',
+      0,
+    ],
+    [
+      'claude-code',
+      '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny"},"decision":"approve"}',
+      0,
+    ],
+    // Copilot: one answer never loosens itself; what its typed parser refuses is a hook that errs.
+    ['copilot', '{"permissionDecision":"deny","decision":"allow"}', 0],
+    ['copilot', '{"permissionDecision":"bogus","decision":"allow"}', 0],
+    ['copilot', '{"decision":"ask","reason":5}', 0],
+    ['copilot', '{"reason":5}', 0],
+    ['copilot', 'allowed by policy', 0],
+    ['copilot', 'null', 0],
+    ['copilot', '"{}"', 0],
+    // Cursor: a stop said in a malformed answer still stops.
+    ['cursor', '{"permission":"bogus","continue":false}', 0],
+    ['cursor', '{"permission":"deny","continue":true,"extra":1}', 0],
+  ] as const)('%s answering %s (exit %d): denied', async (agent, stdout, code) => {
+    expect((await answer(agent, stdout, code)).decision).toBe('deny');
+  });
+
+  it.each(['my-db', 'y-d', 'Read,Write|mcp__my-db__query'])(
+    "Codex's matcher %s is a regex searched in the name (only [A-Za-z0-9_|] is exact): its hook runs",
+    async (matcher) => {
+      expect((await answer('codex', '', 2, matcher)).decision).toBe('deny');
+    },
+  );
+});
