@@ -17,9 +17,10 @@
 
 import { sep } from 'node:path';
 import { AGENTS } from '../contract/agents/index.js';
-import type { Dialect } from '../contract/dialects.js';
+import { DIALECTS, type Dialect } from '../contract/dialects.js';
 import { CLAUDE_CODE_EVENT_NAMES } from '../contract/events.js';
-import { isObject } from '../contract/messages.js';
+import { isObject, renderValue } from '../contract/messages.js';
+import type { DiagnosticSink } from './diagnostics.js';
 
 const HOOKWARDEN_TOP = ['policyHooks', 'events', 'limits', 'packs', 'tenants'];
 const HOOKWARDEN_FIELDS = [
@@ -53,7 +54,7 @@ const EVENT_NAMES: Readonly<Record<AgentDialect, ReadonlySet<string>>> = {
 };
 
 /** The agents that have an event name (case-sensitive). */
-export function agentsWithEvent(name: string): AgentDialect[] {
+function agentsWithEvent(name: string): AgentDialect[] {
   return AGENT_DIALECTS.filter((d) => EVENT_NAMES[d].has(name));
 }
 
@@ -221,4 +222,26 @@ export function detectDialect(
   path?: string,
 ): Dialect {
   return readDialect(file, canonical, path).dialect;
+}
+
+/** A file's declared dialect, or how where it is and what it says read it (a warning if ambiguous). */
+export function dialectOfFile(
+  value: Record<string, unknown>,
+  sink: DiagnosticSink,
+  canonical: ReadonlySet<string>,
+  path: string | undefined,
+): DialectReading {
+  const declared = value.dialect;
+  if (declared !== undefined) {
+    if (typeof declared === 'string' && (DIALECTS as readonly string[]).includes(declared))
+      return { dialect: declared as Dialect, also: [] };
+    sink.error(
+      'dialect',
+      `expected one of ${DIALECTS.map((d) => `"${d}"`).join(', ')}, got ${renderValue(declared)}`,
+      false,
+    );
+  }
+  const reading = readDialect(value, canonical, path);
+  if (reading.warning !== undefined) sink.warn('', reading.warning);
+  return reading;
 }

@@ -96,7 +96,7 @@ export function mcpParts(name: string): { server: string; tool: string } | undef
 }
 
 /** The server name the vocabulary gives an MCP tool whose agent does not say which server it is. */
-export const UNKNOWN_MCP_SERVER = 'unknown';
+const UNKNOWN_MCP_SERVER = 'unknown';
 
 const naming = (agent: ToolAgent): McpNaming => TOOL_TABLE[agent].mcp;
 

@@ -24,13 +24,13 @@ import {
 type Exited = Extract<CommandOutcome, { kind: 'exited' }>;
 
 /** What Gemini CLI makes of a finished hook's output: a JSON object, plain text, or nothing. */
-export type GeminiReading =
+type GeminiReading =
   | { readonly kind: 'json'; readonly value: object }
   | { readonly kind: 'text'; readonly text: string; readonly exitCode: number }
   | { readonly kind: 'none' };
 
 /** Gemini CLI 0.61.0's reading of a finished hook's stdout and stderr (executeCommandHook). */
-export function geminiReads(exitCode: number | null, stdout: string, stderr: string): GeminiReading {
+function geminiReads(exitCode: number | null, stdout: string, stderr: string): GeminiReading {
   const text = stdout.trim() || stderr.trim();
   if (text === '') return { kind: 'none' };
   try {

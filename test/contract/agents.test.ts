@@ -209,8 +209,7 @@ describe("answers in each agent's own form", () => {
     expect(AGENTS.gemini.toAnswer('BeforeTool', rewrite({ ...gIn, command: 'ls' }), g).stdout).toBe(
       `{"hookSpecificOutput":{"hookEventName":"BeforeTool","tool_input":${JSON.stringify({ ...gIn, command: 'ls' })}}}\n`,
     );
-    // Gemini 0.61.0 builds the call from the answer's tool_input alone (evaluateBeforeToolHook:
-    // tool.build(modifiedInput)): a rewrite that drops an argument is said as it is.
+    // Gemini 0.61.0 builds the call from tool_input alone (evaluateBeforeToolHook): said as it is.
     expect(AGENTS.gemini.toAnswer('BeforeTool', rewrite({ command: 'ls' }), g).stdout).toBe(
       '{"hookSpecificOutput":{"hookEventName":"BeforeTool","tool_input":{"command":"ls"}}}\n',
     );
@@ -294,7 +293,6 @@ describe("a hook written for an agent answers in that agent's words", () => {
       { hookSpecificOutput: { tool_input: { command: 'ls' } } },
       input,
     );
-    // The answer's tool_input replaces the arguments (Gemini 0.61.0's evaluateBeforeToolHook).
     expect(r.mapped.mutatedToolInput).toEqual({ command: 'ls' });
   });
 

@@ -17,7 +17,7 @@ import type { Oracle } from './oracle.js';
 type Obj = Record<string, unknown>;
 
 /** A hook group of the agent's file: its matcher, and (Cursor) whether it fails closed. */
-export interface Group {
+interface Group {
   readonly matcher?: string | undefined;
   readonly failClosed?: boolean | undefined;
 }

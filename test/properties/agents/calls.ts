@@ -23,7 +23,7 @@ export interface TrueCall {
   readonly dedicated?: boolean | undefined;
 }
 
-export const SERVERS = ['github', 'my-db', 'a_b', 'linear'] as const;
+const SERVERS = ['github', 'my-db', 'a_b', 'linear'] as const;
 const TOOLS = ['create_issue', 'query', 'list-items'] as const;
 const PATHS = ['/work/README.md', '/work/.env.secret', '/work/src/a.ts'] as const;
 const COMMANDS = ['ls -la', 'rm -rf /', 'git push', 'echo secret'] as const;

@@ -27,7 +27,7 @@ type Obj = Record<string, unknown>;
 const POLICIES = ['none', 'mcp', 'bash', 'secret'] as const;
 type Policy = (typeof POLICIES)[number];
 
-export interface EdgeCase {
+interface EdgeCase {
   readonly call: TrueCall;
   readonly behaviors: readonly Behavior[];
   readonly policy: Policy;
@@ -38,7 +38,7 @@ export interface EdgeCase {
 }
 
 /** The cases of one agent: up to five hooks answering, most of them silently. */
-export function edgeCases(agent: Agent): fc.Arbitrary<EdgeCase> {
+function edgeCases(agent: Agent): fc.Arbitrary<EdgeCase> {
   const answer = behavior(agent, agent === 'gemini' ? 'BeforeTool' : 'PreToolUse');
   return fc.record({
     call: trueCall,
@@ -115,7 +115,7 @@ const runOf = (b: Behavior): HookRun => ({
   stderr: b.stderr,
 });
 
-export class EdgeRig {
+class EdgeRig {
   readonly #spec: AgentSpec;
   readonly #dir = tempDir('hw-prop-edge-');
   readonly #executors = new Map<Policy, Executor>();
