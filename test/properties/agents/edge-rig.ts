@@ -56,7 +56,8 @@ function edgeCases(agent: Agent): fc.Arbitrary<EdgeCase> {
   });
 }
 
-const JS = (code: string) => ({ type: 'js', code: `export default (i) => ${code}` });
+// A generous deadline that only catches a hang: a busy machine must not make the guard fail closed.
+const JS = (code: string) => ({ type: 'js', timeoutMs: 30_000, code: `export default (i) => ${code}` });
 const POLICY_FILES: Record<Exclude<Policy, 'none'>, Obj> = {
   mcp: {
     hooks: {
