@@ -8,6 +8,18 @@ import { capText } from '../contract/text-caps.js';
 import type { HookInput, HookOutput } from '../contract/types.js';
 import type { CommandHookDefinition } from '../registry/hook-definition.js';
 
+/**
+ * What the protocol reads of a hook: its event, dialect, agent event, onError, the other dialects an
+ * ambiguous file is read in, and (Claude Code plugins) its plugin data. Command hooks, and wasm hooks,
+ * which answer as they do.
+ */
+export type ProtocolHook = Pick<
+  CommandHookDefinition,
+  'event' | 'dialect' | 'agentEvent' | 'onError' | 'alsoReadAs'
+> & {
+  readonly command?: { readonly pluginData: string | undefined };
+};
+
 export type CommandAnswer =
   /** `exit2`: the command exited 2 (an async rewake hook wakes the agent whatever it maps to). */
   | {
@@ -35,7 +47,7 @@ export const fail = <C extends ErrorCode>(
 });
 
 /** How an answer of the hook is read: its dialect, the input it was given, its agent event. */
-export const answerContext = (def: CommandHookDefinition, input: HookInput): AnswerContext => ({
+export const answerContext = (def: ProtocolHook, input: HookInput): AnswerContext => ({
   dialect: def.dialect,
   toolInput: input.toolInput,
   agentEvent: def.agentEvent,
@@ -43,21 +55,21 @@ export const answerContext = (def: CommandHookDefinition, input: HookInput): Ans
 });
 
 /** A raw answer (a JSON value) read in the hook's dialect: its output, or an invalid_output failure. */
-export function readAnswer(raw: unknown, def: CommandHookDefinition, input: HookInput): CommandAnswer {
+export function readAnswer(raw: unknown, def: ProtocolHook, input: HookInput): CommandAnswer {
   const parsed = parseHookOutput(raw, def.event, answerContext(def, input));
   if (!parsed.ok) return fail('invalid_output', parsed.message);
   return { kind: 'output', output: parsed.output, unknownFields: parsed.unknownFields };
 }
 
 /** A block answer (exit 2, or a FreeCode crash), read like `{"decision":"block","reason":…}`. */
-export function block(reason: string, def: CommandHookDefinition, context: AnswerContext): CommandAnswer {
+export function block(reason: string, def: ProtocolHook, context: AnswerContext): CommandAnswer {
   const parsed = parseHookOutput({ decision: 'block', reason }, def.event, context);
   if (!parsed.ok) return fail('invalid_output', parsed.message);
   return { kind: 'output', output: parsed.output, unknownFields: parsed.unknownFields };
 }
 
 /** A block from the hook's side that the process did not answer (e.g. it could not be given its input). */
-export function blockAnswer(reason: string, def: CommandHookDefinition, input: HookInput): CommandAnswer {
+export function blockAnswer(reason: string, def: ProtocolHook, input: HookInput): CommandAnswer {
   return block(reason, def, { dialect: def.dialect, toolInput: input.toolInput });
 }
 
@@ -85,7 +97,7 @@ export function crashFailure(
  * How strict an answer is, for the hook `def`: a deny or a stop (and a failure of a hook that fails
  * closed) 3, an ask or a defer 2, no opinion (a failure that is skipped too) 1, an allow 0.
  */
-export function strictness(a: CommandAnswer, def: CommandHookDefinition): number {
+export function strictness(a: CommandAnswer, def: ProtocolHook): number {
   if (a.kind === 'failure') return def.onError === 'deny' ? 3 : 1;
   const o = a.output;
   if (o === undefined) return 1;
@@ -95,5 +107,5 @@ export function strictness(a: CommandAnswer, def: CommandHookDefinition): number
 }
 
 /** Whether an answer stops what the event is about (a deny, an ask, a defer or a stop). */
-export const decides = (a: CommandAnswer, def: CommandHookDefinition): boolean =>
+export const decides = (a: CommandAnswer, def: ProtocolHook): boolean =>
   a.kind === 'output' && strictness(a, def) >= 2;

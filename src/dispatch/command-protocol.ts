@@ -1,5 +1,5 @@
-// The command hook protocol (docs/semantics.md#command-hook-protocol): how a finished process becomes an
-// answer, in the dialect of the file that declared the hook (contract/dialects.ts).
+// The command hook protocol (docs/semantics.md#command-hook-protocol): how a finished process (or a
+// wasm hook's call) becomes an answer, in the dialect of the file that declared the hook (contract/dialects.ts).
 //   exit 2                 → a block (stderr is the reason), every dialect
 //   exit 0, empty stdout   → proceed
 //   exit 0, JSON object    → the answer (hookwarden's, Claude Code's or a seed's vocabulary)
@@ -19,7 +19,6 @@ import { AGENTS, isAgent } from '../contract/agents/index.js';
 import type { CommandOutcome } from '../contract/command-task.js';
 import { DIALECT_RULES, type DialectRules, PLAIN_TEXT_CONTEXT_EVENTS } from '../contract/dialects.js';
 import type { HookInput, HookOutput } from '../contract/types.js';
-import type { CommandHookDefinition } from '../registry/hook-definition.js';
 import {
   answerContext,
   block,
@@ -29,6 +28,7 @@ import {
   decides,
   excerpt,
   fail,
+  type ProtocolHook,
   readAnswer,
   strictness,
 } from './command-answer.js';
@@ -69,10 +69,10 @@ const MISSING_SCRIPT_EVENTS: ReadonlySet<string> = new Set([
   'TeammateIdle',
 ]);
 
-function missingScript(def: CommandHookDefinition, stdout: string, stderr: string): boolean {
+function missingScript(def: ProtocolHook, stdout: string, stderr: string): boolean {
   const applies =
     MISSING_SCRIPT_EVENTS.has(def.event) ||
-    (def.event === 'BeforeTurn' && def.command.pluginData !== undefined);
+    (def.event === 'BeforeTurn' && def.command?.pluginData !== undefined);
   return applies && stdout.trim() === '' && /no such file|can't open/i.test(stderr);
 }
 
@@ -82,13 +82,13 @@ function missingScript(def: CommandHookDefinition, stdout: string, stderr: strin
  */
 export function interpretCommand(
   outcome: CommandOutcome,
-  def: CommandHookDefinition,
+  def: ProtocolHook,
   input: HookInput,
 ): CommandAnswer {
   let answer = interpretIn(outcome, def, input);
   for (const r of def.alsoReadAs ?? []) {
     const { agentEvent: _own, alsoReadAs: _also, ...rest } = def;
-    const other: CommandHookDefinition = {
+    const other: ProtocolHook = {
       ...rest,
       dialect: r.dialect,
       ...(r.agentEvent === undefined ? {} : { agentEvent: r.agentEvent }),
@@ -124,7 +124,7 @@ function unanswered(outcome: Exclude<CommandOutcome, { kind: 'exited' }>): Comma
 }
 
 /** One dialect's reading of how the process ended. */
-function interpretIn(outcome: CommandOutcome, def: CommandHookDefinition, input: HookInput): CommandAnswer {
+function interpretIn(outcome: CommandOutcome, def: ProtocolHook, input: HookInput): CommandAnswer {
   if (outcome.kind !== 'exited') return unanswered(outcome);
   if (def.dialect === 'gemini') return geminiCommandAnswer(outcome, def, input);
   const rules = DIALECT_RULES[def.dialect];
@@ -157,12 +157,7 @@ function interpretIn(outcome: CommandOutcome, def: CommandHookDefinition, input:
 }
 
 /** Exit 2: a block (stderr its reason), except where Claude Code reads it otherwise. */
-function exitTwo(
-  def: CommandHookDefinition,
-  input: HookInput,
-  stdout: string,
-  stderr: string,
-): CommandAnswer {
+function exitTwo(def: ProtocolHook, input: HookInput, stdout: string, stderr: string): CommandAnswer {
   if (def.dialect === 'claude-code' && missingScript(def, stdout, stderr)) {
     // Not "keep working" forever on a script that is not there: a broken hook (its onError applies).
     return fail(
@@ -202,12 +197,7 @@ function plainContext(text: string): HookOutput {
 }
 
 /** Exit 0: empty, a JSON answer, or plain text (read by the dialect's rule). */
-function readStdout(
-  stdout: string,
-  def: CommandHookDefinition,
-  rules: DialectRules,
-  input: HookInput,
-): CommandAnswer {
+function readStdout(stdout: string, def: ProtocolHook, rules: DialectRules, input: HookInput): CommandAnswer {
   const text = stdout.trim();
   if (text === '') {
     // Cursor blocks a failClosed hook that says nothing where it asks for a permission.
@@ -237,7 +227,7 @@ function readStdout(
 }
 
 /** Whether the hook's agent event answers with a permission (Cursor's gates). */
-function takesPermission(def: CommandHookDefinition): boolean {
+function takesPermission(def: ProtocolHook): boolean {
   if (def.agentEvent === undefined || !isAgent(def.dialect)) return false;
   const e = AGENTS[def.dialect].events[def.agentEvent];
   return e?.canBlock === true;

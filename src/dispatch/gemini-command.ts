@@ -11,12 +11,12 @@
 // the rows where the two differ).
 import type { CommandOutcome } from '../contract/command-task.js';
 import type { HookInput } from '../contract/types.js';
-import type { CommandHookDefinition } from '../registry/hook-definition.js';
 import {
   type CommandAnswer,
   crashFailure,
   decides,
   excerpt,
+  type ProtocolHook,
   readAnswer,
   strictness,
 } from './command-answer.js';
@@ -69,11 +69,7 @@ function geminiVerdict(
  * The hook's answer as hookwarden reads it, never less strict than Gemini's: an answer Gemini reads
  * as a deny or an ask (whatever else it holds, or however hookwarden's schema judges it) is one here.
  */
-function atLeastGemini(
-  raw: Record<string, unknown>,
-  def: CommandHookDefinition,
-  input: HookInput,
-): CommandAnswer {
+function atLeastGemini(raw: Record<string, unknown>, def: ProtocolHook, input: HookInput): CommandAnswer {
   const answer = readAnswer(raw, def, input);
   const verdict = geminiVerdict(raw);
   if (verdict === undefined) return answer;
@@ -83,11 +79,7 @@ function atLeastGemini(
 }
 
 /** A Gemini CLI command hook that exited (any code, or killed by a signal). */
-export function geminiCommandAnswer(
-  outcome: Exited,
-  def: CommandHookDefinition,
-  input: HookInput,
-): CommandAnswer {
+export function geminiCommandAnswer(outcome: Exited, def: ProtocolHook, input: HookInput): CommandAnswer {
   const { exitCode, signal, stdout, stderr } = outcome;
   const read = geminiReads(exitCode, stdout, stderr);
   const raw =
