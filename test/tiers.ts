@@ -29,4 +29,11 @@ export const SLOW_TESTS: readonly string[] = [
   'test/audit/keyed-chain.test.ts',
   'test/cli/claude-code.test.ts',
   'test/sandbox/command/run-command.test.ts',
+  // Invariant 7: each case runs the agent's hooks as processes, through its adapter.
+  'test/properties/agent-edge-claude-code.test.ts',
+  'test/properties/agent-edge-codex.test.ts',
+  'test/properties/agent-edge-gemini.test.ts',
+  'test/properties/agent-edge-cursor.test.ts',
+  'test/properties/agent-edge-copilot.test.ts',
+  'test/cli/agent-edges.test.ts',
 ];

@@ -1,7 +1,7 @@
 import type { Dialect } from '../contract/dialects.js';
 import type { EventDefinition } from '../contract/events.js';
 import type { Scope } from '../contract/types.js';
-import type { PackOrigin } from '../registry/hook-definition.js';
+import type { AnswerReading, PackOrigin } from '../registry/hook-definition.js';
 import type { ToolMatcher } from '../registry/matcher.js';
 import type { DiagnosticSink } from './diagnostics.js';
 import type { HookGate } from './grants.js';
@@ -33,4 +33,6 @@ export interface HookContext {
   readonly agentEvent?: string | undefined;
   /** A project file's or a tenant's hook: held to what the policy granted (grant-gate.ts). */
   readonly gate?: HookGate | undefined;
+  /** An ambiguous file: the other dialects the hook's answer is read in (config/dialect.ts). */
+  readonly alsoReadAs?: readonly AnswerReading[] | undefined;
 }

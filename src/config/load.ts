@@ -8,7 +8,7 @@
 // - `packs` pins are verified and their hooks join at the pin's scope (src/packs/pins.ts): a refused
 //   policy-scope pack is a policy failure, a refused user-scope pack is skipped with a warning.
 import { basename, dirname, resolve } from 'node:path';
-import { DIALECTS, type Dialect } from '../contract/dialects.js';
+import type { Dialect } from '../contract/dialects.js';
 import { EventCatalogue } from '../contract/events.js';
 import { renderValue } from '../contract/messages.js';
 import type { Scope } from '../contract/types.js';
@@ -17,7 +17,7 @@ import { collectEvents } from './collect-events.js';
 import { collectLimits } from './collect-limits.js';
 import type { Limits } from './defaults.js';
 import type { Diagnostic, DiagnosticSink } from './diagnostics.js';
-import { detectDialect } from './dialect.js';
+import { dialectOfFile } from './dialect.js';
 import { collectGrants, type Grants, gatedHookTypes, scopeGate, tenantGate } from './grants.js';
 import {
   collectHookTypePolicy,
@@ -144,26 +144,6 @@ function agentTopLevel(dialect: Dialect, value: Record<string, unknown>, sink: D
 /** Pins are judged pack by pack (their own policy failures), not as part of their file's validity. */
 const isPinDiagnostic = (d: Diagnostic) => d.path === 'packs' || d.path.startsWith('packs[');
 
-/** The file's declared dialect, or the one its shape shows. */
-function dialectOf(
-  value: Record<string, unknown>,
-  sink: DiagnosticSink,
-  catalogue: EventCatalogue,
-  path: string | undefined,
-): Dialect {
-  const declared = value.dialect;
-  if (declared !== undefined) {
-    if (typeof declared === 'string' && (DIALECTS as readonly string[]).includes(declared))
-      return declared as Dialect;
-    sink.error(
-      'dialect',
-      `expected one of ${DIALECTS.map((d) => `"${d}"`).join(', ')}, got ${renderValue(declared)}`,
-      false,
-    );
-  }
-  return detectDialect(value, new Set(catalogue.names()), path);
-}
-
 export async function loadConfig(options: LoadOptions): Promise<LoadedConfig> {
   const { value, reads } = await recordReads(() => loadRecorded(options));
   // The files read besides config files and packs (JS hook sources) are watched too.
@@ -214,10 +194,10 @@ async function loadRecorded(options: LoadOptions): Promise<Omit<LoadedConfig, 'r
       watchTargets.push({ dir: dirname(file), name: basename(file) });
     }
     if (src.value === undefined) continue;
-    const dialect = dialectOf(
+    const { dialect, also } = dialectOfFile(
       src.value,
       src.sink,
-      catalogue,
+      new Set(catalogue.names()),
       src.spec.kind === 'file' ? resolve(src.spec.path) : undefined,
     );
     const ignored = agentTopLevel(dialect, src.value, src.sink).filter((k) => !TOP_LEVEL.has(k));
@@ -238,6 +218,7 @@ async function loadRecorded(options: LoadOptions): Promise<Omit<LoadedConfig, 'r
       configDir: src.dir,
       plugin: src.spec.kind === 'file' ? findPlugin(src.dir) : undefined,
       dialect,
+      alsoDialects: also,
       limits: scopeLimits[src.spec.scope],
       scopeLimits,
       catalogue,

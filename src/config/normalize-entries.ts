@@ -6,7 +6,7 @@ import type { Dialect } from '../contract/dialects.js';
 import { EVENT_ALIASES, type EventCatalogue, type EventDefinition } from '../contract/events.js';
 import { isObject, joinPath, renderValue } from '../contract/messages.js';
 import type { Scope } from '../contract/types.js';
-import type { HookDefinition, PackOrigin } from '../registry/hook-definition.js';
+import type { AnswerReading, HookDefinition, PackOrigin } from '../registry/hook-definition.js';
 import { ToolMatcher } from '../registry/matcher.js';
 import { agentEntry, agentEventNames, agentEventOf, agentHookSpec } from './agent-entries.js';
 import type { DiagnosticSink } from './diagnostics.js';
@@ -32,6 +32,10 @@ export interface EntriesContext {
   readonly pack?: PackOrigin | undefined;
   /** The file's dialect; undefined for packs (their paths are resolved by the pack loader). */
   readonly dialect?: Dialect | undefined;
+  /** An ambiguous file's other dialects (config/dialect.ts): each hook's answer is read in them too. */
+  readonly alsoDialects?: readonly Dialect[] | undefined;
+  /** The other readings of this entry's hooks (set per event from `alsoDialects`). */
+  readonly alsoReadAs?: readonly AnswerReading[] | undefined;
   /** Allowed http hook URLs and variables, registered evaluators (undefined: none). */
   readonly hookTypes?: HookTypePolicy | undefined;
   /** A coding agent's file: the agent's event name the entries are registered under. */
@@ -54,46 +58,80 @@ export async function normalizeHooksMap(
   const out: HookDefinition[] = [];
   for (const eventName of Object.keys(map)) {
     const path = joinPath(key, eventName);
-    const agent = agentEventOf(ctx.dialect, eventName);
-    if (agent === undefined && ctx.dialect !== undefined && isAgentDialect(ctx.dialect)) {
-      const names = agentEventNames(ctx.dialect);
+    const readCtx = readingsOf(eventName, ctx);
+    out.push(...(await normalizeEvent(map[eventName], eventName, path, readCtx)));
+  }
+  return out;
+}
+
+/** Whether a file of `dialect` has an event named `name` (an agent's own, or the catalogue's). */
+function knows(dialect: Dialect, name: string, catalogue: EventCatalogue): boolean {
+  return isAgentDialect(dialect)
+    ? agentEventOf(dialect, name) !== undefined
+    : catalogue.resolve(name) !== undefined;
+}
+
+/**
+ * The context of one event of an ambiguous file: its dialect is the first of the file's readings
+ * that has the event, and the others that have it read its hooks' answers too.
+ */
+function readingsOf(name: string, ctx: EntriesContext): EntriesContext {
+  const others = ctx.alsoDialects ?? [];
+  if (ctx.dialect === undefined || others.length === 0) return ctx;
+  const readings = [ctx.dialect, ...others].filter((d) => knows(d, name, ctx.catalogue));
+  const [first, ...rest] = readings;
+  if (first === undefined) return ctx;
+  const alsoReadAs = rest.map((d) => (isAgentDialect(d) ? { dialect: d, agentEvent: name } : { dialect: d }));
+  return { ...ctx, dialect: first, alsoReadAs };
+}
+
+/** One event's entries of a hooks map. */
+async function normalizeEvent(
+  entries: unknown,
+  eventName: string,
+  path: string,
+  ctx: EntriesContext,
+): Promise<HookDefinition[]> {
+  const { sink } = ctx;
+  const out: HookDefinition[] = [];
+  const agent = agentEventOf(ctx.dialect, eventName);
+  if (agent === undefined && ctx.dialect !== undefined && isAgentDialect(ctx.dialect)) {
+    const names = agentEventNames(ctx.dialect);
+    sink.warn(
+      path,
+      `unknown event "${eventName}"${didYouMean(eventName, names)} in a ${ctx.dialect} file; its events are ${names.join(', ')}`,
+      true,
+    );
+    return out;
+  }
+  const resolved = ctx.catalogue.resolve(agent?.event.dispatch ?? eventName);
+  if (resolved === undefined) {
+    if (agent !== undefined)
       sink.warn(
         path,
-        `unknown event "${eventName}"${didYouMean(eventName, names)} in a ${ctx.dialect} file; its events are ${names.join(', ')}`,
+        `hookwarden has no event for ${ctx.dialect}'s "${eventName}"${agent.event.left === undefined ? '' : ` (${agent.event.left})`}: these hooks do not run here (\`hookwarden ${ctx.dialect} install\` leaves them with ${ctx.dialect})`,
         true,
       );
-      continue;
-    }
-    const resolved = ctx.catalogue.resolve(agent?.event.dispatch ?? eventName);
-    if (resolved === undefined) {
-      if (agent !== undefined)
-        sink.warn(
-          path,
-          `hookwarden has no event for ${ctx.dialect}'s "${eventName}"${agent.event.left === undefined ? '' : ` (${agent.event.left})`}: these hooks do not run here (\`hookwarden ${ctx.dialect} install\` leaves them with ${ctx.dialect})`,
-          true,
-        );
-      else
-        sink.warn(
-          path,
-          `unknown event "${eventName}"${didYouMean(eventName, ctx.catalogue.acceptedNames())}; valid events are ${ctx.catalogue.acceptedNames().join(', ')} (or declare it under "events")`,
-          true,
-        );
-      continue;
-    }
-    const entries = map[eventName];
-    if (!Array.isArray(entries)) {
-      sink.error(path, `expected an array of hook groups, got ${renderValue(entries)}`);
-      continue;
-    }
-    // Codex files use Claude Code's event names (and its input on stdin).
-    const claudeName = agent === undefined || agent.agent === 'codex' ? eventName : undefined;
-    const claudeEvent =
-      claudeName !== undefined && Object.hasOwn(EVENT_ALIASES, claudeName) ? claudeName : undefined;
-    for (const [i, raw] of entries.entries()) {
-      const entry = agent === undefined ? raw : agentEntry(agent.agent, eventName, agent.event, raw);
-      const entryCtx = agent === undefined ? ctx : { ...ctx, agentEvent: eventName };
-      out.push(...(await normalizeEntry(entry, joinPath(path, i), resolved, claudeEvent, entryCtx)));
-    }
+    else
+      sink.warn(
+        path,
+        `unknown event "${eventName}"${didYouMean(eventName, ctx.catalogue.acceptedNames())}; valid events are ${ctx.catalogue.acceptedNames().join(', ')} (or declare it under "events")`,
+        true,
+      );
+    return out;
+  }
+  if (!Array.isArray(entries)) {
+    sink.error(path, `expected an array of hook groups, got ${renderValue(entries)}`);
+    return out;
+  }
+  // Codex files use Claude Code's event names (and its input on stdin).
+  const claudeName = agent === undefined || agent.agent === 'codex' ? eventName : undefined;
+  const claudeEvent =
+    claudeName !== undefined && Object.hasOwn(EVENT_ALIASES, claudeName) ? claudeName : undefined;
+  for (const [i, raw] of entries.entries()) {
+    const entry = agent === undefined ? raw : agentEntry(agent.agent, eventName, agent.event, raw);
+    const entryCtx = agent === undefined ? ctx : { ...ctx, agentEvent: eventName };
+    out.push(...(await normalizeEntry(entry, joinPath(path, i), resolved, claudeEvent, entryCtx)));
   }
   return out;
 }
@@ -137,6 +175,7 @@ async function normalizeEntry(
     hookTypes: ctx.hookTypes,
     agentEvent: ctx.agentEvent,
     gate: ctx.gate,
+    alsoReadAs: ctx.alsoReadAs,
   });
   /** A hook of an agent's file in hookwarden's spec (undefined: skipped, with a warning). */
   const specOf = (raw: unknown, at: string) =>
@@ -200,8 +239,9 @@ function buildMatcher(
   const m = new ToolMatcher(raw, {
     event: claudeEvent ?? event.name,
     agent,
-    // Gemini CLI tests tool names with `new RegExp(matcher)` (lifecycle values exactly).
-    regexOnly: agent === 'gemini' && event.toolScoped,
+    // Gemini CLI tests tool names with `new RegExp(matcher)` (lifecycle values exactly); Cursor's
+    // reference leaves it open, so the wider reading (a regex searched in the name) runs the guard.
+    regexOnly: (agent === 'gemini' || agent === 'cursor') && event.toolScoped,
   });
   if (m.kind === 'all') return undefined;
   if (!event.toolScoped && event.matchOn.length === 0) {

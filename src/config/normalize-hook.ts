@@ -150,6 +150,7 @@ export async function normalizeHook(
     ...(ctx.pack !== undefined ? { pack: ctx.pack } : {}),
     ...(asyncSpec !== undefined ? { async: asyncSpec } : {}),
     ...(ctx.agentEvent !== undefined ? { agentEvent: ctx.agentEvent } : {}),
+    ...(ctx.alsoReadAs !== undefined && ctx.alsoReadAs.length > 0 ? { alsoReadAs: ctx.alsoReadAs } : {}),
   };
   const def: HookDefinition =
     type === 'command'
@@ -167,7 +168,9 @@ export async function normalizeHook(
 
 /** Whether the file's dialect makes the event's hooks fail closed by default (Copilot's preToolUse). */
 function dialectFailsClosed(ctx: HookContext): boolean {
-  return DIALECT_RULES[ctx.dialect ?? 'hookwarden'].failClosedEvents?.includes(ctx.event.name) === true;
+  // An ambiguous file: any of its readings that fails closed makes the hook fail closed.
+  const dialects = [ctx.dialect ?? 'hookwarden', ...(ctx.alsoReadAs ?? []).map((r) => r.dialect)];
+  return dialects.some((d) => DIALECT_RULES[d].failClosedEvents?.includes(ctx.event.name) === true);
 }
 
 /** What makes two wasm hooks the same: the module and the limits, not where it was read from. */

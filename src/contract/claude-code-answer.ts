@@ -34,6 +34,8 @@ export interface ClaudeCodeProtocol {
   readonly envFile?: boolean;
   /** Context goes as plain stdout (PreCompact: custom compaction instructions), not as JSON. */
   readonly plainContext?: boolean;
+  /** Claude Code ignores the hook's output and exit code (Interrupt): nothing is written back. */
+  readonly ignored?: boolean;
 }
 
 const BLOCK = { deny: 'decision' } as const;
@@ -65,6 +67,7 @@ export const CLAUDE_CODE_EVENTS: Readonly<Record<string, ClaudeCodeProtocol>> = 
   TaskCompleted: { deny: 'exit' },
   Stop: { keepWorking: 'decision' },
   StopFailure: {},
+  Interrupt: { ignored: true },
   TeammateIdle: { keepWorking: 'exit' },
   ConfigChange: BLOCK,
   CwdChanged: { envFile: true },
@@ -120,6 +123,7 @@ const READ = new Set(['event', 'decision', 'reason', 'decidedBy', 'interrupted',
  */
 export function toClaudeCodeAnswer(event: string, result: DispatchResult): ClaudeCodeAnswer {
   const p: ClaudeCodeProtocol = Object.hasOwn(CLAUDE_CODE_EVENTS, event) ? CLAUDE_CODE_EVENTS[event]! : {};
+  if (p.ignored === true) return ignoredAnswer(result);
   const out: Obj = {};
   const specific: Obj = { hookEventName: event };
   const used = new Set(READ);
@@ -251,6 +255,16 @@ export function toClaudeCodeAnswer(event: string, result: DispatchResult): Claud
     ...(sessionEnvScript === undefined ? {} : { sessionEnvScript }),
     dropped,
   };
+}
+
+/**
+ * An event whose output Claude Code ignores (Interrupt): exit 0 and nothing on stdout; its debug log
+ * gets the lines of hooks that failed and the result fields that were dropped.
+ */
+function ignoredAnswer(result: DispatchResult): ClaudeCodeAnswer {
+  const dropped = Object.keys(result).filter((k) => !READ.has(k));
+  const lines = [...brokenHooks(result), ...otherHookErrors(result)];
+  return { exitCode: 0, stdout: '', stderr: lines.length === 0 ? '' : `${lines.join('\n')}\n`, dropped };
 }
 
 /**

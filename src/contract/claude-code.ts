@@ -16,6 +16,8 @@
 //   hookSpecificOutput.updatedPermissions                            → updatedPermissions
 //   anything else in hookSpecificOutput (sessionTitle, watchPaths…)  → ignored (listed)
 
+import { tighten } from './decisions.js';
+import { EVENT_ALIASES } from './events.js';
 import { isObject } from './messages.js';
 
 /** Keys only Claude Code's shape has (continue, stopReason, systemMessage… are hookwarden's too). */
@@ -49,8 +51,8 @@ export function mapClaudeCodeOutput(raw: Obj, event: string): { mapped: Obj; ign
           } else if (event === 'AfterTool') {
             if (typeof raw.reason === 'string') mapped.additionalContext = raw.reason;
           } else mapped.decision = 'deny';
-        } else if (value === 'approve') mapped.decision = 'allow';
-        else mapped.decision = value;
+        } else if (value === 'approve') tighten(mapped, 'allow');
+        else tighten(mapped, value);
         break;
       case 'reason':
         if (!(raw.decision === 'block' && (stopLike || event === 'AfterTool'))) mapped.reason = value;
@@ -99,11 +101,28 @@ const DECLINE_REASON: Readonly<Record<string, string>> = {
   ElicitationResult: 'Elicitation result blocked by hook',
 };
 
+/** Whether a hookSpecificOutput's hookEventName is this (canonical) event's, in any of its names. */
+function namesEvent(name: unknown, event: string): boolean {
+  if (name === undefined) return true;
+  if (typeof name !== 'string') return false;
+  return name === event || (Object.hasOwn(EVENT_ALIASES, name) && EVENT_ALIASES[name]!.event === event);
+}
+
 function mapSpecific(spec: Obj, mapped: Obj, ignored: string[], event: string, raw: Obj): void {
   // PermissionRequest: Claude Code reads only `decision` {behavior…}. A PreToolUse-style approval
   // there would approve what Claude Code puts in front of the user: ignored (a deny still counts,
   // since dropping it would weaken the guard), as is a rewrite outside `decision`.
   const permissionRequest = event === 'ApprovalRequest';
+  // Another event's output: Claude Code refuses it (or, beside a block, drops it); Codex reads its
+  // decision. It may only tighten: a deny or an ask counts, nothing else does.
+  if (!namesEvent(spec.hookEventName, event)) {
+    for (const key of Object.keys(spec)) {
+      const stop = key === 'permissionDecision' && ['deny', 'ask', 'defer'].includes(String(spec[key]));
+      if (stop) tighten(mapped, spec[key]);
+      else if (key !== 'hookEventName') ignored.push(`hookSpecificOutput.${key}`);
+    }
+    return;
+  }
   for (const key of Object.keys(spec)) {
     const value = spec[key];
     switch (key) {
@@ -111,7 +130,7 @@ function mapSpecific(spec: Obj, mapped: Obj, ignored: string[], event: string, r
         break;
       case 'permissionDecision':
         if (permissionRequest && value !== 'deny') ignored.push('hookSpecificOutput.permissionDecision');
-        else mapped.decision = value;
+        else tighten(mapped, value);
         break;
       case 'permissionDecisionReason':
         if (permissionRequest && spec.permissionDecision !== 'deny')

@@ -17,7 +17,7 @@
 // | rule                          | codex             | gemini                    | cursor                 | copilot          |
 // | ----------------------------- | ----------------- | ------------------------- | ---------------------- | ---------------- |
 // | default timeout               | 600 s             | 60 s                      | 60 s (none documented) | 30 s             |
-// | exit 0, stdout not JSON       | context on SessionStart, UserPromptSubmit, SubagentStart, else ignored | ignored | invalid_output | ignored |
+// | exit 0, stdout not JSON       | context on SessionStart, UserPromptSubmit, SubagentStart, else ignored | ignored | invalid_output | invalid_output |
 // | non-zero exit (not 2)         | failure           | JSON read; exit ≥ 3 with text: a block | failure   | failure          |
 // | a failure on BeforeTool       | onError           | onError                   | onError (failClosed: deny) | deny (Copilot denies a preToolUse hook that errs) |
 // | silent on a permission event  | proceed           | proceed                   | failClosed: a failure  | proceed          |
@@ -143,7 +143,9 @@ export const DIALECT_RULES: Readonly<Record<Dialect, DialectRules>> = Object.fre
   copilot: Object.freeze({
     defaultTimeoutMs: 30_000,
     eventTimeoutMs: Object.freeze({}),
-    plainStdout: 'ignore',
+    // Copilot CLI denies a preToolUse hook that errs ("Denied by preToolUse hook (hook errored)"), and
+    // its reference calls for a JSON answer or nothing: other text is an answer it cannot read.
+    plainStdout: 'invalid_output',
     crash: 'failure',
     compactVeto: false,
     hostEnv: true,

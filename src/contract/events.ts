@@ -136,6 +136,9 @@ const CLAUDE_CODE_OWN_EVENTS: readonly EventDefinition[] = [
   defineEvent('PostToolBatch', gate(['additionalContext'])),
   defineEvent('PermissionDenied', { ...observer(['additionalContext']), toolScoped: true }),
   defineEvent('StopFailure', observer([], ['error'])),
+  // Claude Code 2.1.335+: an interrupt ended the main turn (`source`: user, session or system). Its
+  // output and exit codes are ignored.
+  defineEvent('Interrupt', observer([], ['source'])),
   defineEvent('TeammateIdle', { mode: 'serial', canDeny: false, honours: ['continueWork'] }),
   defineEvent('TaskCreated', gate()),
   defineEvent('TaskCompleted', gate()),

@@ -4,11 +4,28 @@
 // when the input does not have it already. Two fields are named differently by the two systems:
 // `tool_response` is hookwarden's `toolResult`, and PreCompact's `trigger` is `compaction.trigger`.
 
+import { jsonEqual } from './json-equal.js';
+
 const SNAKE = /^[a-z][a-z0-9]*(?:_[a-z0-9]+)+$/;
 const RENAMED: Readonly<Record<string, string>> = { tool_response: 'toolResult' };
 
 const camel = (name: string) =>
   RENAMED[name] ?? name.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+
+/**
+ * Claude Code's `mcp_server` (2.1.337, McpServerProvenance: the server's config key, where its
+ * definition came from, and `built_in: true` when the desktop app or the IDE extension says the server
+ * is its own; absent means unknown) in camelCase: `mcpServer: {name, source, builtIn}`.
+ */
+function mcpServerTwin(v: unknown): unknown {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return v;
+  const { name, source, built_in: builtIn } = v as Record<string, unknown>;
+  return {
+    ...(typeof name === 'string' ? { name } : {}),
+    ...(typeof source === 'string' ? { source } : {}),
+    ...(builtIn === true ? { builtIn: true } : {}),
+  };
+}
 
 /**
  * The input with a camelCase twin for each snake_case field (the original object when there is
@@ -23,7 +40,7 @@ export function withCamelCaseNames(input: Record<string, unknown>, event: string
       continue;
     out ??= { ...input };
     Object.defineProperty(out, twin, {
-      value: input[key],
+      value: key === 'mcp_server' ? mcpServerTwin(input[key]) : input[key],
       enumerable: true,
       writable: true,
       configurable: true,
@@ -61,4 +78,27 @@ export function withSnakeCaseNames(input: Record<string, unknown>): Record<strin
       });
   }
   return out;
+}
+
+/** The fields that say which call a tool event is about, in both spellings. */
+const CALL_TWINS: readonly (readonly [string, string])[] = [
+  ['tool_name', 'toolName'],
+  ['tool_input', 'toolInput'],
+];
+
+/**
+ * Why an input names its call twice, differently (`tool_input` and `toolInput` with different
+ * values): hooks reading one spelling would judge another call than hooks reading the other, so a
+ * deny-capable event denies (docs/security.md, invariant 7). Undefined: no such conflict.
+ */
+export function conflictingTwins(input: Record<string, unknown>): string | undefined {
+  for (const [snake, camelName] of CALL_TWINS) {
+    if (!Object.hasOwn(input, snake) || !Object.hasOwn(input, camelName)) continue;
+    const a = input[snake];
+    const b = input[camelName];
+    if (a === b) continue;
+    if (!jsonEqual(a, b))
+      return `the input names its call twice with different values ("${snake}" and "${camelName}"): which one runs is unknown, so it is denied`;
+  }
+  return undefined;
 }

@@ -111,7 +111,12 @@ export function parseHookOutput(raw: unknown, event: string, context: AnswerCont
     }
     if (value === undefined) continue;
     const problem = FIELDS[key]!(value);
-    if (problem !== undefined) return { ok: false, message: `${key}: ${problem}` };
+    if (problem !== undefined) {
+      const kept = salvaged(plain, obj, `${key}: ${problem}`);
+      // An answer the agent refuses counts only for its deny (as below).
+      const refusedToo = invalid !== undefined && kept?.ok === true && kept.output?.decision !== 'deny';
+      return kept === undefined || refusedToo ? { ok: false, message: `${key}: ${problem}` } : kept;
+    }
     (output as Record<string, unknown>)[key] = value;
   }
   // hookwarden's own BeforeCompact only injects what to preserve; Claude Code and FreeCode hooks may
@@ -130,6 +135,43 @@ export function parseHookOutput(raw: unknown, event: string, context: AnswerCont
   // failure here too, whose onError applies, unless it denies (a deny always counts).
   if (invalid !== undefined && output.decision !== 'deny') return { ok: false, message: invalid };
   return { ok: true, output, unknownFields };
+}
+
+/** Whether an answer says deny or ask in any vocabulary hookwarden reads (before or after mapping). */
+function saysStop(o: Record<string, unknown>): 'deny' | 'ask' | undefined {
+  const h = isObject(o.hookSpecificOutput) ? o.hookSpecificOutput : {};
+  const behavior = isObject(h.decision) ? h.decision.behavior : undefined;
+  if (
+    o.continue === false ||
+    o.decision === 'deny' ||
+    o.decision === 'block' ||
+    h.permissionDecision === 'deny'
+  )
+    return 'deny';
+  if (behavior === 'deny' || o.permissionDecision === 'deny' || o.permission === 'deny') return 'deny';
+  if (o.decision === 'ask' || h.permissionDecision === 'ask' || h.permissionDecision === 'defer')
+    return 'ask';
+  return undefined;
+}
+
+/**
+ * An answer that is malformed elsewhere but says deny or ask still says it (trust invariant 7): an
+ * agent that reads it leniently (Claude Code strips a field another event's output would hold)
+ * blocks, so hookwarden never passes what the answer refused. Undefined: it says neither.
+ */
+function salvaged(
+  raw: Record<string, unknown>,
+  mapped: Record<string, unknown>,
+  problem: string,
+): ParsedOutput | undefined {
+  const stop = saysStop(mapped) ?? saysStop(raw);
+  if (stop === undefined) return undefined;
+  const output: HookOutput = Object.create(null);
+  output.decision = stop;
+  const said = [mapped.reason, raw.reason, raw.stopReason].find((r) => typeof r === 'string' && r !== '');
+  output.reason =
+    (said as string | undefined) ?? `the hook's answer says ${stop}, but is malformed (${problem})`;
+  return { ok: true, output, unknownFields: [problem] };
 }
 
 /**

@@ -7,7 +7,7 @@ import { tenantIdProblem } from '../config/tenant-id.js';
 import type { EventDefinition } from '../contract/events.js';
 import { finishFold, startFold } from '../contract/fold.js';
 import { HookwardenError } from '../contract/hookwarden-error.js';
-import { withCamelCaseNames } from '../contract/input-names.js';
+import { conflictingTwins, withCamelCaseNames } from '../contract/input-names.js';
 import { renderValue } from '../contract/messages.js';
 import type { DispatchResult } from '../contract/result.js';
 import type { HookInput } from '../contract/types.js';
@@ -165,6 +165,8 @@ async function dispatchSteps(
   const def = resolved.definition;
   const scope = resolveScope(gen, options.tenant);
   if (options.signal?.aborted) return interruptedResult(def);
+  const twins = def.canDeny ? conflictingTwins(input0 as Record<string, unknown>) : undefined;
+  if (twins !== undefined) return { event: def.name, decision: 'deny', reason: twins, hooks: [] };
   if (def.canDeny && scope.policyFailures.length > 0) {
     return {
       event: def.name,

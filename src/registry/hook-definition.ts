@@ -132,6 +132,12 @@ export interface PackOrigin {
   readonly fingerprint: PackFingerprint;
 }
 
+/** One more way a hook's answer is read: another dialect, and its agent's event name there. */
+export interface AnswerReading {
+  readonly dialect: Dialect;
+  readonly agentEvent?: string;
+}
+
 /** An async hook (`async`/`asyncRewake`): runs after its dispatch answered, never changes the verdict. */
 export interface AsyncHookSpec {
   /** `asyncRewake`: a deny, continueWork or exit 2 emits a `rewake` event. */
@@ -160,6 +166,11 @@ interface ConfiguredHook {
    * agent's events (the agent fires both) does not run it.
    */
   readonly agentEvent?: string;
+  /**
+   * A file that could be more than one dialect (config/dialect.ts): the other readings of the hook's
+   * answer. The strictest of them and the hook's own reading counts.
+   */
+  readonly alsoReadAs?: readonly AnswerReading[];
   /** Undefined when the event is not tool-scoped or the matcher matches everything. */
   readonly matcher: ToolMatcher | undefined;
   readonly ifFilters: readonly IfFilter[];

@@ -7,6 +7,7 @@
 // over the whole string (`*` any run, `?` one character, a trailing `:*` "this prefix").
 // hookwarden's `/regex/` or `/regex/i` form is searched in the flattened values for every tool
 // (for a path tool, the path rule is tried too). Everything runs on the linear-time regex engine.
+import type { ToolSubject } from '../contract/tool-vocabulary.js';
 import { ToolMatcher } from './matcher.js';
 import { CommandRule, PATH_TOOLS, PathRule, type RuleOrigin } from './permission-rule.js';
 import { LinearRegex, RegexSyntaxError } from './regex/linear-regex.js';
@@ -133,8 +134,8 @@ export class IfFilter {
    * Whether the filter accepts the call. When in doubt it does (trust invariant 3): a value nested
    * deeper than the walk, or a search that ran out of `budget`, counts as a match.
    */
-  matches(toolName: string | undefined, toolInput: unknown, budget?: StepBudget, cwd?: string): boolean {
-    if (!this.#tool.matches(toolName, budget)) return false;
+  matches(tool: ToolSubject | undefined, toolInput: unknown, budget?: StepBudget, cwd?: string): boolean {
+    if (!this.#tool.matches(tool, budget)) return false;
     if (this.unevaluable !== undefined) return true;
     const rule = this.#rule;
     if (rule !== undefined && this.#ruleMatches(rule, toolInput, cwd, budget)) return true;

@@ -8,9 +8,10 @@
 // all — is `unevaluable`: it matches every name (when in doubt, run the guard), and the loader says
 // so (in a policy file it is a policy failure).
 
-import { type ToolAgent, toolNamesIn } from '../contract/tool-vocabulary.js';
+import { type ToolAgent, type ToolSubject, toolNamesIn } from '../contract/tool-vocabulary.js';
 import { LinearRegex, RegexSyntaxError } from './regex/linear-regex.js';
 import { StepBudget } from './regex/step-budget.js';
+import { ANY_RUN } from './regex/wildcard-search.js';
 import { toolNames } from './tool-aliases.js';
 
 /** Claude Code's exact form on most events: letters, digits, `_`, `|`, `,`, space and `-`. */
@@ -22,6 +23,11 @@ const EXACT_NARROW = /^[a-zA-Z0-9_|]+$/;
  * value that are not in its list of wide ones).
  */
 const NARROW_EVENTS: ReadonlySet<string> = new Set(['StopFailure', 'FileChanged']);
+/**
+ * Codex's exact form (codex-rs/hooks events/common.rs `is_exact_matcher`): letters, digits, `_` and
+ * `|` only; anything else (a `-`, a `,`) is a regex searched in the name.
+ */
+const EXACT_CODEX = /^[A-Za-z0-9_|]+$/;
 const CACHE_LIMIT = 1024;
 
 export type MatcherKind = 'all' | 'exact' | 'alternatives' | 'regex' | 'unevaluable';
@@ -72,8 +78,10 @@ export class ToolMatcher {
       this.kind = 'all';
       return;
     }
-    const narrow = options.event !== undefined && NARROW_EVENTS.has(options.event);
-    if (options.regexOnly !== true && (narrow ? EXACT_NARROW : EXACT_WIDE).test(p)) {
+    const narrow =
+      options.agent === 'codex' || (options.event !== undefined && NARROW_EVENTS.has(options.event));
+    const exact = options.agent === 'codex' ? EXACT_CODEX : narrow ? EXACT_NARROW : EXACT_WIDE;
+    if (options.regexOnly !== true && exact.test(p)) {
       const names = p
         .split(narrow ? '|' : /[|,]/)
         .map((n) => n.trim())
@@ -98,11 +106,30 @@ export class ToolMatcher {
    * with nothing to test is met); a search that ran out of `budget`, or a pattern that cannot be
    * evaluated, counts as a match.
    */
-  matches(toolName: string | undefined, budget?: StepBudget): boolean {
-    if (this.kind === 'all' || this.kind === 'unevaluable' || toolName === undefined) return true;
+  matches(subject: ToolSubject | undefined, budget?: StepBudget): boolean {
+    if (this.kind === 'all' || this.kind === 'unevaluable' || subject === undefined) return true;
+    if (typeof subject !== 'string') {
+      // A name that could be several (trust invariant 7): any of them, or an MCP tool on any server.
+      if (subject.names.some((n) => this.matches(n, budget))) return true;
+      return subject.anyServer !== undefined && this.#couldBeOnAnyServer(subject.anyServer);
+    }
+    const toolName = subject;
     const names = this.#agent === undefined ? toolNames(toolName) : toolNamesIn(this.#agent, toolName);
     if (names.length === 1) return this.#matchesName(toolName, budget);
     return names.some((n) => this.#matchesName(n, budget));
+  }
+
+  /** Whether MCP tool `tool` ("*": any tool) of some server could be one this matcher names. */
+  #couldBeOnAnyServer(tool: string): boolean {
+    const any = tool === '*';
+    if (this.names !== undefined)
+      return [...this.names].some((n) => {
+        const m = /^mcp__(.+?)__(.+)$/.exec(n);
+        if (m === null) return false;
+        // The server part may hold `__` too: any split that leaves the tool.
+        return any || (n.endsWith(`__${tool}`) && n.length > `mcp____${tool}`.length);
+      });
+    return this.#regex!.couldMatch(['mcp__', ANY_RUN, '__', any ? ANY_RUN : tool]);
   }
 
   /**

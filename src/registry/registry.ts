@@ -3,8 +3,10 @@
 // budget) and the PostToolUseFailure `ok:false` rule, plus `once` bookkeeping. An event with no
 // hooks costs one map lookup.
 
+import { sameAgentEvent } from '../contract/agents/index.js';
 import { originOf } from '../contract/agents/protocol.js';
 import type { EventDefinition } from '../contract/events.js';
+import { toolSubjectOf } from '../contract/tool-vocabulary.js';
 import type { HookInput } from '../contract/types.js';
 import type { HookDefinition, RegisteredHook, TrustedDefinition } from './hook-definition.js';
 import type { StepBudget } from './regex/step-budget.js';
@@ -134,12 +136,13 @@ export class Registry {
     // the hooks of its file that were written for the event it sent, not those of the other.
     if ('agentEvent' in h && h.agentEvent !== undefined) {
       const origin = originOf(probe as Record<string, unknown>);
-      if (origin !== undefined && origin.agent === h.dialect && origin.name !== h.agentEvent) return false;
+      if (origin?.agent === h.dialect && !sameAgentEvent(origin.agent, origin.name, h.agentEvent))
+        return false;
     }
     if (def.toolScoped) {
-      if (h.matcher !== undefined && !h.matcher.matches(probe.toolName, budget)) return false;
-      for (const f of h.ifFilters)
-        if (!f.matches(probe.toolName, probe.toolInput, budget, probe.cwd)) return false;
+      const tool = toolSubjectOf(probe);
+      if (h.matcher !== undefined && !h.matcher.matches(tool, budget)) return false;
+      for (const f of h.ifFilters) if (!f.matches(tool, probe.toolInput, budget, probe.cwd)) return false;
     } else if (h.matcher !== undefined && def.matchOn.length > 0) {
       if (!h.matcher.matches(matchValue(probe, def.matchOn), budget)) return false;
     }

@@ -53,11 +53,9 @@ const SETUPS: Record<AgentName, Setup> = {
         Interrupt: [{ hooks: [{ type: 'command', command: 'true' }] }],
       },
     }),
-    routed: ['PreToolUse', 'PostToolUse', 'SessionStart'],
-    left: [
-      /Stop\[0\]: left with Codex: "type": "prompt" hooks are refused by Codex itself/,
-      /Interrupt: left with Codex: hookwarden has no Interrupt event/,
-    ],
+    // Interrupt is Claude Code's event too (2.1.335): hookwarden runs it, so install routes it.
+    routed: ['PreToolUse', 'PostToolUse', 'SessionStart', 'Interrupt'],
+    left: [/Stop\[0\]: left with Codex: "type": "prompt" hooks are refused by Codex itself/],
     event: 'PreToolUse',
     input: (command) => ({ ...recorded('codex').PreToolUse, tool_input: { command } }),
     denied: (r) => r.status === 2 && r.stderr.includes('codex guard: no rm -rf'),

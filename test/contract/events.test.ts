@@ -27,6 +27,7 @@ describe('event catalogue', () => {
       ['PostToolBatch', 'serial', true, false, ''],
       ['PermissionDenied', 'parallel', false, true, ''],
       ['StopFailure', 'parallel', false, false, 'error'],
+      ['Interrupt', 'parallel', false, false, 'source'],
       ['TeammateIdle', 'serial', false, false, ''],
       ['TaskCreated', 'serial', true, false, ''],
       ['TaskCompleted', 'serial', true, false, ''],

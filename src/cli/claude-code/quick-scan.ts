@@ -11,9 +11,10 @@
 
 import { readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { detectDialect } from '../../config/dialect.js';
+import { readDialect } from '../../config/dialect.js';
 import { DEFAULT_EVENTS, EventCatalogue } from '../../contract/events.js';
 import { isObject } from '../../contract/messages.js';
+import { toolSubjectOf } from '../../contract/tool-vocabulary.js';
 import { ToolMatcher } from '../../registry/matcher.js';
 
 /** Files larger than this are left to the full loader (and its limits). */
@@ -53,14 +54,20 @@ function fileRunsNothing(
 ): boolean {
   if (HOOKWARDEN_ONLY.some((k) => Object.hasOwn(file, k))) return false;
   // Only hookwarden's and Claude Code's shapes are judged here (FreeCode's and the agents' go to the loader).
-  const dialect = file.dialect ?? detectDialect(file, canonical, resolve(path));
+  // A file that could be more than one dialect is read in each: the loader's to judge.
+  const reading =
+    file.dialect === undefined
+      ? readDialect(file, canonical, resolve(path))
+      : { dialect: file.dialect, also: [] };
+  if (reading.also.length > 0) return false;
+  const dialect = reading.dialect;
   if (dialect !== 'hookwarden' && dialect !== 'claude-code') return false;
   const target = catalogue.get(event);
   if (target === undefined) return false;
   const hooks = file.hooks;
   if (hooks === undefined) return true;
   if (!isObject(hooks)) return false;
-  const toolName = typeof input.tool_name === 'string' ? input.tool_name : undefined;
+  const tool = toolSubjectOf({ ...input, toolName: input.tool_name ?? input.toolName });
   for (const [name, groups] of Object.entries(hooks)) {
     if (catalogue.get(name) !== target) continue; // another event (or one the loader skips)
     if (!Array.isArray(groups)) return false;
@@ -69,7 +76,7 @@ function fileRunsNothing(
       if (group.hooks.length === 0) continue;
       if (!target.toolScoped) return false; // non-tool matchers are the dispatcher's to judge
       if (group.matcher !== undefined && typeof group.matcher !== 'string') return false;
-      if (new ToolMatcher(group.matcher).matches(toolName)) return false;
+      if (new ToolMatcher(group.matcher).matches(tool)) return false;
     }
   }
   return true;

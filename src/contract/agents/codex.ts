@@ -47,11 +47,8 @@ const EVENTS: Readonly<Record<string, AgentEvent>> = Object.freeze({
   SubagentStop: observe('SubagentStop'),
   Stop: observe('Stop'),
   StopFailure: observe('StopFailure'),
-  Interrupt: {
-    dispatch: 'Interrupt',
-    canBlock: false,
-    left: 'hookwarden has no Interrupt event (its hooks can only show a systemMessage)',
-  },
+  // Claude Code's Interrupt (hookwarden's since 2.1.335): Codex reads only a systemMessage there.
+  Interrupt: observe('Interrupt'),
 });
 
 /** Output fields of every Codex event's schema besides hookSpecificOutput (universal + own). */

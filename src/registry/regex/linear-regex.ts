@@ -17,6 +17,7 @@ import {
   requiredLiteral,
 } from './program.js';
 import type { StepBudget } from './step-budget.js';
+import { couldMatch, type Shape } from './wildcard-search.js';
 
 /** A compiled pattern. `test` searches anywhere in the string, like `RegExp.prototype.test`. */
 export class LinearRegex {
@@ -58,6 +59,14 @@ export class LinearRegex {
     this.#clist = new Int32Array(n);
     this.#nlist = new Int32Array(n);
     this.#stack = new Int32Array(2 * n + 2);
+  }
+
+  /**
+   * Whether some string of `shape` (literal text and runs of unknown characters) matches: a name
+   * whose parts are unknown (an MCP tool on an unknown server) could be this pattern's.
+   */
+  couldMatch(shape: Shape): boolean {
+    return couldMatch({ op: this.#op, a: this.#a, b: this.#b, sets: this.#sets }, shape);
   }
 
   /** Size of the compiled program (instructions). */

@@ -1,0 +1,5 @@
+// Trust invariant 7 for gemini, as a property: agents/edge-rig.ts.
+import { SPECS } from './agents/agent-specs.js';
+import { edgeProperty } from './agents/edge-rig.js';
+
+edgeProperty(SPECS['gemini'], 40);
