@@ -241,12 +241,11 @@ describe.each(['codex', 'gemini', 'cursor', 'copilot'] as const)('hookwarden %s 
     const allowed = run('ls');
     expect(allowed.status).toBe(0);
     expect(allowed.stdout).not.toMatch(/deny|block/);
-    // Installing again: the file already routes through hookwarden.
-    const again = await runCli([agent, 'install', path]);
-    expect([again.code, again.stderr]).toEqual([
-      1,
-      expect.stringMatching(/already routes .* through hookwarden/),
-    ]);
+    // Installing again: nothing was added since, nothing is written.
+    const installed = readFileSync(path, 'utf8');
+    const again = await runCli([agent, 'install', path, '--write']);
+    expect([again.code, again.stderr]).toEqual([0, expect.stringMatching(/is up to date: nothing to write/)]);
+    expect(readFileSync(path, 'utf8')).toBe(installed);
     // The adapter refuses the installed file as its own config (it would run itself).
     const self = spawnSync(
       process.execPath,

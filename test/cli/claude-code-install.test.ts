@@ -3,6 +3,7 @@
 import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { firstCommandWords } from '../../src/cli/adapter/install-state.js';
 import { keptWhy, planInstall, unionMatcher } from '../../src/cli/claude-code/install-plan.js';
 import { runsAdapter, shellQuote, shellWords } from '../../src/cli/claude-code/routing.js';
 import { ccMatches } from '../helpers/claude-code.js';
@@ -111,9 +112,17 @@ describe('hookwarden claude-code install', () => {
     expect(adapterOf('PreToolUse').hooks).toEqual([
       {
         type: 'command',
-        command: `${CLIENT} ${process.execPath} ${join(process.cwd(), 'bin/hookwarden')} claude-code --timeout 49 --config ${copy}`,
+        command: expect.stringMatching(/ \|\| \{ s=\$\?; .*exit 2; \}$/),
         timeout: 52,
       },
+    ]);
+    // The words, then the guard: the fail-closed answer if the command cannot run at all.
+    const command = adapterOf('PreToolUse').hooks[0]!.command as string;
+    expect(firstCommandWords(command)).toEqual([
+      ...`${CLIENT} ${process.execPath} ${join(process.cwd(), 'bin/hookwarden')} claude-code --timeout 49 --config`.split(
+        ' ',
+      ),
+      copy,
     ]);
     // SessionStart runs them at once: the longest, 40.5 s, and 2 s.
     expect(adapterOf('SessionStart').hooks[0]).toMatchObject({ timeout: 46 });
@@ -145,13 +154,16 @@ describe('hookwarden claude-code install', () => {
     expect(r.code, r.stderr).toBe(0);
     const block = JSON.parse(r.stdout) as Block;
     const command = block.hooks.PreToolUse![0]!.hooks[0]!.command as string;
-    expect(shellWords(command).slice(2, 5)).toEqual(['claude-code', '--socket', join(dir, 'run/hw.sock')]);
+    const words = firstCommandWords(command);
+    expect(words.slice(2, 3)).toEqual(['claude-code']);
+    expect(words.slice(-2)).toEqual(['--socket', join(dir, 'run/hw.sock')]);
+    expect(r.stderr).toMatch(/the hook command is the Node adapter \(--socket forwards to serve\)/);
     const empty = await runCli(['claude-code', 'install', file, '--socket', ' ']);
     expect(empty.code).toBe(1);
     expect(empty.stderr).toContain('--socket: expected a path');
   });
 
-  it('--write: the copy holds the hooks, the file gets the block and keeps the rest; a second install is refused', async () => {
+  it('--write: the copy holds the hooks, the file gets the block and keeps the rest; a second install writes nothing', async () => {
     const dir = tempDir();
     const file = writeConfig(dir, 'settings.json', settings);
     const original = readFileSync(file, 'utf8');
@@ -164,11 +176,13 @@ describe('hookwarden claude-code install', () => {
     expect(written).toEqual({ permissions: settings.permissions, hooks: JSON.parse(r.stdout).hooks });
     expect(readFileSync(`${file}.bak`, 'utf8')).toBe(original);
 
+    const installed = readFileSync(file, 'utf8');
     const again = await runCli(['claude-code', 'install', file, '--write']);
-    expect(again.code).toBe(1);
-    expect(again.stderr).toMatch(
-      /already routes PreToolUse, SessionStart through hookwarden; its hooks are read from .*settings\.hookwarden\.json/,
-    );
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toMatch(/routes through `hookwarden claude-code` already .*no hook was added since/);
+    expect(again.stderr).toMatch(/is up to date: nothing to write/);
+    expect(readFileSync(file, 'utf8')).toBe(installed);
+    expect(readFileSync(`${file}.bak`, 'utf8')).toBe(original);
     // And the adapter refuses the file as its config: it would run itself.
     const adapter = await runCli(['claude-code', '-c', file], {
       stdin: JSON.stringify({ hook_event_name: 'PreToolUse', tool_name: 'Read', tool_input: {} }),

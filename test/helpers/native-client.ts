@@ -1,6 +1,6 @@
 // hookwarden-client and its daemon in tests: real processes, each test with its own socket and
 // state directories (XDG_RUNTIME_DIR, XDG_STATE_HOME), every daemon stopped at the end of the file.
-import { chmodSync, cpSync, existsSync, mkdirSync, symlinkSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdirSync, realpathSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll } from 'vitest';
@@ -154,8 +154,10 @@ export const ls = JSON.stringify(bashInput('ls'));
 /** A checkout of its own (bin, dist, package.json; node_modules linked): to change without disturbing others. */
 export function copyCheckout(): string {
   const copy = tempDir('hw-checkout-');
+  // dist/ is a link to the build in force (scripts/build.mjs): the copy gets the build itself, never a
+  // link back into this checkout (cpSync would make a relative link absolute).
   for (const part of ['bin', 'dist', 'package.json'])
-    cpSync(join(ROOT, part), join(copy, part), { recursive: true });
+    cpSync(realpathSync(join(ROOT, part)), join(copy, part), { recursive: true, dereference: true });
   symlinkSync(join(ROOT, 'node_modules'), join(copy, 'node_modules'));
   return copy;
 }
