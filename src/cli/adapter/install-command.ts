@@ -5,12 +5,14 @@
 // was moved or removed, node is gone). The guard gives the adapter's own fail-closed answer for the
 // event, written into the line at install:
 //
-//   <client> <node> <bin> codex --timeout 64 --config <copy> || { s=$?; [ -f <bin> ] && [ $s -lt 126 ]
-//     && exit $s; printf '%s\n' '<the failure line>' >&2; exit 2; }
+//   <client> <node> <bin> codex --timeout 64 --config <copy> || { s=$?; [ $s -lt 126 ] && exit $s;
+//     printf '%s\n' '<the failure line>' >&2; exit 2; }
 //
-// An exit below 126 with hookwarden still there is the adapter's own answer (0, 1, 2) and passes as
-// it is; 126 and 127 (the shell could not run the command), a signal, or hookwarden gone are denied
-// where the event can deny. Dependency-free but for the specs.
+// An exit below 126 is the answer (0, 1, 2: the client answers for a Node adapter that could not);
+// 126 and 127 (the shell could not run the command) or a signal get the event's fail-closed answer.
+// Without the client the Node words come first, and node exits 1 for a bin/hookwarden that is gone:
+// there the guard also answers when bin/hookwarden is not there (`[ -f <bin> ] && …`).
+// Dependency-free but for the specs.
 import { accessSync, constants, existsSync, readFileSync, realpathSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { peerCredProblem } from '../claude-code/daemon/peer-cred.js';
@@ -110,6 +112,6 @@ export function guardedLine(
     `cannot start (${command.bin} is gone, or the command could not run): reinstall hookwarden, or run \`hookwarden ${adapter} install\` again`,
   );
   const fail = [...printed(a.stderr, ' >&2'), ...printed(a.stdout, ''), `exit ${a.exitCode}`];
-  const bin = shellQuote(command.bin);
-  return `${words.map(shellQuote).join(' ')} || { s=$?; [ -f ${bin} ] && [ $s -lt 126 ] && exit $s; ${fail.join('; ')}; }`;
+  const there = command.client ? '' : `[ -f ${shellQuote(command.bin)} ] && `;
+  return `${words.map(shellQuote).join(' ')} || { s=$?; ${there}[ $s -lt 126 ] && exit $s; ${fail.join('; ')}; }`;
 }

@@ -1,7 +1,8 @@
 // `doctor`'s check of hookwarden-client: whether `<agent> install` can write it (it was built, its
 // daemon can check its peers), whether it runs, and where its daemons live.
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { nativeClientCommand } from '../claude-code/daemon/client-command.js';
 import { daemonSockets } from '../claude-code/daemon/control.js';
 import { daemonDir, daemonDirProblem } from '../claude-code/daemon/places.js';
@@ -13,10 +14,22 @@ interface Check {
   readonly fix?: string;
 }
 
+/** `<build>/native/<name>` as `<checkout>/dist/native/<name>` when dist names that build. */
+function installedPath(path: string): string {
+  const viaDist = join(dirname(dirname(dirname(path))), 'dist', 'native', basename(path));
+  try {
+    return realpathSync(viaDist) === realpathSync(path) ? viaDist : path;
+  } catch {
+    return path;
+  }
+}
+
 /** Whether `<agent> install` can write hookwarden-client, and where its daemons live. */
 export function clientCheck(): Check {
   const name = 'hookwarden-client';
-  const client = nativeClientCommand();
+  const built = nativeClientCommand();
+  // Named as install writes it: through the installation's dist link, not the build it points at.
+  const client = 'why' in built ? built : { path: installedPath(built.path) };
   if ('why' in client)
     return {
       name,

@@ -4,7 +4,7 @@
 // hookwarden changes them; the call then runs in process with the new code, and the daemon, told
 // so, exits (the next call starts one with the new code). With builds swapped in by a link
 // (scripts/build.mjs), the daemon's own folder never changes: the build in force (`dist/build.json`
-// through the link) is read too.
+// through the link) is read too, and bin/hookwarden (an installation removed or reinstalled).
 import { readdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -25,5 +25,8 @@ export function codeReads(): LoadRead[] {
   }
   const inForce = buildInForce();
   if (inForce !== undefined) reads.push({ kind: 'file', path: inForce, digest: digestNow('file', inForce) });
+  // bin/hookwarden, which the hook command names: removed or replaced, hookwarden is gone or another.
+  const bin = process.argv[1];
+  if (bin !== undefined && bin !== '') reads.push({ kind: 'stat', path: bin, digest: digestNow('stat', bin) });
   return reads;
 }

@@ -16,6 +16,7 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "client-wire.h"
@@ -104,6 +105,20 @@ static int restore_stdin(const struct client *c) {
   return 0;
 }
 
+/*
+ * bin/hookwarden and the adapters' bundle, waited for a moment when either is missing: an npm
+ * upgrade, or the first atomic build of an older checkout, renames folders, and between two renames
+ * they are not there. Half a second, then the adapter runs (and fails closed) as it is.
+ */
+static void wait_for_installation(const char *bin) {
+  char bundle[HW_PATH_MAX];
+  const char *slash = strrchr(bin, '/');
+  int n = slash == NULL ? -1 : snprintf(bundle, sizeof bundle, "%.*s/../dist/cli/bundle/claude-code.cjs", (int)(slash - bin), bin);
+  if (n < 0 || (size_t)n >= sizeof bundle) return;
+  struct timespec tick = {.tv_sec = 0, .tv_nsec = 10 * 1000 * 1000};
+  for (int i = 0; i < 50 && (access(bin, F_OK) != 0 || access(bundle, F_OK) != 0); i++) nanosleep(&tick, NULL);
+}
+
 static volatile pid_t child_pid = -1;
 
 /* A signal to the client goes to the adapter, which answers it (an interrupt: fail closed). */
@@ -138,6 +153,7 @@ int hw_fall_back(struct client *c, const char *why, int start, int late) {
   if (start) setenv("HOOKWARDEN_CLIENT_START", "1", 1);
   else unsetenv("HOOKWARDEN_CLIENT_START");
   char **argv = late ? with_time_left(c) : c->command;
+  wait_for_installation(argv[1]);
   int answered[2];
   if (pipe2(answered, O_CLOEXEC) != 0) {
     snprintf(reason, sizeof reason, "hookwarden-client cannot run %.300s (%s)", argv[0], strerror(errno));
