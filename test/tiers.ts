@@ -24,4 +24,9 @@ export const SLOW_TESTS: readonly string[] = [
   'test/audit/keyed-chain.test.ts',
   'test/cli/claude-code.test.ts',
   'test/sandbox/command/run-command.test.ts',
+  // An install's whole life (issue 39): many real installs, daemons and copied checkouts each.
+  'test/cli/native-client-agents.test.ts',
+  'test/cli/installation-removed.test.ts',
+  'test/cli/install-lifecycle.test.ts',
+  'test/scripts/build-swap.test.ts',
 ];
