@@ -21,6 +21,7 @@ const SCENARIOS: Record<string, () => Promise<{ run: (quick?: boolean) => Promis
   'url-pin': () => import('./url-pin.js'),
   'http-hook': () => import('./http-hook.js'),
   serve: () => import('./serve.js'),
+  traces: () => import('./traces.js'),
   'async-hook': () => import('./async-hook.js'),
   'async-replicas': () => import('./async-replicas.js'),
   'async-failover': () => import('./async-failover.js'),

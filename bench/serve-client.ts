@@ -12,9 +12,9 @@ export interface Proc {
   stop(): Promise<void>;
 }
 
-/** Starts a process that prints {"listening": url} first. */
-export function startProcess(args: string[]): Promise<Proc> {
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'ignore'] });
+/** Starts a process that prints {"listening": url} first (with `env`, default this process's). */
+export function startProcess(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<Proc> {
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'ignore'], env });
   return new Promise((resolve, reject) => {
     let out = '';
     child.on('error', reject);

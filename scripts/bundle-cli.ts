@@ -7,8 +7,9 @@
 // the dispatcher. The library (package.json "exports") is the plain tsc output: it is not bundled.
 //
 // Kept outside the bundle: Piscina and QuickJS (loaded only when a JS hook runs; they find their
-// own files next to themselves), and the service's fastify, pino and prom-client (`serve` is
-// long-lived: its start-up time does not matter, and pino and fastify load files of their own).
+// own files next to themselves), the service's fastify, pino and prom-client (`serve` is
+// long-lived: its start-up time does not matter, and pino and fastify load files of their own), and
+// OpenTelemetry (loaded only when traces are on).
 // The output folder is two levels under dist/, like dist/src/<stage>/ and dist/sandbox/<part>/, so
 // the `new URL('../../…', import.meta.url)` lookups of the QuickJS worker file and the exec helper
 // find the same files from the bundle (rolldown rewrites import.meta.url in the CommonJS files).
@@ -85,6 +86,9 @@ const shared = {
     /^fastify(\/|$)/,
     /^pino(\/|$)/,
     /^prom-client(\/|$)/,
+    // The OpenTelemetry API and SDK: loaded only when traces are on (serve's OTEL_* variables, or a
+    // library caller's tracer), from node_modules like the service's other packages.
+    /^@opentelemetry\//,
   ],
   logLevel: 'warn',
   // pins.js imports the remote-pack modules lazily (for the library); in the CLI the executor imports

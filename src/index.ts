@@ -5,7 +5,10 @@
 
 /** An audit record (metadata only) and the `audit` option of createExecutor. */
 export type { AuditOption, AuditRecord } from './audit/audit-log.js';
-/** The executor's events: `hook.started`, `hook.completed`, `async.completed`, `rewake` and `audit.failed`. */
+/** The `audit.decisionLog` option (an HTTP sink of decision events), and what its `decision-log` event reports. */
+export type { DecisionLogProblem, DecisionLogStats } from './audit/decision-log.js';
+export type { DecisionLogOptions } from './audit/decision-log-options.js';
+/** The executor's events: `hook.started`, `hook.completed`, `async.completed`, `rewake`, `audit.failed` and `decision-log`. */
 export type { AuditFailedEvent, HookEventMap, HookEventName, HookStartedEvent } from './audit/hook-events.js';
 /** Every default, in one frozen constant; the executor's limits. */
 export { DEFAULTS, type Limits } from './config/defaults.js';

@@ -4,6 +4,7 @@ import { createRequire } from 'node:module';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { ATTR, SPAN_NAMES } from '../src/audit/tracing.js';
 import { createExecutor } from '../src/index.js';
 import { API_ERRORS } from '../src/server/errors.js';
 import { hooksOn, input, printing } from './helpers/fixture.js';
@@ -104,6 +105,22 @@ describe('docs/library.md', () => {
     seen.push(await code(hw.dispatch('BeforeTool', input())));
     expect(seen).toEqual(['unknown_event', 'invalid_input', 'invalid_options', 'rate_limited', 'closed']);
     expect([...documented].sort()).toEqual([...seen].sort());
+  });
+});
+
+describe('docs/serve.md and docs/library.md: traces', () => {
+  it('name every span and every span attribute the code can set', () => {
+    const serve = read('docs/serve.md');
+    const library = read('docs/library.md');
+    for (const name of Object.values(SPAN_NAMES)) {
+      expect(serve).toContain(`\`${name} <`);
+      expect(library).toContain(`\`${name} <`);
+    }
+    for (const attr of Object.values(ATTR)) {
+      expect(serve).toContain(`\`${attr}\``);
+      // library.md shortens the hook's attributes after the first (`.type`, `.scope`…).
+      expect(library).toMatch(new RegExp(`\`(${attr.replace(/\./g, '\\.')}|\\.${attr.split('.').at(-1)})\``));
+    }
   });
 });
 

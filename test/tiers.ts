@@ -9,6 +9,7 @@ export const SLOW_TESTS: readonly string[] = [
   'test/sandbox/js/fresh-state.test.ts',
   'test/server/serve-redis.test.ts',
   'test/server/serve-redis-stall.test.ts',
+  'test/server/serve-traces-redis.test.ts',
   'test/async/redis-tls.test.ts',
   // Measured, 9 s or more each.
   'test/sandbox/js/js-hooks.test.ts',

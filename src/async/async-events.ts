@@ -19,6 +19,8 @@ export interface AsyncCompletion {
   readonly completed: AsyncCompletedEvent;
   readonly rewake: RewakeEvent | undefined;
   readonly record: AuditRecord;
+  /** The job that ran (where its run's span starts, and which dispatch it links to). */
+  readonly job: AsyncJob;
 }
 
 const round = (ms: number) => Math.round(ms * 1000) / 1000;
@@ -114,5 +116,5 @@ function completion(
     attempts: r.attempts,
   };
   const rewake = r.rewake === undefined ? undefined : { ...who, reason: r.rewake };
-  return { completed, rewake, record };
+  return { completed, rewake, record, job };
 }

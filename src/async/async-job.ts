@@ -62,14 +62,18 @@ const jobDataSchema = z.strictObject({
   digest: z.string().regex(/^sha256:[0-9a-f]{64}$/),
   input: z.record(z.string(), z.unknown()),
   enqueuedAt: z.number().int().nonnegative(),
+  queuedBy: z
+    .string()
+    .regex(/^00-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$/)
+    .optional(),
 });
 
 /** A job's data as stored in Redis; undefined when it is not a job this version wrote. */
 export function parseJobData(data: unknown): AsyncJob | undefined {
   const parsed = jobDataSchema.safeParse(data);
   if (!parsed.success) return undefined;
-  const { tenant, ...rest } = parsed.data;
-  return { ...rest, tenant, input: rest.input as HookInput };
+  const { tenant, queuedBy, ...rest } = parsed.data;
+  return { ...rest, tenant, input: rest.input as HookInput, ...(queuedBy !== undefined ? { queuedBy } : {}) };
 }
 
 /**

@@ -58,8 +58,17 @@ export function retryable(answer: HookAnswer): boolean {
   return answer.error.code !== 'pool_closed' && answer.error.code !== 'aborted';
 }
 
-/** Writes an async run's audit record; a failed write is reported like a dispatch's (never thrown). */
+/**
+ * Writes an async run's audit record (and its span, linked to the dispatch that queued it); a failed
+ * write is reported like a dispatch's (never thrown).
+ */
 export function writeCompletion(ctx: JobContext, c: AsyncCompletion): void {
+  try {
+    ctx.tracing?.asyncRun(c.record, undefined, c.job.queuedBy, c.job.enqueuedAt);
+  } catch {
+    // A tracer that throws (the caller's SDK) loses the span, nothing else.
+  }
+  ctx.decisions?.asyncRun(c.record);
   void ctx.audit?.write([c.record]).then((failure) => {
     if (failure !== undefined)
       reportAuditFailure(ctx, failure, { event: c.record.event, tenant: c.record.tenant, denied: false });

@@ -12,5 +12,6 @@ export function auditFailureDiagnostic(e: AuditFailedEvent): Diagnostic {
     path: '',
     message: `audit records could not be written${about}: ${e.message}; ${e.pending} kept for the next append${e.dropped > 0 ? `, ${e.dropped} dropped` : ''}${e.denied ? '; the dispatch denied (audit.required)' : ''}`,
     skipped: false,
+    ...(e.tenant !== undefined ? { tenant: e.tenant } : {}),
   };
 }

@@ -3,6 +3,7 @@
 // and the executor's `hook.completed` events.
 import type { HookRecord } from '../contract/result.js';
 import { type AuditKey, toAuditKey } from './audit-key.js';
+import type { DecisionLogOptions } from './decision-log-options.js';
 import { ChainedFile } from './hash-chain.js';
 
 export interface AuditRecord {
@@ -58,6 +59,11 @@ export type AuditOption =
        * events: no verdict without its record. Default false: the answer stands, with a warning.
        */
       required?: boolean;
+      /**
+       * Also send the records, with each dispatch's verdict, to an HTTP sink in batches (OPA's
+       * decision-log shape; docs/tenants-and-audit.md "Decision logs"). Never delays or changes a verdict.
+       */
+      decisionLog?: DecisionLogOptions;
     };
 
 /** A write that failed after its retries: reported in the log, the metrics and the result. */
@@ -162,6 +168,34 @@ export class AuditLog {
   }
 }
 
+/** The audit record of one hook record (of a hook that ran: not-run records have none). */
+export function auditRecordOf(
+  event: string,
+  tenant: string | undefined,
+  h: HookRecord,
+  deadlineMs: number,
+  time: string,
+): AuditRecord {
+  const r: AuditRecord = {
+    time,
+    event,
+    hookId: h.id,
+    scope: h.scope,
+    type: h.type,
+    outcome: h.outcome,
+    queuedMs: round(h.queuedMs),
+    runMs: round(h.latencyMs),
+    deadlineMs,
+  };
+  if (tenant !== undefined) r.tenant = tenant;
+  if (h.error !== undefined) r.errorCode = h.error.code;
+  if (h.memoryBytes !== undefined) r.memoryBytes = h.memoryBytes;
+  if (h.asyncId !== undefined) r.asyncId = h.asyncId;
+  if (h.containment !== undefined) r.containment = h.containment;
+  if (h.retried !== undefined) r.retriedAfter = h.retried.code;
+  return r;
+}
+
 /** The audit records of a dispatch: one per executed hook (not-run hooks are not executions). */
 export function auditRecords(
   event: string,
@@ -171,26 +205,7 @@ export function auditRecords(
 ): AuditRecord[] {
   const time = new Date().toISOString();
   const out: AuditRecord[] = [];
-  for (const [i, h] of hooks.entries()) {
-    if (h.outcome === 'not-run') continue;
-    const r: AuditRecord = {
-      time,
-      event,
-      hookId: h.id,
-      scope: h.scope,
-      type: h.type,
-      outcome: h.outcome,
-      queuedMs: round(h.queuedMs),
-      runMs: round(h.latencyMs),
-      deadlineMs: deadlines[i] ?? 0,
-    };
-    if (tenant !== undefined) r.tenant = tenant;
-    if (h.error !== undefined) r.errorCode = h.error.code;
-    if (h.memoryBytes !== undefined) r.memoryBytes = h.memoryBytes;
-    if (h.asyncId !== undefined) r.asyncId = h.asyncId;
-    if (h.containment !== undefined) r.containment = h.containment;
-    if (h.retried !== undefined) r.retriedAfter = h.retried.code;
-    out.push(r);
-  }
+  for (const [i, h] of hooks.entries())
+    if (h.outcome !== 'not-run') out.push(auditRecordOf(event, tenant, h, deadlines[i] ?? 0, time));
   return out;
 }

@@ -3,6 +3,7 @@
 // is reported on stderr and never affects a dispatch.
 import type { AsyncCompletedEvent, RewakeEvent } from '../contract/async-events.js';
 import type { AuditFailure, AuditRecord } from './audit-log.js';
+import type { DecisionLogProblem } from './decision-log.js';
 
 /** A hook was handed to its lane: the identifying part of its audit record. */
 export type HookStartedEvent = Pick<AuditRecord, 'time' | 'tenant' | 'event' | 'hookId' | 'scope' | 'type'>;
@@ -24,6 +25,8 @@ export interface HookEventMap {
   'async.completed': AsyncCompletedEvent;
   rewake: RewakeEvent;
   'audit.failed': AuditFailedEvent;
+  /** The decision-log sink failed, dropped events, or answers again (decision-log.ts). */
+  'decision-log': DecisionLogProblem;
 }
 
 export type HookEventName = keyof HookEventMap;
@@ -35,13 +38,14 @@ export class HookEvents {
     'async.completed': new Set(),
     rewake: new Set(),
     'audit.failed': new Set(),
+    'decision-log': new Set(),
   };
 
   on<K extends HookEventName>(name: K, listener: (e: HookEventMap[K]) => void): () => void {
     const set = this.#listeners[name] as Set<(e: HookEventMap[K]) => void> | undefined;
     if (set === undefined)
       throw new TypeError(
-        `unknown event "${String(name)}"; expected "hook.started", "hook.completed", "async.completed", "rewake" or "audit.failed"`,
+        `unknown event "${String(name)}"; expected "hook.started", "hook.completed", "async.completed", "rewake", "audit.failed" or "decision-log"`,
       );
     set.add(listener);
     return () => set.delete(listener);

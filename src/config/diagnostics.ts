@@ -10,6 +10,8 @@ export interface Diagnostic {
   readonly message: string;
   /** True when the entry at `path` was skipped (it will not run). */
   readonly skipped: boolean;
+  /** The tenant the problem is about (an audit failure of its dispatch), where there is one. */
+  readonly tenant?: string | undefined;
 }
 
 export { renderValue } from '../contract/messages.js';

@@ -27,6 +27,9 @@ const SECRET_NAME_WORDS: readonly string[] = Object.freeze([
   'OTP',
   'TOTP',
   'HOTP',
+  // Headers sent with every request of an exporter (OTEL_EXPORTER_OTLP_HEADERS, …_TRACES_HEADERS):
+  // where a collector's API key lives.
+  'HEADERS',
 ]);
 
 /**

@@ -19,6 +19,8 @@ export interface AsyncJob {
   readonly input: HookInput;
   /** When the dispatch queued it (epoch ms). */
   readonly enqueuedAt: number;
+  /** The W3C traceparent of the dispatch's span (traced dispatches): the run's span links to it. */
+  readonly queuedBy?: string;
 }
 
 const digests = new WeakMap<HookDefinition, string>();

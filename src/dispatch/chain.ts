@@ -66,7 +66,7 @@ function withWarnings(run: DispatchRun, answer: HookAnswer): HookAnswer {
 
 /** Folds one answer, its hook-controlled text (messages, reason, logs) capped first: every hook type. */
 function fold(run: DispatchRun, state: FoldState, hook: RegisteredHook, answer: HookAnswer): FoldState {
-  run.folded.push(hook);
+  run.noteFolded(hook, answer);
   return foldStep(
     run.def,
     state,

@@ -1,7 +1,10 @@
 // What a dispatch runs with: the caller's options and the executor's parts.
 
+import type { Context } from '@opentelemetry/api';
 import type { AuditLog } from '../audit/audit-log.js';
+import type { DecisionLog } from '../audit/decision-log.js';
 import type { HookEvents } from '../audit/hook-events.js';
+import type { Tracing } from '../audit/tracing.js';
 import type { IsolationLevel } from '../config/defaults.js';
 import type { Evaluators } from '../contract/evaluator.js';
 import type { HookAnswer } from '../contract/fold.js';
@@ -28,6 +31,12 @@ export interface DispatchOptions {
    * process (the Claude Code client) passes that process's, so a hook sees what it would see there.
    */
   readonly env?: Readonly<Record<string, string | undefined>> | undefined;
+  /**
+   * The OpenTelemetry context the dispatch's span is made under, when the executor has a `tracer`
+   * (docs/library.md "Traces"). Default: the active context. `hookwarden serve` passes the caller's
+   * `traceparent`.
+   */
+  readonly traceContext?: Context | undefined;
 }
 
 /**
@@ -58,4 +67,8 @@ export interface DispatchContext {
   readonly evaluators?: Evaluators | undefined;
   /** Isolation floors of tenants' own command hooks; none: they keep their own. */
   readonly tenantIsolation?: TenantIsolation | undefined;
+  /** The decision-log sink (`audit.decisionLog`). */
+  readonly decisions?: DecisionLog | undefined;
+  /** The spans of dispatches and async runs (the executor's `tracer`); none: no span is made. */
+  readonly tracing?: Tracing | undefined;
 }

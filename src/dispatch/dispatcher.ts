@@ -19,6 +19,7 @@ import { checkInputShape } from './input-shape.js';
 import { prepareInput } from './prepare-input.js';
 import { recordDispatch } from './record.js';
 import { DispatchRun, matchBudget } from './run.js';
+import { type DispatchTrace, tracedDispatch } from './trace-dispatch.js';
 
 export type { DispatchContext, DispatchOptions } from './context.js';
 
@@ -68,7 +69,13 @@ function resolveScope(
   };
 }
 
-const DISPATCH_OPTION_KEYS = optionKeys<DispatchOptions>()(['tenant', 'signal', 'onHookTiming', 'env']);
+const DISPATCH_OPTION_KEYS = optionKeys<DispatchOptions>()([
+  'tenant',
+  'signal',
+  'onHookTiming',
+  'env',
+  'traceContext',
+]);
 
 /**
  * The `env` option, copied once: an object of strings (undefined values dropped). A getter or proxy
@@ -115,6 +122,12 @@ export function checkDispatchOptions(options: DispatchOptions): DispatchOptions 
       'invalid_options',
       `dispatch options: onHookTiming: expected a function, got ${renderValue(options.onHookTiming)}`,
     );
+  const tc = options.traceContext as { getValue?: unknown } | null | undefined;
+  if (tc !== undefined && (typeof tc !== 'object' || tc === null || typeof tc.getValue !== 'function'))
+    throw new HookwardenError(
+      'invalid_options',
+      `dispatch options: traceContext: expected an OpenTelemetry Context (context.active(), propagation.extract(…)), got ${renderValue(tc)}`,
+    );
   if (options.tenant !== undefined) {
     const problem = tenantIdProblem(options.tenant);
     if (problem !== undefined) throw new HookwardenError('invalid_input', `tenant: ${problem}`);
@@ -122,12 +135,27 @@ export function checkDispatchOptions(options: DispatchOptions): DispatchOptions 
   return options.env === undefined ? options : { ...options, env: checkedEnv(options.env) };
 }
 
-export async function dispatch(
+/** One dispatch; traced when the executor has a tracer (trace-dispatch.ts). */
+export function dispatch(
   gen: Generation,
   ctx: DispatchContext,
   eventName: string,
   input0: unknown,
   options0: DispatchOptions = {},
+): Promise<DispatchResult> {
+  if (ctx.tracing === undefined) return dispatchSteps(gen, ctx, eventName, input0, options0, undefined);
+  return tracedDispatch(ctx.tracing, options0, (trace) =>
+    dispatchSteps(gen, ctx, eventName, input0, options0, trace),
+  );
+}
+
+async function dispatchSteps(
+  gen: Generation,
+  ctx: DispatchContext,
+  eventName: string,
+  input0: unknown,
+  options0: DispatchOptions,
+  trace: DispatchTrace | undefined,
 ): Promise<DispatchResult> {
   const options = checkDispatchOptions(options0);
   const resolved = resolveEvent(gen, eventName);
@@ -169,6 +197,7 @@ export async function dispatch(
     sessionId: input.sessionId,
     budget,
     onceSession: once,
+    trace,
   });
   try {
     run.serialize(input); // what every hook is given; kept for the first one
@@ -188,7 +217,7 @@ export async function dispatch(
   if (state.records.length === 0) return { event: def.name, decision: 'passthrough', hooks: [] };
   let result = finishFold(def, state);
   if (options.signal?.aborted) result = interrupted(result, def);
-  result = await recordDispatch(ctx, def, options.tenant, run.folded, result);
+  result = await recordDispatch(ctx, def, options.tenant, run.folded, result, trace?.span.traceparent());
   if (run.asyncJobs.length > 0) ctx.async?.release(run.asyncJobs);
   return result;
 }

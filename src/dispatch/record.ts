@@ -48,9 +48,10 @@ export async function recordDispatch(
   tenant: string | undefined,
   hooks: readonly RegisteredHook[],
   result: DispatchResult,
+  traceparent?: string,
 ): Promise<DispatchResult> {
   const listening = ctx.events?.has('hook.completed') === true;
-  if (ctx.audit === undefined && !listening) return result;
+  if (ctx.audit === undefined && !listening && ctx.decisions === undefined) return result;
   const records = auditRecords(
     def.name,
     tenant,
@@ -59,7 +60,31 @@ export async function recordDispatch(
   );
   const failure = await ctx.audit?.write(records);
   if (listening) for (const r of records) ctx.events!.emit('hook.completed', r);
-  if (failure === undefined) return result;
+  const final = failure === undefined ? result : withAuditFailure(ctx, def, tenant, result, failure);
+  ctx.decisions?.dispatched(
+    {
+      path: def.name,
+      ...(tenant !== undefined ? { tenant } : {}),
+      result: {
+        decision: final.decision,
+        ...(final.decidedBy !== undefined ? { decided_by: final.decidedBy } : {}),
+        ...(final.interrupted === true ? { interrupted: true } : {}),
+      },
+      hooks: records,
+    },
+    traceparent,
+  );
+  return final;
+}
+
+/** The result of a dispatch whose records could not be written: a warning, or a deny (`audit.required`). */
+function withAuditFailure(
+  ctx: DispatchContext,
+  def: EventDefinition,
+  tenant: string | undefined,
+  result: DispatchResult,
+  failure: AuditFailure,
+): DispatchResult {
   const denied = ctx.audit!.required && def.canDeny;
   reportAuditFailure(ctx, failure, { event: def.name, tenant, denied });
   const warning = `audit: the records of this dispatch could not be written${failure.file === undefined ? '' : ` to ${failure.file}`} (${failure.message}); ${failure.pending} record${failure.pending === 1 ? ' is' : 's are'} kept and written with the next record that can be${failure.dropped > 0 ? `, ${failure.dropped} dropped` : ''}`;

@@ -5,6 +5,8 @@
 // which hooks were folded (for the record stage).
 
 import { randomUUID } from 'node:crypto';
+import { type Interval, nowMs } from '../audit/span-times.js';
+import { raiseIsolation } from '../config/command-spec.js';
 import type { IsolationLevel } from '../config/defaults.js';
 import { type ErrorDetails, hookError } from '../contract/error-codes.js';
 import type { EventDefinition } from '../contract/events.js';
@@ -21,6 +23,7 @@ import { nestingDepth } from './input-shape.js';
 import { runJsHooks } from './js-hook.js';
 import { startNotifier } from './record.js';
 import { runHook } from './runners.js';
+import type { DispatchTrace } from './trace-dispatch.js';
 
 /** Steps all matchers and `if` filters of one dispatch may take (~20 ns each: about 5 ms). */
 const MATCH_STEPS_PER_DISPATCH = 250_000;
@@ -41,7 +44,7 @@ export const matchBudget = () => new StepBudget(MATCH_STEPS_PER_DISPATCH, MATCH_
 export type DispatchRunParts = Pick<
   DispatchRun,
   'gen' | 'ctx' | 'options' | 'def' | 'registry' | 'sessionId' | 'budget'
-> & { readonly onceSession?: string | undefined };
+> & { readonly onceSession?: string | undefined; readonly trace?: DispatchTrace | undefined };
 
 export class DispatchRun {
   readonly gen: Generation;
@@ -57,6 +60,11 @@ export class DispatchRun {
   readonly tenant: string;
   /** Hooks in the order their answers were folded (one per record). */
   readonly folded: RegisteredHook[] = [];
+  /** Traced dispatches: when each folded answer's lane took it and its answer came back (`folded` order). */
+  readonly foldedTimes: (Interval | undefined)[] | undefined;
+  readonly #trace: DispatchTrace | undefined;
+  /** Traced dispatches: each answer's interval (hook-span times). */
+  readonly #times: WeakMap<HookAnswer, Interval> | undefined;
   /** Async hook runs this dispatch queued: released when it has answered. */
   readonly asyncJobs: AsyncJob[] = [];
   #calls = 0;
@@ -74,6 +82,40 @@ export class DispatchRun {
     this.budget = parts.budget;
     this.onceSession = parts.onceSession;
     this.tenant = parts.options.tenant ?? '';
+    this.#trace = parts.trace;
+    if (parts.trace !== undefined) {
+      parts.trace.run = this;
+      this.foldedTimes = [];
+      this.#times = new WeakMap();
+    }
+  }
+
+  /** The fold took `answer` of `hook` (chain.ts): one record, in this order. */
+  noteFolded(hook: RegisteredHook, answer: HookAnswer): void {
+    this.folded.push(hook);
+    this.foldedTimes?.push(this.#times!.get(answer));
+  }
+
+  /** The isolation a hook runs under, for its span: a command hook's level with the tenant floor. */
+  isolationOf(hook: RegisteredHook): string | undefined {
+    if (hook.type === 'js') return 'quickjs';
+    if (hook.type !== 'command') return undefined;
+    const c = raiseIsolation(hook.command, this.#tenantFloor(hook));
+    return c.isolation === 'namespace' ? 'namespace' : c.containment === 'require' ? 'contained' : 'process';
+  }
+
+  /** Notes when `answers` ran (traced dispatches): a JS run's hooks one after another, the last ending at `endMs`. */
+  #timed<T extends HookAnswer | HookAnswer[]>(answers: T, startMs: number): T {
+    const list: HookAnswer[] = Array.isArray(answers) ? answers : [answers];
+    let endMs = nowMs();
+    for (let i = list.length - 1; i >= 0; i--) {
+      const a = list[i]!;
+      const ran = a.kind === 'not-run' ? 0 : a.latencyMs;
+      const from = i === 0 ? startMs : Math.max(startMs, endMs - ran);
+      this.#times!.set(a, { startMs: from, endMs });
+      endMs = from;
+    }
+    return answers;
   }
 
   get aborted(): boolean {
@@ -135,6 +177,8 @@ export class DispatchRun {
     this.#calls++;
     const big = this.#tooLarge(hook, input);
     if (big !== undefined) return big;
+    // Its run's span links to this dispatch's span, on whichever replica runs it.
+    const queuedBy = this.#trace?.span.traceparent();
     const job: AsyncJob = {
       asyncId: randomUUID(),
       tenant: this.options.tenant,
@@ -145,8 +189,11 @@ export class DispatchRun {
       digest: hookDigest(hook),
       input: JSON.parse(this.serialize(input)) as HookInput,
       enqueuedAt: Date.now(),
+      ...(queuedBy !== undefined ? { queuedBy } : {}),
     };
+    const startMs = this.#times === undefined ? 0 : nowMs();
     const answer = await this.ctx.async!.submit(job, hook, this.gen);
+    if (this.#times !== undefined) this.#timed(answer, startMs);
     if (answer.kind === 'queued') this.asyncJobs.push(job);
     return answer;
   }
@@ -156,7 +203,9 @@ export class DispatchRun {
     this.#calls++;
     const big = this.#tooLarge(hook, input);
     if (big !== undefined) return big;
-    return runHook(this.#call(hook, input, [hook]));
+    if (this.#times === undefined) return runHook(this.#call(hook, input, [hook]));
+    const startMs = nowMs();
+    return this.#timed(await runHook(this.#call(hook, input, [hook])), startMs);
   }
 
   /** The call object of `hook` on `input`; `starting`: the hooks its lane turn starts (a JS run's). */
@@ -205,7 +254,9 @@ export class DispatchRun {
     this.#calls += hooks.length;
     const big = this.#tooLarge(hooks[0]!, input);
     if (big !== undefined) return hooks.map(() => big);
+    const startMs = this.#times === undefined ? 0 : nowMs();
     const answers = await runJsHooks(this.#call(hooks[0]!, input, hooks), hooks, rematchAfter);
+    if (this.#times !== undefined) this.#timed(answers, startMs);
     // Hooks the worker left for the host to match again were not called.
     this.#calls -= hooks.length - answers.length;
     return answers;

@@ -1,6 +1,7 @@
 // What createExecutor() returns: the library's face (dispatch, register, tenants, events, reload,
 // close), and the INTERNALS door that tests, benchmarks and the server use.
 import type { AsyncQueue } from '../async/async-queue.js';
+import type { DecisionLogStats } from '../audit/decision-log.js';
 import type { HookEventMap, HookEventName } from '../audit/hook-events.js';
 import type { Diagnostic } from '../config/diagnostics.js';
 import type { LoadedConfig } from '../config/load.js';
@@ -47,7 +48,8 @@ export interface Executor {
    * Subscribes to `hook.started` (a hook is handed to its lane), `hook.completed` (its audit record:
    * metadata only), `async.completed` (an async hook's run ended), `rewake` (an `asyncRewake` hook
    * said no) or `audit.failed` (audit records could not be written after retries; they are kept for
-   * the next append). Returns a function that unsubscribes.
+   * the next append) or `decision-log` (the decision-log sink failed, dropped events, or answers again).
+   * Returns a function that unsubscribes.
    */
   on<K extends HookEventName>(name: K, listener: (e: HookEventMap[K]) => void): () => void;
   /**
@@ -80,6 +82,8 @@ export interface ExecutorInternals {
   readonly reads: () => readonly LoadRead[];
   /** The configured hooks in force (trusted callbacks and tenants' own hooks not included). */
   readonly hooks: () => readonly HookDefinition[];
+  /** The decision-log sink's counts (undefined without `audit.decisionLog`). */
+  readonly decisionLog: () => DecisionLogStats | undefined;
 }
 
 /** The internals of an executor made by createExecutor() (tests, benchmarks, the server, fixtures). */

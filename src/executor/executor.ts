@@ -5,7 +5,8 @@
 import { availableParallelism } from 'node:os';
 import type { AsyncQueue } from '../async/async-queue.js';
 import { auditFailureDiagnostic } from '../audit/audit-failure.js';
-import { AuditLog } from '../audit/audit-log.js';
+import type { AuditLog } from '../audit/audit-log.js';
+import type { DecisionLog } from '../audit/decision-log.js';
 import { type HookEventMap, type HookEventName, HookEvents } from '../audit/hook-events.js';
 import type { Limits } from '../config/defaults.js';
 import { type Diagnostic, formatDiagnostic } from '../config/diagnostics.js';
@@ -22,6 +23,7 @@ import { HookPool } from '../pool/pool.js';
 import { type OnceStore, OnceTracker, Registry, type TrustedDefinition } from '../registry/registry.js';
 import { type CloseOptions, type Executor, type ExecutorInternals, INTERNALS } from './api.js';
 import { asyncParts, closeQueue } from './async-parts.js';
+import { closePool, defaultWarning, openAudit } from './executor-parts.js';
 import { loadResolvedConfig } from './load-options.js';
 import { loadRedisModule, type RedisModule } from './make-queue.js';
 import { OnceFileStore } from './once-file.js';
@@ -37,6 +39,7 @@ import {
 import { loadRuntimeTenant, reloadTenants } from './set-tenant.js';
 import type { TenantRate } from './tenant-rate.js';
 import { buildTenantGenerations, type RuntimeTenant, type TenantSpec } from './tenants.js';
+import { loadTracing, type TracingFactory } from './tracing-option.js';
 import { type TrustedHookSpec, trustedDefinition } from './trusted-hook.js';
 import { ConfigWatcher } from './watch.js';
 
@@ -44,22 +47,11 @@ export { type CloseOptions, type Executor, INTERNALS } from './api.js';
 
 const CLOSE_OPTION_KEYS = optionKeys<CloseOptions>()(['drainMs', 'signal']);
 
-function openAudit(option: NonNullable<ResolvedOptions['audit']>): AuditLog {
-  try {
-    return new AuditLog(option);
-  } catch (err) {
-    throw new HookwardenError('invalid_options', `audit: ${(err as Error).message}`, { cause: err });
-  }
-}
-
-function defaultWarning(d: Diagnostic): void {
-  process.stderr.write(`hookwarden: ${d.severity}: ${formatDiagnostic(d)}\n`);
-}
-
 class HookExecutor implements Executor {
   readonly #options: ResolvedOptions;
   readonly #pool: HookPool;
   readonly #audit: AuditLog | undefined;
+  readonly #decisions: DecisionLog | undefined;
   readonly #once: OnceStore;
   readonly #events = new HookEvents();
   readonly #trusted: TrustedDefinition[] = [];
@@ -85,6 +77,7 @@ class HookExecutor implements Executor {
     loaded: LoadedConfig,
     remote: RemotePacks,
     redis: RedisModule | undefined,
+    tracing: TracingFactory | undefined,
   ) {
     this.#options = options;
     this.#once =
@@ -94,7 +87,9 @@ class HookExecutor implements Executor {
     this.#warn = options.onWarning ?? defaultWarning;
     this.#poolLimits = loaded.limits;
     // Before the pool: an audit file that is refused must not leave a pool (threads, a spawn server) open.
-    this.#audit = options.audit === undefined ? undefined : openAudit(options.audit);
+    const opened = openAudit(options.audit, this.#events, this.#warn);
+    this.#audit = opened.audit;
+    this.#decisions = opened.decisions;
     // A failed audit append is never silent: the log (onWarning) has it, besides the result.
     this.#events.on('audit.failed', (e) => this.#warn(auditFailureDiagnostic(e)));
     this.#pool = new HookPool({
@@ -119,9 +114,11 @@ class HookExecutor implements Executor {
       pool: this.#pool,
       root: options.root,
       audit: this.#audit,
+      decisions: this.#decisions,
       events: this.#events,
       evaluators: options.evaluators,
       tenantIsolation: options.tenantIsolation,
+      tracing: tracing?.((t) => this.#generation.tenants.has(t)),
     };
     const host = { context: () => jobs, generation: () => this.#generation };
     const parts = asyncParts(host, options.queue, redis);
@@ -293,7 +290,8 @@ class HookExecutor implements Executor {
     this.#watcher?.close();
     this.#poller.close();
     this.#remote.close();
-    this.#closed ??= closeQueue(this.#queue, options.drainMs, options.signal).then(() => this.#pool.close());
+    const stop = () => closePool(this.#pool, this.#decisions, options.signal);
+    this.#closed ??= closeQueue(this.#queue, options.drainMs, options.signal).then(stop);
     return this.#closed;
   }
 
@@ -305,6 +303,7 @@ class HookExecutor implements Executor {
       loaded: () => this.#loaded,
       reads: () => this.#loaded.reads,
       hooks: () => this.#loaded.hooks,
+      decisionLog: () => this.#decisions?.stats(),
     };
   }
 }
@@ -325,7 +324,8 @@ export async function createExecutor(options: ExecutorOptions = {}): Promise<Exe
   }
   const warn = resolved.onWarning ?? defaultWarning;
   for (const d of loaded.diagnostics) warn(d);
-  const executor = new HookExecutor(resolved, loaded, remote, await loadRedisModule(resolved.queue));
+  const redis = await loadRedisModule(resolved.queue);
+  const executor = new HookExecutor(resolved, loaded, remote, redis, await loadTracing(resolved.tracer));
   await executor[INTERNALS]().queue.ready(); // Redis mode: connected, or gave up waiting
   return executor;
 }

@@ -1,15 +1,14 @@
 // createExecutor options: validated once, at the boundary, into a frozen internal form.
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
+import type { Tracer } from '@opentelemetry/api';
 import type { AuditOption } from '../audit/audit-log.js';
-import { ISOLATION_LEVELS, type IsolationLevel, type Limits } from '../config/defaults.js';
+import type { IsolationLevel, Limits } from '../config/defaults.js';
 import type { Diagnostic } from '../config/diagnostics.js';
 import { HOOK_TYPE_KEYS, type HookTypeOptions, hookTypeOptionProblem } from '../config/hook-type-policy.js';
 import { limitsSchema } from '../config/limits-schema.js';
 import { optionKeys, refuseUnknownOptions } from '../config/option-keys.js';
 import type { SourceSpec } from '../config/read-source.js';
-import { tenantIdProblem } from '../config/tenants.js';
-import { quotedList } from '../contract/decisions.js';
 import type { Evaluators, EvaluatorType } from '../contract/evaluator.js';
 import { HookwardenError } from '../contract/hookwarden-error.js';
 import { issueMessages, renderValue } from '../contract/messages.js';
@@ -23,6 +22,10 @@ import {
 import { toSources } from './config-sources.js';
 import { type QueueOptions, type ResolvedQueueOptions, resolveQueueOptions } from './queue-options.js';
 import type { ReloadResult } from './reload.js';
+import { resolveTenantIsolation, type TenantIsolationOptions } from './tenant-isolation-option.js';
+import { checkTracer } from './tracing-option.js';
+
+export type { TenantIsolationOptions } from './tenant-isolation-option.js';
 
 /**
  * A config file path, an inline config object, or `{ path, scope, optional }`: `scope: "user"` loads
@@ -115,15 +118,14 @@ export interface ExecutorOptions {
    * serve`: "namespace").
    */
   tenantIsolation?: IsolationLevel | TenantIsolationOptions;
+  /**
+   * An OpenTelemetry `Tracer` from the caller's setup (`trace.getTracer('hookwarden')`): a span per
+   * dispatch (under the active context, or `dispatch`'s `traceContext`), one per hook it ran, one per
+   * async run linked to its dispatch; attributes are the audit record's, never a hook's input or
+   * output (docs/library.md "Traces"). Without it no span is made and the API is never loaded.
+   */
+  tracer?: Tracer;
 }
-
-export interface TenantIsolationOptions {
-  default?: IsolationLevel;
-  tenants?: Readonly<Record<string, IsolationLevel>>;
-}
-
-/** The tenant isolation floors, resolved. */
-type ResolvedTenantIsolation = TenantIsolation;
 
 export interface ResolvedOptions {
   readonly config: readonly SourceSpec[];
@@ -142,7 +144,8 @@ export interface ResolvedOptions {
   readonly queue: ResolvedQueueOptions;
   readonly hookTypes: HookTypeOptions;
   readonly evaluators: Evaluators | undefined;
-  readonly tenantIsolation: ResolvedTenantIsolation;
+  readonly tenantIsolation: TenantIsolation;
+  readonly tracer: Tracer | undefined;
 }
 
 /** Every key of ExecutorOptions (an unknown one is refused, with the likely meant one). */
@@ -165,6 +168,7 @@ export const EXECUTOR_OPTION_KEYS = optionKeys<ExecutorOptions>()([
   'queue',
   'onceStateDir',
   'tenantIsolation',
+  'tracer',
 ]);
 
 const AUDIT_KEYS = optionKeys<Exclude<AuditOption, string | ((...a: never[]) => unknown)>>()([
@@ -173,6 +177,7 @@ const AUDIT_KEYS = optionKeys<Exclude<AuditOption, string | ((...a: never[]) => 
   'fsync',
   'onRecord',
   'required',
+  'decisionLog',
 ]);
 const LIMIT_KEYS: ReadonlySet<string> = new Set(Object.keys(limitsSchema.shape));
 const REMOTE_KEYS: ReadonlySet<string> = new Set(Object.keys(remotePackOptionsSchema.shape));
@@ -270,44 +275,11 @@ export function resolveOptions(options: ExecutorOptions): ResolvedOptions {
     prestartJsWorkers: options.prestartJsWorkers !== false,
     remote: resolveRemoteOptions(remote.data as RemotePackOptions),
     queue: resolveQueueOptions(options.queue),
-
     hookTypes,
     evaluators: options.evaluators === undefined ? undefined : Object.freeze({ ...options.evaluators }),
     tenantIsolation: resolveTenantIsolation(options.tenantIsolation),
+    tracer: checkTracer(options.tracer),
   });
-}
-
-const levelProblem = (at: string, v: unknown) =>
-  (ISOLATION_LEVELS as readonly unknown[]).includes(v)
-    ? undefined
-    : `${at}: expected ${quotedList(ISOLATION_LEVELS)}, got ${renderValue(v)}`;
-
-/** `tenantIsolation`, checked. */
-function resolveTenantIsolation(value: ExecutorOptions['tenantIsolation']): ResolvedTenantIsolation {
-  const fail = (message: string): never => {
-    throw new HookwardenError('invalid_options', message);
-  };
-  if (value === undefined) return Object.freeze({ default: 'process', tenants: new Map() });
-  if (typeof value === 'string') {
-    const p = levelProblem('tenantIsolation', value);
-    if (p !== undefined) fail(p);
-    return Object.freeze({ default: value, tenants: new Map() });
-  }
-  if (typeof value !== 'object' || value === null || Array.isArray(value))
-    fail(`tenantIsolation: expected a level or {default, tenants}, got ${renderValue(value)}`);
-  for (const k of Object.keys(value))
-    if (k !== 'default' && k !== 'tenants')
-      fail(`tenantIsolation.${k}: unknown option (expected "default" or "tenants")`);
-  const tenants = new Map<string, IsolationLevel>();
-  for (const [id, level] of Object.entries(value.tenants ?? {})) {
-    const p = tenantIdProblem(id) ?? levelProblem(`tenantIsolation.tenants.${id}`, level);
-    if (p !== undefined) fail(p.startsWith('tenantIsolation') ? p : `tenantIsolation.tenants.${id}: ${p}`);
-    tenants.set(id, level);
-  }
-  const d = value.default ?? 'process';
-  const p = levelProblem('tenantIsolation.default', d);
-  if (p !== undefined) fail(p);
-  return Object.freeze({ default: d, tenants });
 }
 
 /** `allowedHttpHookUrls`, `httpHookAllowedEnvVars` and `evaluators`, checked. */

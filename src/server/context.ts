@@ -1,5 +1,7 @@
 // What the routes share: the executor, the tokens in force, the drain, metrics and the log. One
 // object per server, built by server.ts.
+import type { Context } from '@opentelemetry/api';
+import type { FastifyRequest } from 'fastify';
 import type { QueueStatus } from '../async/async-queue.js';
 import type { EventFeed } from '../async/event-feed.js';
 import type { Generation } from '../dispatch/generation.js';
@@ -46,6 +48,8 @@ export interface ServerContext {
   readonly queueStatus: () => QueueStatus;
   /** The open event streams, counted against maxEventStreams(PerTenant). */
   readonly streams: StreamSlots;
+  /** Traces on (OTEL_* variables): the caller's trace context from a request's headers (`traceparent`). */
+  readonly traceContext?: ((headers: FastifyRequest['headers']) => Context) | undefined;
 }
 
 /** Per-request state: who is calling, and what goes into the request's log line. */

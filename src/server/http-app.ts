@@ -80,8 +80,9 @@ export function createHttpApp(ctx: ServerContext): FastifyInstance {
     const e = toApiError(err, request.id, ctx.maxBodyBytes);
     request.hw ??= newRequestState();
     request.hw.errorCode = e.code;
-    if (e.statusCode >= 500) {
-      // The stack without its first line: a message may quote a value from the request.
+    if (e.code === 'internal_error') {
+      // A failure of the server (not a 503 it gives on purpose while draining): the stack, without
+      // its first line (a message may quote a value from the request).
       const stack = (err as Error).stack?.split('\n').slice(1).join('\n');
       ctx.logger.error({ reqId: request.id, errorName: (err as Error).name, stack }, 'request failed');
     }
@@ -135,8 +136,11 @@ export function finishRequest(
   ctx.drain.requestFinished();
   ctx.connections.closed(request);
   const route = request.routeOptions.url ?? 'unmatched';
+  // Named as the metrics name it: its id, `other`, or `none` for the operator.
   const tenant =
-    hw.principal === undefined ? undefined : hw.principal.kind === 'tenant' ? hw.principal.tenant : null;
+    hw.principal === undefined
+      ? undefined
+      : ctx.metrics.tenantLabel(hw.principal.kind === 'tenant' ? hw.principal.tenant : undefined);
   ctx.metrics.countRequest(route, request.method, status);
   logRequest(ctx.logger, {
     reqId: request.id,

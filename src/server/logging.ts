@@ -4,6 +4,7 @@
 // secrets and a token is one. Written asynchronously in batches (a request never waits for
 // stderr); flushed before the process exits.
 import { type DestinationStream, type Logger, pino } from 'pino';
+import type { DecisionLogProblem } from '../audit/decision-log.js';
 import type { Diagnostic } from '../config/diagnostics.js';
 
 export type { Logger } from 'pino';
@@ -63,11 +64,23 @@ export interface RequestLogFields {
   readonly route: string;
   readonly status: number;
   readonly durationMs: number;
-  /** The token's tenant; `null` for admin tokens or without --auth; absent before authentication. */
-  readonly tenant?: string | null;
+  /**
+   * The token's tenant as the metrics name it (contract/tenant-label.ts): its id, `other` for one the
+   * configuration does not name, `none` for admin tokens or without --auth; absent before
+   * authentication.
+   */
+  readonly tenant?: string;
   readonly event?: string;
   readonly decision?: string;
   readonly errorCode?: string;
+}
+
+/** Answers the server gives on purpose while it stops (503 `draining`, `closed`): not failures. */
+const EXPECTED_5XX: ReadonlySet<string> = new Set(['draining', 'closed']);
+
+/** A request's line is an error line when the server failed it (a 5xx it did not mean), else info. */
+export function requestLevel(f: Pick<RequestLogFields, 'status' | 'errorCode'>): 'error' | 'info' {
+  return f.status >= 500 && !(f.errorCode !== undefined && EXPECTED_5XX.has(f.errorCode)) ? 'error' : 'info';
 }
 
 export function logRequest(logger: Logger, fields: RequestLogFields): void {
@@ -76,7 +89,7 @@ export function logRequest(logger: Logger, fields: RequestLogFields): void {
     fast(fields);
     return;
   }
-  const level = fields.status >= 500 ? 'error' : 'info';
+  const level = requestLevel(fields);
   logger[level]({ ...fields, durationMs: roundMs(fields.durationMs) }, 'request');
 }
 
@@ -100,7 +113,7 @@ function requestLineWriter(logger: Logger, stream: DestinationStream): (fields: 
   let lastMs = -1;
   let lastIso = '';
   return (f) => {
-    const isError = f.status >= 500;
+    const isError = requestLevel(f) === 'error';
     if (!logger.isLevelEnabled(isError ? 'error' : 'info')) return;
     const now = Date.now();
     if (now !== lastMs) {
@@ -116,10 +129,23 @@ function requestLineWriter(logger: Logger, stream: DestinationStream): (fields: 
   };
 }
 
-/** A configuration problem as a log line (file, JSON path, message), in place of the CLI's stderr text. */
-export function logDiagnostic(logger: Logger, d: Diagnostic): void {
+/**
+ * A configuration problem as a log line (file, JSON path, message), in place of the CLI's stderr
+ * text; one about a tenant names it as the metrics do (`tenantName`).
+ */
+export function logDiagnostic(logger: Logger, d: Diagnostic, tenantName?: (tenant: string) => string): void {
+  const tenant = d.tenant === undefined ? {} : { tenant: tenantName?.(d.tenant) ?? d.tenant };
   logger[d.severity === 'error' ? 'error' : 'warn'](
-    { file: d.file, path: d.path, skipped: d.skipped },
+    { file: d.file, path: d.path, skipped: d.skipped, ...tenant },
     d.message,
+  );
+}
+
+/** The decision-log sink failing, dropping events or answering again: warn, or info on its return. */
+export function logDecisionLog(logger: Logger, p: DecisionLogProblem): void {
+  const { sent, dropped, failedUploads, buffered } = p.stats;
+  logger[p.kind === 'recovered' ? 'info' : 'warn'](
+    { component: 'decision-log', sink: p.sink, sent, dropped, failedUploads, buffered },
+    p.message,
   );
 }

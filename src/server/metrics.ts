@@ -7,11 +7,11 @@
 // when scraped, not kept up to date on every hook.
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { QueueStatus } from '../async/async-queue.js';
+import type { DecisionLogStats } from '../audit/decision-log.js';
 import type { DispatchResult } from '../contract/result.js';
+import { tenantLabel } from '../contract/tenant-label.js';
 import type { LaneLoad } from '../pool/lane.js';
-
-const NO_TENANT = 'none';
-const OTHER_TENANT = 'other';
+import { decisionLogMetrics } from './decision-log-metrics.js';
 
 /** What the gauges read at scrape time. */
 export interface MetricsSource {
@@ -23,6 +23,8 @@ export interface MetricsSource {
   readonly draining: () => boolean;
   /** The async queue's status (Redis mode: reachable, failures). */
   readonly queue: () => QueueStatus;
+  /** The decision-log sink's counts (undefined without one). */
+  readonly decisionLog: () => DecisionLogStats | undefined;
 }
 
 /** Dispatch latency buckets, seconds: from a fast path (~50 µs) to a command hook's 60 s default deadline. */
@@ -88,6 +90,7 @@ export class ServerMetrics {
       },
     });
     this.#queueMetrics(registers);
+    decisionLogMetrics(registers, source.decisionLog);
     new Gauge({
       name: 'hookwarden_draining',
       help: '1 while the server drains (after SIGTERM or SIGINT), else 0.',
@@ -182,8 +185,7 @@ export class ServerMetrics {
 
   /** The label of a tenant: its id when the configuration names it, else `other`; `none` without one. */
   tenantLabel(tenant: string | undefined): string {
-    if (tenant === undefined) return NO_TENANT;
-    return this.#source.tenants().has(tenant) ? tenant : OTHER_TENANT;
+    return tenantLabel(tenant, (t) => this.#source.tenants().has(t));
   }
 
   observeDispatch(result: DispatchResult, tenant: string | undefined, seconds: number): void {

@@ -4,6 +4,7 @@
 // close the listeners and the executor; the audit file has every record by then (it is written
 // synchronously, before each dispatch answers). Kill: close the executor at once (hooks killed).
 import type { FastifyInstance } from 'fastify';
+import { tenantLabel } from '../contract/tenant-label.js';
 import { type ExecutorInternals, internalsOf } from '../executor/api.js';
 import { createExecutor, type Executor } from '../executor/executor.js';
 import type { ReloadResult } from '../executor/reload.js';
@@ -15,13 +16,15 @@ import { Drain } from './drain.js';
 import { ApiError } from './errors.js';
 import { createHttpApp, requestGone } from './http-app.js';
 import { addApiRoutes, listenSocket, listenTcp, socketApp } from './listeners.js';
-import { type Logger, logDiagnostic } from './logging.js';
+import { type Logger, logDecisionLog, logDiagnostic } from './logging.js';
 import { ServerMetrics } from './metrics.js';
 import { type ResolvedServeOptions, resolveServeOptions, type ServeOptions } from './options.js';
 import { metricsRoute } from './routes/admin.js';
 import { healthRoutes } from './routes/health.js';
 import { StreamSlots } from './stream-slots.js';
 import { TokenTable } from './tokens.js';
+import { traceSettings } from './trace-settings.js';
+import type { ServeTracing } from './tracing.js';
 
 const asList = <T>(v: T | readonly T[] | undefined): readonly T[] =>
   v === undefined ? [] : Array.isArray(v) ? (v as readonly T[]) : [v as T];
@@ -64,6 +67,7 @@ class Server implements RunningServer {
   #tokens: TokenTable | undefined;
   #tenants: ReadonlySet<string> = new Set();
   #executor!: Executor;
+  #tracing: ServeTracing | undefined;
   #metrics!: ServerMetrics;
   #apps: FastifyInstance[] = [];
   #ready = false;
@@ -76,11 +80,13 @@ class Server implements RunningServer {
 
   async start(): Promise<void> {
     this.#tokens = loadTokens(this.#o.authFile);
+    this.#tracing = await this.#startTracing();
     this.#executor = await createExecutor({
       // Tenants' hooks are third-party code: namespace isolation unless the operator lowers it.
       tenantIsolation: 'namespace',
+      ...(this.#tracing === undefined ? {} : { tracer: this.#tracing.tracer }),
       ...this.#o.executor,
-      onWarning: (d) => logDiagnostic(this.#logger, d),
+      onWarning: (d) => logDiagnostic(this.#logger, d, (t) => tenantLabel(t, (x) => this.#tenants.has(x))),
       onReload: (r) => this.#onReload(r),
     });
     const internals = internalsOf(this.#executor);
@@ -92,9 +98,12 @@ class Server implements RunningServer {
       inFlight: () => this.#drain.inFlight,
       draining: () => this.#drain.draining,
       queue: () => internals.queue.status(),
+      decisionLog: () => internals.decisionLog(),
     });
     // Logged by the executor (onWarning above); counted here.
     this.#executor.on('audit.failed', (e) => this.#metrics.countAuditFailure(e.denied));
+    // The sink's trouble and return: logged here (counted by the metrics, from its counts).
+    this.#executor.on('decision-log', (p) => logDecisionLog(this.#logger, p));
     const ctx: ServerContext = {
       connections: new Connections((request) => requestGone(ctx, request)),
       executor: this.#executor,
@@ -111,6 +120,7 @@ class Server implements RunningServer {
       feed: internals.queue.feed,
       queueStatus: () => internals.queue.status(),
       streams: new StreamSlots(this.#o.maxEventStreams, this.#o.maxEventStreamsPerTenant),
+      traceContext: this.#tracing?.extract,
     };
     try {
       const api = this.#o.listen === undefined ? undefined : createHttpApp(ctx);
@@ -147,11 +157,19 @@ class Server implements RunningServer {
     );
   }
 
+  /** The SDK when the OTEL_* variables turn traces on (trace-settings.ts), unless the caller gave a tracer. */
+  async #startTracing(): Promise<ServeTracing | undefined> {
+    const settings = this.#o.executor.tracer === undefined ? traceSettings() : undefined;
+    if (settings === undefined) return undefined;
+    const { startTracing } = await import('./tracing.js');
+    return startTracing(settings, this.#logger);
+  }
+
   #warnUnknownTenants(): void {
     for (const t of this.#tokens?.tenants ?? [])
       if (!this.#tenants.has(t))
         this.#logger.warn(
-          { tenant: t },
+          { tenant: tenantLabel(t, (x) => this.#tenants.has(x)), tokenTenant: t },
           'a token speaks for a tenant the configuration does not name: only trusted and policy hooks run for it',
         );
   }
@@ -213,6 +231,7 @@ class Server implements RunningServer {
     queue.feed.endAll('the server is stopping');
     await this.#closeApps();
     await this.#executor.close();
+    await this.#tracing?.shutdown(this.#o.drainTimeoutMs);
     this.#logger.info('stopped');
   }
 
@@ -226,8 +245,10 @@ class Server implements RunningServer {
 
   async kill(): Promise<void> {
     this.#drain.start();
-    await this.#executor?.close();
+    // A forced stop: nothing waits (the decision log's last batch included).
+    await this.#executor?.close({ signal: AbortSignal.abort() });
     for (const a of this.#apps) a.server.closeAllConnections?.();
+    await this.#tracing?.shutdown(1000);
   }
 }
 

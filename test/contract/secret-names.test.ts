@@ -50,6 +50,10 @@ const REFUSED_NAMES = [
   'WALLET_MNEMONIC',
   'KRB5CCNAME',
   'HTTP_AUTHORIZATION',
+  // an OTLP exporter's headers hold the collector's API key (issue 43)
+  'OTEL_EXPORTER_OTLP_HEADERS',
+  'OTEL_EXPORTER_OTLP_TRACES_HEADERS',
+  'otelExporterOtlpHeaders',
   // spellings
   'githubToken',
   'dbPassword',

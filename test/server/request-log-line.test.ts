@@ -3,7 +3,12 @@
 // request can bring (a route or tenant with quotes, newlines, control characters, odd Unicode).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createServiceLogger, logRequest, type RequestLogFields } from '../../src/server/logging.js';
+import {
+  createServiceLogger,
+  logRequest,
+  type RequestLogFields,
+  requestLevel,
+} from '../../src/server/logging.js';
 
 function capture(level = 'info') {
   const lines: string[] = [];
@@ -14,8 +19,10 @@ function capture(level = 'info') {
 /** pino's own line for the fields (what logRequest wrote before it formatted the line itself). */
 function pinoLine(fields: RequestLogFields): string {
   const { lines, logger } = capture();
-  const level = fields.status >= 500 ? 'error' : 'info';
-  logger[level]({ ...fields, durationMs: Math.round(fields.durationMs * 1000) / 1000 }, 'request');
+  logger[requestLevel(fields)](
+    { ...fields, durationMs: Math.round(fields.durationMs * 1000) / 1000 },
+    'request',
+  );
   return lines[0]!;
 }
 
@@ -29,10 +36,10 @@ const fieldsArb: fc.Arbitrary<RequestLogFields> = fc.record(
     route: text,
     status: fc.integer({ min: 100, max: 599 }),
     durationMs: fc.double({ min: 0, max: 1e6, noNaN: true }),
-    tenant: fc.option(text, { nil: null }),
+    tenant: text,
     event: text,
     decision: text,
-    errorCode: text,
+    errorCode: fc.oneof(text, fc.constantFrom('draining', 'closed', 'internal_error')),
   },
   { requiredKeys: ['reqId', 'method', 'route', 'status', 'durationMs'] },
 );
@@ -60,6 +67,19 @@ describe('the request log line', () => {
     expect(warn.lines).toEqual([]);
     logRequest(warn.logger, { ...base, status: 503 });
     expect(JSON.parse(warn.lines[0]!).level).toBe('error');
+    logRequest(warn.logger, { ...base, status: 500, errorCode: 'internal_error' });
+    expect(JSON.parse(warn.lines[1]!).level).toBe('error');
+  });
+
+  it('writes the 503s a drain answers on purpose (draining, closed) at info, not as errors', () => {
+    const base = { reqId: 'r', method: 'GET', route: '/readyz', durationMs: 1, status: 503 };
+    const warn = capture('warn');
+    logRequest(warn.logger, { ...base, errorCode: 'draining' });
+    logRequest(warn.logger, { ...base, errorCode: 'closed' });
+    expect(warn.lines).toEqual([]);
+    const info = capture('info');
+    logRequest(info.logger, { ...base, errorCode: 'draining' });
+    expect(JSON.parse(info.lines[0]!)).toMatchObject({ level: 'info', status: 503, errorCode: 'draining' });
     const fatal = capture('fatal');
     logRequest(fatal.logger, { ...base, status: 500 });
     expect(fatal.lines).toEqual([]);

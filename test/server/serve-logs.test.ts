@@ -67,7 +67,7 @@ describe('request logs', () => {
     });
     expect(requests[0].durationMs).toBeGreaterThan(0);
     expect(requests[0].reqId).toEqual(expect.any(String));
-    expect(requests[1]).toMatchObject({ tenant: null, decision: 'allow' });
+    expect(requests[1]).toMatchObject({ tenant: 'none', decision: 'allow' });
     expect(requests[2]).toMatchObject({ tenant: 'acme', errorCode: 'unknown_event' });
     expect(requests[2].decision).toBeUndefined();
     expect(requests[3].tenant).toBeUndefined();

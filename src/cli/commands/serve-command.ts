@@ -38,6 +38,10 @@ export function addServeCommand(program: Command, setExitCode: (code: number) =>
       'a dispatch whose --audit records cannot be written (after retries) denies on deny-capable events',
     )
     .option(
+      '--decision-log <url>',
+      'also send the audit records, with each verdict, to this HTTP sink in gzipped batches (OPA decision-log shape; never delays or changes a verdict). Its credentials: $HOOKWARDEN_DECISION_LOG_HEADERS (name=value,…), not the command line',
+    )
+    .option(
       '--watch',
       'reload the configuration when its files change (last-known-good); the default with --socket',
     )
@@ -94,6 +98,9 @@ must name this server's config files and root, else 409 config_mismatch, and car
 the files it loaded as the client reads them now (x-hookwarden-reads; GET /v1/config-reads lists
 them), else 409 config_changed: an edited file is never answered for with what was loaded before.
 With --socket the server watches its files (--no-watch to not). See docs/claude-code.md.
+
+Traces: with OTEL_EXPORTER_OTLP_ENDPOINT set (and the other standard OTEL_* variables), a span per
+dispatch and one per hook go to that OTLP/HTTP collector, in the caller's trace (its traceparent).
 
 Signals: SIGTERM or SIGINT drains (new dispatches get 503, running ones finish within
 --drain-timeout, then it exits 0); a second one kills the running hooks and exits 143 or 130.

@@ -15,8 +15,9 @@ import { newToken, type TokenEntry } from '../../server/tokens.js';
 import { sourceOptions } from '../executor-flags.js';
 import { claimInterrupts, signalExitCode } from '../interrupt.js';
 import { UsageError } from '../usage-error.js';
+import { type DecisionLogFlags, lockDurationFromEnv, withDecisionLog } from './serve-env.js';
 
-export interface ServeFlags {
+export interface ServeFlags extends DecisionLogFlags {
   config?: string[];
   userConfig?: string[];
   policy?: string[];
@@ -114,20 +115,6 @@ function tenantIsolationFlags(values: readonly string[]): TenantIsolationOptions
   return out;
 }
 
-/**
- * HOOKWARDEN_QUEUE_LOCK_MS: how soon a dead replica's job runs elsewhere (default 5 s: within 7.5 s). An
- * environment variable rather than a flag: operators rarely change it; the failover tests do.
- */
-function lockDurationFromEnv(): { lockDurationMs?: number } {
-  const v = process.env.HOOKWARDEN_QUEUE_LOCK_MS;
-  if (v === undefined) return {};
-  if (!/^\d{3,7}$/.test(v))
-    throw new UsageError(
-      `HOOKWARDEN_QUEUE_LOCK_MS: expected milliseconds (100-3600000), got ${JSON.stringify(v)}`,
-    );
-  return { lockDurationMs: Number(v) };
-}
-
 type ServeFlagsResolved = { executor: Omit<ExecutorOptions, 'onWarning' | 'onReload'> };
 
 /** The message of a start-up failure, or undefined when the error is not one of ours. */
@@ -197,7 +184,7 @@ export async function runServe(flags: ServeFlags): Promise<number> {
       );
     server = await startServer(
       {
-        executor: executorOptions(flags),
+        executor: withDecisionLog(executorOptions(flags), flags),
         listen: flags.listen,
         socket: flags.socket,
         metricsListen: flags.metricsListen,

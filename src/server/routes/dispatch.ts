@@ -35,6 +35,7 @@ export function dispatchRoutes(app: FastifyInstance, ctx: ServerContext): void {
         result = await ctx.executor.dispatch(request.params.event, (request.body ?? {}) as DispatchInput, {
           tenant,
           signal: controller.signal,
+          ...(ctx.traceContext === undefined ? {} : { traceContext: ctx.traceContext(request.headers) }),
         });
       } finally {
         request.hw.dispatching = false;
