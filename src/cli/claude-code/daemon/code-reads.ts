@@ -27,6 +27,7 @@ export function codeReads(): LoadRead[] {
   if (inForce !== undefined) reads.push({ kind: 'file', path: inForce, digest: digestNow('file', inForce) });
   // bin/hookwarden, which the hook command names: removed or replaced, hookwarden is gone or another.
   const bin = process.argv[1];
-  if (bin !== undefined && bin !== '') reads.push({ kind: 'stat', path: bin, digest: digestNow('stat', bin) });
+  if (bin !== undefined && bin !== '')
+    reads.push({ kind: 'stat', path: bin, digest: digestNow('stat', bin) });
   return reads;
 }
