@@ -173,7 +173,7 @@ export function project(agent: Agent): { dir: string; path: string } {
 }
 
 /** Claude Code's setup, in the same shape (its installer is `claude-code install`). */
-export const CLAUDE_CODE_SETUP: Setup = {
+const CLAUDE_CODE_SETUP: Setup = {
   file: '.claude/settings.json',
   config: (p) => ({
     model: 'opus',
