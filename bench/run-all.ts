@@ -13,6 +13,7 @@ const SCENARIOS: Record<string, () => Promise<{ run: (quick?: boolean) => Promis
   'js-cold-warm': () => import('./js-cold-warm.js'),
   'js-chain': () => import('./js-chain.js'),
   'js-memory': () => import('./js-memory.js'),
+  'wasm-hook': () => import('./wasm-hook.js'),
   'tenants-mixed': () => import('./tenants-mixed.js'),
   'mixed-load': () => import('./mixed-load.js'),
   peers: () => import('./peers.js'),

@@ -18,6 +18,20 @@ export const DEFAULTS = Object.freeze({
     maxLogLineBytes: 4096,
     maxLogBytes: 16 * 1024,
   }),
+  /** WebAssembly hooks (docs/wasm.md). */
+  wasm: Object.freeze({
+    timeoutMs: 5_000,
+    /** A wasm hook may not ask for more without a declared budget. */
+    maxTimeoutMs: 30_000,
+    /** The memory cap of a hook that sets no memoryBytes (limits.maxWasmMemoryBytes bounds it). */
+    memoryBytes: 32 * MiB,
+    /** Per stream (stdout and stderr each), as a command hook's. */
+    maxOutputBytes: MiB,
+    /** Hard ceiling of maxOutputBytes for wasm hooks (the output is held in memory). */
+    maxOutputBytesCeiling: 16 * MiB,
+    /** Largest module file accepted. */
+    maxModuleBytes: 16 * MiB,
+  }),
   command: Object.freeze({
     /** hookwarden's own files; Claude Code and FreeCode files have their own (contract/dialects.ts). */
     timeoutMs: DIALECT_RULES.hookwarden.defaultTimeoutMs,
@@ -56,6 +70,8 @@ export const DEFAULTS = Object.freeze({
     jsThreads: 0,
     /** Hard cap of each QuickJS worker's heap (a fixed-maximum WebAssembly.Memory). */
     jsHeapCeilingBytes: 128 * MiB,
+    /** The largest memory cap (memoryBytes) a wasm hook may have. */
+    maxWasmMemoryBytes: 256 * MiB,
     /** A JS task that overruns its deadlines by this much has its worker thread terminated. */
     jsBackstopGraceMs: 1_000,
     /** Async hooks of one tenant queued or running at once; past it one is recorded queue_full. */
@@ -93,7 +109,7 @@ export const DEFAULTS = Object.freeze({
     /** Window of `tenantRateBurst`: the burst is available again this long after it was used. */
     burstWindowMs: 10_000,
   }),
-  /** The QuickJS lane's Piscina pool. */
+  /** The QuickJS and wasm lanes' Piscina pools. */
   piscina: Object.freeze({
     /** Idle workers stay warm this long (a new one costs ~50 ms to load QuickJS). */
     idleTimeoutMs: 60_000,
@@ -145,6 +161,7 @@ export const LIMIT_BOUNDS = Object.freeze({
   retryBackoffMs: 86_400_000,
   /** WebAssembly memory32 cannot exceed 4 GiB. */
   jsHeapCeilingBytes: 4 * 1024 * MiB,
+  maxWasmMemoryBytes: 4 * 1024 * MiB,
 });
 
 export type Limits = {
@@ -156,6 +173,8 @@ export type Limits = {
   readonly killGraceMs: number;
   readonly jsThreads: number;
   readonly jsHeapCeilingBytes: number;
+  /** The largest memory cap a wasm hook may have (its memoryBytes is clamped to it). */
+  readonly maxWasmMemoryBytes: number;
   readonly jsBackstopGraceMs: number;
   /** Async hooks of one tenant queued or running at once (queue_full past it). */
   readonly maxAsyncQueued: number;

@@ -29,12 +29,18 @@ export function deadlineFor(type: HookKind, spec: RawHookSpec, path: string, ctx
     }
   } else if (spec.timeoutMs !== undefined) timeoutMs = spec.timeoutMs;
   const key = spec.timeout !== undefined ? 'timeout' : 'timeoutMs';
-  if (type === 'js' && timeoutMs > DEFAULTS.js.maxTimeoutMs && spec.budgetMs === undefined) {
+  const isolate =
+    type === 'js'
+      ? { max: DEFAULTS.js.maxTimeoutMs, what: 'A JS' }
+      : type === 'wasm'
+        ? { max: DEFAULTS.wasm.maxTimeoutMs, what: 'A wasm' }
+        : undefined;
+  if (isolate !== undefined && timeoutMs > isolate.max && spec.budgetMs === undefined) {
     sink.warn(
       joinPath(path, key),
-      `a JS hook's timeout is at most ${DEFAULTS.js.maxTimeoutMs} ms without a declared budgetMs; ${timeoutMs} ms was clamped`,
+      `${isolate.what} hook's timeout is at most ${isolate.max} ms without a declared budgetMs; ${timeoutMs} ms was clamped`,
     );
-    timeoutMs = DEFAULTS.js.maxTimeoutMs;
+    timeoutMs = isolate.max;
   }
   if (timeoutMs > limits.maxDeclaredBudgetMs) {
     // A default above the ceiling is lowered silently; a written value gets a warning.

@@ -16,7 +16,7 @@ import { HOOK_TYPE_FIX, type HookTypePolicy } from './hook-type-policy.js';
 import type { RawHookSpec } from './schema.js';
 import { admittingPattern, parseHookUrl } from './url-allow-list.js';
 
-export type HookKind = 'command' | 'js' | 'http' | EvaluatorType;
+export type HookKind = 'command' | 'js' | 'wasm' | 'http' | EvaluatorType;
 
 export interface KindContext {
   readonly sink: DiagnosticSink;
@@ -43,12 +43,13 @@ const MAX_HEADER_BYTES = 16 * 1024;
 /** Default timeout (ms) of a hook kind; command and http hooks take their dialect's at `event`. */
 export function defaultTimeoutMs(kind: HookKind, dialect: Dialect, event: string): number {
   if (kind === 'js') return DEFAULTS.js.timeoutMs;
+  if (kind === 'wasm') return DEFAULTS.wasm.timeoutMs;
   if (kind === 'prompt') return DEFAULTS.evaluator.promptTimeoutMs;
   if (kind === 'agent') return DEFAULTS.evaluator.agentTimeoutMs;
   return dialectTimeoutMs(dialect, event);
 }
 
-const FIELDS: Record<'command' | 'js' | 'http' | 'evaluator', readonly (keyof RawHookSpec)[]> = {
+const FIELDS: Record<'command' | 'js' | 'wasm' | 'http' | 'evaluator', readonly (keyof RawHookSpec)[]> = {
   command: [
     'command',
     'shell',
@@ -62,6 +63,7 @@ const FIELDS: Record<'command' | 'js' | 'http' | 'evaluator', readonly (keyof Ra
     'rlimits',
   ],
   js: ['source', 'code', 'memoryBytes'],
+  wasm: ['fuel'],
   http: ['url', 'headers', 'allowedEnvVars'],
   evaluator: ['prompt', 'model', 'continueOnBlock'],
 };
@@ -79,11 +81,11 @@ export function checkForeignFields(
   sink: DiagnosticSink,
 ): boolean {
   const own = kind === 'prompt' || kind === 'agent' ? 'evaluator' : kind;
-  // Command and JS hooks check each other's fields themselves (normalize-hook.ts).
+  // Command, JS and wasm hooks check each other's fields themselves (js-spec.ts, wasm-spec.ts).
   const others =
-    own === 'command' || own === 'js'
-      ? (['http', 'evaluator'] as const)
-      : (['command', 'js', 'http', 'evaluator'] as const).filter((k) => k !== own);
+    own === 'command' || own === 'js' || own === 'wasm'
+      ? (['http', 'evaluator', ...(own === 'wasm' ? [] : (['wasm'] as const))] as const)
+      : (['command', 'js', 'wasm', 'http', 'evaluator'] as const).filter((k) => k !== own);
   let ok = true;
   for (const other of others) {
     for (const key of FIELDS[other]) {

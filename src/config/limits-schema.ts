@@ -42,6 +42,14 @@ export const limitsSchema = z.object({
     .max(LIMIT_BOUNDS.jsHeapCeilingBytes, { error: `expected at most ${LIMIT_BOUNDS.jsHeapCeilingBytes}` })
     .optional()
     .meta({ description: "Hard cap of each QuickJS worker's heap, in bytes. Default 134217728 (128 MiB)." }),
+  maxWasmMemoryBytes: posInt()
+    .min(65_536, { error: 'expected at least 65536 (one WebAssembly page)' })
+    .max(LIMIT_BOUNDS.maxWasmMemoryBytes, { error: `expected at most ${LIMIT_BOUNDS.maxWasmMemoryBytes}` })
+    .optional()
+    .meta({
+      description:
+        "The largest memory cap (memoryBytes) a wasm hook may have, in bytes; a hook's own is clamped to it. A file lowers it for its hooks and less trusted ones. Default 268435456 (256 MiB).",
+    }),
   minIsolation: z
     .union(
       [

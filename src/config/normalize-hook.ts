@@ -9,6 +9,7 @@ import type {
   HookDefinition,
   HttpHookSpec,
   JsHookSpec,
+  WasmHookSpec,
 } from '../registry/hook-definition.js';
 import { canonicalJson, deriveHookId } from '../registry/hook-id.js';
 import { IfFilter } from '../registry/if-filter.js';
@@ -28,6 +29,7 @@ import {
 import { jsSpec } from './js-spec.js';
 import { hookSpecSchema, type RawHookSpec } from './schema.js';
 import { didYouMean } from './suggest.js';
+import { wasmSpec } from './wasm-spec.js';
 
 const KNOWN_FIELDS = new Set(Object.keys(hookSpecSchema.shape));
 const UNSUPPORTED_TYPES = new Set(['callback', 'mcp', 'mcp_tool']);
@@ -49,7 +51,7 @@ export async function normalizeHook(
   if (typeof raw.type === 'string' && UNSUPPORTED_TYPES.has(raw.type)) {
     sink.warn(
       path,
-      `hook type "${raw.type}" is not supported (hookwarden runs "command", "js", "http", "prompt" and "agent" hooks)`,
+      `hook type "${raw.type}" is not supported (hookwarden runs "command", "js", "wasm", "http", "prompt" and "agent" hooks)`,
       true,
     );
     return undefined;
@@ -69,7 +71,7 @@ export async function normalizeHook(
   if (type === undefined) {
     sink.error(
       path,
-      'a hook needs "command" or "argv" (command hook), "source" or "code" (JS hook), or "url" (http hook), got none',
+      'a hook needs "command" or "argv" (command hook), "source" or "code" (JS hook), "source" with type "wasm" (wasm hook), or "url" (http hook), got none',
     );
     return undefined;
   }
@@ -111,7 +113,9 @@ export async function normalizeHook(
     requireOk: ctx.requireOk,
     ...(type === 'command'
       ? { command: commandIdentity(body as CommandHookSpec) }
-      : { [type === 'prompt' || type === 'agent' ? 'evaluator' : type]: kindIdentity(body) }),
+      : type === 'wasm'
+        ? { wasm: wasmIdentity(body as WasmHookSpec) }
+        : { [type === 'prompt' || type === 'agent' ? 'evaluator' : type]: kindIdentity(body) }),
     // A pack's command may refer to its own directory (HOOK_PACK_DIR): the same text in two packs differs.
     pack: type === 'command' ? ctx.pack?.dir : undefined,
     async: asyncSpec,
@@ -151,9 +155,11 @@ export async function normalizeHook(
       ? { ...common, type, command: body as CommandHookSpec }
       : type === 'js'
         ? { ...common, type, js: body as JsHookSpec }
-        : type === 'http'
-          ? { ...common, type, http: body as HttpHookSpec }
-          : { ...common, type, evaluator: body as EvaluatorHookSpec };
+        : type === 'wasm'
+          ? { ...common, type, wasm: body as WasmHookSpec }
+          : type === 'http'
+            ? { ...common, type, http: body as HttpHookSpec }
+            : { ...common, type, evaluator: body as EvaluatorHookSpec };
   return Object.freeze(def);
 }
 
@@ -162,8 +168,14 @@ function dialectFailsClosed(ctx: HookContext): boolean {
   return DIALECT_RULES[ctx.dialect ?? 'hookwarden'].failClosedEvents?.includes(ctx.event.name) === true;
 }
 
+/** What makes two wasm hooks the same: the module and the limits, not where it was read from. */
+function wasmIdentity(w: WasmHookSpec): unknown {
+  return { digest: w.digest, memoryBytes: w.memoryBytes, maxOutputBytes: w.maxOutputBytes, fuel: w.fuel };
+}
+
 function inferType(spec: RawHookSpec): HookKind | undefined {
   if (spec.command !== undefined || spec.argv !== undefined) return 'command';
+  if (spec.source?.toLowerCase().endsWith('.wasm') === true && spec.code === undefined) return 'wasm';
   if (spec.source !== undefined || spec.code !== undefined) return 'js';
   if (spec.url !== undefined) return 'http';
   return undefined;
@@ -173,6 +185,7 @@ function kindSpec(type: HookKind, spec: RawHookSpec, path: string, ctx: HookCont
   const kind = { sink: ctx.sink, hookTypes: ctx.hookTypes, claudeEvent: ctx.claudeEvent };
   if (type === 'command') return commandSpec(spec, path, ctx);
   if (type === 'js') return jsSpec(spec, path, ctx);
+  if (type === 'wasm') return wasmSpec(spec, path, ctx);
   if (type === 'http') return httpSpec(spec, path, kind);
   return evaluatorSpec(spec, path, kind);
 }

@@ -43,7 +43,7 @@ export const hookSpecSchema = z
       .optional()
       .meta({
         description:
-          'Hook kind. Inferred from command/argv (command), source/code (js) or url (http) when omitted. prompt and agent hooks need an evaluator registered by the platform.',
+          'Hook kind. Inferred from command/argv (command), source/code (js; a source ending in .wasm: wasm) or url (http) when omitted. prompt and agent hooks need an evaluator registered by the platform.',
       }),
     name: z
       .string({ error: 'expected a string' })
@@ -73,13 +73,14 @@ export const hookSpecSchema = z
       .min(1, { error: 'expected at least the program name' })
       .optional()
       .meta({ description: 'Program and arguments, run without a shell.' }),
-    source: nonEmpty('a path')
-      .optional()
-      .meta({ description: 'JS hook file, relative to the config file or pack.' }),
+    source: nonEmpty('a path').optional().meta({
+      description:
+        "JS hook file, or a wasm hook's module (a WASI preview 1 command, .wasm), relative to the config file or pack.",
+    }),
     code: nonEmpty('JavaScript source').optional().meta({ description: 'Inline JS hook module source.' }),
     timeoutMs: posInt()
       .optional()
-      .meta({ description: 'Deadline in ms. Default: JS 5000 (max 30000), command 60000.' }),
+      .meta({ description: 'Deadline in ms. Default: JS and wasm 5000 (max 30000), command 60000.' }),
     timeout: z
       .number({ error: 'expected a positive number of seconds' })
       .positive({ error: 'expected a positive number of seconds' })
@@ -98,10 +99,18 @@ export const hookSpecSchema = z
       description:
         "Claude Code's spelling of onError: block = deny (no effect on Stop, SubagentStop, TaskCompleted, TeammateIdle), continue = skip.",
     }),
-    memoryBytes: posInt().optional().meta({ description: 'JS heap cap in bytes. Default 32 MiB.' }),
-    maxOutputBytes: posInt()
-      .optional()
-      .meta({ description: 'Output cap in bytes. Default JS 64 KiB (max 1 MiB), command 1 MiB per stream.' }),
+    memoryBytes: posInt().optional().meta({
+      description:
+        "JS heap cap, or a wasm hook's memory cap, in bytes. Default 32 MiB (wasm: at most limits.maxWasmMemoryBytes).",
+    }),
+    fuel: posInt().optional().meta({
+      description:
+        'wasm hooks: an instruction budget, the same on every machine; past it the hook ends timeout. Default: none (the deadline alone).',
+    }),
+    maxOutputBytes: posInt().optional().meta({
+      description:
+        'Output cap in bytes. Default JS 64 KiB (max 1 MiB), command and wasm 1 MiB per stream (wasm max 16 MiB).',
+    }),
     env: z
       .record(z.string(), z.string({ error: 'expected a string value' }), {
         error: 'expected an object of strings',
@@ -166,7 +175,7 @@ export const hookSpecSchema = z
   })
   .meta({
     description:
-      'A hook: a command (command/argv), a JS module (source/code), an http request (url), or a prompt/agent hook (prompt).',
+      'A hook: a command (command/argv), a JS module (source/code), a WebAssembly module (type wasm, source), an http request (url), or a prompt/agent hook (prompt).',
   });
 
 export type RawHookSpec = z.infer<typeof hookSpecSchema>;

@@ -36,6 +36,8 @@ export const LIMIT_RULES = Object.freeze({
   maxInputBytes: { direction: 'cap', reach: 'scope', fromLowerScopes: 'tighten' },
   maxInputDepth: { direction: 'cap', reach: 'scope', fromLowerScopes: 'tighten' },
   minIsolation: { direction: 'floor', reach: 'scope', fromLowerScopes: 'tighten' },
+  // A wasm hook's memory cap: a file lowers it for its own scope's hooks and the less trusted ones.
+  maxWasmMemoryBytes: { direction: 'cap', reach: 'scope', fromLowerScopes: 'tighten' },
   // Fewer slots or threads only queue hooks (queue time is not part of any deadline); a shorter kill
   // grace or backstop only acts on hooks already past their deadline.
   maxConcurrentCommands: { direction: 'cap', reach: 'executor', fromLowerScopes: 'tighten' },

@@ -1,4 +1,4 @@
-// Resolves a JS hook's `source` under its root (the config file's or pack's directory). `..`,
+// Resolves a JS or wasm hook's `source` under its root (the config file's or pack's directory). `..`,
 // absolute paths and symlinks that leave the root are refused at load.
 import { readFile, realpath, stat } from 'node:fs/promises';
 import { isAbsolute, normalize, relative, resolve, sep } from 'node:path';
@@ -8,6 +8,7 @@ import { recordFileRead, UNREADABLE } from './read-log.js';
 export const MAX_SOURCE_BYTES = 1024 * 1024;
 
 export type SourceRead = { ok: true; path: string; code: string } | { ok: false; message: string };
+type FileRead = { ok: true; path: string; bytes: Buffer } | { ok: false; message: string };
 
 function inside(root: string, target: string): boolean {
   const rel = relative(root, target);
@@ -15,6 +16,12 @@ function inside(root: string, target: string): boolean {
 }
 
 export async function readHookSource(root: string, source: string): Promise<SourceRead> {
+  const read = await readHookFile(root, source, MAX_SOURCE_BYTES);
+  return read.ok ? { ok: true, path: read.path, code: read.bytes.toString('utf8') } : read;
+}
+
+/** A hook's file (a JS source, a wasm module) under `root`, at most `maxBytes`. */
+export async function readHookFile(root: string, source: string, maxBytes: number): Promise<FileRead> {
   if (isAbsolute(source))
     return {
       ok: false,
@@ -49,13 +56,15 @@ export async function readHookSource(root: string, source: string): Promise<Sour
   }
   try {
     const st = await stat(real);
-    if (!st.isFile() || st.size > MAX_SOURCE_BYTES) recordFileRead(candidate, { code: UNREADABLE });
+    if (!st.isFile() || st.size > maxBytes) recordFileRead(candidate, { code: UNREADABLE });
     if (!st.isFile()) return { ok: false, message: `not a regular file: ${real}` };
-    if (st.size > MAX_SOURCE_BYTES)
-      return { ok: false, message: `source is larger than ${MAX_SOURCE_BYTES} bytes` };
+    if (st.size > maxBytes)
+      return { ok: false, message: `source is larger than ${maxBytes} bytes (it has ${st.size})` };
     const bytes = await readFile(real);
+    if (bytes.length > maxBytes)
+      return { ok: false, message: `source is larger than ${maxBytes} bytes (it has ${bytes.length})` };
     recordFileRead(candidate, bytes);
-    return { ok: true, path: real, code: bytes.toString('utf8') };
+    return { ok: true, path: real, bytes };
   } catch (err) {
     recordFileRead(candidate, { code: (err as NodeJS.ErrnoException).code ?? UNREADABLE });
     return {

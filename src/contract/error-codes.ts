@@ -34,7 +34,7 @@ export type ErrorCode = (typeof ERROR_CODES)[number];
  * message states, as data. Every field is optional: a failure reported by a lane may not know them.
  */
 export interface ErrorDetails {
-  timeout: { deadlineMs?: number };
+  timeout: { deadlineMs?: number; fuel?: number };
   memory_limit: { limitBytes?: number };
   stack_overflow: Record<string, never>;
   output_limit: { limitBytes?: number; actualBytes?: number; stream?: 'stdout' | 'stderr' };

@@ -57,7 +57,7 @@ export type Decision = FieldKinds['decision'];
 export type { HookOutput } from './output-fields.js';
 
 /** The hook types a configuration file (or pack) may hold. */
-export const CONFIGURED_HOOK_TYPES = ['command', 'js', 'http', 'prompt', 'agent'] as const;
+export const CONFIGURED_HOOK_TYPES = ['command', 'js', 'wasm', 'http', 'prompt', 'agent'] as const;
 
 /** Every hook type (`trusted`: an in-process callback registered through the library). */
 export const HOOK_TYPES = [...CONFIGURED_HOOK_TYPES, 'trusted'] as const;

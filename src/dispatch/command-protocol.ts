@@ -1,5 +1,5 @@
-// The command hook protocol (docs/semantics.md#command-hook-protocol): how a finished process becomes an
-// answer, in the dialect of the file that declared the hook (contract/dialects.ts).
+// The command hook protocol (docs/semantics.md#command-hook-protocol): how a finished process (or a
+// wasm hook's call) becomes an answer, in the dialect of the file that declared the hook (contract/dialects.ts).
 //   exit 2                 → a block (stderr is the reason), every dialect
 //   exit 0, empty stdout   → proceed
 //   exit 0, JSON object    → the answer (hookwarden's, Claude Code's or a seed's vocabulary)
@@ -19,6 +19,14 @@ import { type AnswerContext, parseHookOutput } from '../contract/parse-output.js
 import { capText } from '../contract/text-caps.js';
 import type { HookInput, HookOutput } from '../contract/types.js';
 import type { CommandHookDefinition } from '../registry/hook-definition.js';
+
+/**
+ * What the protocol reads of a hook: its event, dialect, agent event and onError, and (Claude Code
+ * plugins) its plugin data. Command hooks, and wasm hooks, which answer as they do.
+ */
+export type ProtocolHook = Pick<CommandHookDefinition, 'event' | 'dialect' | 'agentEvent' | 'onError'> & {
+  readonly command?: { readonly pluginData: string | undefined };
+};
 
 export type CommandAnswer =
   /** `exit2`: the command exited 2 (an async rewake hook wakes the agent whatever it maps to). */
@@ -65,10 +73,10 @@ const MISSING_SCRIPT_EVENTS: ReadonlySet<string> = new Set([
   'TeammateIdle',
 ]);
 
-function missingScript(def: CommandHookDefinition, stdout: string, stderr: string): boolean {
+function missingScript(def: ProtocolHook, stdout: string, stderr: string): boolean {
   const applies =
     MISSING_SCRIPT_EVENTS.has(def.event) ||
-    (def.event === 'BeforeTurn' && def.command.pluginData !== undefined);
+    (def.event === 'BeforeTurn' && def.command?.pluginData !== undefined);
   return applies && stdout.trim() === '' && /no such file|can't open/i.test(stderr);
 }
 
@@ -83,19 +91,19 @@ const fail = <C extends ErrorCode>(code: C, message: string, details?: ErrorDeta
 });
 
 /** A block answer (exit 2, or a FreeCode crash), read like `{"decision":"block","reason":…}`. */
-function block(reason: string, def: CommandHookDefinition, context: AnswerContext): CommandAnswer {
+function block(reason: string, def: ProtocolHook, context: AnswerContext): CommandAnswer {
   const parsed = parseHookOutput({ decision: 'block', reason }, def.event, context);
   if (!parsed.ok) return fail('invalid_output', parsed.message);
   return { kind: 'output', output: parsed.output, unknownFields: parsed.unknownFields };
 }
 
 /** A block from the hook's side that the process did not answer (e.g. it could not be given its input). */
-export function blockAnswer(reason: string, def: CommandHookDefinition, input: HookInput): CommandAnswer {
+export function blockAnswer(reason: string, def: ProtocolHook, input: HookInput): CommandAnswer {
   return block(reason, def, { dialect: def.dialect, toolInput: input.toolInput });
 }
 
 /** How an answer of the hook is read: its dialect, the input it was given, its agent event. */
-const answerContext = (def: CommandHookDefinition, input: HookInput): AnswerContext => ({
+const answerContext = (def: ProtocolHook, input: HookInput): AnswerContext => ({
   dialect: def.dialect,
   toolInput: input.toolInput,
   agentEvent: def.agentEvent,
@@ -103,7 +111,7 @@ const answerContext = (def: CommandHookDefinition, input: HookInput): AnswerCont
 });
 
 /** Exit 2 as the dialect reads it: Gemini's deny (a hidden tool result on AfterTool), else a block. */
-function exit2(reason: string, def: CommandHookDefinition, input: HookInput): CommandAnswer {
+function exit2(reason: string, def: ProtocolHook, input: HookInput): CommandAnswer {
   if (def.dialect !== 'gemini' || def.agentEvent === undefined) return blockAnswer(reason, def, input);
   const parsed = parseHookOutput({ decision: 'deny', reason }, def.event, answerContext(def, input));
   if (!parsed.ok) return fail('invalid_output', parsed.message);
@@ -113,7 +121,7 @@ function exit2(reason: string, def: CommandHookDefinition, input: HookInput): Co
 /** Applies the command protocol of the hook's dialect to how the process ended. */
 export function interpretCommand(
   outcome: CommandOutcome,
-  def: CommandHookDefinition,
+  def: ProtocolHook,
   input: HookInput,
 ): CommandAnswer {
   switch (outcome.kind) {
@@ -225,7 +233,7 @@ function plainContext(text: string): HookOutput {
 /** Exit 0: empty, a JSON answer, or plain text (read by the dialect's rule). */
 function readStdout(
   stdout: string,
-  def: CommandHookDefinition,
+  def: ProtocolHook,
   rules: DialectRules,
   context: AnswerContext,
 ): CommandAnswer {
@@ -258,7 +266,7 @@ function readStdout(
 }
 
 /** Whether the hook's agent event answers with a permission (Cursor's gates). */
-function takesPermission(def: CommandHookDefinition): boolean {
+function takesPermission(def: ProtocolHook): boolean {
   if (def.agentEvent === undefined || !isAgent(def.dialect)) return false;
   const e = AGENTS[def.dialect].events[def.agentEvent];
   return e?.canBlock === true;
@@ -273,7 +281,7 @@ function geminiCrash(
   exitCode: number | null,
   stdout: string,
   stderr: string,
-  def: CommandHookDefinition,
+  def: ProtocolHook,
   input: HookInput,
   rules: DialectRules,
 ): CommandAnswer | undefined {

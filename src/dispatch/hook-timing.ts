@@ -4,21 +4,22 @@ import type { CommandOutcome } from '../contract/command-task.js';
 import type { JsTaskResult } from '../contract/js-task.js';
 
 /**
- * One task handed to a lane: a command hook, or one JS hook or a run of adjacent JS hooks sent to a
- * worker together. Times in ms (`performance.now()` clock for `startedAt`/`endedAt`).
+ * One task handed to a lane: a command hook, a wasm hook, or one JS hook or a run of adjacent JS
+ * hooks sent to a worker together. Times in ms (`performance.now()` clock for `startedAt`/`endedAt`).
  */
 export interface HookTiming {
   /** The hooks the task ran, in order (a JS run may hold several). */
   readonly hookIds: readonly string[];
-  readonly type: 'command' | 'js';
+  readonly type: 'command' | 'js' | 'wasm';
   /** When the task was handed to its lane, and when its answer was back on the dispatching thread. */
   readonly startedAt: number;
   readonly endedAt: number;
   /** Waiting for a turn: the fair scheduler and the lane's slots. */
   readonly queueMs: number;
   /**
-   * Getting there and back. JS: the message to the worker thread and back (structured clone) and the
-   * worker's work around the isolate calls. Command: the scratch directory, fork/exec of the
+   * Getting there and back. JS and wasm: the message to the worker thread and back (structured
+   * clone) and the worker's work around the isolate calls (wasm: the module's run is the instance's
+   * making and `_start`). Command: the scratch directory, fork/exec of the
    * launcher, and the clean-up after exit.
    */
   readonly transportMs: number;
@@ -57,6 +58,26 @@ export function reportCommandTiming(
     queueMs,
     transportMs: around + spawnMs,
     runMs: [Math.max(0, outcome.durationMs - spawnMs)],
+  });
+}
+
+/** A wasm hook: its turn, the round trip to its worker, and the call's own run. */
+export function reportWasmTiming(
+  onTiming: HookTimingListener,
+  hookId: string,
+  startedAt: number,
+  queueMs: number,
+  runMs: number,
+): void {
+  const endedAt = performance.now();
+  deliver(onTiming, {
+    hookIds: [hookId],
+    type: 'wasm',
+    startedAt,
+    endedAt,
+    queueMs,
+    transportMs: Math.max(0, endedAt - startedAt - queueMs - runMs),
+    runMs: [runMs],
   });
 }
 

@@ -99,6 +99,7 @@ export class DispatchRun {
   /** The isolation a hook runs under, for its span: a command hook's level with the tenant floor. */
   isolationOf(hook: RegisteredHook): string | undefined {
     if (hook.type === 'js') return 'quickjs';
+    if (hook.type === 'wasm') return 'wasm';
     if (hook.type !== 'command') return undefined;
     const c = raiseIsolation(hook.command, this.#tenantFloor(hook));
     return c.isolation === 'namespace' ? 'namespace' : c.containment === 'require' ? 'contained' : 'process';

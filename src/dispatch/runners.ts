@@ -8,6 +8,7 @@ import type { HookCall } from './hook-call.js';
 import { runHttpHook } from './http-hook.js';
 import { runJsHooks } from './js-hook.js';
 import { runTrustedHook } from './trusted-hook.js';
+import { runWasmHook } from './wasm-hook.js';
 
 type Runners = {
   readonly [T in RegisteredHook['type']]: (
@@ -19,6 +20,7 @@ const RUNNERS: Runners = {
   command: runCommandHook,
   // One JS hook is a run of one (a chain's adjacent JS hooks go to runJsHooks together).
   js: async (call) => (await runJsHooks(call, [call.def]))[0]!,
+  wasm: runWasmHook,
   http: runHttpHook,
   prompt: runEvaluatorHook,
   agent: runEvaluatorHook,

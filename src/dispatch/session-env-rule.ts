@@ -30,11 +30,11 @@ function insideProject(root: string): (dir: string) => boolean {
 }
 
 /**
- * Whether the hook ran where it could not touch the host: a command hook in namespace mode or a JS
- * hook in its isolate. Such a hook needs the policy's consent for PATH even at policy scope.
+ * Whether the hook ran where it could not touch the host: a command hook in namespace mode, a JS
+ * hook in its isolate or a wasm hook in its instance. Such a hook needs the policy's consent for PATH even at policy scope.
  */
 function sandboxed(hook: RegisteredHook, answer: HookAnswer): boolean {
-  if (hook.type === 'js') return true;
+  if (hook.type === 'js' || hook.type === 'wasm') return true;
   if (hook.type !== 'command') return false;
   const ran = answer.kind === 'output' ? answer.sandbox?.containment : undefined;
   return ran === 'namespace' || hook.command.isolation === 'namespace';

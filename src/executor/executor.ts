@@ -106,9 +106,9 @@ class HookExecutor implements Executor {
       // Read live: a reload or setTenant() changes a tenant's limits for its next hooks.
       tenantLimits: (tenant) => this.#generation.tenants.get(tenant)?.limits ?? {},
     });
-    // Idle QuickJS workers are kept warm: start them now when JS hooks are configured (unless the
-    // caller dispatches once and would rather not load QuickJS for a dispatch that runs none).
-    if (options.prestartJsWorkers && loaded.hooks.some((h) => h.type === 'js')) this.#pool.js.warm();
+    // Idle QuickJS and wasm workers are kept warm: start them now when such hooks are configured (unless
+    // the caller dispatches once and would rather not load QuickJS for a dispatch that runs none).
+    if (options.prestartJsWorkers) this.#pool.warmFor(loaded.hooks);
     this.#generation = this.#buildGeneration();
     const jobs = {
       pool: this.#pool,
@@ -169,7 +169,7 @@ class HookExecutor implements Executor {
     if (this.#closed !== undefined)
       throw new HookwardenError('closed', 'the executor was closed during setTenant()');
     this.#tenants.set(id, tenant);
-    if (this.#options.prestartJsWorkers && tenant.hooks.some((h) => h.type === 'js')) this.#pool.js.warm();
+    if (this.#options.prestartJsWorkers) this.#pool.warmFor(tenant.hooks);
     this.#generation = this.#buildGeneration();
   }
 
@@ -271,7 +271,7 @@ class HookExecutor implements Executor {
       this.#generationNumber++;
       this.#watcher?.update(next.watchTargets);
       this.#poller.update(next.remotePins);
-      if (o.prestartJsWorkers && next.hooks.some((h) => h.type === 'js')) this.#pool.js.warm();
+      if (o.prestartJsWorkers) this.#pool.warmFor(next.hooks);
       const fresh = newDiagnostics(previous, next);
       for (const d of [...fresh, ...poolLimitWarnings(this.#poolLimits, previous.limits, next.limits)])
         this.#warn(d);

@@ -79,7 +79,7 @@ export interface ExecutorOptions {
   strict?: boolean;
   /**
    * Start the QuickJS worker threads when the executor is created (if the configuration has JS
-   * hooks), so that the first JS hook does not wait for them. `false` starts them when the first JS
+   * hooks; the wasm workers likewise for wasm hooks), so that the first JS hook does not wait for them. `false` starts them when the first JS
    * hook runs: a process that dispatches once (the CLI does) then loads QuickJS and Piscina only if
    * a JS hook actually runs. Default true.
    */

@@ -55,6 +55,7 @@ function isolationOf(h: HookDefinition): ConfiguredHook['isolation'] {
       ? 'contained'
       : h.command.isolation;
   if (h.type === 'js') return 'quickjs';
+  if (h.type === 'wasm') return 'wasm';
   return h.type === 'http' ? 'remote' : 'platform';
 }
 

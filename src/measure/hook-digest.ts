@@ -139,6 +139,10 @@ function hookIdentity(h: HookDefinition, sandboxRoot: string): unknown {
   const base = { type: h.type, onError: h.onError, deadlineMs: h.deadlineMs, once: h.once };
   if (h.type === 'js')
     return { ...base, code: h.js.code, memoryBytes: h.js.memoryBytes, maxOutputBytes: h.js.maxOutputBytes };
+  if (h.type === 'wasm') {
+    const { digest, memoryBytes, maxOutputBytes, fuel } = h.wasm;
+    return { ...base, module: digest, memoryBytes, maxOutputBytes, fuel: fuel ?? null };
+  }
   if (h.type === 'http') {
     const { url, headers, envVars, maxOutputBytes } = h.http;
     return { ...base, url, headers, envVars, maxOutputBytes };

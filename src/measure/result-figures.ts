@@ -5,10 +5,11 @@ import type { OnError } from '../contract/decisions.js';
 import type { CONFIGURED_HOOK_TYPES } from '../contract/types.js';
 
 /**
- * How a configured hook runs: a command hook's isolation level; `quickjs` (JS hooks), `remote` (http
+ * How a configured hook runs: a command hook's isolation level; `quickjs` (JS hooks), `wasm` (wasm
+ * hooks: a WebAssembly instance), `remote` (http
  * hooks: the server runs it) or `platform` (prompt and agent hooks: the platform's evaluator).
  */
-export const HOOK_ISOLATIONS = [...ISOLATION_LEVELS, 'quickjs', 'remote', 'platform'] as const;
+export const HOOK_ISOLATIONS = [...ISOLATION_LEVELS, 'quickjs', 'wasm', 'remote', 'platform'] as const;
 
 /** Latency percentiles of one series, in ms (HDR histogram, 3 significant digits). */
 export interface LatencySummary {
@@ -32,13 +33,14 @@ export interface ConfiguredHook {
   scope: string;
   /**
    * Command hooks: `process`, `contained` (process mode that requires containment) or `namespace`;
-   * JS hooks: `quickjs`; http hooks: `remote` (the server runs it); prompt and agent hooks:
+   * JS hooks: `quickjs`; wasm hooks: `wasm`; http hooks: `remote` (the server runs it); prompt and agent hooks:
    * `platform` (the embedding platform's evaluator).
    */
   isolation: (typeof HOOK_ISOLATIONS)[number];
   /**
    * `sha256:` of what the hook does (command, env, limits, isolation, and the content of the scripts
-   * it runs from under the config's or the sandbox root; or the JS source), path-independent.
+   * it runs from under the config's or the sandbox root; or the JS source; or the wasm module's
+   * digest and limits), path-independent.
    */
   digest: string;
   /** The canonical event it is registered for, its `onError`, and whether that event can deny. */

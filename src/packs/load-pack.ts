@@ -84,12 +84,19 @@ export async function normalizePackHooks(
     pack,
     hookTypes: ctx.hookTypes,
   });
-  // A JS source is read again by the loader: it must still be the byte-exact file that was hashed.
+  // A JS source or wasm module is read again by the loader: it must still be the byte-exact file
+  // that was hashed.
   for (const h of hooks) {
     // Inline `code` was in hookpack.json's bytes; a `source` file was read from disk.
-    if (h.type !== 'js' || h.js.sourcePath === undefined) continue;
-    const rel = relative(root, h.js.sourcePath).split(sep).join('/');
-    if (walk.files.get(rel) !== sha256Hex(h.js.code))
+    const read =
+      h.type === 'js' && h.js.sourcePath !== undefined
+        ? { path: h.js.sourcePath, digest: sha256Hex(h.js.code) }
+        : h.type === 'wasm'
+          ? { path: h.wasm.sourcePath, digest: h.wasm.digest }
+          : undefined;
+    if (read === undefined) continue;
+    const rel = relative(root, read.path).split(sep).join('/');
+    if (walk.files.get(rel) !== read.digest)
       sink.error(`${h.location.path}.source`, `${rel} changed while the pack was being loaded`);
   }
   return { hooks, sink, root };

@@ -85,3 +85,26 @@ export function createQuickJsPool(options: {
     },
   });
 }
+
+/** A pool of wasm workers (sandbox/wasm/worker.ts), one batch at a time per worker. */
+export function createWasmPool(options: { threads: number; progress: SharedArrayBuffer }): Piscina {
+  const { piscina } = DEFAULTS;
+  return new (loadPiscina())({
+    filename: findWorkerFile('sandbox/wasm', 'worker.js', 'the wasm worker'),
+    minThreads: options.threads,
+    maxThreads: options.threads,
+    idleTimeout: piscina.idleTimeoutMs,
+    concurrentTasksPerWorker: 1,
+    loadBalancer: mostRecentlyUsed(),
+    // The worker zeroes the memories calls gave back while idle: its event loop must run.
+    atomics: 'disabled',
+    // The progress cells the lane's deadline timer reads (wasm-batch.ts).
+    workerData: { progress: options.progress },
+    resourceLimits: {
+      maxOldGenerationSizeMb: piscina.maxOldGenerationSizeMb,
+      // Small, as the QuickJS workers': measured 16 MB against 4 MB, the larger one only added RSS.
+      maxYoungGenerationSizeMb: piscina.maxYoungGenerationSizeMb,
+      stackSizeMb: piscina.stackSizeMb,
+    },
+  });
+}

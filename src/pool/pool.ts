@@ -1,5 +1,5 @@
 // The pool layer: every hook execution goes through one of its lanes — command processes
-// (command-lane.ts), QuickJS workers (js-lane.ts), http requests (http-lane.ts), trusted callbacks
+// (command-lane.ts), QuickJS workers (js-lane.ts), wasm workers (wasm-lane.ts), http requests (http-lane.ts), trusted callbacks
 // and the platform's evaluators (trusted-lane.ts) — each with one signature, `run(task, { signal,
 // tenant, onStart })`, and one answer (lane.ts). The pool owns the closing signal: close() refuses
 // what waits, stops what runs, and leaves no process, thread, scratch directory or connection behind.
@@ -10,6 +10,7 @@ import { JsLane } from './js-lane.js';
 import type { TenantLimits } from './tenant-queues.js';
 import { TrustedLane } from './trusted-lane.js';
 import type { LaneScheduling } from './turns.js';
+import { WasmLane } from './wasm-lane.js';
 
 export type { CommandRequest } from './command-lane.js';
 export type { HttpOutcome } from './http-lane.js';
@@ -18,7 +19,7 @@ export type { LaneRefusal, LaneResult, LaneRunOptions } from './lane.js';
 export interface PoolOptions {
   readonly maxConcurrentCommands: number;
   readonly killGraceMs: number;
-  /** QuickJS worker threads. */
+  /** QuickJS worker threads (and wasm worker threads: the wasm lane has as many). */
   readonly jsThreads: number;
   /** Hard cap of each QuickJS worker's heap. */
   readonly jsHeapCeilingBytes: number;
@@ -39,6 +40,7 @@ export class HookPool {
   readonly #closing = new AbortController();
   readonly command: CommandLane;
   readonly js: JsLane;
+  readonly wasm: WasmLane;
   readonly trusted: TrustedLane;
   readonly http: HttpLane;
 
@@ -67,9 +69,19 @@ export class HookPool {
       },
       closing,
     );
+    this.wasm = new WasmLane(
+      { threads: options.jsThreads, tenantLimits: options.tenantLimits, scheduling: options.scheduling },
+      closing,
+    );
     this.trusted = new TrustedLane(closing);
     this.http = new HttpLane(closing);
     OPEN_POOLS.add(this);
+  }
+
+  /** Starts the worker threads of the lanes `hooks` use (JS, wasm), so their first hook does not wait. */
+  warmFor(hooks: readonly { readonly type: string }[]): void {
+    if (hooks.some((h) => h.type === 'js')) this.js.warm();
+    if (hooks.some((h) => h.type === 'wasm')) this.wasm.warm();
   }
 
   get closed(): boolean {
@@ -81,6 +93,7 @@ export class HookPool {
     if (!this.closed) this.#closing.abort(new Error('pool closed'));
     await this.command.close();
     await this.js.close();
+    await this.wasm.close();
     await this.http.close();
     OPEN_POOLS.delete(this);
   }

@@ -1,6 +1,5 @@
-// Which QuickJS worker threads hold which hook specs (a spec goes to each worker once; tasks refer to
+// Which worker threads (QuickJS, wasm) hold which hook specs (a spec goes to each worker once; tasks refer to
 // it by key). Learned from the workers' answers; forgotten when a worker says it dropped one.
-import type { JsHookSpec } from '../contract/js-task.js';
 
 /** Spec keys remembered before the memory is cleared (specs are then sent again). */
 const MAX_KNOWN_SPECS = 10_000;
@@ -9,11 +8,11 @@ export class SpecHolders {
   readonly #holders = new Map<string, Set<number>>();
 
   /** The specs a batch carries: those some live worker thread is not known to hold (all, if forced). */
-  toSend(
-    tasks: readonly { readonly specs: readonly JsHookSpec[]; readonly force: boolean }[],
+  toSend<S extends { readonly key: string }>(
+    tasks: readonly { readonly specs: readonly S[]; readonly force: boolean }[],
     threads: readonly { readonly threadId: number }[],
-  ): { specs?: JsHookSpec[] } {
-    let out: Map<string, JsHookSpec> | undefined;
+  ): { specs?: S[] } {
+    let out: Map<string, S> | undefined;
     for (const t of tasks) {
       for (const s of t.specs) {
         const holders = this.#holders.get(s.key);

@@ -54,6 +54,28 @@ export interface JsHookSpec {
   readonly maxOutputBytes: number;
 }
 
+/** A wasm hook's module: a WASI preview 1 command, checked, capped and compiled at load. */
+export interface WasmHookSpec {
+  /** The `source` as written, relative to the config file's (or pack's) directory. */
+  readonly filename: string;
+  /** The resolved absolute path of `source` (host side only: validate, pack checks). */
+  readonly sourcePath: string;
+  /** sha256 of the module file, hex. */
+  readonly digest: string;
+  /** The prepared module, compiled once per digest and limits (sandbox/wasm/module-cache.ts). */
+  readonly module: WebAssembly.Module;
+  /** The memory the module declares and may grow to, in 64 KiB pages; undefined: it has none. */
+  readonly memoryPages: { readonly initial: number; readonly maximum: number } | undefined;
+  /** The memory cap, in bytes (a whole number of pages). */
+  readonly memoryBytes: number;
+  /** Cap of stdout and of stderr, each. */
+  readonly maxOutputBytes: number;
+  /** Instruction budget (docs/wasm.md#fuel); undefined: the deadline alone. */
+  readonly fuel: number | undefined;
+  /** As for command hooks: its stdin then also carries Claude Code's snake_case fields. */
+  readonly claudeEvent: string | undefined;
+}
+
 /** An http hook's request (Claude Code's `type: "http"`): the hook input POSTed as JSON to `url`. */
 export interface HttpHookSpec {
   /** The normalised URL the request goes to (admitted by `allowedHttpHookUrls` at load). */
@@ -176,6 +198,12 @@ export interface JsHookDefinition extends ConfiguredHook {
   readonly js: JsHookSpec;
 }
 
+/** A wasm hook: a WASI command module run on a fresh instance, answering as a command hook does. */
+export interface WasmHookDefinition extends ConfiguredHook {
+  readonly type: 'wasm';
+  readonly wasm: WasmHookSpec;
+}
+
 /** An http hook: the input POSTed to an allowed URL, the response read like a command's stdout. */
 export interface HttpHookDefinition extends ConfiguredHook {
   readonly type: 'http';
@@ -193,6 +221,7 @@ export interface EvaluatorHookDefinition<T extends 'prompt' | 'agent' = 'prompt'
 export type HookDefinition =
   | CommandHookDefinition
   | JsHookDefinition
+  | WasmHookDefinition
   | HttpHookDefinition
   | EvaluatorHookDefinition<'prompt'>
   | EvaluatorHookDefinition<'agent'>;

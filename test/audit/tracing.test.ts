@@ -18,6 +18,7 @@ import { ATTR } from '../../src/audit/tracing.js';
 import { createExecutor, type Executor } from '../../src/index.js';
 import { completions } from '../helpers/async.js';
 import { input, printing, tempDir } from '../helpers/fixture.js';
+import { WASI_PRELUDE, wasmConfig, wat } from '../helpers/wasm.js';
 
 const exporter = new InMemorySpanExporter();
 const provider = new TracerProvider({ spanProcessors: [new SimpleSpanProcessor({ exporter })] });
@@ -136,6 +137,38 @@ describe('library traces (a tracer from the caller)', () => {
     expect(JSON.stringify(failed.map((s) => [s.name, s.attributes, s.status, s.events]))).not.toContain(
       SECRET,
     );
+  });
+
+  it('gives a wasm hook a span like any hook: its type, isolation "wasm", outcome and times', async () => {
+    // Denies by exit 2 with its reason on stderr (the command hook protocol).
+    const module = await wat(`(module ${WASI_PRELUDE} (data (i32.const 300) "no")
+      (func (export "_start") (call $write (i32.const 2) (i32.const 300) (i32.const 2)) (call $exit (i32.const 2))))`);
+    const wasm = await createExecutor({
+      config: wasmConfig({ BeforeTool: [{ name: 'wasm-guard', module }] }),
+      tracer,
+      onWarning: () => {},
+    });
+    try {
+      exporter.reset();
+      const r = await wasm.dispatch('BeforeTool', input({ toolName: 'Bash', toolInput: { command: 'ls' } }));
+      expect(r.decision).toBe('deny');
+      const [dispatch] = named('dispatch BeforeTool');
+      const [hook] = named('hook wasm-guard');
+      expect(parentOf(hook!)).toBe(dispatch!.spanContext().spanId);
+      expect(hook!.attributes).toMatchObject({
+        [ATTR.type]: 'wasm',
+        [ATTR.isolation]: 'wasm',
+        [ATTR.outcome]: 'deny',
+      });
+      // Inside the dispatch's span, to the SDK's grain: it anchors the times it takes itself (the
+      // dispatch's) to Date.now(), whole milliseconds; the hook's come from performance.now().
+      const ms = (t: [number, number]) => t[0] * 1000 + t[1] / 1e6;
+      expect(ms(hook!.startTime)).toBeGreaterThanOrEqual(ms(dispatch!.startTime) - 1);
+      expect(ms(hook!.endTime)).toBeLessThanOrEqual(ms(dispatch!.endTime) + 1);
+      expect(ms(hook!.endTime)).toBeGreaterThan(ms(hook!.startTime));
+    } finally {
+      await wasm.close();
+    }
   });
 
   it('refuses a tracer or traceContext that is not one', async () => {

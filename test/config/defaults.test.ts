@@ -17,6 +17,14 @@ describe('defaults', () => {
         maxLogLineBytes: 4096,
         maxLogBytes: 16384,
       },
+      wasm: {
+        timeoutMs: 5000,
+        maxTimeoutMs: 30000,
+        memoryBytes: 33554432,
+        maxOutputBytes: 1048576,
+        maxOutputBytesCeiling: 16777216,
+        maxModuleBytes: 16777216,
+      },
       command: {
         timeoutMs: 60000,
         maxOutputBytes: 1048576,
@@ -36,6 +44,7 @@ describe('defaults', () => {
         killGraceMs: 500,
         jsThreads: 0,
         jsHeapCeilingBytes: 134217728,
+        maxWasmMemoryBytes: 268435456,
         jsBackstopGraceMs: 1000,
         maxAsyncQueued: 1000,
         fairShareIdleMs: 1000,

@@ -141,7 +141,7 @@ describe('config problems', () => {
       'error hooks.BeforeTool[0].hooks[0].timeout: give either timeout (seconds) or timeoutMs, not both, got 1',
       'error hooks.BeforeTool[0].hooks[1].argv: give either argv or command (with optional args), not both',
       'error hooks.BeforeTool[0].hooks[2].code: "code" belongs to JS hooks, not command hooks, got "y"',
-      'error hooks.BeforeTool[0].hooks[3]: a hook needs "command" or "argv" (command hook), "source" or "code" (JS hook), or "url" (http hook), got none',
+      'error hooks.BeforeTool[0].hooks[3]: a hook needs "command" or "argv" (command hook), "source" or "code" (JS hook), "source" with type "wasm" (wasm hook), or "url" (http hook), got none',
     ]);
   });
 

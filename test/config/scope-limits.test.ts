@@ -21,6 +21,7 @@ const SAMPLES = {
   jsThreads: { tighter: 1, looser: 60 },
   jsBackstopGraceMs: { tighter: 100, looser: 50_000 },
   jsHeapCeilingBytes: { tighter: 32 * 1024 * 1024, looser: 1024 * 1024 * 1024 },
+  maxWasmMemoryBytes: { tighter: 4 * 1024 * 1024, looser: 1024 * 1024 * 1024 },
   maxAsyncQueued: { tighter: 10, looser: 5000 },
   fairShareIdleMs: { tighter: 100, looser: 60_000 },
   tenantMaxQueued: { tighter: 10, looser: 5000 },

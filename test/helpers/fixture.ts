@@ -36,7 +36,7 @@ export function sharedCopy(dir: string): string {
 }
 
 /** Writes a file (creating folders); `mode` 0o755 makes it executable. */
-export function writeFile(path: string, content: string, mode?: number): string {
+export function writeFile(path: string, content: string | Uint8Array, mode?: number): string {
   mkdirSync(dirname(path), { recursive: true });
   writeFileSync(path, content);
   if (mode !== undefined) chmodSync(path, mode);

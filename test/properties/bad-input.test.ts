@@ -12,7 +12,8 @@ import { main } from '../../src/cli/run.js';
 import { isHookwardenError } from '../../src/contract/hookwarden-error.js';
 import { createExecutor, type Executor } from '../../src/index.js';
 import { runCli } from '../helpers/cli.js';
-import { tempDir, writeConfig } from '../helpers/fixture.js';
+import { tempDir, writeConfig, writeFile } from '../helpers/fixture.js';
+import { WASI_PRELUDE, wat } from '../helpers/wasm.js';
 import { anyBytes, anyEvent, anyInput, anyOptions } from './gen/bad-input.js';
 import { HttpHooks } from './http-hooks.js';
 import { checkProperty, propertyRun } from './tier.js';
@@ -76,8 +77,28 @@ beforeAll(async () => {
     },
   });
   http.register('bad', 'web', { hit: { kind: 'none' }, miss: { kind: 'none' } }, undefined);
+  // The library's executor also runs wasm hooks (the CLI cases, an executor per case, do not: a
+  // module's compile and its worker's start per case would take their time budget). Each reads its
+  // stdin to the end, 4 KiB at a time, and answers {} (a command hook's protocol).
+  const drain = await wat(`(module ${WASI_PRELUDE} (data (i32.const 600) "{}")
+    (func (export "_start")
+      (block $done (loop $more
+        (i32.store (i32.const 0) (i32.const 1024)) (i32.store (i32.const 4) (i32.const 4096))
+        (drop (call $fd_read (i32.const 0) (i32.const 0) (i32.const 1) (i32.const 8)))
+        (br_if $done (i32.eqz (i32.load (i32.const 8))))
+        (br $more)))
+      (call $write (i32.const 1) (i32.const 600) (i32.const 2))))`);
+  writeFile(join(dir, 'drain.wasm'), Buffer.from(drain));
+  const wasm = (name: string) => ({ hooks: [{ type: 'wasm', name, source: 'drain.wasm' }] });
+  const wasmPolicy = writeConfig(dir, 'wasm-policy.json', {
+    hooks: {
+      BeforeTool: [wasm('wasm-guard')],
+      BeforeTurn: [wasm('wasm-turn')],
+      AfterTool: [wasm('wasm-after')],
+    },
+  });
   hw = await createExecutor({
-    policy: [policy],
+    policy: [policy, wasmPolicy],
     config: [config],
     root: dir,
     onWarning: () => {},

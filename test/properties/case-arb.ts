@@ -19,7 +19,7 @@ export interface CaseModel {
 export const DEFAULT_GEN: GenOptions = {
   rewrites: true,
   fails: true,
-  kinds: { js: 24, command: 1, http: 1 },
+  kinds: { js: 24, command: 1, http: 1, wasm: 2 },
   once: true,
   async: true,
   unevaluable: 'lower',

@@ -18,6 +18,7 @@ import { type RenderContext, renderFile } from './gen/render.js';
 import type { HttpHooks } from './http-hooks.js';
 import { fromFiles, fromLogs, noteInput, type Seen } from './observe.js';
 import type { PackLibrary } from './packs.js';
+import { forgetWasmCalls, initWasmHooks, takeWasmCalls, wasmHookModule } from './wasm-hooks.js';
 
 export interface RigOptions {
   readonly packs: PackLibrary;
@@ -125,6 +126,7 @@ export class CaseRun {
     if (result !== undefined) fromLogs(result, seen);
     if (!observe) return { ...(result === undefined ? { error } : { result }), seen };
     fromFiles(this.#rig.obsRoot(this.tag), this.#behaviours, seen);
+    takeWasmCalls(this.tag, this.#behaviours, seen);
     this.#rig.http.take(seen);
     for (const [k, v] of this.#trustedSeen) seen.set(k, v);
     this.#trustedSeen.clear();
@@ -136,6 +138,7 @@ export class CaseRun {
     this.#rig.http.take(new Map()); // what was not taken is dropped
     this.#rig.http.forget(this.tag);
     rmSync(this.#rig.obsRoot(this.tag), { recursive: true, force: true });
+    forgetWasmCalls(this.tag);
     if (this.fresh) await this.executor.close();
   }
 }
@@ -194,6 +197,7 @@ export class Rig {
 
   /** Writes the case's files and loads them: on the long-lived executor, or a fresh one. */
   async prepare(model: ConfigModel): Promise<CaseRun> {
+    await initWasmHooks();
     const tag = `c${caseCounter++}`;
     const behaviours = new Map<string, Behaviour>();
     const ctx = {
@@ -205,6 +209,17 @@ export class Rig {
       },
       httpUrl: (key: string, admitted: boolean) => this.http.url(tag, key, admitted),
       pack: this.#options.packs.pin,
+      wasmSource: (
+        key: string,
+        token: string | undefined,
+        hit: readonly [string, number],
+        miss: readonly [string, number],
+      ) => {
+        const name = `wasm/${tag}-${key}.wasm`;
+        mkdirSync(join(this.root, 'wasm'), { recursive: true });
+        writeFileSync(join(this.root, name), wasmHookModule(tag, key, token, hit, miss));
+        return name;
+      },
     };
     const lower = this.#options.lower !== false;
     const write = (names: string[], files: readonly FileModel[], scope: 'policy' | 'user' | 'project') =>

@@ -89,7 +89,7 @@ const arb = caseArb(
     limits: false,
     packs: [],
     once: false,
-    kinds: { js: 12, command: 1, http: 1 },
+    kinds: { js: 12, command: 1, http: 1, wasm: 1 },
   },
   { events, input: { largeWeight: 2 }, maxDispatches: 2 },
 );

@@ -1,5 +1,5 @@
 // Generated configurations: hooks at every scope (trusted through register(), policy, user, project,
-// a tenant), of every type (mostly JS; a sample of command and http hooks), with matchers and `if`
+// a tenant), of every type (mostly JS; a sample of command, wasm and http hooks), with matchers and `if`
 // filters (unevaluable ones included), `once`, `async`, `onError`, `limits` in every file, packs,
 // the three dialects, and hostile fields in the lower files.
 import fc from 'fast-check';
@@ -7,7 +7,7 @@ import { type Behaviour, behaviourArb } from './answers.js';
 import { EVENTS, type EventName } from './events.js';
 import { type IfModel, ifModel, type MatcherModel, matcherModel } from './filters.js';
 
-type HookKind = 'js' | 'command' | 'http' | 'trusted';
+type HookKind = 'js' | 'command' | 'wasm' | 'http' | 'trusted';
 export type FileScope = 'policy' | 'user' | 'project' | 'tenant';
 type Dialect = 'hookwarden' | 'claude-code' | 'freecode';
 
@@ -86,7 +86,12 @@ export interface GenOptions {
   /** Every hook is named by its key: no overrides, records tell the hooks apart. */
   readonly uniqueNames?: boolean;
   /** Relative weights of hook kinds in files (trusted hooks are separate). */
-  readonly kinds: { readonly js: number; readonly command: number; readonly http: number };
+  readonly kinds: {
+    readonly js: number;
+    readonly command: number;
+    readonly http: number;
+    readonly wasm?: number;
+  };
   readonly once: boolean;
   readonly async: boolean;
   /** Unevaluable matchers and filters: nowhere, in user and project files only, or everywhere. */
@@ -128,6 +133,9 @@ function draftArb(o: GenOptions, scope: FileScope | 'trusted'): fc.Arbitrary<Dra
             ? [{ weight: o.kinds.command, arbitrary: fc.constant('command' as const) }]
             : []),
           ...(o.kinds.http > 0 ? [{ weight: o.kinds.http, arbitrary: fc.constant('http' as const) }] : []),
+          ...((o.kinds.wasm ?? 0) > 0
+            ? [{ weight: o.kinds.wasm ?? 0, arbitrary: fc.constant('wasm' as const) }]
+            : []),
         );
   return fc.record({
     kind,

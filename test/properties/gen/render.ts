@@ -1,6 +1,7 @@
 // Turns a generated model into what the loader reads: hooks.json in hookwarden's, Claude Code's
 // nested or FreeCode's flat form; JS hooks whose module reports what they saw (`console.log`),
-// command hooks that keep their stdin in an observation directory, http hooks pointed at the
+// command hooks that keep their stdin in an observation directory, wasm hooks that answer as command
+// hooks do (their stdin is watched on the lane: wasm-hooks.ts), http hooks pointed at the
 // test's server, and trusted callbacks that note their input.
 import { ANSWER_SOURCE, type Answer, answerOf, type Behaviour } from './answers.js';
 import type { FileModel, FileScope, GroupModel, HookModel, LimitsModel } from './config.js';
@@ -16,6 +17,16 @@ export interface RenderContext {
   readonly httpUrl: (key: string, admitted: boolean) => string;
   /** A pinned pack of the library: its directory and digest. */
   readonly pack: (name: string) => { readonly path: string; readonly digest: string };
+  /**
+   * A wasm hook's module for `key` answering `hit` when its stdin holds `token` (always, without one)
+   * and `miss` otherwise: written next to the config files, its `source`.
+   */
+  readonly wasmSource: (
+    key: string,
+    token: string | undefined,
+    hit: readonly [string, number],
+    miss: readonly [string, number],
+  ) => string;
 }
 
 /** The module of a generated JS hook: it logs `saw <key> <digest>` (and `made …` for a rewrite). */
@@ -91,6 +102,10 @@ function renderHook(h: HookModel, ctx: RenderContext, cc: boolean, admitted = tr
   if (h.kind === 'http') return { type: 'http', ...common, url: ctx.httpUrl(h.key, admitted) };
   const [hit, hitExit] = commandAnswer(h.behaviour.hit, ctx.event, ccName);
   const [miss, missExit] = commandAnswer(h.behaviour.miss, ctx.event, ccName);
+  if (h.kind === 'wasm') {
+    const source = ctx.wasmSource(h.key, h.behaviour.token, [hit, hitExit], [miss, missExit]);
+    return { type: 'wasm', ...common, source };
+  }
   return {
     type: 'command',
     ...common,
