@@ -20,6 +20,10 @@ export const SLOW_TESTS: readonly string[] = [
   'test/cli/claude-code-socket.test.ts',
   'test/server/serve-cli.test.ts',
   'test/cli/bench.test.ts',
+  // Real runs beside CPU burners, and two bench ab windows: minutes on a busy 2-core machine.
+  'test/cli/bench-compare.test.ts',
+  // Saved results through the binary (some 15 runs of it, one bench ab that fails): 4 min at load 34.
+  'test/cli/bench-compare-saved.test.ts',
   'test/sandbox/js/hostile-text.test.ts',
   'test/cli/pack.test.ts',
   'test/audit/keyed-chain.test.ts',

@@ -86,6 +86,11 @@ export interface BenchOptions
    * supports, from `isolationLevels()`) or a list of level names. Not with `url`.
    */
   isolation?: 'all' | readonly string[];
+  /**
+   * Called before each measured block (its baseline samples, then its dispatches); the block starts
+   * when it resolves. `hookwarden bench ab` paces two runs with it, so that their blocks alternate.
+   */
+  pace?: () => void | Promise<void>;
 }
 
 /** Every key runBench takes (a typo such as `polcy` is refused, not ignored). */
@@ -114,6 +119,7 @@ const BENCH_OPTION_KEYS = optionKeys<BenchOptions>()([
   'replay',
   'toolCallsPerSession',
   'isolation',
+  'pace',
 ]);
 
 const count = (min: number, max: number) =>
@@ -152,6 +158,9 @@ const benchSchema = z.object({
     })
     .optional(),
   signal: z.instanceof(AbortSignal, { error: 'expected an AbortSignal' }).optional(),
+  pace: z
+    .custom<() => void | Promise<void>>((v) => typeof v === 'function', { error: 'expected a function' })
+    .optional(),
 });
 
 export interface ResolvedBenchOptions {

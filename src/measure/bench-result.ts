@@ -6,6 +6,7 @@ import type { HistogramBucket } from './histogram.js';
 import type { MachineInfo } from './machine.js';
 import type { EventSummary, IsolationRun, ReplayInfo, SessionCost } from './replay-result.js';
 import type { ConfiguredHook, DispatchStageSplit, LatencySummary, StageSplit } from './result-figures.js';
+import type { RunConditions } from './run-conditions.js';
 
 export type {
   EventSummary,
@@ -111,6 +112,11 @@ export interface BlockSummary {
   /** Per event name (as dispatched); absent in results of older versions. */
   perEvent?: Record<string, number>;
   baselines: Record<BaselineName, number>;
+  /**
+   * Share of the block (its baselines included) the bench's main thread spent ready to run but
+   * waiting for a CPU; absent where the OS does not say, and in results of older versions.
+   */
+  cpuWait?: number;
 }
 
 export interface BenchResult {
@@ -169,6 +175,11 @@ export interface BenchResult {
   /** Hyperfine-style warnings: variance between blocks, baselines that moved during the run. */
   warnings: string[];
   machine: MachineInfo;
+  /**
+   * What the machine was doing while the blocks were measured: CPU wait, pressure, steal, load.
+   * Absent in results of older versions.
+   */
+  conditions?: RunConditions;
   /** ISO-8601 time the run started. */
   startedAt: string;
 }

@@ -52,8 +52,11 @@ export class BlockRecorder {
     h?.record(elapsedMs);
   }
 
-  /** Ends the block: `atMs` is when its dispatch block started, `durationMs` how long it took. */
-  end(atMs: number, durationMs: number): void {
+  /**
+   * Ends the block: `atMs` is when its dispatch block started, `durationMs` how long it took,
+   * `cpuWait` the share of it the main thread waited for a CPU (null: unknown).
+   */
+  end(atMs: number, durationMs: number, cpuWait: number | null = null): void {
     const b = this.#current;
     if (b === undefined) return;
     this.#current = undefined;
@@ -74,6 +77,7 @@ export class BlockRecorder {
         number
       >,
     };
+    if (cpuWait !== null) block.cpuWait = cpuWait;
     if (b.tenants.size > 0) {
       const perTenant: Record<string, number> = Object.create(null);
       for (const [id, h] of b.tenants) perTenant[id] = p50(h);

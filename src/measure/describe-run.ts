@@ -15,7 +15,7 @@ import type { BuildInfo, ConfiguredHook, InputInfo } from './bench-result.js';
 import { hookDigest, sha256 } from './hook-digest.js';
 
 /** The package root: the nearest directory above this file with a package.json. */
-function packageRoot(): string | undefined {
+export function packageRoot(): string | undefined {
   let dir = dirname(fileURLToPath(import.meta.url));
   for (let i = 0; i < 6; i++) {
     if (existsSync(join(dir, 'package.json'))) return dir;

@@ -1,8 +1,10 @@
 // The human-readable form of a BenchResult: what `hookwarden bench` prints without --json.
+
 import { BASELINE_LABELS, BASELINE_NAMES } from './baselines.js';
 import type { BenchResult, HookRatios, LatencySummary, OverallRatios } from './bench-result.js';
 import { sessionLines } from './format-sections.js';
 import { type Cell, int, times } from './number-format.js';
+import { describeConditions } from './run-conditions.js';
 import { eventRows, failureRows, isolationRows, LATENCY_HEAD, latencyCells } from './section-rows.js';
 import { table } from './text-grid.js';
 import { SECURITY } from './warnings.js';
@@ -82,6 +84,7 @@ export function formatBenchText(r: BenchResult, options: TextOptions = {}): stri
     `verdicts: ${counts(r.decisions)}`,
     `hook failures: ${counts(r.errors)}`,
     `machine: ${m.cpus} × ${m.cpuModel}, Node ${m.node}, ${m.platform}/${m.arch}, load ${m.loadAverage.join(' ')}`,
+    ...(r.conditions === undefined ? [] : [`while measured: ${describeConditions(r.conditions)}`]),
     `hookwarden ${h.version}${h.commit === null ? '' : ` (${h.commit.slice(0, 12)}${h.dirty === true ? ', uncommitted changes' : ''})`}`,
     ...r.warnings.filter((w) => !w.startsWith(SECURITY)).map((w) => `warning: ${w}`),
   ]);

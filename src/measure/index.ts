@@ -28,17 +28,25 @@ export type {
   StageTotals,
   TenantSummary,
 } from './bench-result.js';
-/** Two results compared series by series (Mann-Whitney U on the per-block medians). */
-export { type CompareOptions, type CompareResult, compareResults, type SeriesChange } from './compare.js';
+/** Two results compared series by series (Mann-Whitney U, or Wilcoxon signed-rank for paired blocks). */
+export {
+  type CompareOptions,
+  type CompareOutcome,
+  type CompareResult,
+  compareResults,
+  type SeriesChange,
+} from './compare.js';
 /** The latency histogram. */
 export { Histogram, type HistogramBucket, type HistogramOptions } from './histogram.js';
 /** Reads a `--json` result file back (schema-checked; older schemas refused with a message). */
 export { readBenchResult } from './load-result.js';
-/** The machine a run was measured on. */
+/** The machine a run was measured on, and what it was doing meanwhile; how a comparison reads that. */
 export type { MachineInfo } from './machine.js';
+export type { RunNoise } from './noise-floor.js';
 /** A recorded session (`bench --replay`), read and checked line by line. */
 export { type RecordedEvent, type RecordedSession, type Recording, readRecording } from './replay-file.js';
 /** A self-contained HTML report of a result (or of a comparison). */
 export { renderHtmlReport } from './report-html.js';
 /** Runs a benchmark. */
 export { runBench } from './run-bench.js';
+export type { RunConditions } from './run-conditions.js';

@@ -38,6 +38,7 @@ function idMap<T extends z.ZodType>(value: T) {
 const ms = z.number().nonnegative();
 const count = z.number().int().nonnegative();
 const ratio = z.number().nullable();
+const share = z.number().min(0).max(1);
 const latency = { count, p50: ms, p90: ms, p99: ms, p999: ms, max: ms, mean: ms };
 const latencySchema = z.object(latency);
 const baselines = <T extends z.ZodType>(v: T) => z.object({ piscinaEcho: v, spawnTrue: v, quickJsEval: v });
@@ -136,6 +137,7 @@ const resultSchema = z.object({
       perTenant: idMap(ms).optional(),
       perEvent: idMap(ms).optional(),
       baselines: baselines(ms),
+      cpuWait: share.optional(),
     }),
   ),
   stages: z.object({
@@ -190,6 +192,15 @@ const resultSchema = z.object({
     arch: z.string(),
     loadAverage: z.array(z.number()),
   }),
+  conditions: z
+    .object({
+      windowMs: ms,
+      cpuWait: share.nullable(),
+      cpuPressure: share.nullable(),
+      steal: share.nullable(),
+      loadPerCpu: z.object({ start: ms, end: ms }),
+    })
+    .optional(),
   startedAt: z.string(),
 });
 

@@ -17,7 +17,7 @@ export interface MannWhitneyResult {
 const EXACT_MAX_PAIRS = 900;
 
 /** Midranks (1-based) of `values`, and the tie groups' sizes. */
-function rank(values: readonly number[]): { ranks: number[]; ties: number[] } {
+export function rank(values: readonly number[]): { ranks: number[]; ties: number[] } {
   const order = values.map((v, i) => [v, i] as const).sort((a, b) => a[0] - b[0]);
   const ranks = new Array<number>(values.length);
   const ties: number[] = [];

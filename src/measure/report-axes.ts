@@ -3,8 +3,8 @@
 // classes that tell the baselines apart (each its own colour and dash, in every chart).
 import { BASELINE_LABELS, type BaselineName } from './baselines.js';
 
-/** Width of every chart (the viewBox; the page scales it down on narrow screens). */
-export const W = 760;
+/** Width of every chart's viewBox; the page draws it across its whole width. */
+export const W = 1000;
 
 export const escapeHtml = (s: string) =>
   s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
@@ -96,8 +96,10 @@ export function spacedLabels(xs: readonly number[], texts: readonly string[]): b
 export interface LegendItem {
   readonly label: string;
   /** CSS class of the sample; `swatch` items are filled squares, the others line samples. */
-  readonly className: string;
+  readonly className?: string;
   readonly swatch?: boolean;
+  /** Draws the sample itself, from (x, y) over SAMPLE px (a styled line with its marker). */
+  readonly sample?: (x: number, y: number) => string;
 }
 
 const SAMPLE = 26;
@@ -124,9 +126,11 @@ export function legendRows(
     }
     const y = top + row * ROW + 9;
     parts.push(
-      item.swatch === true
-        ? `<rect x="${r1(x)}" y="${y - 6}" width="12" height="12" class="${item.className}"/>`
-        : `<line x1="${r1(x)}" y1="${y}" x2="${r1(x + SAMPLE)}" y2="${y}" class="${item.className}"/>`,
+      item.sample !== undefined
+        ? item.sample(x, y)
+        : item.swatch === true
+          ? `<rect x="${r1(x)}" y="${y - 6}" width="12" height="12" class="${item.className ?? ''}"/>`
+          : `<line x1="${r1(x)}" y1="${y}" x2="${r1(x + SAMPLE)}" y2="${y}" class="${item.className ?? ''}"/>`,
       `<text x="${r1(x + (item.swatch === true ? 17 : SAMPLE + 6))}" y="${y + 4}" class="legend">${escapeHtml(item.label)}</text>`,
     );
     x += item.swatch === true ? 17 + textWidth(item.label) + 16 : w;
@@ -146,3 +150,30 @@ export const BASELINE_SHORT: Readonly<Record<BaselineName, string>> = {
 
 export const baselineLegend = (name: BaselineName, suffix = '') =>
   `baseline: ${BASELINE_LABELS[name]}${suffix}`;
+
+/** A chart and its caption, which says what the chart shows and how its lines are told apart. */
+export const figure = (picture: string, caption: string) =>
+  `<figure class="chart">${picture}${caption === '' ? '' : `<figcaption>${caption}</figcaption>`}</figure>`;
+
+/** How far outside the data's range a reference line may be and still be drawn (the axis grows). */
+const NEAR = 10;
+
+/**
+ * Reference values (baselines) split into those drawn (within a factor of NEAR of the data's range:
+ * the axis is stretched to hold them) and those named plainly instead, with the side they are on.
+ */
+export function offChart<T extends { valueMs: number }>(
+  data: readonly number[],
+  refs: readonly T[],
+): { shown: T[]; off: (T & { side: 'below' | 'above' })[] } {
+  const values = data.filter((v) => v > 0);
+  const positive = refs.filter((r) => r.valueMs > 0);
+  if (values.length === 0) return { shown: positive, off: [] };
+  const lo = Math.min(...values);
+  const hi = Math.max(...values);
+  const shown = positive.filter((r) => r.valueMs >= lo / NEAR && r.valueMs <= hi * NEAR);
+  const off = positive
+    .filter((r) => !shown.includes(r))
+    .map((r) => ({ ...r, side: r.valueMs < lo ? ('below' as const) : ('above' as const) }));
+  return { shown, off };
+}

@@ -1,21 +1,8 @@
-// The report's bar and time charts, as inline SVG: where the time goes (a stacked bar per row —
-// the dispatch and each hook, or a session's cost — with a value axis and each stage's value on
-// its segment), and the latency over time (one point per block: the dispatch median and p90, and
-// each baseline's median in its own colour and dash, so warm-up and drift show).
-import { BASELINE_NAMES } from './baselines.js';
+// The report's bar charts, as inline SVG: where the time goes (a stacked bar per row — the
+// dispatch and each hook, or a session's cost — with a value axis and each stage's value on its
+// segment, the total after the bar).
 import type { BenchResult, StageSplit } from './bench-result.js';
-import {
-  baselineClass,
-  baselineLegend,
-  escapeHtml,
-  formatMs,
-  legendRows,
-  niceStep,
-  r1,
-  svg,
-  textWidth,
-  W,
-} from './report-axes.js';
+import { escapeHtml, formatMs, legendRows, niceStep, r1, svg, textWidth, W } from './report-axes.js';
 
 const STAGES = [
   { key: 'queueMs', label: 'queue', className: 'st-queue' },
@@ -147,62 +134,4 @@ export function stageBarsSvg(r: BenchResult): string {
     'ms',
     'ms, mean per dispatch',
   );
-}
-
-/** Latency over the run: one point per block (x: time into the run), linear ms axis. */
-export function overTimeSvg(r: BenchResult): string {
-  const blocks = r.blocks.filter((b) => b.dispatches > 0);
-  const M = { left: 64, right: 24, top: 34, bottom: 40 };
-  const PH = 210;
-  const pw = W - M.left - M.right;
-  const lines = [
-    { label: 'dispatch p90', className: 'ot-p90', values: blocks.map((b) => b.overall.p90) },
-    { label: 'dispatch p50', className: 'ot-p50', values: blocks.map((b) => b.overall.p50) },
-    ...BASELINE_NAMES.map((n) => ({
-      label: baselineLegend(n, ', p50'),
-      className: baselineClass(n),
-      values: blocks.map((b) => b.baselines[n]),
-    })),
-  ];
-  const endMs = Math.max(1, ...blocks.map((b) => b.atMs + b.durationMs));
-  const top = Math.max(1e-6, ...lines.flatMap((l) => l.values));
-  const step = niceStep(top);
-  const yMax = Math.ceil(top / step) * step;
-  const x = (ms: number) => M.left + (ms / endMs) * pw;
-  const y = (v: number) => M.top + PH - (v / yMax) * PH;
-  const body = [
-    `<text x="${W / 2}" y="16" text-anchor="middle" class="title">Latency over the run (median of each block)</text>`,
-    `<line x1="${M.left}" y1="${M.top + PH}" x2="${M.left + pw}" y2="${M.top + PH}" class="axis"/>`,
-    `<line x1="${M.left}" y1="${M.top}" x2="${M.left}" y2="${M.top + PH}" class="axis"/>`,
-    `<text x="${M.left + pw / 2}" y="${M.top + PH + 34}" text-anchor="middle" class="label">time into the run (s); each point is one block</text>`,
-    `<text x="14" y="${M.top + PH / 2}" transform="rotate(-90 14 ${M.top + PH / 2})" text-anchor="middle" class="label">ms</text>`,
-  ];
-  for (let v = 0; v <= yMax + 1e-9; v += step)
-    body.push(
-      `<line x1="${M.left}" y1="${r1(y(v))}" x2="${M.left + pw}" y2="${r1(y(v))}" class="grid"/>`,
-      `<text x="${M.left - 8}" y="${r1(y(v) + 4)}" text-anchor="end">${formatMs(v)}</text>`,
-    );
-  const tStep = niceStep(endMs / 1000) * 1000;
-  for (let t = 0; t <= endMs + 1e-9; t += tStep)
-    body.push(
-      `<text x="${r1(x(t))}" y="${M.top + PH + 16}" text-anchor="middle">${formatMs(t / 1000)}</text>`,
-    );
-  for (const l of lines) {
-    const pts = blocks.map((b, i) => `${r1(x(b.atMs + b.durationMs / 2))},${r1(y(l.values[i]!))}`);
-    body.push(`<polyline points="${pts.join(' ')}" class="ot ${l.className}"/>`);
-    for (const [i, b] of blocks.entries())
-      body.push(
-        `<circle cx="${r1(x(b.atMs + b.durationMs / 2))}" cy="${r1(y(l.values[i]!))}" r="2.5" class="${l.className}"><title>block ${i + 1}: ${escapeHtml(l.label)} ${formatMs(l.values[i]!)} ms</title></circle>`,
-      );
-  }
-  const legend = legendRows(
-    lines.map((l) => ({ label: l.label, className: `ot ${l.className}` })),
-    M.left,
-    W - M.right,
-    M.top + PH + 44,
-  );
-  return svg(W, M.top + PH + 44 + legend.height + 4, 'Latency per block over the run', [
-    ...body,
-    ...legend.parts,
-  ]);
 }

@@ -4,8 +4,9 @@
 import { BASELINE_LABELS, BASELINE_NAMES } from './baselines.js';
 import type { BenchResult, HookRatios, OverallRatios } from './bench-result.js';
 import { type Cell, int, times } from './number-format.js';
-import { BASELINE_SHORT, baselineClass, baselineLegend, escapeHtml } from './report-axes.js';
-import { overTimeSvg, stageBarsSvg } from './report-charts.js';
+import { BASELINE_SHORT, baselineClass, baselineLegend, escapeHtml, figure } from './report-axes.js';
+import { stageBarsSvg } from './report-charts.js';
+import { overTimeSvg } from './report-over-time.js';
 import { type PercentileSeries, percentileSvg } from './report-percentiles.js';
 import {
   cellTable,
@@ -17,8 +18,10 @@ import {
   sessionSection,
   table,
 } from './report-sections.js';
-import { REPORT_STYLE } from './report-style.js';
+import { MAIN_LOOK, seriesLook } from './report-series.js';
+import { BASELINE_LOOKS, REPORT_STYLE } from './report-style.js';
 import { type ChartMarker, histogramSvg } from './report-svg.js';
+import { describeConditions } from './run-conditions.js';
 import { LATENCY_HEAD, latencyCells } from './section-rows.js';
 import { SECURITY } from './warnings.js';
 
@@ -127,21 +130,35 @@ function markers(r: Pick<BenchResult, 'overall' | 'baselines'>): ChartMarker[] {
       kind: 'baseline' as const,
       className: baselineClass(b),
       legend: baselineLegend(b, ', p50'),
+      name: baselineLegend(b, ', p50'),
+      words: `(${BASELINE_LOOKS[b].words})`,
     })),
   ].filter((m) => m.valueMs > 0);
 }
 
-/** The lines of the percentile plot: the whole dispatch, and each event of a replay. */
+/** The lines of the percentile plot: the whole dispatch, and each event of a replay (the 10 busiest). */
 function percentileSeries(r: BenchResult): PercentileSeries[] {
   const out: PercentileSeries[] = [
-    { label: 'dispatch, overall', buckets: r.histogram, className: 'pc-main' },
+    { label: 'dispatch, overall', short: 'all dispatches', buckets: r.histogram, look: MAIN_LOOK },
   ];
   const events = Object.entries(r.perEvent ?? {});
   if (events.length < 2) return out;
   const busiest = events.sort((a, b) => b[1].dispatch.count - a[1].dispatch.count).slice(0, 10);
   for (const [i, [name, e]] of busiest.entries())
-    out.push({ label: `event ${name}`, buckets: e.histogram, className: `pc-${i}` });
+    out.push({ label: `event ${name}`, short: name, buckets: e.histogram, look: seriesLook(i) });
   return out;
+}
+
+/** What the percentile plot shows, and how its lines are told apart. */
+function percentileCaption(series: readonly PercentileSeries[]): string {
+  const lines =
+    series.length === 1
+      ? 'The line is the whole-dispatch latency (measured around <code>dispatch()</code>).'
+      : `The thick black line is the whole dispatch; each event has its own colour, dash and marker (${series
+          .slice(1)
+          .map((s) => `${escapeHtml(s.short ?? s.label)}: ${s.look.words}`)
+          .join('; ')}).`;
+  return `Latency against the percentile, the x axis a log scale of the tail: p50, p90, p99 and p99.9 are one step apart, each marked on every line. ${lines} Each line is named at its right end; grey horizontal lines are the baselines' medians. Latencies are HDR-histogram figures with 3 significant digits, plotted at 2.`;
 }
 
 /** hookwarden's version and commit, as one line. */
@@ -166,6 +183,9 @@ function description(r: BenchResult): string[] {
     `${replay}${n(r.iterations)} dispatches in ${r.blocks.length} blocks after ${n(r.warmup)} warm-up, concurrency ${r.concurrency}, ${r.tenants} tenant${r.tenants === 1 ? '' : 's'}${r.input.varied ? ', input varied per dispatch (timestamp)' : ''}`,
     `${n(r.throughputPerSec)} dispatches/s over ${n(r.durationMs / 1000)} s of dispatching`,
     `${escapeHtml(m.cpuModel)} × ${m.cpus}, Node ${escapeHtml(m.node)}, ${escapeHtml(`${m.platform}/${m.arch}`)}, load ${m.loadAverage.map(n).join(' ')}, started ${escapeHtml(r.startedAt)}`,
+    ...(r.conditions === undefined
+      ? []
+      : [`While measured: ${escapeHtml(describeConditions(r.conditions))}`]),
   ];
   const hooks = r.hooks.map(
     (h) =>
@@ -187,9 +207,9 @@ function description(r: BenchResult): string[] {
   ];
 }
 
-export function warningsBox(warnings: readonly string[]): string {
+export function warningsBox(warnings: readonly string[], title = 'Warnings'): string {
   if (warnings.length === 0) return '';
-  return `<div class="warn"><strong>Warnings</strong><ul>${warnings.map((w) => `<li>${escapeHtml(w)}</li>`).join('')}</ul></div>`;
+  return `<div class="warn"><strong>${title}</strong><ul>${warnings.map((w) => `<li>${escapeHtml(w)}</li>`).join('')}</ul></div>`;
 }
 
 export function page(title: string, body: string[]): string {
@@ -205,6 +225,7 @@ ${body.join('\n')}
 /** The HTML page for `result`: description, charts (histogram, percentiles, over time, stages) and tables. */
 export function renderHtmlReport(r: BenchResult): string {
   const security = r.warnings.filter((w) => w.startsWith(SECURITY));
+  const series = percentileSeries(r);
   const title = r.replay === undefined ? r.event : `replay of ${r.replay.source}`;
   return page(`hookwarden bench — ${title}`, [
     `<h1>hookwarden bench — ${escapeHtml(title)}</h1>`,
@@ -216,27 +237,24 @@ export function renderHtmlReport(r: BenchResult): string {
     ...failureSection(r.perHook),
     histogramSvg(r.histogram, markers(r)),
     percentileSvg(
-      percentileSeries(r),
+      series,
       BASELINE_NAMES.map((name) => ({ name, p50: r.baselines[name].p50 })),
+      'Dispatch latency by percentile',
+      percentileCaption(series),
     ),
-    `<p class="note">Red: percentiles of the whole-dispatch latency (measured around <code>dispatch()</code>).
-Each baseline's median has its own colour and dash. Latencies are HDR-histogram figures with 3 significant
-digits; the charts plot the histogram at 2. The percentile plot's x axis is the tail on a log scale: p90, p99
-and p99.9 are one step apart each.</p>`,
     ...(r.perEvent !== undefined && (r.replay !== undefined || Object.keys(r.perEvent).length > 1)
       ? eventSection(r.perEvent)
       : []),
     overTimeSvg(r),
-    `<p class="note">One point per block, in run order: a first block far above the rest is warm-up; a
-trend is drift (the machine or hookwarden changing speed); baselines that move with the dispatches mean
-the machine, not hookwarden, changed.</p>`,
-    stageBarsSvg(r),
-    `<p class="note"><strong>queue</strong>: waiting for a turn (fair scheduler, lane slots);
+    figure(
+      stageBarsSvg(r),
+      `<strong>queue</strong>: waiting for a turn (fair scheduler, lane slots);
 <strong>spawn / isolate</strong>: a command hook's scratch directory, fork/exec and clean-up, a JS hook's hop
 to its worker thread and back (messages, structured clone, the worker's work around the isolate call);
 <strong>hook run</strong>: the process from exec to exit, or the isolate call; <strong>fold &amp; result</strong>:
 the rest of the dispatch (resolve, match, validate, fold, build the result). Means, so the parts add up
-to the mean latency (${n(r.stages.overall.totalMs)} ms).</p>`,
+to the mean latency (${n(r.stages.overall.totalMs)} ms).`,
+    ),
     ...latencyTables(r),
     ...failuresPerHook(r),
     ...ratioTable(r),

@@ -16,6 +16,7 @@ import type { BenchRun } from './bench-run.js';
 import { describeBuild, describeInput } from './describe-run.js';
 import { describeMachine } from './machine.js';
 import type { Recording } from './replay-file.js';
+import type { RunConditions } from './run-conditions.js';
 import { sessionCost, TOOL_CALLS_SOURCE } from './session-cost.js';
 import { benchWarnings, securityWarnings } from './warnings.js';
 
@@ -43,6 +44,7 @@ interface Assembly {
   perSession: ReadonlyMap<string, number>;
   iterations: number;
   startedAt: string;
+  conditions: RunConditions;
 }
 
 function figures(a: Assembly, f: FinishedRun) {
@@ -135,6 +137,7 @@ export function assembleResult(a: Assembly): BenchResult {
       ...benchWarnings({ ...summary, concurrency: o.concurrency }),
     ],
     machine: describeMachine(),
+    conditions: a.conditions,
     startedAt: a.startedAt,
   };
 }

@@ -19,6 +19,7 @@ import { describeHooks } from './describe-run.js';
 import { checkRemoteOptions, type DispatchTarget, remoteTarget } from './remote-target.js';
 import { type Recording, readRecording } from './replay-file.js';
 import { assembleResult, type FinishedRun } from './result-assembly.js';
+import { ConditionsRecorder, type RunConditions } from './run-conditions.js';
 
 /** Unmeasured calls of each baseline before the first sample (pool start, wasm compile). */
 const BASELINE_WARMUP = 3;
@@ -62,11 +63,100 @@ function chooseLevels(o: ResolvedBenchOptions, options: BenchOptions): Isolation
 }
 
 /** How often a recorded session holds each event name (1 each for a one-event run). */
-function perSession(work: readonly WorkItem[], recording: Recording | undefined): Map<string, number> {
+function perSessionOf(work: readonly WorkItem[], recording: Recording | undefined): Map<string, number> {
   const counts = new Map<string, number>();
   for (const w of work) counts.set(w.event, (counts.get(w.event) ?? 0) + 1);
   const sessions = recording?.sessions.length ?? 1;
   return new Map([...counts].map(([k, v]) => [k, v / sessions]));
+}
+
+/** The work of a run: one event, or every event of a recording in order. */
+function workOf(o: ResolvedBenchOptions): { work: WorkItem[]; recording: Recording | undefined } {
+  const recording = o.replay === undefined ? undefined : readRecording(o.replay);
+  const work: WorkItem[] =
+    recording === undefined
+      ? [{ event: o.event!, input: o.input }]
+      : recording.events.map((e) => ({ event: e.event, input: e.input, at: e.at }));
+  return { work, recording };
+}
+
+interface Setup {
+  readonly options: BenchOptions;
+  readonly o: ResolvedBenchOptions;
+  readonly work: readonly WorkItem[];
+  readonly variants: readonly (IsolationLevelInfo | undefined)[];
+  readonly signal: AbortSignal;
+  readonly onMeasured: () => void;
+  /** Filled as each variant's executor (or server) is opened, so that all are closed after. */
+  readonly targets: DispatchTarget[];
+}
+
+/** One executor (or the server) per variant, each with its recorder. */
+async function openRuns(s: Setup): Promise<FinishedRun[]> {
+  const { options, o } = s;
+  const events = [...new Set(s.work.map((w) => w.event))];
+  const tenants = o.tenants === 1 ? [] : Array.from({ length: o.tenants }, (_, i) => `t${i + 1}`);
+  const runs: FinishedRun[] = [];
+  for (const level of s.variants) {
+    const limits = level === undefined ? options.limits : { ...options.limits, ...level.limits };
+    const variant = { ...options, ...(limits === undefined ? {} : { limits }) };
+    const executor = options.url === undefined ? await createExecutor(executorOptions(variant)) : undefined;
+    const target = executor ?? remoteTarget(options.url!, options.token!, o.concurrency);
+    s.targets.push(target);
+    // A server's hooks are its own configuration's: only a local run can describe them.
+    const hooks = executor === undefined ? [] : await describeHooks(variant, events);
+    // --tenants T: every tenant t1…tT runs the configured hooks as its own hook set.
+    if (executor !== undefined && tenants.length > 0 && options.config !== undefined)
+      for (const t of tenants) await executor.setTenant(t, { config: options.config });
+    const canDeny = new Map(hooks.map((h) => [h.event ?? '', h.canDeny === true]));
+    const recorder = new BenchRecorder(tenants, canDeny);
+    const run = new BenchRun({
+      label: level?.level ?? '',
+      options: o,
+      target,
+      work: s.work,
+      recorder,
+      signal: s.signal,
+      onMeasured: s.onMeasured,
+    });
+    runs.push({ run, hooks, level });
+  }
+  return runs;
+}
+
+/**
+ * The measured blocks: before each, `pace` (when given) and a baseline block; then each variant's
+ * dispatch block, the variants taking turns going first. The conditions are read around each block.
+ */
+async function measureBlocks(
+  s: Setup,
+  runs: readonly FinishedRun[],
+  baselines: Baselines,
+  iterations: number,
+): Promise<RunConditions> {
+  const { o } = s;
+  const blocks = Math.min(o.blocks, iterations);
+  const conditions = new ConditionsRecorder();
+  for (const { run } of runs) run.startMeasuring();
+  const runStart = performance.now();
+  for (let b = 0; b < blocks; b++) {
+    if (s.options.pace !== undefined) await untilAborted(s.options.pace(), s.signal);
+    conditions.start();
+    for (const { run } of runs) run.recorder.blocks.start();
+    await baselineBlock(baselines, runs, share(o.baselineSamples, blocks, b), true, s.signal);
+    const timed: { run: BenchRun; atMs: number; blockMs: number }[] = [];
+    // Levels take turns going first, so that none always follows the baselines.
+    for (let k = 0; k < runs.length; k++) {
+      const { run } = runs[(b + k) % runs.length]!;
+      const atMs = performance.now() - runStart;
+      const blockMs = await run.dispatchBlock(share(iterations, blocks, b), true);
+      run.recorder.flush();
+      timed.push({ run, atMs, blockMs });
+    }
+    const cpuWait = conditions.stop();
+    for (const t of timed) t.run.recorder.blocks.end(t.atMs, t.blockMs, cpuWait);
+  }
+  return conditions.summarize();
 }
 
 /**
@@ -89,48 +179,17 @@ export async function runBench(options: BenchOptions): Promise<BenchResult> {
   o.signal?.addEventListener('abort', onAbort, { once: true });
   checkRemoteOptions(options);
   const levels = chooseLevels(o, options);
-  const recording = o.replay === undefined ? undefined : readRecording(o.replay);
-  const work: WorkItem[] =
-    recording === undefined
-      ? [{ event: o.event!, input: o.input }]
-      : recording.events.map((e) => ({ event: e.event, input: e.input, at: e.at }));
-  const events = [...new Set(work.map((w) => w.event))];
+  const { work, recording } = workOf(o);
   // A replay measures whole passes, so that the recorded mix is kept.
   const iterations = Math.ceil(o.iterations / work.length) * work.length;
-  const blocks = Math.min(o.blocks, iterations);
   const variants = (levels ?? [undefined]).filter((l) => l === undefined || l.available);
-  const tenants = o.tenants === 1 ? [] : Array.from({ length: o.tenants }, (_, i) => `t${i + 1}`);
-  const targets: DispatchTarget[] = [];
-  const runs: FinishedRun[] = [];
-  let baselines: Baselines | undefined;
   let done = 0;
   const total = iterations * variants.length;
   const onMeasured = () => o.onProgress?.(++done, total);
+  const s: Setup = { options, o, work, variants, signal: stop.signal, onMeasured, targets: [] };
+  let baselines: Baselines | undefined;
   try {
-    for (const level of variants) {
-      const limits = level === undefined ? options.limits : { ...options.limits, ...level.limits };
-      const variant = { ...options, ...(limits === undefined ? {} : { limits }) };
-      const executor = options.url === undefined ? await createExecutor(executorOptions(variant)) : undefined;
-      const target = executor ?? remoteTarget(options.url!, options.token!, o.concurrency);
-      targets.push(target);
-      // A server's hooks are its own configuration's: only a local run can describe them.
-      const hooks = executor === undefined ? [] : await describeHooks(variant, events);
-      // --tenants T: every tenant t1…tT runs the configured hooks as its own hook set.
-      if (executor !== undefined && tenants.length > 0 && options.config !== undefined)
-        for (const t of tenants) await executor.setTenant(t, { config: options.config });
-      const canDeny = new Map(hooks.map((h) => [h.event ?? '', h.canDeny === true]));
-      const recorder = new BenchRecorder(tenants, canDeny);
-      const run = new BenchRun({
-        label: level?.level ?? '',
-        options: o,
-        target,
-        work,
-        recorder,
-        signal: stop.signal,
-        onMeasured,
-      });
-      runs.push({ run, hooks, level });
-    }
+    const runs = await openRuns(s);
     baselines = await openBaselines({ ...work[0]!.input, event: work[0]!.event });
     for (const { run } of runs) {
       // One pass first, one dispatch at a time: cold figures, and a bad event or input fails here.
@@ -138,35 +197,43 @@ export async function runBench(options: BenchOptions): Promise<BenchResult> {
       await run.dispatchBlock(Math.max(0, o.warmup - work.length), false);
     }
     await baselineBlock(baselines, runs, BASELINE_WARMUP, false, stop.signal);
-    for (const { run } of runs) run.startMeasuring();
-    const runStart = performance.now();
-    for (let b = 0; b < blocks; b++) {
-      for (const { run } of runs) run.recorder.blocks.start();
-      await baselineBlock(baselines, runs, share(o.baselineSamples, blocks, b), true, stop.signal);
-      // Levels take turns going first, so that none always follows the baselines.
-      for (let k = 0; k < runs.length; k++) {
-        const { run } = runs[(b + k) % runs.length]!;
-        const atMs = performance.now() - runStart;
-        const blockMs = await run.dispatchBlock(share(iterations, blocks, b), true);
-        run.recorder.flush();
-        run.recorder.blocks.end(atMs, blockMs);
-      }
-    }
+    const conditions = await measureBlocks(s, runs, baselines, iterations);
+    const perSession = perSessionOf(work, recording);
     return assembleResult({
       options,
       o,
       runs,
       levels,
       recording,
-      perSession: perSession(work, recording),
+      perSession,
       iterations,
       startedAt,
+      conditions,
     });
   } finally {
     o.signal?.removeEventListener('abort', onAbort);
-    for (const t of targets) await t.close();
+    for (const t of s.targets) await t.close();
     await baselines?.close();
   }
+}
+
+/** `work`, or the signal's reason as soon as it is aborted (a pace that waits on another process). */
+function untilAborted(work: void | Promise<void>, signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.reject(signal.reason ?? new Error('bench aborted'));
+  return new Promise((resolve, reject) => {
+    const onAbort = () => reject(signal.reason ?? new Error('bench aborted'));
+    signal.addEventListener('abort', onAbort, { once: true });
+    Promise.resolve(work).then(
+      () => {
+        signal.removeEventListener('abort', onAbort);
+        resolve();
+      },
+      (err: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(err);
+      },
+    );
+  });
 }
 
 /** `samples` rounds of every baseline, one call at a time, rotating the first; recorded in every run. */

@@ -11,9 +11,9 @@ const ONCE_PER_SESSION: ReadonlySet<string> = new Set(['SessionStart', 'SessionE
 /** The canonical event of a tool call (Claude Code's PreToolUse). */
 const TOOL_CALL = 'BeforeTool';
 
-/** Where the defaults come from (docs/bench.md#the-session-cost says more). */
+/** Where the defaults come from, in the words the text and the report print (the docs cite the source). */
 export const TOOL_CALLS_SOURCE =
-  'tool calls per session over 102 Claude Code transcripts of one repository (github.com/dat999zx/knowl/issues/224)';
+  'hookwarden\'s default: the median and 90th percentile of tool calls per session over 102 Claude Code sessions of one project; docs/bench.md, "The session cost", has other published figures';
 
 const zero = (): StageTotals => ({ queueMs: 0, transportMs: 0, runMs: 0, foldMs: 0 });
 

@@ -3,202 +3,15 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import { isolationLevels } from '../../src/executor/isolation-levels.js';
 import { readRecording } from '../../src/measure/replay-file.js';
+import { benchJsonSchema } from '../helpers/bench-json-schema.js';
 import { runAsClaudeCode } from '../helpers/claude-code.js';
 import { runCli } from '../helpers/cli.js';
 import { hooksOn, tempDir, writeConfig } from '../helpers/fixture.js';
 
 const example = (path: string) => fileURLToPath(new URL(`../../examples/${path}`, import.meta.url));
 const SESSION = example('sessions/claude-code-session.jsonl');
-
-const num = z.number().nonnegative();
-const ratio = z.number().positive().nullable();
-const latency = {
-  count: z.number().int().nonnegative(),
-  p50: num,
-  p90: num,
-  p99: num,
-  p999: num,
-  max: num,
-  mean: num,
-};
-const latencySchema = z.strictObject(latency);
-
-const digest = z.string().regex(/^sha256:[0-9a-f]{64}$/);
-const count = z.number().int().nonnegative();
-const stage = { queueMs: num, transportMs: num, runMs: num };
-const dispatchStages = z.strictObject({ ...stage, foldMs: num, totalMs: num });
-const sessionSchema = z.strictObject({
-  sessions: count,
-  toolCallsPerSession: num,
-  perSessionMs: num,
-  perToolCallMs: num,
-  coldExtraMs: num,
-  distribution: z.strictObject({ toolCalls: z.record(z.string(), count), source: z.string() }),
-  rows: z.array(
-    z.strictObject({
-      label: z.string(),
-      toolCalls: num,
-      totalMs: num,
-      stages: z.strictObject({ ...stage, foldMs: num }),
-    }),
-  ),
-  note: z.string().optional(),
-});
-
-/** The documented `--json` schema (docs/bench.md, "The result: --json"). */
-const benchJsonSchema = z.strictObject({
-  schema: z.literal(2),
-  hookwarden: z.strictObject({
-    version: z.string(),
-    commit: z
-      .string()
-      .regex(/^[0-9a-f]{40}$/)
-      .nullable(),
-    dirty: z.boolean().nullable(),
-  }),
-  config: z.array(z.string()),
-  policy: z.array(z.string()),
-  event: z.string(),
-  hooks: z.array(
-    z.strictObject({
-      id: z.string(),
-      type: z.enum(['command', 'js']),
-      scope: z.enum(['policy', 'project', 'user']),
-      isolation: z.enum(['process', 'contained', 'namespace', 'quickjs']),
-      digest,
-      event: z.string(),
-      onError: z.enum(['skip', 'deny']),
-      canDeny: z.boolean(),
-    }),
-  ),
-  input: z.strictObject({ digest, value: z.record(z.string(), z.unknown()).optional(), varied: z.boolean() }),
-  iterations: z.number().int().positive(),
-  concurrency: z.number().int().positive(),
-  tenants: z.number().int().positive(),
-  warmup: z.number().int().nonnegative(),
-  durationMs: num,
-  throughputPerSec: num,
-  overall: latencySchema,
-  perHook: z.record(
-    z.string(),
-    z.strictObject({
-      ...latency,
-      type: z.enum(['command', 'js', 'trusted']),
-      queuedP50: num,
-      queuedP99: num,
-      notRun: z.number().int().nonnegative(),
-      errors: z.record(z.string(), z.number().int().positive()),
-      failures: z.strictObject({
-        timeouts: count,
-        otherFailures: count,
-        failedOpen: count,
-        denied: count,
-        securityFailures: count,
-      }),
-    }),
-  ),
-  perTenant: z.record(z.string(), z.strictObject({ ...latency, throughputPerSec: num })).optional(),
-  baselines: z.strictObject({
-    piscinaEcho: latencySchema,
-    spawnTrue: latencySchema,
-    quickJsEval: latencySchema,
-  }),
-  ratios: z.strictObject({
-    overall: z.strictObject({
-      vsPiscinaEcho: ratio,
-      vsSpawnTrue: ratio,
-      vsQuickJsEval: ratio,
-      vsEchoPlusEval: ratio,
-    }),
-    perHook: z.record(
-      z.string(),
-      z.strictObject({
-        vsSpawnTrue: ratio.optional(),
-        vsQuickJsEval: ratio.optional(),
-        vsEchoPlusEval: ratio.optional(),
-      }),
-    ),
-  }),
-  decisions: z.partialRecord(z.enum(['allow', 'deny', 'ask', 'passthrough']), z.number().int().positive()),
-  errors: z.record(z.string(), z.number().int().positive()),
-  histogram: z.array(z.strictObject({ fromMs: num, toMs: num, count: z.number().int().positive() })),
-  blocks: z.array(
-    z.strictObject({
-      atMs: num,
-      durationMs: num,
-      dispatches: z.number().int().nonnegative(),
-      overall: z.strictObject({ p50: num, p90: num, p99: num }),
-      perHook: z.record(z.string(), num),
-      perTenant: z.record(z.string(), num).optional(),
-      perEvent: z.record(z.string(), num),
-      baselines: z.strictObject({ piscinaEcho: num, spawnTrue: num, quickJsEval: num }),
-    }),
-  ),
-  stages: z.strictObject({
-    overall: dispatchStages,
-    perHook: z.record(z.string(), z.strictObject(stage)),
-  }),
-  perEvent: z.record(
-    z.string(),
-    z.strictObject({
-      canonical: z.string(),
-      perSession: num,
-      cold: z.strictObject({ dispatchMs: num, hookSetMs: num }),
-      dispatch: latencySchema,
-      hookSet: latencySchema,
-      hooksPerDispatch: num,
-      stages: dispatchStages,
-      histogram: z.array(z.strictObject({ fromMs: num, toMs: num, count: z.number().int().positive() })),
-    }),
-  ),
-  replay: z
-    .strictObject({
-      source: z.string(),
-      files: z.array(z.string()),
-      sessions: count,
-      events: count,
-      passes: count,
-    })
-    .optional(),
-  session: sessionSchema.optional(),
-  isolation: z
-    .array(
-      z.strictObject({
-        level: z.string(),
-        available: z.boolean(),
-        detail: z.string(),
-        fix: z.string().optional(),
-        hooks: z
-          .array(
-            z.strictObject({
-              id: z.string(),
-              isolation: z.enum(['process', 'contained', 'namespace', 'quickjs']),
-            }),
-          )
-          .optional(),
-        overall: latencySchema.optional(),
-        perHook: z.record(z.string(), latencySchema).optional(),
-        stages: dispatchStages.optional(),
-        vsFirst: ratio.optional(),
-        session: sessionSchema.optional(),
-      }),
-    )
-    .optional(),
-  warnings: z.array(z.string()),
-  machine: z.strictObject({
-    cpuModel: z.string(),
-    cpus: z.number().int().positive(),
-    totalMemoryBytes: z.number().int().positive(),
-    node: z.string().startsWith('v'),
-    platform: z.string(),
-    arch: z.string(),
-    loadAverage: z.array(num).length(3),
-  }),
-  startedAt: z.iso.datetime(),
-});
 
 function setup() {
   const dir = tempDir();
@@ -289,7 +102,9 @@ describe('hookwarden bench', () => {
     ])
       expect(r.stdout).toContain(text);
   });
+});
 
+describe('hookwarden bench: flags and help', () => {
   it('exits 1 with one line naming the flag and the value on bad flags, events and inputs', async () => {
     const { dir, cfg, event } = setup();
     const cases: [string[], RegExp][] = [
@@ -355,9 +170,11 @@ describe('hookwarden bench --replay', () => {
         'recorded mix',
         'shares: queue',
         'p90 ',
-        '102 Claude Code transcripts',
+        "hookwarden's default: the median and 90th percentile of tool calls per session over 102 Claude Code sessions",
       ])
         expect(text.stdout).toContain(t);
+      // The text names where a figure comes from in words and the docs, never a link to someone's issue.
+      expect(text.stdout).not.toMatch(/https?:|github\.com|\/issues\//);
       const json = await replay(SESSION, '--json', '--tool-calls', 'p50=25,p90=176');
       expect(json.code, json.stderr).toBe(0);
       const r = benchJsonSchema.parse(JSON.parse(json.stdout));
@@ -401,7 +218,9 @@ describe('hookwarden bench --replay', () => {
     },
     HANG_MS,
   );
+});
 
+describe('hookwarden bench --replay: bad input, and every isolation level', () => {
   it(
     'exits 1 with one line on a bad replay, a bad --tool-calls and misplaced flags',
     async () => {

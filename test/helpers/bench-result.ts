@@ -2,6 +2,7 @@
 import type { BaselineName } from '../../src/measure/baselines.js';
 import type { BlockSummary } from '../../src/measure/bench-result.js';
 import { type BenchResult, Histogram, type LatencySummary } from '../../src/measure/index.js';
+import type { RunConditions } from '../../src/measure/run-conditions.js';
 
 export const lat = (p50: number, count = 10): LatencySummary => ({
   count,
@@ -22,7 +23,81 @@ export interface RunShape {
   baselines?: Partial<Record<BaselineName, number[]>>;
 }
 
+/** What a quiet machine records: the main thread hardly ever waited for a CPU, nothing stolen. */
+export const QUIET: RunConditions = {
+  windowMs: 900,
+  cpuWait: 0.004,
+  cpuPressure: 0.01,
+  steal: 0,
+  loadPerCpu: { start: 0.2, end: 0.25 },
+};
+
+/** The conditions of a run on a busy machine: its main thread waited `cpuWait` of the run. */
+export const busy = (cpuWait: number, steal = 0): RunConditions => ({
+  ...QUIET,
+  cpuWait,
+  steal,
+  cpuPressure: Math.min(1, cpuWait * 2),
+  loadPerCpu: { start: 2.5, end: 3 },
+});
+
+/** Another build: the same version at another (clean) commit. */
+export const otherBuild = { hookwarden: { version: '0.1.0', commit: 'b'.repeat(40), dirty: false } };
+
 const median = (v: number[]) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)]!;
+
+/** What describes a run, the same in every result built here (fresh objects: tests edit them). */
+const description = (): Pick<
+  BenchResult,
+  'schema' | 'hookwarden' | 'config' | 'policy' | 'event' | 'hooks' | 'input'
+> => ({
+  schema: 2,
+  hookwarden: { version: '0.1.0', commit: 'a'.repeat(40), dirty: false },
+  config: ['hooks.json'],
+  policy: [],
+  event: 'BeforeTool',
+  hooks: [
+    { id: 'guard', type: 'js', scope: 'project', isolation: 'quickjs', digest: `sha256:${'1'.repeat(64)}` },
+    {
+      id: 'noop',
+      type: 'command',
+      scope: 'project',
+      isolation: 'process',
+      digest: `sha256:${'2'.repeat(64)}`,
+    },
+  ],
+  input: { digest: `sha256:${'3'.repeat(64)}`, value: { toolName: 'Bash' }, varied: false },
+});
+
+/** The figures that do not follow the blocks: ratios, stages, the machine and its conditions. */
+const figures = (): Pick<
+  BenchResult,
+  'ratios' | 'stages' | 'warnings' | 'machine' | 'conditions' | 'startedAt'
+> => ({
+  ratios: {
+    overall: { vsPiscinaEcho: 20, vsSpawnTrue: 1.6, vsQuickJsEval: 8, vsEchoPlusEval: 5.7 },
+    perHook: { guard: { vsQuickJsEval: 1.2, vsEchoPlusEval: 0.86 }, noop: { vsSpawnTrue: 1.25 } },
+  },
+  stages: {
+    overall: { queueMs: 0.05, transportMs: 0.9, runMs: 0.9, foldMs: 0.15, totalMs: 2 },
+    perHook: {
+      guard: { queueMs: 0.02, transportMs: 0.2, runMs: 0.3 },
+      noop: { queueMs: 0.03, transportMs: 0.7, runMs: 0.6 },
+    },
+  },
+  warnings: [],
+  machine: {
+    cpuModel: 'cpu',
+    cpus: 2,
+    totalMemoryBytes: 1,
+    node: 'v20.20.2',
+    platform: 'linux',
+    arch: 'x64',
+    loadAverage: [0.5, 0.4, 0.3],
+  },
+  conditions: QUIET,
+  startedAt: '2026-11-29T00:00:00.000Z',
+});
 
 /** A run of 10 blocks with the given block medians (defaults: steady figures). */
 export function benchResult(shape: RunShape = {}, extra: Partial<BenchResult> = {}): BenchResult {
@@ -51,22 +126,7 @@ export function benchResult(shape: RunShape = {}, extra: Partial<BenchResult> = 
   const h = new Histogram();
   for (const v of overall) for (let k = 0; k < 10; k++) h.record(v * (0.9 + k / 50));
   return {
-    schema: 2,
-    hookwarden: { version: '0.1.0', commit: 'a'.repeat(40), dirty: false },
-    config: ['hooks.json'],
-    policy: [],
-    event: 'BeforeTool',
-    hooks: [
-      { id: 'guard', type: 'js', scope: 'project', isolation: 'quickjs', digest: `sha256:${'1'.repeat(64)}` },
-      {
-        id: 'noop',
-        type: 'command',
-        scope: 'project',
-        isolation: 'process',
-        digest: `sha256:${'2'.repeat(64)}`,
-      },
-    ],
-    input: { digest: `sha256:${'3'.repeat(64)}`, value: { toolName: 'Bash' }, varied: false },
+    ...description(),
     iterations: n * 10,
     concurrency: 1,
     tenants: 1,
@@ -97,32 +157,11 @@ export function benchResult(shape: RunShape = {}, extra: Partial<BenchResult> = 
       spawnTrue: lat(median(base.spawnTrue)),
       quickJsEval: lat(median(base.quickJsEval)),
     },
-    ratios: {
-      overall: { vsPiscinaEcho: 20, vsSpawnTrue: 1.6, vsQuickJsEval: 8, vsEchoPlusEval: 5.7 },
-      perHook: { guard: { vsQuickJsEval: 1.2, vsEchoPlusEval: 0.86 }, noop: { vsSpawnTrue: 1.25 } },
-    },
     decisions: { allow: n * 10 },
     errors: {},
     histogram: h.buckets(2),
     blocks,
-    stages: {
-      overall: { queueMs: 0.05, transportMs: 0.9, runMs: 0.9, foldMs: 0.15, totalMs: 2 },
-      perHook: {
-        guard: { queueMs: 0.02, transportMs: 0.2, runMs: 0.3 },
-        noop: { queueMs: 0.03, transportMs: 0.7, runMs: 0.6 },
-      },
-    },
-    warnings: [],
-    machine: {
-      cpuModel: 'cpu',
-      cpus: 2,
-      totalMemoryBytes: 1,
-      node: 'v20.20.2',
-      platform: 'linux',
-      arch: 'x64',
-      loadAverage: [0.5, 0.4, 0.3],
-    },
-    startedAt: '2026-11-29T00:00:00.000Z',
+    ...figures(),
     ...extra,
   };
 }

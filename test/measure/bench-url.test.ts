@@ -41,6 +41,7 @@ describe('hookwarden bench --url', () => {
       '--warmup',
       '2',
       '--json',
+      '--no-progress',
     ];
     const r = await runCli(args, {
       stdin: '{"toolName":"Bash"}',

@@ -45,6 +45,10 @@ describe('failures per hook', () => {
     const text = formatBenchText(r, { color: true });
     expect(text).toContain('\u001b[31;1mSECURITY: hook "slow-guard" failed open 4 times');
     expect(formatBenchText(r)).not.toContain('\u001b[');
+    // The conditions of a real run, measured around its blocks, in words.
+    expect(formatBenchText(r)).toMatch(
+      /^while measured: the main thread waited for a CPU \d+% of the measured time, .*, load [\d.]+ → [\d.]+ per CPU$/m,
+    );
     expect(formatBenchText(r)).toMatch(
       /failures per hook.*\n.*hook slow-guard\s+4\s+4\s+0\s+4\s+0\s+4 \(FAIL OPEN\)/,
     );

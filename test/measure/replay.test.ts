@@ -77,7 +77,10 @@ describe('runBench with replay', () => {
     expect(s.sessions).toBe(1);
     expect(s.toolCallsPerSession).toBe(40);
     expect(s.distribution.toolCalls).toEqual({ ...BENCH_DEFAULTS.toolCallsPerSession });
-    expect(s.distribution.source).toMatch(/102 Claude Code transcripts/);
+    expect(s.distribution.source).toMatch(
+      /^hookwarden's default: .* over 102 Claude Code sessions of one project; docs\/bench\.md/,
+    );
+    expect(s.distribution.source).not.toMatch(/github|https?:|issues/);
     expect(s.rows.map((row) => [row.label, row.toolCalls])).toEqual([
       ['recorded', 40],
       ['p50', 69],
@@ -109,7 +112,9 @@ describe('runBench with replay', () => {
     ]);
     expect(r.session!.distribution.source).toMatch(/^given/);
   });
+});
 
+describe('runBench with replay: recordings and options', () => {
   it('replays a file that Claude Code itself wrote through the documented recording hook', async () => {
     const r = await runBench({ ...quick, config: settings, replay: RECORDED, iterations: 1 });
     expect(Object.keys(r.perEvent!)).toEqual(['SessionStart', 'UserPromptSubmit']);

@@ -4,65 +4,15 @@
 // one number format per column.
 import { describe, expect, it } from 'vitest';
 import type { BenchResult } from '../../src/measure/bench-result.js';
-import { compareResults } from '../../src/measure/compare.js';
 import { renderHtmlReport } from '../../src/measure/index.js';
 import { decimalsFor, formatColumns } from '../../src/measure/number-format.js';
-import { fitLogDomain, logTicks, textWidth } from '../../src/measure/report-axes.js';
+import { fitLogDomain, logTicks } from '../../src/measure/report-axes.js';
 import { stackedBarsSvg } from '../../src/measure/report-charts.js';
-import { renderCompareReport } from '../../src/measure/report-compare.js';
 import { percentileSvg } from '../../src/measure/report-percentiles.js';
-import { REPORT_STYLE } from '../../src/measure/report-style.js';
+import { MAIN_LOOK, seriesLook } from '../../src/measure/report-series.js';
 import { histogramSvg } from '../../src/measure/report-svg.js';
 import { benchResult, lat } from '../helpers/bench-result.js';
-
-const buckets = (values: number[]) => values.map((v) => ({ fromMs: v * 0.95, toMs: v, count: 10 }));
-
-const unentity = (s: string) =>
-  s
-    .replace(/&amp;/g, '&')
-    .replace(/&#39;/g, "'")
-    .replace(/&quot;/g, '"');
-
-/**
- * Every `<text>` of an SVG: its x, its anchor, its class, whether it is turned, its content (tspans
- * joined) and its lines (one per tspan).
- */
-function texts(svg: string) {
-  return [...svg.matchAll(/<text ([^>]*)>(.*?)<\/text>/g)].map((m) => {
-    const attrs = m[1]!;
-    const inner = m[2]!.replace(/<title>.*?<\/title>/g, '');
-    const spans = [...inner.matchAll(/<tspan[^>]*>(.*?)<\/tspan>/g)].map((t) => unentity(t[1]!));
-    return {
-      x: Number(/ x="([\d.-]+)"/.exec(` ${attrs}`)?.[1]),
-      anchor: /text-anchor="(\w+)"/.exec(attrs)?.[1] ?? 'start',
-      cls: /class="([^"]+)"/.exec(attrs)?.[1] ?? '',
-      turned: attrs.includes('rotate('),
-      text: unentity(inner.replace(/<[^>]+>/g, '')),
-      lines: spans.length > 0 ? spans : [unentity(inner.replace(/<[^>]+>/g, ''))],
-    };
-  });
-}
-
-const viewWidth = (svg: string) => Number(/viewBox="0 0 (\d+) \d+"/.exec(svg)![1]);
-
-/** No text runs out of the picture: start, middle or end anchored, measured generously. */
-function expectInside(svg: string): void {
-  const w = viewWidth(svg);
-  for (const t of texts(svg)) {
-    expect(t.text).not.toMatch(/…|\.\.\s*$/);
-    if (t.turned) continue;
-    for (const line of t.lines) {
-      const width = textWidth(line);
-      const [from, to] =
-        t.anchor === 'middle'
-          ? [t.x - width / 2, t.x + width / 2]
-          : t.anchor === 'end'
-            ? [t.x - width, t.x]
-            : [t.x, t.x + width];
-      expect([line, from >= -1, to <= w + 1]).toEqual([line, true, true]);
-    }
-  }
-}
+import { buckets, expectInside, pathStyles, texts, unentity } from '../helpers/svg-text.js';
 
 describe('axes', () => {
   it('fit a log domain to the data, not to whole decades around it', () => {
@@ -100,6 +50,7 @@ describe('the histogram', () => {
       kind: 'baseline' as const,
       className: 'bl bl-piscinaEcho',
       legend: 'baseline: Piscina echo round trip, p50',
+      name: 'baseline: Piscina echo round trip, p50',
     },
     {
       label: 'spawn',
@@ -107,29 +58,43 @@ describe('the histogram', () => {
       kind: 'baseline' as const,
       className: 'bl bl-spawnTrue',
       legend: "baseline: raw spawn('/bin/true'), p50",
+      name: "baseline: raw spawn('/bin/true'), p50",
     },
   ];
-  const svg = histogramSvg(buckets([5, 8, 12, 20, 50]), markers);
+  const html = histogramSvg(buckets([5, 8, 12, 20, 50]), markers);
+  const svg = /<svg .*<\/svg>/s.exec(html)![0];
+  const caption = /<figcaption>(.*)<\/figcaption>/s.exec(html)![1]!;
 
-  it('spans the data (and baselines near it), and points at a baseline far outside from the edge', () => {
+  it('spans the data and the baselines near it; a baseline far outside is named plainly in the caption, not drawn at an edge', () => {
     const axis = texts(svg)
       .filter((t) => /^[\d.]+( s)?$/.test(t.text) && t.anchor === 'middle')
       .map((t) => t.text);
     expect(axis).toContain('10');
     expect(axis).not.toContain('0.1');
-    expect(axis).not.toContain('1 s');
-    expect(svg).toContain('◀ echo 0.1');
+    expect(svg).not.toMatch(/[◀▶]/);
+    expect(svg).not.toContain('echo 0.1');
     expect(svg).toContain('spawn 3');
+    expect(caption).toContain(
+      "Not drawn, being far from the dispatches: baseline: Piscina echo round trip, p50 (0.1 ms, below the chart's range).",
+    );
   });
 
-  it('has a legend under the plot naming every line in full, all of it inside the picture', () => {
-    for (const t of [
+  it('has a legend under the plot naming every line drawn in full, all of it inside the picture', () => {
+    const legend = texts(svg)
+      .filter((t) => t.cls === 'legend')
+      .map((x) => x.text);
+    expect(legend).toEqual([
       'dispatches per latency bin',
-      'baseline: Piscina echo round trip, p50',
+      'p50, p90, p99, p99.9 of the dispatch latency',
       "baseline: raw spawn('/bin/true'), p50",
-    ])
-      expect(texts(svg).map((x) => x.text)).toContain(t);
+    ]);
     expectInside(svg);
+  });
+
+  it('stretches its axis to a baseline within a factor of 10 of the data, and draws it', () => {
+    const near = histogramSvg(buckets([5, 8, 12]), [{ ...markers[1]!, valueMs: 0.6 }]);
+    expect(near).toContain('echo 0.6');
+    expect(near).not.toContain('Not drawn');
   });
 });
 
@@ -137,16 +102,19 @@ describe('the percentile plot', () => {
   const series = [
     {
       label: 'dispatch, overall',
+      short: 'all dispatches',
       buckets: buckets([1, 2, 3, 5, 8, 13, 21, 34, 55, 89]),
-      className: 'pc-main',
+      look: MAIN_LOOK,
     },
     {
       label: 'event PostToolUseFailure (AfterTool), a long series name',
+      short: 'PostToolUseFailure',
       buckets: buckets([0.2, 0.4]),
-      className: 'pc-0',
+      look: seriesLook(0),
     },
   ];
-  const svg = percentileSvg(series, [{ name: 'spawnTrue', p50: 2 }]);
+  const html = percentileSvg(series, [{ name: 'spawnTrue', p50: 2 }]);
+  const svg = /<svg .*<\/svg>/s.exec(html)![0];
 
   it('puts p90, p99 and p99.9 one step apart on a log tail axis', () => {
     const at = (label: string) => texts(svg).find((t) => t.text === label)!.x;
@@ -157,10 +125,9 @@ describe('the percentile plot', () => {
     expect(at('p50') - at('p0')).toBeCloseTo(step * Math.log10(2), 0);
   });
 
-  it('draws one line per series and each baseline in its own style, named in full in the legend', () => {
-    expect(svg.match(/<path d="M[^"]+" class="pc pc-main">/g)).toHaveLength(1);
-    expect(svg.match(/<path d="M[^"]+" class="pc pc-0">/g)).toHaveLength(1);
-    expect(svg).toMatch(/<line [^>]*class="bl bl-spawnTrue">/);
+  it('draws one line per series and each baseline in its own style, named at its end and in full in the legend', () => {
+    expect(Object.keys(pathStyles(svg))).toEqual(series.map((s) => s.label));
+    expect(svg).toMatch(/<line [^>]*class="bl bl-spawnTrue"><title>/);
     const legend = texts(svg)
       .filter((t) => t.cls === 'legend')
       .map((t) => t.text);
@@ -169,28 +136,26 @@ describe('the percentile plot', () => {
       'event PostToolUseFailure (AfterTool), a long series name',
       "baseline: raw spawn('/bin/true'), p50 2 ms",
     ]);
+    const ends = texts(svg)
+      .filter((t) => t.cls === 'end-label')
+      .map((t) => t.text);
+    expect(ends.sort()).toEqual(['PostToolUseFailure', 'all dispatches', 'spawn 2']);
     expectInside(svg);
   });
-});
 
-describe('the baselines', () => {
-  it('each have a colour and a dash of their own in every chart', () => {
-    const style = (name: string) =>
-      new RegExp(`svg \\.bl-${name}\\{stroke:(#[0-9a-f]+);stroke-dasharray:([\\d. ]+)[;}]`).exec(
-        REPORT_STYLE,
-      )!;
-    const looks = ['piscinaEcho', 'spawnTrue', 'quickJsEval'].map((n) => style(n).slice(1).join(' '));
-    expect(new Set(looks).size).toBe(3);
-    // Baselines near the dispatches (~2 ms), so that every chart draws them.
-    const r = benchResult();
-    r.baselines = { piscinaEcho: lat(1), spawnTrue: lat(1.5), quickJsEval: lat(0.8) };
-    const html = renderHtmlReport(r);
-    for (const n of ['piscinaEcho', 'spawnTrue', 'quickJsEval']) {
-      // The histogram's marker, the percentile plot's line, the over-time line.
-      expect(html).toContain(`class="marker baseline bl bl-${n}"`);
-      expect(html).toMatch(new RegExp(`<line [^>]*class="bl bl-${n}"><title>`));
-      expect(html).toContain(`class="ot bl bl-${n}"`);
-    }
+  it('marks p50, p90, p99 and p99.9 on every line, each series with a marker shape of its own', () => {
+    for (const s of series)
+      for (const q of ['p50', 'p90', 'p99', 'p99.9'])
+        expect(svg).toContain(`<title>${s.label.replace(/[()]/g, (c) => c)}: ${q} `);
+    // Four marks per line, each line's of one shape: circles for the dispatch, its own for the event.
+    const shapes = (label: string) =>
+      [...svg.matchAll(/<(circle|rect|polygon|path) [^>]*><title>([^<]+): p[\d.]+ /g)]
+        .filter((m) => unentity(m[2]!) === label)
+        .map((m) => m[1]);
+    expect(shapes('dispatch, overall')).toEqual(['circle', 'circle', 'circle', 'circle']);
+    const other = shapes(series[1]!.label);
+    expect(other).toHaveLength(4);
+    expect(new Set(other).size).toBe(1);
   });
 });
 
@@ -230,27 +195,6 @@ describe('the stage bars', () => {
         .map((t) => t.text),
     ).toEqual(['queue', 'spawn / isolate', 'hook run', 'fold &amp; result'.replace('&amp;', '&')]);
     expectInside(svg);
-  });
-});
-
-describe('the compare report', () => {
-  const base = benchResult();
-  const next = benchResult({ overall: base.blocks.map((b) => b.overall.p50 * 2) });
-  const html = renderCompareReport(base, next, compareResults(base, next), 'runs/base.json', 'runs/new.json');
-
-  it('gives its CDF a legend of horizontal line samples in each run’s own style, under the plot', () => {
-    const samples = [
-      ...html.matchAll(
-        /<line x1="[\d.]+" y1="([\d.]+)" x2="[\d.]+" y2="([\d.]+)" class="(cdf (?:base|new))"\/>/g,
-      ),
-    ];
-    expect(samples.map((m) => [m[3], m[1] === m[2]])).toEqual([
-      ['cdf base', true],
-      ['cdf new', true],
-    ]);
-    expect(html).toContain('>base: runs/base.json</text>');
-    expect(html).toContain('>new: runs/new.json</text>');
-    expect(html).toContain('Dispatch latency by percentile, both runs');
   });
 });
 

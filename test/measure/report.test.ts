@@ -3,8 +3,9 @@ import { compareResults } from '../../src/measure/compare.js';
 import { renderHtmlReport } from '../../src/measure/index.js';
 import { createProgress, formatDuration } from '../../src/measure/progress.js';
 import { renderCompareReport } from '../../src/measure/report-compare.js';
-import { formatMs, placeLabels } from '../../src/measure/report-svg.js';
-import { benchResult } from '../helpers/bench-result.js';
+import { placeLabels } from '../../src/measure/report-log-chart.js';
+import { formatMs } from '../../src/measure/report-svg.js';
+import { benchResult, otherBuild } from '../helpers/bench-result.js';
 
 const HOSTILE = '<img src=x onerror=alert(1)>';
 
@@ -37,11 +38,12 @@ describe('renderHtmlReport', () => {
       'Ratios (p50 ÷ baseline p50)',
       'sha256:111111111111',
       'Input (digest',
+      'While measured: the main thread waited for a CPU 0% of the measured time, some task waited 1% of it (PSI), steal 0%, load 0.20 → 0.25 per CPU',
     ])
       expect(html).toContain(text);
     // One bar segment per stage of the dispatch, and one point per block on each line of the strip.
     expect(html.match(/class="st-fold"><title>/g)).toHaveLength(1);
-    expect(html.match(/<circle [^>]*class="ot-p50"/g)).toHaveLength(10);
+    expect(html.match(/<title>block \d+: dispatch p50 /g)).toHaveLength(10);
   });
 
   it('greys out the ratios and says why when dispatches queued behind each other', () => {
@@ -85,7 +87,9 @@ describe('renderHtmlReport', () => {
     expect(html).not.toContain('NaN');
     expect(html).not.toContain('Infinity');
   });
+});
 
+describe('chart labels', () => {
   it('labels latencies compactly', () => {
     expect([0.05, 0.25, 3.2, 150, 2000].map(formatMs)).toEqual(['0.05', '0.25', '3.2', '150', '2 s']);
   });
@@ -109,15 +113,18 @@ describe('renderHtmlReport', () => {
 describe('renderCompareReport', () => {
   it('overlays both CDFs and shows each verdict', () => {
     const base = benchResult();
-    const next = benchResult({
-      noop: base.blocks.map((b) => b.perHook.noop! * 3),
-      overall: base.blocks.map((b) => b.overall.p50 * 3),
-    });
+    const next = benchResult(
+      {
+        noop: base.blocks.map((b) => b.perHook.noop! * 3),
+        overall: base.blocks.map((b) => b.overall.p50 * 3),
+      },
+      otherBuild,
+    );
     const html = renderCompareReport(base, next, compareResults(base, next), 'base.json', 'new.json');
     expect(html).toContain('class="cdf base"');
     expect(html).toContain('class="cdf new"');
     expect(html).toContain('<td class="slower">slower</td>');
-    expect(html).toContain('Regression: a series got significantly slower.');
+    expect(html).toContain('Regression: a series got significantly slower, beyond its noise floor (exit 1).');
     expect(html).not.toMatch(/https?:\/\/|src=|<script/i);
   });
 });

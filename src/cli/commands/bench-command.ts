@@ -1,59 +1,11 @@
-// `hookwarden bench`, `bench report` and `bench compare`: the flags and the help text. The bench engine
-// (src/measure) is imported from ./bench.js and ./bench-compare.js when a command runs.
+// `hookwarden bench`: the flags and the help text; `bench report`, `bench compare` and `bench ab` are
+// registered by ./bench-compare-command.ts. The bench engine (src/measure) is imported from
+// ./bench.js when the command runs.
+import { type Command, Option } from 'commander';
+import { addCompareCommands } from './bench-compare-command.js';
+import { addRunOptions } from './bench-run-options.js';
 
-import type { Command } from 'commander';
-import { allowHttpUrlOption, collect } from '../collect.js';
-
-export function addBenchCommands(program: Command, setExitCode: (code: number) => void): void {
-  const bench = program
-    .command('bench')
-    .enablePositionalOptions()
-    .description(
-      'dispatch one event many times, or replay a recorded session; report latency percentiles, throughput, ratios to baselines and the cost per session',
-    )
-    .option('-e, --event <event>', 'event to dispatch, e.g. BeforeTool or PreToolUse (or --replay)')
-    .option(
-      '--replay <file.jsonl|dir>',
-      'replay a recorded session instead: one hook input per line, naming its event (docs/bench.md)',
-    )
-    .option(
-      '--tool-calls <counts>',
-      'with --replay: tool calls per session to state the cost at, e.g. p50=69,p90=423 (the default)',
-    )
-    .option(
-      '--isolation <level|all>',
-      'run command hooks at each isolation level, interleaved: all (every level this host supports) or process,namespace',
-    )
-    .option('-c, --config <file>', 'hooks.json (project scope); repeatable, later ones win', collect)
-    .option('--user-config <file>', 'hooks.json loaded as user scope; repeatable', collect)
-    .option('-p, --policy <file>', 'policy file; repeatable', collect)
-    .addOption(allowHttpUrlOption())
-    .option(
-      '-i, --input <file>',
-      'HookInput JSON file, or - for stdin (default: stdin when it is a pipe or a file, else {}); dispatched as given, dispatch fills in the rest',
-    )
-    .option('-n, --iterations <n>', 'measured dispatches (default: 1000)')
-    .option('--concurrency <c>', 'dispatches in flight at once (default: 1)')
-    .option('--tenants <t>', 'spread dispatches round-robin over tenants t1…tT (default: 1, no tenant)')
-    .option('--warmup <n>', 'unmeasured dispatches run first (default: 10)')
-    .option('--blocks <b>', 'blocks the run is cut into, baselines before each (default: 20)')
-    .option(
-      '--vary-input',
-      "give each dispatch its own timestamp (input's + n ms): seeded Math.random varies",
-    )
-    .option('--redact-input', 'record only the digest of the input in the result, not the input')
-    .option('--root <dir>', 'sandbox root: the working directory of command hooks (default: cwd)')
-    .option('--json', 'print one JSON object on stdout (schema 2, docs/bench.md)')
-    .option('--report <file.html>', 'also write a self-contained HTML report (charts, stage split, tables)')
-    .option('--no-progress', 'no progress on stderr (default: a bar on a terminal, else a line every 5 s)')
-    .option(
-      '--url <url>',
-      'dispatch to a running `hookwarden serve` instead (its config and the token apply)',
-    )
-    .option('--token <token>', 'bearer token for --url (default: $HOOKWARDEN_TOKEN)')
-    .addHelpText(
-      'after',
-      `
+const BENCH_HELP = `
 What it measures (docs/bench.md explains every figure):
   overall      latency of whole dispatches, timed around dispatch(): resolve, run every hook, fold.
   per hook     each hook's own latencyMs from the DispatchResult: a command hook spawn to exit; a JS
@@ -90,7 +42,8 @@ Warnings (printed, and in --json) flag high variance between blocks, baselines t
 run (a busy machine), a slow first block (warm-up) and hook failures. Hook failures never stop the
 run; a dispatch that is rejected (unknown event, invalid input) stops it with exit 1.
 
-Saved results: \`bench report\` renders one again, \`bench compare\` compares two (exit 1 on a regression).
+Saved results: \`bench report\` renders one again, \`bench compare\` compares two (exit 1 on a
+regression, 3 when the runs cannot tell); \`bench ab\` alternates two configs or builds in one window.
 
 Examples:
   $ hookwarden bench -c examples/hooks.json -e BeforeTool -i examples/events/bash-rm-rf.json
@@ -101,60 +54,34 @@ Examples:
   $ hookwarden bench -c hooks.json --replay ~/.claude/hook-events.jsonl --tool-calls p50=25,p90=176
   $ hookwarden bench -c hooks.json -e PreToolUse -i event.json --isolation all
   $ hookwarden bench compare main.json branch.json --threshold 10%
-  $ HOOKWARDEN_TOKEN=hw_… hookwarden bench --url http://127.0.0.1:8080 -e PreToolUse -i event.json --concurrency 32`,
+  $ HOOKWARDEN_TOKEN=hw_… hookwarden bench --url http://127.0.0.1:8080 -e PreToolUse -i event.json --concurrency 32`;
+
+export function addBenchCommands(program: Command, setExitCode: (code: number) => void): void {
+  const bench = addRunOptions(
+    program
+      .command('bench')
+      .enablePositionalOptions()
+      .description(
+        'dispatch one event many times, or replay a recorded session; report latency percentiles, throughput, ratios to baselines and the cost per session',
+      ),
+  )
+    .option(
+      '--isolation <level|all>',
+      'run command hooks at each isolation level, interleaved: all (every level this host supports) or process,namespace',
     )
+    .option('--json', 'print one JSON object on stdout (schema 2, docs/bench.md)')
+    .option('--report <file.html>', 'also write a self-contained HTML report (charts, stage split, tables)')
+    .option('--no-progress', 'no progress on stderr (default: a bar on a terminal, else a line every 5 s)')
+    .option(
+      '--url <url>',
+      'dispatch to a running `hookwarden serve` instead (its config and the token apply)',
+    )
+    .option('--token <token>', 'bearer token for --url (default: $HOOKWARDEN_TOKEN)')
+    .addOption(new Option('--paced', 'a side of `bench ab`: blocks start on "go" lines of stdin').hideHelp())
+    .addHelpText('after', BENCH_HELP)
     .action(async (flags) => {
       const { runBenchCommand } = await import('./bench.js');
       setExitCode(await runBenchCommand(flags));
     });
-
-  bench
-    .command('report')
-    .description('render a saved bench result (bench --json) as a self-contained HTML page')
-    .argument('<result.json>', 'output of hookwarden bench --json')
-    .requiredOption('-o, --out <file.html>', 'the page to write')
-    .addHelpText(
-      'after',
-      `
-Exit status: 0 written, 1 unreadable result or unwritable page.
-
-Example:
-  $ hookwarden bench report bench.json --out bench.html`,
-    )
-    .action(async (file: string, flags: { out: string }) => {
-      const { runBenchReport } = await import('./bench-compare.js');
-      setExitCode(runBenchReport(file, flags));
-    });
-
-  bench
-    .command('compare')
-    .description('compare two saved bench results series by series; exit 1 when one got slower')
-    .argument('<base.json>', 'the baseline run (bench --json)')
-    .argument('<new.json>', 'the run to judge')
-    .option('--threshold <pct>', 'smallest p50 change that counts, in percent (default: 5%)')
-    .option('--alpha <p>', 'significance level of the Mann-Whitney U test (default: 0.05)')
-    .option('--no-normalize', 'compare raw latencies instead of dividing each run by its own baselines')
-    .option('--json', 'print the comparison as one JSON object')
-    .option('--report <file.html>', 'also write a page with both CDFs overlaid and the table')
-    .addHelpText(
-      'after',
-      `
-For each series (overall, each hook, each tenant, each baseline): the p50, p90 and p99 change, and a
-two-sided Mann-Whitney U test over the two runs' per-block medians. Each run's figures are first
-divided by the baselines it measured (command hooks by spawn, JS hooks by eval, dispatches by the
-baselines of the hook types they ran), so a slower machine is not a slower hookwarden; when the
-baselines themselves moved, a note says so. A series is "slower" or "faster" when p < alpha AND its
-p50 moved more than the threshold; otherwise "no significant change".
-
-Exit status: 0 no series got slower, 1 a series (not a baseline) got slower, or an unreadable result.
-
-Examples:
-  $ hookwarden bench -c hooks.json -e BeforeTool -i event.json -n 2000 --json > base.json
-  $ hookwarden bench -c hooks.json -e BeforeTool -i event.json -n 2000 --json > new.json
-  $ hookwarden bench compare base.json new.json --threshold 10% --report compare.html`,
-    )
-    .action(async (baseFile: string, newFile: string, flags) => {
-      const { runBenchCompare } = await import('./bench-compare.js');
-      setExitCode(runBenchCompare(baseFile, newFile, flags));
-    });
+  addCompareCommands(bench, setExitCode);
 }

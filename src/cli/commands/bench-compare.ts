@@ -1,7 +1,8 @@
 // `hookwarden bench report <result.json>` and `hookwarden bench compare <base.json> <new.json>`:
-// saved runs rendered again, and two runs compared series by series (exit 1 on a regression).
-import { compareResults } from '../../measure/compare.js';
-import { formatCompareText } from '../../measure/format-compare.js';
+// saved runs rendered again, and two runs compared series by series (exit 1 on a regression, 3 when
+// the runs cannot tell).
+import { type CompareResult, compareResults } from '../../measure/compare.js';
+import { EXIT_INCONCLUSIVE, formatCompareText } from '../../measure/format-compare.js';
 import { readBenchResult } from '../../measure/load-result.js';
 import { renderCompareReport } from '../../measure/report-compare.js';
 import { renderHtmlReport } from '../../measure/report-html.js';
@@ -9,7 +10,7 @@ import { UsageError } from '../usage-error.js';
 import { checkReportPath, writeReport } from './bench.js';
 
 /** `5%`, `5` (percent) or `12.5%` → 0.05 / 0.05 / 0.125. */
-function parsePercent(flag: string, value: string): number {
+export function parsePercent(flag: string, value: string): number {
   const m = /^\s*(\d+(?:\.\d+)?)\s*%?\s*$/.exec(value);
   const n = m === null ? Number.NaN : Number(m[1]);
   if (!Number.isFinite(n) || n > 1000)
@@ -17,7 +18,7 @@ function parsePercent(flag: string, value: string): number {
   return n / 100;
 }
 
-function parseAlpha(value: string): number {
+export function parseAlpha(value: string): number {
   const n = /^\s*0?\.\d+\s*$/.test(value) ? Number(value) : Number.NaN;
   if (!(n > 0 && n < 0.5))
     throw new UsageError(
@@ -66,5 +67,8 @@ export function runBenchCompare(baseFile: string, newFile: string, flags: Compar
       : `${formatCompareText(c, baseFile, newFile)}\n`,
   );
   if (flags.report !== undefined && flags.json !== true) process.stdout.write(`report: ${flags.report}\n`);
-  return c.regression ? 1 : 0;
+  return exitStatus(c);
 }
+
+/** 1 for a regression, EXIT_INCONCLUSIVE when the runs cannot tell, 0 otherwise. */
+export const exitStatus = (c: CompareResult) => (c.regression ? 1 : c.inconclusive ? EXIT_INCONCLUSIVE : 0);

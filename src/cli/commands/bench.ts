@@ -5,6 +5,7 @@ import { existsSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { HookwardenError } from '../../contract/hookwarden-error.js';
 import type { ConfigSource } from '../../executor/options.js';
+import type { BenchOptions } from '../../measure/bench-options.js';
 import type { BenchResult } from '../../measure/bench-result.js';
 import { formatBenchText } from '../../measure/format-text.js';
 import { createProgress } from '../../measure/progress.js';
@@ -13,6 +14,7 @@ import { runBench } from '../../measure/run-bench.js';
 import { claimInterrupts } from '../interrupt.js';
 import { readCliInputObject } from '../read-input.js';
 import { UsageError } from '../usage-error.js';
+import { pacedBench } from './bench-pace.js';
 
 export interface BenchFlags {
   config?: string[];
@@ -38,6 +40,8 @@ export interface BenchFlags {
   progress?: boolean;
   url?: string;
   token?: string;
+  /** `bench ab`'s side: pace the blocks on stdin / fd 3 (hidden flag). */
+  paced?: boolean;
 }
 
 /**
@@ -98,6 +102,68 @@ export function writeReport(path: string, html: string, flag = '--report'): void
   }
 }
 
+/** The flags checked, in the order a user would fix them; the input is read last. */
+function checkFlags(flags: BenchFlags, config: ConfigSource[], token: string | undefined): void {
+  if (flags.url !== undefined && token === undefined)
+    throw new UsageError(
+      '--url needs a token: --token <token> or HOOKWARDEN_TOKEN (`hookwarden serve token`)',
+    );
+  if (config.length === 0 && (flags.policy ?? []).length === 0 && flags.url === undefined) {
+    throw new UsageError(
+      'bench needs at least one --config <file> (or --policy <file>); see `hookwarden bench --help`',
+    );
+  }
+  if (flags.report !== undefined) checkReportPath(flags.report);
+  if ((flags.event === undefined) === (flags.replay === undefined))
+    throw new UsageError(
+      flags.event === undefined
+        ? 'bench needs --event <event> (the event to dispatch, e.g. BeforeTool) or --replay <file.jsonl|dir> (a recorded session)'
+        : '--event and --replay: give one; each replayed line names its own event',
+    );
+  if (flags.replay !== undefined && flags.input !== undefined)
+    throw new UsageError('--input and --replay: give one; a replayed line is its own input');
+  if (flags.toolCalls !== undefined && flags.replay === undefined)
+    throw new UsageError('--tool-calls needs --replay: the session cost comes from a recorded session');
+  if (flags.paced === true && flags.event !== undefined && (flags.input === undefined || flags.input === '-'))
+    throw new UsageError('--paced needs --input <file>: its stdin carries the pacing');
+}
+
+/** runBench's options from the flags (the ones that are counts parsed, the rest as given). */
+function benchOptions(
+  flags: BenchFlags,
+  config: ConfigSource[],
+  token: string | undefined,
+  input: Record<string, unknown> | undefined,
+): BenchOptions {
+  const counts = {
+    iterations: parseCount('--iterations', flags.iterations, 1),
+    concurrency: parseCount('--concurrency', flags.concurrency, 1),
+    tenants: parseCount('--tenants', flags.tenants, 1),
+    warmup: parseCount('--warmup', flags.warmup, 0),
+    blocks: parseCount('--blocks', flags.blocks, 1),
+  };
+  const isolation = parseIsolation(flags.isolation);
+  return {
+    ...(flags.url === undefined
+      ? {
+          config,
+          policy: flags.policy ?? [],
+          ...(flags.allowHttpUrl !== undefined ? { allowedHttpHookUrls: flags.allowHttpUrl } : {}),
+        }
+      : {}),
+    ...(flags.root !== undefined ? { root: flags.root } : {}),
+    ...(flags.event !== undefined ? { event: flags.event } : {}),
+    ...(input !== undefined ? { input } : {}),
+    ...(flags.replay !== undefined ? { replay: flags.replay } : {}),
+    ...(flags.toolCalls !== undefined ? { toolCallsPerSession: parseToolCalls(flags.toolCalls) } : {}),
+    ...(isolation !== undefined ? { isolation } : {}),
+    ...Object.fromEntries(Object.entries(counts).filter(([, v]) => v !== undefined)),
+    varyInput: flags.varyInput === true,
+    redactInput: flags.redactInput === true,
+    ...(flags.url !== undefined && token !== undefined ? { url: flags.url, token } : {}),
+  };
+}
+
 export async function runBenchCommand(flags: BenchFlags): Promise<number> {
   const abort = new AbortController();
   let running = false;
@@ -115,63 +181,20 @@ export async function runBenchCommand(flags: BenchFlags): Promise<number> {
   ];
   // --url: the server's configuration applies; its token may come from the environment (argv is public).
   const token = flags.token ?? process.env.HOOKWARDEN_TOKEN;
-  if (flags.url !== undefined && token === undefined)
-    throw new UsageError(
-      '--url needs a token: --token <token> or HOOKWARDEN_TOKEN (`hookwarden serve token`)',
-    );
-  if (config.length === 0 && (flags.policy ?? []).length === 0 && flags.url === undefined) {
-    throw new UsageError(
-      'bench needs at least one --config <file> (or --policy <file>); see `hookwarden bench --help`',
-    );
-  }
-  const iterations = parseCount('--iterations', flags.iterations, 1);
-  const concurrency = parseCount('--concurrency', flags.concurrency, 1);
-  const tenants = parseCount('--tenants', flags.tenants, 1);
-  const warmup = parseCount('--warmup', flags.warmup, 0);
-  const blocks = parseCount('--blocks', flags.blocks, 1);
-  if (flags.report !== undefined) checkReportPath(flags.report);
-  if ((flags.event === undefined) === (flags.replay === undefined))
-    throw new UsageError(
-      flags.event === undefined
-        ? 'bench needs --event <event> (the event to dispatch, e.g. BeforeTool) or --replay <file.jsonl|dir> (a recorded session)'
-        : '--event and --replay: give one; each replayed line names its own event',
-    );
-  if (flags.replay !== undefined && flags.input !== undefined)
-    throw new UsageError('--input and --replay: give one; a replayed line is its own input');
-  if (flags.toolCalls !== undefined && flags.replay === undefined)
-    throw new UsageError('--tool-calls needs --replay: the session cost comes from a recorded session');
-  const toolCalls = flags.toolCalls === undefined ? undefined : parseToolCalls(flags.toolCalls);
-  const isolation = parseIsolation(flags.isolation);
+  checkFlags(flags, config, token);
+  const options = benchOptions(flags, config, token, undefined);
   // The input as given: its digest is what two runs of one file share (dispatch fills in the rest).
   const input = flags.replay === undefined ? await readCliInputObject(flags.input) : undefined;
-
-  const progress =
-    flags.progress === false ? { update() {}, finish() {} } : createProgress(process.stderr, 'bench');
+  const quiet = flags.progress === false || flags.paced === true;
+  const progress = quiet ? { update() {}, finish() {} } : createProgress(process.stderr, 'bench');
+  const paced = flags.paced === true ? pacedBench() : undefined;
   let result: BenchResult;
   running = true;
   try {
     result = await runBench({
-      ...(flags.url === undefined
-        ? {
-            config,
-            policy: flags.policy ?? [],
-            ...(flags.allowHttpUrl !== undefined ? { allowedHttpHookUrls: flags.allowHttpUrl } : {}),
-          }
-        : {}),
-      ...(flags.root !== undefined ? { root: flags.root } : {}),
-      ...(flags.event !== undefined ? { event: flags.event } : {}),
+      ...options,
       ...(input !== undefined ? { input } : {}),
-      ...(flags.replay !== undefined ? { replay: flags.replay } : {}),
-      ...(toolCalls !== undefined ? { toolCallsPerSession: toolCalls } : {}),
-      ...(isolation !== undefined ? { isolation } : {}),
-      ...(iterations !== undefined ? { iterations } : {}),
-      ...(concurrency !== undefined ? { concurrency } : {}),
-      ...(tenants !== undefined ? { tenants } : {}),
-      ...(warmup !== undefined ? { warmup } : {}),
-      ...(blocks !== undefined ? { blocks } : {}),
-      varyInput: flags.varyInput === true,
-      redactInput: flags.redactInput === true,
-      ...(flags.url !== undefined && token !== undefined ? { url: flags.url, token } : {}),
+      ...(paced !== undefined ? { pace: paced.pace } : {}),
       onProgress: (done, total) => progress.update(done, total),
       signal: abort.signal,
     });
@@ -185,6 +208,7 @@ export async function runBenchCommand(flags: BenchFlags): Promise<number> {
     throw err;
   } finally {
     progress.finish();
+    paced?.close();
   }
 
   if (flags.report !== undefined) writeReport(flags.report, renderHtmlReport(result));
