@@ -9,6 +9,8 @@ const SCENARIOS: Record<string, () => Promise<{ run: (quick?: boolean) => Promis
   'command-hook': () => import('./command-hook.js'),
   'namespace-hook': () => import('./namespace-hook.js'),
   'contained-hook': () => import('./contained-hook.js'),
+  'fork-bomb': () => import('./fork-bomb.js'),
+  'namespace-cpu': () => import('./namespace-cpu.js'),
   'js-hook': () => import('./js-hook.js'),
   'js-cold-warm': () => import('./js-cold-warm.js'),
   'js-chain': () => import('./js-chain.js'),

@@ -1,6 +1,6 @@
 // Builds hookwarden's native helpers (run by `npm run build`): the spawn server, which starts every
-// command hook so that the main thread never forks (sandbox/native/spawn-server.c with
-// spawn-child.c, spawn-contain.c and spawn-wire.c), the hw-exec helper, which the Node spawn path
+// command hook so that the main thread never forks and builds its sandboxes (sandbox/native/
+// spawn-server.c with the other spawn-*.c files), the hw-exec helper, which the Node spawn path
 // uses (sandbox/native/hw-exec.c), and hw-no-dump.node, the Node-API module that marks hookwarden's
 // own process not dumpable (src/native/no-dump.c). All go to dist/native/. Without a C compiler the build says so, and
 // hookwarden falls back to spawning hooks from Node through prlimit(1) at run time (docs/spawning.md).
@@ -20,9 +20,17 @@ const HELPERS = [
     out: 'hw-spawn-server',
     sources: [
       'spawn-server.c',
+      'spawn-hello.c',
       'spawn-relay.c',
+      'spawn-start.c',
       'spawn-child.c',
       'spawn-contain.c',
+      'spawn-ns.c',
+      'spawn-template.c',
+      'spawn-mounts.c',
+      'spawn-copy.c',
+      'spawn-cap.c',
+      'spawn-landlock.c',
       'spawn-exec.c',
       'spawn-wire.c',
     ],

@@ -1,11 +1,10 @@
 // Whether this host lets the spawn server contain process-mode hooks (user, PID, mount and IPC
-// namespaces and a /proc of their own), and why not: `hw-spawn-server --check` runs the very check
-// a server runs at start. Synchronous and cached, for `hookwarden doctor` and the isolation levels
-// table; a running executor learns it from its server's first frame instead.
-import { spawnSync } from 'node:child_process';
-import { containmentSetting } from './launcher.js';
-import { findNativeHelper } from './native-helper.js';
+// namespaces and a /proc of their own), and why not: from the server's own check (server-check.ts).
+// Synchronous and cached, for `hookwarden doctor` and the isolation levels table; a running executor
+// learns it from its server's first frame instead.
+import { containmentSetting, spawnServerSetting } from './launcher.js';
 import { NODE_SPAWN_UNCONTAINED } from './node-launcher.js';
+import { serverCheck } from './server-check.js';
 
 export interface ContainmentSupport {
   readonly ok: boolean;
@@ -13,24 +12,14 @@ export interface ContainmentSupport {
   readonly reason?: string;
 }
 
-let probed: ContainmentSupport | undefined;
-
 export function containmentSupport(): ContainmentSupport {
   const off = containmentSetting();
   if (off !== undefined) return { ok: false, reason: `containment is turned off (${off})` };
-  if (probed !== undefined) return probed;
-  const server = findNativeHelper('hw-spawn-server');
-  if (server === undefined || process.env.HOOKWARDEN_SPAWN_SERVER === 'off') {
-    probed = { ok: false, reason: NODE_SPAWN_UNCONTAINED };
-    return probed;
-  }
-  const r = spawnSync(server, ['--check'], { encoding: 'utf8', env: {}, timeout: 10_000 });
-  const out = (r.stdout ?? '').trim();
-  probed =
-    out === 'contained'
-      ? { ok: true }
-      : { ok: false, reason: out.replace(/^uncontained /, '') || r.error?.message || 'the check failed' };
-  return probed;
+  const check = spawnServerSetting() === undefined ? serverCheck() : undefined;
+  if (check === undefined) return { ok: false, reason: NODE_SPAWN_UNCONTAINED };
+  return check.contained.ok
+    ? { ok: true }
+    : { ok: false, reason: check.contained.reason ?? 'the check failed' };
 }
 
 /** How to let hookwarden contain process-mode hooks, from why the kernel refused. */

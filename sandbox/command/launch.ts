@@ -3,6 +3,7 @@
 // built, with child_process.spawn through an rlimit wrapper (node-launcher.ts) — and reports its
 // life as events. The runner (supervise.ts) keeps the deadline, the output caps and the kills, the
 // same for both: the command lane does not know which one it uses.
+import type { MountOp } from './namespace-plan.js';
 
 /** The hook's rlimits, resolved (a CPU limit of 0 is already the deadline's). */
 export interface LaunchLimits {
@@ -21,12 +22,22 @@ export type Containment = 'off' | 'prefer' | 'require';
 /** The rlimits a launcher lowered to the host's hard limits: what applied instead. */
 export type ClampedLimits = Partial<Record<keyof LaunchLimits, number>>;
 
+/** The process cap a started process got (spawn-cap.h): how, and at most how many. */
+export interface ProcessCap {
+  readonly mechanism: 'pids-cgroup' | 'pid-namespace' | 'rlimit-nproc' | 'none';
+  readonly max?: number;
+}
+
 /** What the launcher knows once a process started: its containment, and limits it had to lower. */
 export interface StartFacts {
   readonly contained: boolean;
   /** Why a process that asked for containment runs without it. */
   readonly uncontained?: string;
   readonly clamped?: ClampedLimits;
+  /** Its process cap (the spawn server says; the Node spawn path has none). */
+  readonly processCap?: ProcessCap;
+  /** The Landlock ABI it is restricted under (absent: none). */
+  readonly landlock?: number;
 }
 
 /** One process to start, in its own session and process group. */
@@ -49,6 +60,13 @@ export interface LaunchSpec {
   readonly contain: Containment;
   /** Drop every capability before the exec (process mode; bubblewrap drops its own). */
   readonly dropCapabilities: boolean;
+  /** At most this many processes and threads at once (0: no cap asked). */
+  readonly maxProcesses: number;
+  /**
+   * Namespace mode, built by the spawn server: whose network namespace (two keys never share one),
+   * and the mount plan (namespace-plan.ts). `cwd` and `argv` are then as the sandbox sees them.
+   */
+  readonly namespace?: { readonly key: string; readonly ops: readonly MountOp[] };
 }
 
 /** How the server that started a hook ended (spawn_server_lost). */

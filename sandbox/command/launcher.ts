@@ -19,13 +19,22 @@ export type LauncherChoice =
       readonly fix: string;
     };
 
-export function chooseLauncher(): LauncherChoice {
+/** `off`, `0` or `false`: a knob turned off. */
+const isOff = (v: string | undefined) => v === 'off' || v === '0' || v === 'false';
+
+/** HOOKWARDEN_SPAWN_SERVER=off (or 0, false), as `NAME=value`, when the operator set it. */
+export function spawnServerSetting(): string | undefined {
   const setting = process.env.HOOKWARDEN_SPAWN_SERVER;
-  if (setting === 'off' || setting === '0' || setting === 'false') {
+  return isOff(setting) ? `HOOKWARDEN_SPAWN_SERVER=${setting}` : undefined;
+}
+
+export function chooseLauncher(): LauncherChoice {
+  const off = spawnServerSetting();
+  if (off !== undefined) {
     return {
       kind: 'node-spawn',
       wrapper: findWrapper(),
-      reason: `HOOKWARDEN_SPAWN_SERVER=${setting}`,
+      reason: off,
       fix: 'unset HOOKWARDEN_SPAWN_SERVER',
     };
   }
@@ -42,7 +51,7 @@ export function chooseLauncher(): LauncherChoice {
 export function createLauncher(choice: LauncherChoice = chooseLauncher()): Launcher {
   return choice.kind === 'spawn-server'
     ? new SpawnServer(choice.path)
-    : new NodeSpawnLauncher(choice.wrapper);
+    : new NodeSpawnLauncher(choice.wrapper, choice.reason);
 }
 
 /**
@@ -52,7 +61,14 @@ export function createLauncher(choice: LauncherChoice = chooseLauncher()): Launc
  */
 export function containmentSetting(): string | undefined {
   const setting = process.env.HOOKWARDEN_CONTAINMENT;
-  return setting === 'off' || setting === '0' || setting === 'false'
-    ? `HOOKWARDEN_CONTAINMENT=${setting}`
-    : undefined;
+  return isOff(setting) ? `HOOKWARDEN_CONTAINMENT=${setting}` : undefined;
+}
+
+/**
+ * Who builds namespace sandboxes: the spawn server (`native`, the default), or, with
+ * HOOKWARDEN_NAMESPACE=bwrap, bubblewrap started by the spawn server from the same plan (the tests'
+ * cross-check; it contains as much, and the process cap still applies). Any other value is the default.
+ */
+export function namespaceSetting(): 'native' | 'bwrap' {
+  return process.env.HOOKWARDEN_NAMESPACE === 'bwrap' ? 'bwrap' : 'native';
 }

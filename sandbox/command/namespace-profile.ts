@@ -1,206 +1,168 @@
-// Isolation profile `namespace` (docs/security.md): bubblewrap. The hook sees a minimal, read-only view of
-// the host — /usr (and the /bin, /lib… links to it), a copy of a short list of harmless /etc files,
-// the sandbox root (read-only unless `writable`), its scratch HOME/TMPDIR (read-write) — plus a private /proc,
-// /dev and /tmp. It has no network (a private loopback only), its own pid/ipc/uts/user/cgroup
-// namespaces, no capabilities, a new session (no TIOCSTI into a terminal), and dies with its parent;
-// when the namespace's init dies the kernel kills everything in it, daemons included. Secrets
-// elsewhere on the host (home directories, /etc/shadow, other projects) are simply not there.
-//
-// bwrap itself runs on the host, before any namespace exists, so it gets an empty environment
-// (docs/security.md, invariant 5) and the hook's variables come in as `--clearenv --setenv NAME VALUE…` read
-// from fd 3 (`--args 3`): they are neither in bwrap's environment nor in its world-readable
-// /proc/<pid>/cmdline, and bwrap closes the descriptor before the hook starts.
-import { spawnSync } from 'node:child_process';
-import { accessSync, constants, cpSync, existsSync, lstatSync, mkdirSync } from 'node:fs';
+// Isolation profile `namespace` (docs/security.md): a sandbox of its own, built by the spawn server
+// from the plan of namespace-plan.ts — a read-only minimal filesystem (/usr and the /bin… links, a
+// copy of harmless /etc entries, a minimal /dev, its own /proc, its scratch directory at /tmp, the
+// sandbox root, a pack's directory), no network (its tenant's loopback only), its own pid, ipc, uts,
+// cgroup and user namespaces, no capabilities, a cap on its processes, Landlock where the kernel has
+// it, a new session, and it dies with its parent. With HOOKWARDEN_NAMESPACE=bwrap, bubblewrap builds
+// the same plan instead (bwrap-profile.ts), the tests' cross-check.
+import { cpSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { CommandTask } from '../../src/contract/command-task.js';
+import { bwrapArgs, bwrapEnvArgs, findBwrap } from './bwrap-profile.js';
+import { containmentFix } from './containment-support.js';
 import type { LaunchSpec } from './launch.js';
+import { namespaceSetting, spawnServerSetting } from './launcher.js';
+import {
+  ETC_ALLOWLIST,
+  insidePath,
+  insidePaths,
+  type NamespacePlan,
+  namespacePlan,
+} from './namespace-plan.js';
 import { baseSpec, programArgv } from './process-profile.js';
-
-const BWRAP_CANDIDATES = ['/usr/bin/bwrap', '/bin/bwrap', '/usr/local/bin/bwrap'];
-
-/** /etc entries a program commonly needs; nothing secret (no shadow, no keys, no tokens). */
-const ETC_ALLOWLIST = [
-  'passwd',
-  'group',
-  'nsswitch.conf',
-  'hosts',
-  'host.conf',
-  'localtime',
-  'timezone',
-  'ld.so.cache',
-  'ld.so.conf',
-  'ld.so.conf.d',
-  'alternatives',
-  'ssl/certs',
-  'ca-certificates',
-  'ca-certificates.conf',
-  'mime.types',
-  'protocols',
-  'services',
-  'os-release',
-  'debian_version',
-  'magic',
-  'terminfo',
-];
-
-const USR_LINKS = ['bin', 'sbin', 'lib', 'lib64', 'lib32', 'libx32'];
+import { serverCheck } from './server-check.js';
 
 export interface NamespaceSupport {
   readonly ok: boolean;
-  readonly bwrap: string | undefined;
+  /** Who builds the sandboxes: the spawn server, or bubblewrap (HOOKWARDEN_NAMESPACE=bwrap). */
+  readonly builder: 'native' | 'bwrap';
+  /** The spawn server: made once and kept (`prepared`, as root) or made by each hook (`built`). */
+  readonly how?: 'prepared' | 'built';
+  readonly bwrap?: string;
   /** Why it does not work, and how to fix it. */
   readonly reason?: string;
   readonly hint?: string;
 }
 
-let probed: NamespaceSupport | undefined;
-
-function findBwrap(): string | undefined {
-  // An explicit location (e.g. a bwrap outside PATH) wins; it must exist like any other.
-  const explicit = process.env.HOOKWARDEN_BWRAP;
-  const candidates = explicit !== undefined && explicit !== '' ? [explicit] : BWRAP_CANDIDATES;
-  return candidates.find((p) => {
-    try {
-      accessSync(p, constants.X_OK);
-      return true;
-    } catch {
-      return false;
-    }
-  });
-}
-
-/** Whether bubblewrap is installed and can create the namespaces here (probed once, then cached). */
-export function namespaceSupport(): NamespaceSupport {
-  if (probed !== undefined) return probed;
-  const bwrap = findBwrap();
-  if (bwrap === undefined) {
-    probed = {
+/** Whether namespace sandboxes can be had here, by `builder` (the knob's, by default). */
+export function namespaceSupport(builder: 'native' | 'bwrap' = namespaceSetting()): NamespaceSupport {
+  const off = spawnServerSetting();
+  if (off !== undefined)
+    return {
       ok: false,
-      bwrap,
-      reason: `bubblewrap (bwrap) is not installed${process.env.HOOKWARDEN_BWRAP ? ` at ${process.env.HOOKWARDEN_BWRAP} (HOOKWARDEN_BWRAP)` : ''}`,
-      hint: 'install the bubblewrap package: apt-get install -y bubblewrap',
+      builder,
+      reason: `namespace sandboxes are built by the spawn server, which is turned off (${off})`,
+      hint: 'unset HOOKWARDEN_SPAWN_SERVER',
     };
-    return probed;
-  }
-  const r = spawnSync(
-    bwrap,
-    // --clearenv: every hook needs it (bubblewrap ≥ 0.5); an older one is reported here, not per hook.
-    ['--ro-bind', '/', '/', '--unshare-all', '--die-with-parent', '--cap-drop', 'ALL', '--clearenv', 'true'],
-    {
-      encoding: 'utf8',
-      timeout: 10_000,
-      env: {},
-    },
-  );
-  if (r.status === 0) probed = { ok: true, bwrap };
-  else {
-    const why = (r.stderr || r.error?.message || `exit ${r.status}`).trim().split('\n')[0];
-    probed = {
+  const check = serverCheck();
+  if (check === undefined)
+    return {
       ok: false,
-      bwrap,
-      reason: `bubblewrap cannot create namespaces here: ${why}`,
-      hint: 'user namespaces may be disabled (sysctl kernel.unprivileged_userns_clone=1, user.max_user_namespaces>0) or blocked by the container runtime (seccomp/AppArmor); run hookwarden where they are allowed',
+      builder,
+      reason:
+        'the spawn server, which builds namespace sandboxes, was not built (no C compiler at npm run build)',
+      hint: 'install a C compiler (apt-get install -y gcc libc6-dev) and run npm run build',
     };
+  if (builder === 'bwrap') {
+    const b = findBwrap();
+    return b.ok
+      ? { ok: true, builder, bwrap: b.path }
+      : {
+          ok: false,
+          builder,
+          reason: b.reason,
+          hint: 'install bubblewrap (apt-get install -y bubblewrap), or unset HOOKWARDEN_NAMESPACE',
+        };
   }
-  return probed;
+  if (check.namespace.ok) return { ok: true, builder, how: check.namespace.how ?? 'prepared' };
+  const why = check.namespace.reason ?? 'the check failed';
+  return {
+    ok: false,
+    builder,
+    reason: `the spawn server cannot build namespace sandboxes here: ${why}`,
+    hint: containmentFix(why),
+  };
 }
 
-let mounts: readonly string[] | undefined;
+/** The variables hookwarden sets to host paths. */
+const PATH_VARIABLES = new Set([
+  'HOME',
+  'TMPDIR',
+  'CLAUDE_ENV_FILE',
+  'HOOK_PROJECT_DIR',
+  'CLAUDE_PROJECT_DIR',
+  'CLAUDE_PLUGIN_ROOT',
+  'CLAUDE_PLUGIN_DATA',
+  'HOOK_PACK_DIR',
+]);
 
-/** How the host lays out /bin, /lib…: links into /usr (merged /usr) or real directories (read once). */
-function systemMounts(): readonly string[] {
-  if (mounts !== undefined) return mounts;
-  const args = ['--ro-bind', '/usr', '/usr'];
-  for (const name of USR_LINKS) {
-    try {
-      const st = lstatSync(`/${name}`);
-      if (st.isSymbolicLink()) args.push('--symlink', `usr/${name}`, `/${name}`);
-      else if (st.isDirectory()) args.push('--ro-bind', `/${name}`, `/${name}`);
-    } catch {
-      // absent on this host
+/**
+ * The hook's environment as the sandbox sees it: hookwarden's path variables point where those paths
+ * are inside; in the hidden layout one whose path the sandbox does not have is not passed.
+ */
+export function sandboxEnv(
+  env: Readonly<Record<string, string>>,
+  plan: NamespacePlan,
+): Record<string, string> {
+  const out: Record<string, string> = Object.create(null);
+  for (const [name, value] of Object.entries(env)) {
+    if (!PATH_VARIABLES.has(name)) out[name] = value;
+    else {
+      const inside = insidePath(value, plan);
+      if (inside !== undefined) out[name] = inside;
+      else if (plan.layout === 'host') out[name] = value;
     }
   }
-  mounts = args;
-  return args;
+  return out;
 }
+
+/** The users and groups a tenant's sandbox knows: none of the host's accounts or home directories. */
+const MINIMAL_USERS = {
+  passwd: 'root:x:0:0:root:/tmp:/bin/sh\nnobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin\n',
+  group: 'root:x:0:\nnogroup:x:65534:\n',
+};
 
 /**
  * Copies the allow-listed /etc entries (symlinks kept as symlinks) into `dest`, which namespace
- * sandboxes then see as /etc: one bind mount instead of one per file (each costs ~50 µs of every
- * hook's start). Made once per executor; a change to /etc afterwards is seen by a new executor.
+ * sandboxes then see as /etc (the spawn server copies it into each template). Made once per
+ * executor; a change to /etc afterwards is seen by a new executor. `minimalUsers` (a tenant's
+ * sandbox): passwd and group name only root and nobody, not the host's accounts.
  */
-export function snapshotEtc(dest: string): void {
+export function snapshotEtc(dest: string, minimalUsers = false): void {
   mkdirSync(dest, { recursive: true, mode: 0o755 });
   for (const entry of ETC_ALLOWLIST) {
     const src = `/etc/${entry}`;
-    if (!existsSync(src)) continue;
     const target = join(dest, entry);
+    if (minimalUsers && (entry === 'passwd' || entry === 'group')) {
+      writeFileSync(target, MINIMAL_USERS[entry], { mode: 0o644 });
+      continue;
+    }
+    if (!existsSync(src)) continue;
     mkdirSync(dirname(target), { recursive: true, mode: 0o755 });
     cpSync(src, target, { recursive: true, verbatimSymlinks: true, dereference: false });
   }
 }
 
-/**
- * The bubblewrap argv (ending with `--`) that confines `task` in a namespace sandbox. The hook's
- * environment is not in it: bwrap reads it from fd 3 (`bwrapEnvArgs`).
- */
-function bwrapArgs(bwrap: string, task: CommandTask): string[] {
-  return [
-    bwrap,
-    ...systemMounts(),
-    ...(task.etcDir !== undefined
-      ? ['--ro-bind', task.etcDir, '/etc']
-      : ETC_ALLOWLIST.flatMap((e) => ['--ro-bind-try', `/etc/${e}`, `/etc/${e}`])),
-    '--proc',
-    '/proc',
-    '--dev',
-    '/dev',
-    '--tmpfs',
-    '/tmp',
-    // A pack's scripts, read-only at their own path: after /tmp (a pack under /tmp shows too), before
-    // the root and scratch mounts (which stay as they are if they lie inside the pack).
-    ...(task.packDir === undefined ? [] : ['--ro-bind', task.packDir, task.packDir]),
-    task.writable ? '--bind' : '--ro-bind',
-    task.cwd,
-    task.cwd,
-    '--bind',
-    task.scratchDir,
-    task.scratchDir,
-    '--chdir',
-    task.cwd,
-    '--unshare-all',
-    '--hostname',
-    'hookwarden',
-    '--die-with-parent',
-    '--new-session',
-    '--cap-drop',
-    'ALL',
-    '--args',
-    '3',
-    '--',
-  ];
-}
-
-/** bwrap's `--args` data: the hook's whole environment, as NUL-separated arguments. */
-function bwrapEnvArgs(env: Readonly<Record<string, string>>): Buffer {
-  const args = ['--clearenv', ...Object.entries(env).flatMap(([k, v]) => ['--setenv', k, v])];
-  return Buffer.from(args.map((a) => `${a}\0`).join(''));
-}
-
-/** How to start the hook in `namespace` isolation: bubblewrap, then the hook, under the rlimits. */
+/** How to start the hook in `namespace` isolation, with `env` as its environment (host paths). */
 export function namespaceSpec(
   task: CommandTask,
-  bwrap: string,
   env: Readonly<Record<string, string>>,
+  support: NamespaceSupport,
 ): LaunchSpec {
+  const plan = namespacePlan(task);
+  const inside = sandboxEnv(env, plan);
+  const hidden = plan.layout === 'hidden';
+  const program = programArgv(task).map((a) => (hidden ? insidePaths(a, plan) : a));
+  // Its input names files where the sandbox has them (a tool's file_path under the root, the cwd).
+  const base = { ...baseSpec(task), ...(hidden ? { stdin: insidePaths(task.stdin, plan) } : {}) };
+  if (support.builder === 'bwrap' && support.bwrap !== undefined) {
+    return {
+      ...base,
+      argv: [...bwrapArgs(support.bwrap, plan), ...program],
+      env: undefined,
+      fd3: bwrapEnvArgs(inside),
+      contain: 'off',
+      dropCapabilities: false,
+    };
+  }
   return {
-    ...baseSpec(task),
-    argv: [...bwrapArgs(bwrap, task), ...programArgv(task)],
-    env: undefined,
-    fd3: bwrapEnvArgs(env),
-    // bubblewrap makes its own namespaces (more of them) and drops its own capabilities.
+    ...base,
+    cwd: plan.cwd,
+    argv: program,
+    env: inside,
+    fd3: undefined,
     contain: 'off',
-    dropCapabilities: false,
+    dropCapabilities: true,
+    namespace: { key: task.sandboxKey ?? '', ops: plan.ops },
   };
 }

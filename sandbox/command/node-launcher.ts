@@ -20,15 +20,19 @@ export const NODE_SPAWN_UNCONTAINED =
 export class NodeSpawnLauncher implements Launcher {
   readonly kind = 'node-spawn';
   readonly wrapper: Wrapper | null;
-  readonly containment = { available: false, reason: NODE_SPAWN_UNCONTAINED } as const;
+  readonly containment: { readonly available: false; readonly reason: string };
+  /** Why hooks start through Node here (HOOKWARDEN_SPAWN_SERVER=off, a missing build), for messages. */
+  readonly #why: string;
 
-  constructor(wrapper: Wrapper | null) {
+  constructor(wrapper: Wrapper | null, why?: string) {
     this.wrapper = wrapper;
+    this.#why = why === undefined ? NODE_SPAWN_UNCONTAINED : `${NODE_SPAWN_UNCONTAINED} (here: ${why})`;
+    this.containment = { available: false, reason: this.#why };
   }
 
   start(spec: LaunchSpec, events: LaunchEvents): LaunchHandle {
     if (spec.contain === 'require') {
-      events.failed(`cannot contain the hook: ${NODE_SPAWN_UNCONTAINED}`, 'isolation_unavailable');
+      events.failed(`cannot contain the hook: ${this.#why}`, 'isolation_unavailable');
       return NOTHING;
     }
     if (this.wrapper === null) {
@@ -68,9 +72,7 @@ export class NodeSpawnLauncher implements Launcher {
     if (child.pid !== undefined)
       events.started(
         child.pid,
-        spec.contain === 'off'
-          ? { contained: false }
-          : { contained: false, uncontained: NODE_SPAWN_UNCONTAINED },
+        spec.contain === 'off' ? { contained: false } : { contained: false, uncontained: this.#why },
       );
     child.on('error', (err) => {
       // Only a failed spawn leaves no pid; later errors (e.g. a failed kill) change nothing here.

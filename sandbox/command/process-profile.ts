@@ -6,7 +6,7 @@
 // it. The launcher applies them: the spawn server in the child it clones (sandbox/native/
 // spawn-child.c, spawn-contain.c), or on the Node spawn path the hw-exec helper or prlimit(1)
 // (wrapper.ts; uncontained). This file says what to start; the parts every profile shares are here.
-import type { CommandTask } from '../../src/contract/command-task.js';
+import { type CommandTask, DEFAULT_MAX_PROCESSES } from '../../src/contract/command-task.js';
 import type { Containment, LaunchLimits, LaunchSpec } from './launch.js';
 
 /** The host's unprivileged `nobody` user and group. */
@@ -39,6 +39,7 @@ export function baseSpec(
     runAs: task.runAs === 'nobody' ? { uid: NOBODY, gid: NOBODY } : undefined,
     stdin: task.stdin,
     maxOutputBytes: task.maxOutputBytes,
+    maxProcesses: task.maxProcesses ?? DEFAULT_MAX_PROCESSES,
   };
 }
 

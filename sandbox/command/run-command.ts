@@ -15,7 +15,7 @@ import {
 import { buildHookEnv } from './env.js';
 import type { ProcessGroups } from './kill-group.js';
 import type { Launcher, LaunchSpec } from './launch.js';
-import { namespaceSpec, namespaceSupport } from './namespace-profile.js';
+import { type NamespaceSupport, namespaceSpec, namespaceSupport } from './namespace-profile.js';
 import { closedToNobody } from './nobody-access.js';
 import { NOBODY, processSpec } from './process-profile.js';
 import { spawnCapProblem } from './spawn-wire.js';
@@ -25,8 +25,10 @@ import { supervise } from './supervise.js';
 function commandSpec(
   task: CommandTask,
   env: Readonly<Record<string, string>>,
-  containmentOff: string | undefined,
+  settings: SandboxSettings,
+  launcher: Launcher,
 ): { spec: LaunchSpec } | { unavailable: string } {
+  const containmentOff = settings.containmentOff;
   if (task.runAs === 'nobody' && process.getuid?.() !== 0) {
     return {
       unavailable: 'runAs "nobody" needs hookwarden to run as root (it switches the hook to uid 65534)',
@@ -48,33 +50,48 @@ function commandSpec(
       task.containment === 'require' ? 'require' : containmentOff === undefined ? 'prefer' : 'off';
     return { spec: processSpec(task, env, contain) };
   }
-  const ns = namespaceSupport();
-  if (!ns.ok || ns.bwrap === undefined) {
+  const ns = settings.namespace ?? namespaceSupport();
+  if (!ns.ok || launcher.kind !== 'spawn-server') {
+    const why = ns.ok
+      ? 'namespace sandboxes are built by the spawn server, and this hook starts through Node'
+      : ns.reason;
+    const fix = ns.ok ? 'unset HOOKWARDEN_SPAWN_SERVER' : ns.hint;
     return {
-      unavailable: `isolation "namespace" is not available: ${ns.reason}. Fix: ${ns.hint}. The hook was not run.`,
+      unavailable: `isolation "namespace" is not available: ${why}. Fix: ${fix}. The hook was not run.`,
     };
   }
-  return { spec: namespaceSpec(task, ns.bwrap, env) };
+  return { spec: namespaceSpec(task, env, ns) };
+}
+
+/** What the operator's knobs say, read once when an executor's command lane starts (launcher.ts). */
+export interface SandboxSettings {
+  /** Why process-mode containment is turned off (HOOKWARDEN_CONTAINMENT=off), if it is. */
+  readonly containmentOff?: string | undefined;
+  /** Who builds namespace sandboxes, and whether they can be had (namespace-profile.ts). */
+  readonly namespace?: NamespaceSupport | undefined;
+  /** The sandbox knobs set (knobs.ts), for the record. */
+  readonly knobs?: readonly string[] | undefined;
 }
 
 const notRun = (kind: 'aborted' | 'spawn_failed' | 'isolation_unavailable', message: string) =>
   Promise.resolve<CommandOutcome>({ kind, message, stderr: '', durationMs: 0 });
 
 /**
- * Runs the task. `containmentOff`: why process-mode containment is turned off here (the operator's
- * HOOKWARDEN_CONTAINMENT=off), if it is: such hooks run uncontained, and those that require it fail.
+ * Runs the task. `settings`: what the operator's knobs say (default: none set). With containment
+ * turned off, process-mode hooks run uncontained, and those that require it fail.
  */
 export function runCommand(
   task: CommandTask,
   groups: ProcessGroups,
   signal: AbortSignal | undefined,
   launcher: Launcher,
-  containmentOff?: string,
+  settings: SandboxSettings = {},
 ): Promise<CommandOutcome> {
   if (signal?.aborted) return notRun('aborted', 'aborted before start');
   const env = buildHookEnv(task, task.hostEnv);
   if (!env.ok) return notRun('spawn_failed', env.message);
-  const how = commandSpec(task, env.env, containmentOff);
+  const containmentOff = settings.containmentOff;
+  const how = commandSpec(task, env.env, settings, launcher);
   if ('unavailable' in how) return notRun('isolation_unavailable', how.unavailable);
   const tooBig = spawnCapProblem(how.spec);
   if (tooBig !== undefined) return notRun('spawn_failed', `cannot start the hook: ${tooBig}`);
@@ -93,7 +110,7 @@ export function runCommand(
       return notRun('isolation_unavailable', message);
     }
   }
-  let outcome = supervise(task, how.spec, groups, signal, launcher);
+  let outcome = supervise(task, how.spec, groups, signal, launcher, settings.knobs);
   if (containmentOff !== undefined && how.spec.contain === 'off' && task.isolation === 'process')
     outcome = outcome.then((o) => withReason(o, `containment is turned off (${containmentOff})`));
   return task.envFile === true ? outcome.then((o) => withEnvFile(o, task.scratchDir)) : outcome;

@@ -170,9 +170,11 @@ class ServerProcess {
         this.#stderr = `it speaks protocol ${version}, this hookwarden ${PROTOCOL}: rebuild (npm run build)`;
         return;
       }
+      // Then namespace mode (1/0), the cap's mechanisms and Landlock's ABI; the two reasons at the end.
+      const whyLength = payload.readUInt32LE(28);
       this.containment = {
         available: payload.readUInt32LE(8) === 1,
-        reason: payload.subarray(12).toString('utf8'),
+        reason: payload.subarray(32, 32 + whyLength).toString('utf8'),
       };
       this.#onReady(this.containment);
       return;

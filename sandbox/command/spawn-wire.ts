@@ -1,8 +1,9 @@
 // The spawn server's wire format, host side (the protocol is described in
 // sandbox/native/spawn-server.c): SPAWN and RELEASE frames out, reply frames in.
-import type { ClampedLimits, LaunchLimits, LaunchSpec, StartFacts } from './launch.js';
+import type { ClampedLimits, LaunchLimits, LaunchSpec, ProcessCap, StartFacts } from './launch.js';
+import type { MountOp } from './namespace-plan.js';
 
-export const PROTOCOL = 2;
+export const PROTOCOL = 3;
 const REQUEST = { spawn: 1, release: 2 } as const;
 export const REPLY = { ready: 0, started: 1, failed: 2, stdout: 3, stderr: 4, closed: 5, exited: 6 } as const;
 const FLAG = {
@@ -12,7 +13,11 @@ const FLAG = {
   contain: 8,
   containRequired: 16,
   noCaps: 32,
+  namespace: 64,
 } as const;
+/** A mount plan's operations and their flags (sandbox/native/spawn-ns.h). */
+const OP = { bind: 1, symlink: 2, copy: 3, dev: 4, proc: 5 } as const;
+const OP_FLAG = { rw: 1, optional: 2, perHook: 4 } as const;
 
 /**
  * What one SPAWN may carry (the server refuses more: sandbox/native/spawn-wire.h): arguments,
@@ -72,6 +77,31 @@ class Writer {
   }
 }
 
+/** A string as the wire carries it: u32 length, then its UTF-8 bytes. */
+function wireString(s: string): Buffer {
+  const b = Buffer.allocUnsafe(4 + Buffer.byteLength(s));
+  b.writeUInt32LE(b.length - 4, 0);
+  b.write(s, 4, 'utf8');
+  return b;
+}
+
+/** Namespace mode's part of a SPAWN: the key, then the plan's operations. */
+function encodePlan(ns: NonNullable<LaunchSpec['namespace']>): Buffer {
+  const parts: Buffer[] = [wireString(ns.key), Buffer.alloc(4)];
+  parts[1]!.writeUInt32LE(ns.ops.length, 0);
+  for (const o of ns.ops) {
+    const flags =
+      (o.op === 'bind' && o.rw === true ? OP_FLAG.rw : 0) |
+      (o.op === 'bind' && o.optional === true ? OP_FLAG.optional : 0) |
+      ((o.op === 'bind' || o.op === 'proc') && o.perHook === true ? OP_FLAG.perHook : 0);
+    parts.push(Buffer.from([OP[o.op], flags]), wireString(opSource(o)), wireString(o.dst));
+  }
+  return Buffer.concat(parts);
+}
+
+const opSource = (o: MountOp) =>
+  o.op === 'bind' || o.op === 'copy' ? o.src : o.op === 'symlink' ? o.target : '';
+
 /** A SPAWN frame for hook `id`. Strings must hold no NUL (the runner refuses them first). */
 export function encodeSpawn(id: number, spec: LaunchSpec): Buffer {
   const env = spec.env === undefined ? [] : Object.entries(spec.env).map(([k, v]) => `${k}=${v}`);
@@ -79,11 +109,22 @@ export function encodeSpawn(id: number, spec: LaunchSpec): Buffer {
   const sizes = strings.map((s) => Buffer.byteLength(s));
   const stdin = Buffer.from(spec.stdin);
   const fd3 = spec.fd3 ?? Buffer.alloc(0);
+  const plan = spec.namespace === undefined ? undefined : encodePlan(spec.namespace);
   const size =
-    4 + 1 + 4 + 4 * 3 + 8 * 5 + 4 * 2 + sizes.reduce((a, n) => a + 4 + n, 0) + 8 + fd3.length + stdin.length;
+    4 +
+    1 +
+    4 +
+    4 * 3 +
+    8 * 5 +
+    4 +
+    4 * 2 +
+    sizes.reduce((a, n) => a + 4 + n, 0) +
+    8 +
+    fd3.length +
+    stdin.length;
   const w = new Writer(size);
   const l = spec.limits;
-  w.u32(size - 4);
+  w.u32(size - 4 + (plan?.length ?? 0));
   w.u8(REQUEST.spawn);
   w.u32(id);
   w.u32(
@@ -92,7 +133,8 @@ export function encodeSpawn(id: number, spec: LaunchSpec): Buffer {
       (l.addressSpaceBytes === undefined ? 0 : FLAG.addressSpace) |
       (spec.contain === 'off' ? 0 : FLAG.contain) |
       (spec.contain === 'require' ? FLAG.containRequired : 0) |
-      (spec.dropCapabilities ? FLAG.noCaps : 0),
+      (spec.dropCapabilities ? FLAG.noCaps : 0) |
+      (plan === undefined ? 0 : FLAG.namespace),
   );
   w.u32(spec.runAs?.uid ?? 0);
   w.u32(spec.runAs?.gid ?? 0);
@@ -101,6 +143,7 @@ export function encodeSpawn(id: number, spec: LaunchSpec): Buffer {
   w.u64(l.fileSizeBytes);
   w.u64(l.addressSpaceBytes ?? 0);
   w.u64(spec.maxOutputBytes);
+  w.u32(spec.maxProcesses);
   let k = 0;
   w.string(strings[k]!, sizes[k++]!);
   w.u32(spec.argv.length);
@@ -109,7 +152,7 @@ export function encodeSpawn(id: number, spec: LaunchSpec): Buffer {
   for (let i = 0; i < env.length; i++) w.string(strings[k]!, sizes[k++]!);
   w.bytes(fd3);
   w.bytes(stdin);
-  return w.buf;
+  return plan === undefined ? w.buf : Buffer.concat([w.buf, plan]);
 }
 
 export function encodeRelease(id: number): Buffer {
@@ -145,7 +188,15 @@ const LIMIT_ORDER: readonly (keyof LaunchLimits)[] = [
   'addressSpaceBytes',
 ];
 
-/** A STARTED payload: the pid, and what the server says of its containment and limits. */
+/** The process cap mechanisms, by the wire's number (sandbox/native/spawn-cap.h). */
+const CAP_MECHANISMS: readonly ProcessCap['mechanism'][] = [
+  'none',
+  'pids-cgroup',
+  'pid-namespace',
+  'rlimit-nproc',
+];
+
+/** A STARTED payload: the pid, and what the server says of its containment, limits, cap and Landlock. */
 export function decodeStarted(payload: Buffer): { pid: number; facts: StartFacts } {
   const pid = payload.readUInt32LE(0);
   const flags = payload.readUInt32LE(4);
@@ -155,11 +206,17 @@ export function decodeStarted(payload: Buffer): { pid: number; facts: StartFacts
     clamped ??= {};
     clamped[name] = Number(payload.readBigUInt64LE(8 + 8 * i));
   });
-  const why = payload.subarray(8 + 8 * LIMIT_ORDER.length).toString('utf8');
+  const at = 8 + 8 * LIMIT_ORDER.length;
+  const mechanism = CAP_MECHANISMS[payload.readUInt32LE(at)] ?? 'none';
+  const max = payload.readUInt32LE(at + 4);
+  const landlock = payload.readUInt32LE(at + 8);
+  const why = payload.subarray(at + 12).toString('utf8');
   const facts: StartFacts = {
     contained: (flags & 1) !== 0,
     ...(why === '' ? {} : { uncontained: why }),
     ...(clamped === undefined ? {} : { clamped }),
+    processCap: mechanism === 'none' ? { mechanism } : { mechanism, max },
+    ...(landlock > 0 ? { landlock } : {}),
   };
   return { pid, facts };
 }

@@ -36,8 +36,12 @@ class CappedText {
 
 type Stop = 'timeout' | 'aborted' | 'output_limit';
 
-/** What the hook got, from what its launcher said when it started. */
-function sandboxFacts(task: CommandTask, facts: StartFacts): SandboxFacts {
+/** What the hook got, from what its launcher said when it started, and the knobs in force. */
+function sandboxFacts(
+  task: CommandTask,
+  facts: StartFacts,
+  knobs: readonly string[] | undefined,
+): SandboxFacts {
   const containment =
     task.isolation === 'namespace' ? 'namespace' : facts.contained ? 'contained' : 'uncontained';
   return {
@@ -46,6 +50,9 @@ function sandboxFacts(task: CommandTask, facts: StartFacts): SandboxFacts {
       ? { uncontainedReason: facts.uncontained }
       : {}),
     ...(facts.clamped === undefined ? {} : { clampedLimits: facts.clamped }),
+    processCap: facts.processCap ?? { mechanism: 'none' },
+    ...(facts.landlock === undefined ? {} : { landlock: facts.landlock }),
+    ...(knobs === undefined || knobs.length === 0 ? {} : { knobs }),
   };
 }
 
@@ -55,6 +62,7 @@ export function supervise(
   groups: ProcessGroups,
   signal: AbortSignal | undefined,
   launcher: Launcher,
+  knobs?: readonly string[],
 ): Promise<CommandOutcome> {
   const started = performance.now();
   return new Promise<CommandOutcome>((resolve) => {
@@ -117,7 +125,7 @@ export function supervise(
     const events: LaunchEvents = {
       started(pid, facts) {
         spawnMs = elapsed();
-        sandbox = sandboxFacts(task, facts);
+        sandbox = sandboxFacts(task, facts, knobs);
         pgid = pid;
         groups.track(pid);
         // Ended (timeout, abort) before the launcher said it had started: the group goes now.

@@ -8,6 +8,7 @@
  */
 #define _GNU_SOURCE
 #include "spawn-child.h"
+#include "spawn-clone.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -23,8 +24,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "spawn-cap.h"
 #include "spawn-contain.h"
 #include "spawn-exec.h"
+#include "spawn-landlock.h"
 
 #define STACK_SIZE (256 * 1024)
 
@@ -39,25 +42,18 @@
 #define error_text strerror
 #endif
 
-struct child_ctx {
-  struct spawn_request *r;
-  const struct spawn_fds *fds;
-  int contain;
-  /* Only try the containment steps, then exit (spawn_init's check). */
-  int probe;
-  volatile int err;
-  const char *volatile stage;
-};
-
-static const int RESOURCE[LIM_COUNT] = {RLIMIT_CPU, RLIMIT_NOFILE, RLIMIT_FSIZE, RLIMIT_AS};
-static rlim_t hard[LIM_COUNT];
-static struct contain_ids ids;
+const int SPAWN_RESOURCE[LIM_COUNT] = {RLIMIT_CPU, RLIMIT_NOFILE, RLIMIT_FSIZE, RLIMIT_AS};
+static const struct contain_ids *ids;
 static pid_t server;
 /* Readable once the server has exited: how a child in a new PID namespace (getppid() is 0) knows. */
 static int server_pidfd = -1;
-static int contain_ok;
-static char contain_why[160];
 static char *stack;
+
+void child_init(const struct contain_ids *contain_ids) {
+  server = getpid();
+  server_pidfd = (int)syscall(SYS_pidfd_open, server, 0);
+  ids = contain_ids;
+}
 
 int close_from(int from) {
 #ifdef SYS_close_range
@@ -100,7 +96,10 @@ static int child_main(void *arg) {
   const struct spawn_fds *f = c->fds;
   const char *stage = NULL;
   int run_as = (r->flags & SPAWN_RUN_AS) != 0;
-  if (c->contain && contain_enter(&ids, run_as, &stage) != 0) fail(c, stage);
+  /* The cap first: a cgroup is joined, and a pid_max set, before any namespace changes the view. */
+  if (c->cap != NULL && cap_enter(c->cap, &stage) != 0) fail(c, stage);
+  if (c->ns && ns_enter(&r->plan, ids, run_as, &stage) != 0) fail(c, stage);
+  if (c->contain && contain_enter(ids, run_as, &stage) != 0) fail(c, stage);
   if (c->probe) _exit(0);
   /* The server ignores SIGPIPE, and an ignored signal stays ignored across exec. */
   struct sigaction dfl;
@@ -118,7 +117,7 @@ static int child_main(void *arg) {
   if (chdir(r->cwd) != 0) fail(c, "chdir");
   for (int i = 0; i < LIM_COUNT; i++) {
     if ((i == LIM_AS && (r->flags & SPAWN_AS_LIMIT) == 0)) continue;
-    if (set_limit(RESOURCE[i], r->limit[i]) != 0) fail(c, "setrlimit");
+    if (set_limit(SPAWN_RESOURCE[i], r->limit[i]) != 0) fail(c, "setrlimit");
   }
   if ((r->flags & SPAWN_NO_CAPS) != 0 && drop_capabilities(run_as, &stage) != 0) fail(c, stage);
   /* Raw system calls: glibc's set*id wrappers coordinate threads, which a vfork child must not do. */
@@ -128,6 +127,10 @@ static int child_main(void *arg) {
   /* Again after the uid change, which clears the parent-death signal. */
   if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 || prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) != 0)
     fail(c, "prctl");
+  if (c->cap != NULL && cap_limit(c->cap, &stage) != 0) fail(c, stage);
+  /* Landlock last (it needs no_new_privs, and forbids mounts): on top of the namespaces. */
+  if (c->ns && landlock_sandbox(&r->plan, &stage) != 0) fail(c, stage);
+  if (c->contain && landlock_contain(&stage) != 0) fail(c, stage);
   if (!server_alive()) _exit(125);
   /* Last: the server's pidfd is among them. */
   if (close_from(f->fd3 >= 0 ? 4 : 3) != 0) fail(c, "close_range");
@@ -146,7 +149,7 @@ static int child_main(void *arg) {
 }
 
 /* One clone: the child runs child_main; back here once it exec'd or exited. */
-static pid_t start(struct child_ctx *c) {
+pid_t child_start(struct child_ctx *c) {
   if (stack == NULL) {
     void *s = mmap(NULL, STACK_SIZE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
     if (s == MAP_FAILED) return c->stage = "mmap", -1;
@@ -154,6 +157,7 @@ static pid_t start(struct child_ctx *c) {
   }
   int flags = CLONE_VM | CLONE_VFORK | SIGCHLD;
   if (c->contain) flags |= contain_clone_flags((c->r->flags & SPAWN_RUN_AS) != 0);
+  if (c->ns) flags |= ns_clone_flags((c->r->flags & SPAWN_RUN_AS) != 0);
   /* CLONE_VFORK: we resume when the child has exec'd or exited; the stack is free again then. */
   pid_t pid = clone(child_main, stack + STACK_SIZE, flags, c);
   if (pid < 0) {
@@ -169,81 +173,3 @@ static pid_t start(struct child_ctx *c) {
   return pid;
 }
 
-/* A kernel that refuses a namespace refuses the clone with one of these (or a step after it). */
-static int refused_containment(const struct child_ctx *c) {
-  if (c->stage == NULL || !contain_stage(c->stage)) return 0;
-  if (strcmp(c->stage, "clone") != 0) return 1;
-  return c->err == EPERM || c->err == EINVAL || c->err == ENOSPC || c->err == EUSERS || c->err == EACCES;
-}
-
-void spawn_init(void) {
-  server = getpid();
-  server_pidfd = (int)syscall(SYS_pidfd_open, server, 0);
-  for (int i = 0; i < LIM_COUNT; i++) {
-    struct rlimit l;
-    hard[i] = getrlimit(RESOURCE[i], &l) == 0 ? l.rlim_max : RLIM_INFINITY;
-  }
-  contain_init(&ids);
-  struct spawn_request none;
-  memset(&none, 0, sizeof none);
-  struct child_ctx c = {&none, NULL, 1, 1, 0, NULL};
-  pid_t pid = start(&c);
-  if (pid >= 0) {
-    int status = 0;
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-    }
-    contain_ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
-    if (!contain_ok) snprintf(contain_why, sizeof contain_why, "the containment check exited with status %d", status);
-  } else {
-    snprintf(contain_why, sizeof contain_why, "%s: %s", c.stage, strerror(c.err));
-  }
-}
-
-int containment_available(const char **why) {
-  *why = contain_ok ? "" : contain_why;
-  return contain_ok;
-}
-
-pid_t spawn_hook(struct spawn_request *r, const struct spawn_fds *fds, struct spawn_outcome *out) {
-  memset(out, 0, sizeof *out);
-  for (int i = 0; i < LIM_COUNT; i++) {
-    if (hard[i] != RLIM_INFINITY && r->limit[i] > (uint64_t)hard[i]) {
-      r->limit[i] = (uint64_t)hard[i];
-      if (i != LIM_AS || (r->flags & SPAWN_AS_LIMIT) != 0) out->clamped |= 1u << i;
-    }
-  }
-  int want = (r->flags & SPAWN_CONTAIN) != 0;
-  int required = (r->flags & SPAWN_CONTAIN_REQUIRED) != 0;
-  if (want && !contain_ok) {
-    if (required) {
-      out->isolation = 1;
-      out->stage = "containment";
-      errno = EPERM;
-      return -1;
-    }
-    snprintf(out->uncontained, sizeof out->uncontained, "%s", contain_why);
-    want = 0;
-  }
-  struct child_ctx c = {r, fds, want, 0, 0, NULL};
-  pid_t pid = start(&c);
-  if (pid < 0 && want && refused_containment(&c)) {
-    if (required) {
-      out->isolation = 1;
-      out->stage = c.stage;
-      errno = c.err;
-      return -1;
-    }
-    snprintf(out->uncontained, sizeof out->uncontained, "%s: %s", c.stage, strerror(c.err));
-    struct child_ctx plain = {r, fds, 0, 0, 0, NULL};
-    c = plain;
-    pid = start(&c);
-    want = 0;
-  }
-  if (pid < 0) {
-    out->stage = c.stage;
-    errno = c.err;
-    return -1;
-  }
-  out->contained = want;
-  return pid;
-}

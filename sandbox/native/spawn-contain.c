@@ -14,7 +14,9 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-static const char *const STAGES[] = {"clone", "setgroups", "uid_map", "gid_map", "mount /proc", "/proc/sys", NULL};
+#include "spawn-mounts.h"
+
+static const char *const STAGES[] = {"clone", "setgroups", "uid_map", "gid_map", "mount /proc", "/proc/sys", "/sys", NULL};
 
 void contain_init(struct contain_ids *ids) {
   snprintf(ids->uid_map, sizeof ids->uid_map, "%u %u 1", (unsigned)geteuid(), (unsigned)geteuid());
@@ -44,26 +46,21 @@ static int write_file(const char *path, const char *text) {
   return -1;
 }
 
-/* Mounts path over itself read-only (a file or a directory, with what is mounted below it). */
-static int read_only(const char *path) {
-  if (mount(path, path, NULL, MS_BIND | MS_REC, NULL) != 0) return errno == ENOENT ? 0 : -1;
-  return mount(NULL, path, NULL, MS_BIND | MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL);
+int contain_map(const struct contain_ids *ids, const char **stage) {
+  /* /proc is still the host's (or already the hook's own): /proc/self is this child either way. */
+  if (write_file("/proc/self/setgroups", "deny") != 0) return *stage = "setgroups", -1;
+  if (write_file("/proc/self/uid_map", ids->uid_map) != 0) return *stage = "uid_map", -1;
+  if (write_file("/proc/self/gid_map", ids->gid_map) != 0) return *stage = "gid_map", -1;
+  return 0;
 }
 
 int contain_enter(const struct contain_ids *ids, int run_as, const char **stage) {
-  if (!run_as) {
-    /* /proc is still the host's here: /proc/self is this child. */
-    if (write_file("/proc/self/setgroups", "deny") != 0) return *stage = "setgroups", -1;
-    if (write_file("/proc/self/uid_map", ids->uid_map) != 0) return *stage = "uid_map", -1;
-    if (write_file("/proc/self/gid_map", ids->gid_map) != 0) return *stage = "gid_map", -1;
-  }
+  if (!run_as && contain_map(ids, stage) != 0) return -1;
   /* Private first: a mount on a shared /proc would propagate back to the host's. */
-  if (mount(NULL, "/proc", NULL, MS_PRIVATE, NULL) != 0 ||
-      mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) != 0)
-    return *stage = "mount /proc", -1;
-  /* Without capabilities, root still owns the kernel's tunables and the sysrq trigger by their modes. */
-  if (ids->is_root && !run_as && (read_only("/proc/sys") != 0 || read_only("/proc/sysrq-trigger") != 0))
-    return *stage = "/proc/sys", -1;
+  if (mount(NULL, "/proc", NULL, MS_PRIVATE, NULL) != 0) return *stage = "mount /proc", -1;
+  /* Without capabilities, root still owns the kernel's tunables, cgroup files and sysrq by their modes. */
+  if (mounts_proc("/proc", ids->is_root, stage) != 0) return -1;
+  if (ids->is_root && mounts_sys_read_only(stage) != 0) return -1;
   return 0;
 }
 

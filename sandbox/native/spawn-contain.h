@@ -27,10 +27,14 @@ void contain_init(struct contain_ids *ids);
 /* The namespaces a contained child is cloned into; run_as: it will switch uid (no user namespace). */
 int contain_clone_flags(int run_as);
 
+/* Maps the server's uid and gid (only) in the child's new user namespace, setgroups denied. */
+int contain_map(const struct contain_ids *ids, const char **stage);
+
 /*
  * In the cloned child: maps its ids in the new user namespace (unless run_as), then mounts its own
- * /proc (read-only /proc/sys and /proc/sysrq-trigger for a hook that is root on the host). 0, or -1
- * with errno set and *stage naming the step.
+ * /proc (read-only /proc/sys, /proc/sysrq-trigger, /proc/bus, /proc/fs and /proc/irq, and /sys with
+ * every cgroup file system below it read-only, for a hook that is root on the host). 0, or -1 with
+ * errno set and *stage naming the step.
  */
 int contain_enter(const struct contain_ids *ids, int run_as, const char **stage);
 

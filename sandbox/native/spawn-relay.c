@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "spawn-cap.h"
 #include "spawn-wire.h"
 
 #define READ_CHUNK 65536
@@ -20,6 +21,7 @@ struct wire_buf relay_out;
 _Noreturn void kill_all_and_exit(int code) {
   for (struct hook *h = hooks; h != NULL; h = h->next)
     if (!h->exited) kill(-h->pid, SIGKILL);
+  cap_cleanup();
   _exit(code);
 }
 
@@ -102,6 +104,7 @@ void reap(int sigfd) {
     for (struct hook *h = hooks; h != NULL; h = h->next) {
       if (h->pid != pid || h->exited) continue;
       h->exited = 1;
+      cap_release(h->cap_slot);
       if (!h->released) {
         /* What it wrote before exiting goes first. */
         while (h->fd[OUT] >= 0 && read_output(h, OUT)) {

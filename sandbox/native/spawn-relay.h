@@ -23,6 +23,8 @@ struct hook {
   size_t len[4], off[4];
   uint64_t cap, forwarded[3];
   int exited, released;
+  /* Its process-cap slot (spawn-cap.h), released when it exits; -1: none. */
+  int cap_slot;
   struct hook *next;
 };
 

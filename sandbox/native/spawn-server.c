@@ -3,8 +3,10 @@
  * main thread never forks (a fork of Node copies its whole page table: ~1 ms each, synchronously).
  *
  *   hw-spawn-server <executor pid>
- *   hw-spawn-server --check     prints "contained" or "uncontained <why>": whether this host lets it
- *                               contain process-mode hooks (the same check it runs at start)
+ *   hw-spawn-server --check     prints what this host lets it do (the same checks it runs at start),
+ *                               one line each: "contained" or "uncontained <why>"; "namespace
+ *                               <prepared|built>" or "no-namespace <why>"; "process-cap <contained>
+ *                               <namespace>" (the cap's mechanism in each mode); "landlock <abi>"
  *
  * Started by the executor on its first command hook, with an empty environment, stdin and stdout
  * connected to it (socket pairs), and working directory /. It closes every other descriptor it
@@ -18,15 +20,20 @@
  * little-endian; "bytes" are a u32 length and that many bytes.
  *   host -> server
  *     1 SPAWN    u32 flags (spawn-child.h), u32 uid, u32 gid, u64 cpu-seconds, u64 open-files,
- *                u64 file-size, u64 address-space, u64 output cap, bytes cwd, u32 argc, argc x bytes,
- *                u32 envc, envc x bytes (NAME=VALUE), bytes fd3 data, bytes stdin
+ *                u64 file-size, u64 address-space, u64 output cap, u32 process cap (0 none),
+ *                bytes cwd, u32 argc, argc x bytes, u32 envc, envc x bytes (NAME=VALUE), bytes fd3
+ *                data, bytes stdin; in namespace mode then bytes key (whose network namespace),
+ *                u32 n, n x (u8 op, u8 flags, bytes source, bytes destination): the plan (spawn-ns.h)
  *     2 RELEASE  (the host is done with the hook: close its pipes, report nothing more)
  *   server -> host
- *     0 READY    u32 protocol version, u32 server pid, u32 containment available (1/0),
- *                bytes-to-end why not (id 0; first frame)
+ *     0 READY    u32 protocol version, u32 server pid, u32 containment available (1/0), u32
+ *                namespace mode available (1/0), u32 the process cap's mechanism (contained),
+ *                u32 (namespace) (spawn-cap.h), u32 Landlock ABI, bytes why not contained,
+ *                bytes-to-end why no namespace mode (id 0; first frame)
  *     1 STARTED  u32 pid (= its process group), u32 flags (1 contained; 2 << LIM_x: that rlimit was
- *                lowered to the host's hard limit), 4 x u64 the rlimits applied, bytes-to-end why a
- *                hook that asked for containment runs without it
+ *                lowered to the host's hard limit), 4 x u64 the rlimits applied, u32 the process
+ *                cap's mechanism, u32 its bound, u32 the Landlock ABI it runs under (0 none),
+ *                bytes-to-end why a hook that asked for containment runs without it
  *     2 FAILED   u8 kind (0 spawn failed, 1 isolation unavailable), bytes-to-end message (never
  *                started)
  *     3 STDOUT / 4 STDERR   bytes-to-end data (at most cap + 1 bytes per stream in all)
@@ -49,10 +56,10 @@
 #include <unistd.h>
 
 #include "spawn-child.h"
+#include "spawn-hello.h"
 #include "spawn-relay.h"
 #include "spawn-wire.h"
 
-#define PROTOCOL 2
 #define CTL_IN 0
 #define CTL_OUT 1
 /* Past this much unsent output the server stops reading hooks until the host catches up. */
@@ -79,7 +86,9 @@ static void failed(uint32_t id, const struct spawn_outcome *o, const char *cwd, 
   const char *stage = o->stage != NULL ? o->stage : "start";
   int chdir_failed = strcmp(stage, "chdir") == 0;
   const char *why = "";
-  if (o->isolation && !containment_available(&why))
+  if (o->isolation && strcmp(stage, "namespace") == 0 && !ns_available(&why))
+    snprintf(message, sizeof message, "namespace isolation is not available on this host: %s", why);
+  else if (o->isolation && strcmp(stage, "containment") == 0 && !containment_available(&why))
     snprintf(message, sizeof message, "containment is not available on this host: %s", why);
   else
     snprintf(message, sizeof message, "%s%s%s%s: %s", o->isolation ? "cannot contain the hook: " : "cannot start the hook: ",
@@ -139,18 +148,22 @@ static void spawn(uint32_t id, const uint8_t *payload, size_t size) {
   }
   h->id = id;
   h->pid = pid;
+  h->cap_slot = o.cap_slot;
   h->cap = p.output_cap;
   h->next = hooks;
   hooks = h;
   for (int i = 0; i < 4; i++)
     if (h->fd[i] >= 0) fcntl(h->fd[i], F_SETFL, O_NONBLOCK);
-  uint8_t le[8 + 8 * LIM_COUNT];
+  uint8_t le[8 + 8 * LIM_COUNT + 12];
   wire_u32(le, (uint32_t)pid);
   wire_u32(le + 4, (o.contained ? 1u : 0u) | o.clamped << 1);
   for (int i = 0; i < LIM_COUNT; i++) {
     wire_u32(le + 8 + 8 * i, (uint32_t)p.req.limit[i]);
     wire_u32(le + 12 + 8 * i, (uint32_t)(p.req.limit[i] >> 32));
   }
+  wire_u32(le + 8 + 8 * LIM_COUNT, o.cap_mech);
+  wire_u32(le + 12 + 8 * LIM_COUNT, o.cap_max);
+  wire_u32(le + 16 + 8 * LIM_COUNT, o.landlock);
   reply(REP_STARTED, id, le, sizeof le, o.uncontained, strlen(o.uncontained));
   start_input(h, IN, &p.stdin_data);
   start_input(h, FD3, &p.fd3_data);
@@ -239,13 +252,7 @@ static void serve(int sigfd) {
 }
 
 int main(int argc, char **argv) {
-  if (argc == 2 && strcmp(argv[1], "--check") == 0) {
-    spawn_init();
-    const char *why;
-    if (containment_available(&why)) puts("contained");
-    else printf("uncontained %s\n", why);
-    return 0;
-  }
+  if (argc == 2 && strcmp(argv[1], "--check") == 0) return print_check();
   if (argc != 2) {
     fputs("usage: hw-spawn-server <executor pid> (started by hookwarden, not by hand)\n", stderr);
     return 2;
@@ -269,12 +276,7 @@ int main(int argc, char **argv) {
   if (sigfd < 0) return 2;
   if (fcntl(CTL_IN, F_SETFL, O_NONBLOCK) != 0 || fcntl(CTL_OUT, F_SETFL, O_NONBLOCK) != 0) return 2;
   spawn_init();
-  const char *why;
-  uint8_t hello[12];
-  wire_u32(hello, PROTOCOL);
-  wire_u32(hello + 4, (uint32_t)getpid());
-  wire_u32(hello + 8, (uint32_t)containment_available(&why));
-  reply(REP_READY, 0, hello, sizeof hello, why, strlen(why));
+  send_ready();
   flush();
   serve(sigfd);
 }

@@ -124,6 +124,40 @@ static int refused(struct spawn_parse *p, const char *why) {
   return -2;
 }
 
+/* A path the plan may name: absolute, no longer than the kernel's PATH_MAX. */
+static int plan_path(const char *s) {
+  return s != NULL && s[0] == '/' && strlen(s) < 4096;
+}
+
+/* Namespace mode's part of a SPAWN: whose network namespace, and the mount plan (spawn-ns.h). */
+static void take_plan(struct cursor *c, char **arena, struct spawn_parse *p) {
+  struct ns_plan *plan = &p->req.plan;
+  plan->key = take_string(c, arena);
+  plan->nops = (uint32_t)take(c, 4);
+  plan->tpl_fd = plan->net_fd = -1;
+  if (c->bad || plan->nops > NS_MAX_OPS || plan->nops > c->left / 10) {
+    c->bad = 1;
+    return;
+  }
+  plan->ops = p->ops = calloc(plan->nops + 1, sizeof *plan->ops);
+  if (plan->ops == NULL) {
+    c->bad = 1;
+    return;
+  }
+  for (uint32_t i = 0; i < plan->nops && !c->bad; i++) {
+    struct ns_op *o = &plan->ops[i];
+    o->op = (uint8_t)take(c, 1);
+    o->flags = (uint8_t)take(c, 1);
+    o->src = take_string(c, arena);
+    o->dst = take_string(c, arena);
+    o->fd = -1;
+    int sourced = o->op == NS_BIND || o->op == NS_COPY;
+    if (o->op < NS_BIND || o->op >= NS_OP_END || (o->flags & ~NS_FLAGS_ALL) != 0 || !plan_path(o->dst) ||
+        (sourced && !plan_path(o->src)) || (o->op == NS_SYMLINK && (o->src == NULL || o->src[0] == '\0')))
+      c->bad = 1;
+  }
+}
+
 int spawn_parse(struct spawn_parse *p, const uint8_t *payload, size_t size) {
   memset(p, 0, sizeof *p);
   struct cursor c = {payload, size, 0};
@@ -132,6 +166,7 @@ int spawn_parse(struct spawn_parse *p, const uint8_t *payload, size_t size) {
   p->req.gid = (uint32_t)take(&c, 4);
   for (int i = 0; i < LIM_COUNT; i++) p->req.limit[i] = take(&c, 8);
   p->output_cap = take(&c, 8);
+  p->req.max_procs = (uint32_t)take(&c, 4);
   if (c.bad) return bad(p, "truncated SPAWN header");
   /* Every string has a 4-byte length before it: the copies fit in size bytes plus their NULs. */
   char *arena = p->arena = malloc(2 * size + 1);
@@ -168,6 +203,7 @@ int spawn_parse(struct spawn_parse *p, const uint8_t *payload, size_t size) {
   p->req.envp[envc] = NULL;
   p->fd3_data = take_bytes(&c);
   p->stdin_data = take_bytes(&c);
+  if ((p->req.flags & SPAWN_NAMESPACE) != 0) take_plan(&c, &arena, p);
   if (c.bad || c.left != 0 || p->req.cwd[0] == '\0') return bad(p, "malformed SPAWN request");
   if (envc > SPAWN_MAX_ENV)
     return refused(p, "the environment has more variables than hookwarden passes (" STR(SPAWN_MAX_ENV) ")");
@@ -185,6 +221,8 @@ int spawn_parse(struct spawn_parse *p, const uint8_t *payload, size_t size) {
 void spawn_parse_free(struct spawn_parse *p) {
   free(p->arena);
   free(p->arrays);
+  free(p->ops);
   p->arena = NULL;
   p->arrays = NULL;
+  p->ops = NULL;
 }

@@ -28,6 +28,7 @@ struct spawn_parse {
   struct wire_bytes fd3_data, stdin_data; /* point into the request */
   char *arena;
   char **arrays;
+  struct ns_op *ops;
   const char *error;
 };
 

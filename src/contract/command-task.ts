@@ -51,7 +51,7 @@ export interface CommandTask {
   /** Cap per stream; past it the hook is an `output_limit` failure. */
   readonly maxOutputBytes: number;
   readonly rlimits: CommandRlimits;
-  /** `process` (own process group, rlimits) or `namespace` (bubblewrap, on top of that). */
+  /** `process` (own process group, rlimits) or `namespace` (a sandbox of its own, on top of that). */
   readonly isolation: 'process' | 'namespace';
   /**
    * Process mode: its own user, PID, mount and IPC namespaces and /proc (contained) where the host
@@ -61,6 +61,18 @@ export interface CommandTask {
   readonly containment: 'prefer' | 'require';
   /** Namespace mode: mount the sandbox root read-write. */
   readonly writable: boolean;
+  /**
+   * Namespace mode: whose network namespace the hook shares (a tenant's hooks one, never another
+   * tenant's). Default: the executor's own ('').
+   */
+  readonly sandboxKey?: string;
+  /**
+   * Namespace mode: nothing of the host's layout inside (a tenant's own hooks): the root at /project,
+   * a pack at /pack, and the variables and arguments that named host paths name those.
+   */
+  readonly hidePaths?: boolean;
+  /** At most this many processes and threads at once (default DEFAULT_MAX_PROCESSES). */
+  readonly maxProcesses?: number;
   /** Run as the unprivileged host user `nobody` (needs hookwarden to run as root). */
   readonly runAs: 'nobody' | undefined;
   /** Namespace mode: the directory mounted as /etc (a snapshot of harmless entries). */
@@ -74,6 +86,9 @@ export interface CommandTask {
 
 /** The rlimits, by their CommandRlimits names. */
 export type RlimitName = keyof CommandRlimits;
+
+/** A hook's cap on processes and threads, unless it asks for another. */
+export const DEFAULT_MAX_PROCESSES = 256;
 
 /** The containment a started command hook can get (SandboxFacts.containment). */
 export const CONTAINMENTS = ['contained', 'uncontained', 'namespace'] as const;
@@ -89,6 +104,15 @@ export interface SandboxFacts {
   readonly uncontainedReason?: string;
   /** Rlimits lowered to the host's hard limits: the value that applied instead of the one asked. */
   readonly clampedLimits?: Partial<Record<RlimitName, number>>;
+  /** Its cap on processes and threads: the mechanism in force, and the bound. */
+  readonly processCap?: {
+    readonly mechanism: 'pids-cgroup' | 'pid-namespace' | 'rlimit-nproc' | 'none';
+    readonly max?: number;
+  };
+  /** The Landlock ABI it was restricted under, where the kernel has Landlock. */
+  readonly landlock?: number;
+  /** hookwarden's sandbox knobs set in the environment when it ran (`NAME=value`). */
+  readonly knobs?: readonly string[];
 }
 
 /** Outcomes of a hook that started carry what it got. */

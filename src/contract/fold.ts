@@ -116,6 +116,9 @@ function record(hook: FoldHook, answer: HookAnswer, outcome: HookRecord['outcome
     if (answer.sandbox.uncontainedReason !== undefined)
       r.uncontainedReason = answer.sandbox.uncontainedReason;
     if (answer.sandbox.clampedLimits !== undefined) r.clampedLimits = { ...answer.sandbox.clampedLimits };
+    if (answer.sandbox.processCap !== undefined) r.processCap = { ...answer.sandbox.processCap };
+    if (answer.sandbox.landlock !== undefined) r.landlock = answer.sandbox.landlock;
+    if (answer.sandbox.knobs !== undefined) r.knobs = [...answer.sandbox.knobs];
   }
   if (answer.kind !== 'not-run' && answer.retried !== undefined) r.retried = answer.retried;
   return r;

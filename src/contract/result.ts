@@ -45,13 +45,19 @@ export interface HookRecord {
   /**
    * Command hooks: the containment the hook actually got. `contained`: process mode in user, PID,
    * mount and IPC namespaces of its own (it sees and signals only its own processes);
-   * `uncontained`: process mode beside the host (`uncontainedReason` says why); `namespace`:
-   * bubblewrap. See docs/security.md.
+   * `uncontained`: process mode beside the host (`uncontainedReason` says why); `namespace`: a
+   * sandbox of its own. See docs/security.md.
    */
   containment?: SandboxFacts['containment'];
   uncontainedReason?: string;
   /** Rlimits lowered to the host's hard limits: the value that applied, by name. */
   clampedLimits?: Partial<Record<RlimitName, number>>;
+  /** Command hooks: the cap on its processes and threads (mechanism and bound). */
+  processCap?: NonNullable<SandboxFacts['processCap']>;
+  /** Command hooks: the Landlock ABI it ran under, where the kernel has Landlock. */
+  landlock?: number;
+  /** Command hooks: hookwarden's sandbox knobs set in the environment (`NAME=value`). */
+  knobs?: string[];
   /**
    * The hook's machinery (the spawn server, a JS worker) was lost under it through no doing of its
    * own: it ran once more on fresh machinery, and this is how the first run ended.

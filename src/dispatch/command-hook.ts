@@ -67,6 +67,19 @@ function runnableProgram(
   return shellProgram(substitutePlaceholders(c.program, values), def.event);
 }
 
+/**
+ * Namespace mode, per dispatch: whose network namespace the hook shares (a tenant's own hooks one;
+ * the operator's hooks running for that tenant another), and whether it sees nothing of the host's
+ * layout (a tenant's own hooks: docs/security.md, "Nothing of the operator's reaches a tenant").
+ */
+function sandboxPlace(
+  def: CommandHookDefinition,
+  tenant: string,
+): Pick<CommandRequest, 'sandboxKey' | 'hidePaths'> {
+  const own = tenant !== '' && def.scope !== 'policy' && def.scope !== 'trusted';
+  return own ? { sandboxKey: `tenant:${tenant}`, hidePaths: true } : { sandboxKey: `operator:${tenant}` };
+}
+
 function commandRequest(
   def: CommandHookDefinition,
   input: HookInput,
@@ -111,6 +124,30 @@ function commandRequest(
   };
 }
 
+/**
+ * Why a tenant's namespace hook cannot run as written: its command names CLAUDE_PLUGIN_ROOT or
+ * CLAUDE_PLUGIN_DATA (placeholders filled in on the host), a folder of the operator's outside the
+ * sandbox root, which it could not reach and must not learn. The message names no path.
+ */
+function operatorPathInCommand(
+  def: CommandHookDefinition,
+  request: CommandRequest,
+  root: string,
+): string | undefined {
+  if (request.hidePaths !== true || request.isolation !== 'namespace') return undefined;
+  const p = request.program;
+  const text = p.kind === 'shell' ? p.command : p.argv.join('\0');
+  const inside = (dir: string) => dir === root || dir.startsWith(`${root}/`);
+  for (const [name, dir] of [
+    ['CLAUDE_PLUGIN_ROOT', def.command.pluginRoot],
+    ['CLAUDE_PLUGIN_DATA', def.command.pluginData],
+  ] as const) {
+    if (dir !== undefined && !inside(dir) && text.includes(dir))
+      return `its command refers to ${name}, a folder outside this tenant's sandbox (a tenant's namespace hooks see only the sandbox root, at /project); the hook was not run`;
+  }
+  return undefined;
+}
+
 export async function runCommandHook(call: HookCall<CommandHookDefinition>): Promise<HookAnswer> {
   const { def, input, ctx } = call;
   if (def.pack !== undefined) {
@@ -134,9 +171,12 @@ export async function runCommandHook(call: HookCall<CommandHookDefinition>): Pro
       runnable.program,
       call.isolationFloor,
     ),
+    ...sandboxPlace(def, call.tenant),
     // The caller's environment, where the dispatch answers for another process (a daemon's caller).
     ...(call.env === undefined ? {} : { hostEnv: call.env }),
   };
+  const outside = operatorPathInCommand(def, request, ctx.root);
+  if (outside !== undefined) return notRunAnswer(hookError('spawn_failed', outside));
   const toolInputEnv = request.env.CLAUDE_TOOL_INPUT;
   if (toolInputEnv !== undefined && Buffer.byteLength(toolInputEnv) > MAX_TOOL_INPUT_ENV_BYTES) {
     // The hook would not see the input it guards: FreeCode's rule for a hook that cannot run right

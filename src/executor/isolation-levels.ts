@@ -60,7 +60,10 @@ const LEVELS: readonly LevelRow[] = [
       return ns.ok
         ? {
             available: true,
-            detail: `bubblewrap (${ns.bwrap}): no network, read-only root, own pid, ipc and user namespaces`,
+            detail:
+              ns.builder === 'bwrap'
+                ? `bubblewrap (${ns.bwrap}, HOOKWARDEN_NAMESPACE=bwrap): no network, read-only root, own pid, ipc and user namespaces, the process cap`
+                : 'built by the spawn server: no network, a read-only minimal root, own pid, mount, ipc, uts, cgroup and user namespaces, the process cap',
           }
         : { available: false, detail: ns.reason ?? 'unavailable', ...(ns.hint ? { fix: ns.hint } : {}) };
     },

@@ -5,9 +5,11 @@
 // not built), tracks its process group, and cleans up. close() kills every group, stops the spawn
 // server and removes the scratch root.
 import { ProcessGroups } from '../../sandbox/command/kill-group.js';
+import { knobsInUse } from '../../sandbox/command/knobs.js';
 import type { Launcher } from '../../sandbox/command/launch.js';
-import { containmentSetting, createLauncher } from '../../sandbox/command/launcher.js';
-import { runCommand } from '../../sandbox/command/run-command.js';
+import { containmentSetting, createLauncher, namespaceSetting } from '../../sandbox/command/launcher.js';
+import { type NamespaceSupport, namespaceSupport } from '../../sandbox/command/namespace-profile.js';
+import { runCommand, type SandboxSettings } from '../../sandbox/command/run-command.js';
 import type { CommandOutcome, CommandTask } from '../contract/command-task.js';
 import { hookError } from '../contract/error-codes.js';
 import { guardHostProcess } from '../native/host-guard.js';
@@ -30,6 +32,20 @@ export interface CommandLaneOptions {
   readonly scratchBase?: string | undefined;
 }
 
+/** The sandbox knobs as they are now (read when a lane is made, like the launcher's choice). */
+function sandboxSettings(): SandboxSettings {
+  const builder = namespaceSetting();
+  let namespace: NamespaceSupport | undefined;
+  return {
+    containmentOff: containmentSetting(),
+    knobs: knobsInUse(),
+    get namespace() {
+      namespace ??= namespaceSupport(builder);
+      return namespace;
+    },
+  };
+}
+
 export class CommandLane {
   readonly #options: CommandLaneOptions;
   readonly #closing: AbortSignal;
@@ -38,7 +54,8 @@ export class CommandLane {
   readonly #groups = new ProcessGroups();
   readonly #running = new Set<Promise<unknown>>();
   readonly #launcher: Launcher = createLauncher();
-  readonly #containmentOff = containmentSetting();
+  /** The operator's knobs, read now; namespace support is checked on the first namespace hook. */
+  readonly #settings: SandboxSettings = sandboxSettings();
 
   constructor(options: CommandLaneOptions, closing: AbortSignal) {
     // Before any hook can look at this process (host-guard.ts).
@@ -78,7 +95,8 @@ export class CommandLane {
     let scratchDir: string | undefined;
     const run = (async () => {
       scratchDir = this.#scratch.create(tenant);
-      const etcDir = request.isolation === 'namespace' ? this.#scratch.etcSnapshot() : undefined;
+      const etcDir =
+        request.isolation === 'namespace' ? this.#scratch.etcSnapshot(request.hidePaths === true) : undefined;
       return runCommand(
         {
           ...request,
@@ -89,7 +107,7 @@ export class CommandLane {
         this.#groups,
         link.signal,
         this.#launcher,
-        this.#containmentOff,
+        this.#settings,
       );
     })();
     this.#running.add(run);

@@ -37,9 +37,8 @@ export function defaultScratchBase(): string {
 export class ScratchDirs {
   readonly #base: string;
   #root: string | undefined;
-  #etc: string | undefined;
+  readonly #etc = new Map<boolean, string>();
   readonly #tenantDirs = new Map<string, string>();
-  #next = 0;
   readonly #pending = new Set<Promise<void>>();
 
   constructor(base: string = defaultScratchBase()) {
@@ -67,20 +66,25 @@ export class ScratchDirs {
       mkdirSync(parent, { recursive: true, mode: 0o711 });
       this.#tenantDirs.set(tenant, parent);
     }
-    const dir = join(parent, `h${this.#next++}-${randomBytes(8).toString('hex')}`);
+    // A random name only: a count would tell a tenant how many hooks others ran in between.
+    const dir = join(parent, `h-${randomBytes(12).toString('hex')}`);
     mkdirSync(dir, { mode: 0o700 });
     return dir;
   }
 
-  /** The /etc snapshot namespace sandboxes mount (made on first use, removed with the root). */
-  etcSnapshot(): string {
+  /**
+   * The /etc snapshot namespace sandboxes get (made on first use, removed with the root);
+   * `minimalUsers` for a tenant's: no host account in passwd and group.
+   */
+  etcSnapshot(minimalUsers = false): string {
     this.#ensureRoot();
-    if (this.#etc === undefined) {
-      const dir = join(this.#root!, 'etc');
-      snapshotEtc(dir);
-      this.#etc = dir;
+    let dir = this.#etc.get(minimalUsers);
+    if (dir === undefined) {
+      dir = join(this.#root!, minimalUsers ? 'etc-tenant' : 'etc');
+      snapshotEtc(dir, minimalUsers);
+      this.#etc.set(minimalUsers, dir);
     }
-    return this.#etc;
+    return dir;
   }
 
   /** Removes a directory: at once when empty (most hooks), else in the background. */
@@ -98,7 +102,7 @@ export class ScratchDirs {
     while (this.#pending.size > 0) await Promise.all([...this.#pending]);
     if (this.#root !== undefined) rmSync(this.#root, { recursive: true, force: true, maxRetries: 2 });
     this.#root = undefined;
-    this.#etc = undefined;
+    this.#etc.clear();
     this.#tenantDirs.clear();
   }
 }

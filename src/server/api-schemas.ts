@@ -45,6 +45,18 @@ const hookRecordSchema = z.object({
     .record(z.string(), z.number())
     .optional()
     .meta({ description: "Rlimits lowered to the host's hard limits: the value that applied." }),
+  processCap: z
+    .object({
+      mechanism: z.enum(['pids-cgroup', 'pid-namespace', 'rlimit-nproc', 'none']),
+      max: z.number().optional(),
+    })
+    .optional()
+    .meta({ description: 'A command hook: the cap on its processes and threads (docs/security.md).' }),
+  landlock: z.number().optional().meta({ description: 'A command hook: the Landlock ABI it ran under.' }),
+  knobs: z
+    .array(z.string())
+    .optional()
+    .meta({ description: "A command hook: hookwarden's sandbox knobs set in the environment." }),
   retried: z
     .object({ code: z.enum(ERROR_CODES), message: z.string() })
     .optional()

@@ -4,11 +4,11 @@
 // run; `maxAsyncQueued` is one count across replicas. Waits are on events only.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createExecutor, type Executor } from '../../src/index.js';
 import { completions } from '../helpers/async.js';
 import { hooksOn, input, printing, tempDir } from '../helpers/fixture.js';
-import { RedisServer } from '../helpers/redis.js';
+import { describeRedis, REDIS_MISSING, RedisServer } from '../helpers/redis.js';
 
 const ev = () => input({ toolName: 'Bash', toolInput: { command: 'ls' } });
 const quiet = { onWarning: () => {} };
@@ -21,14 +21,16 @@ const executor = async (options: Parameters<typeof createExecutor>[0]) => {
   return e;
 };
 beforeAll(async () => {
+  if (REDIS_MISSING !== undefined) return;
   redis = await RedisServer.start();
 });
 afterAll(async () => {
+  if (REDIS_MISSING !== undefined) return;
   await Promise.all(open.map((e) => e.close()));
   await redis.stop();
 });
 
-describe('Redis mode: failures', () => {
+describeRedis('Redis mode: failures', () => {
   it('a failed run is retried with the hook backoff and completes once, with the attempts counted', async () => {
     const marker = join(tempDir(), 'first-attempt');
     // Fails (exit 1) the first time, when the marker is not there yet; answers {} the second time.

@@ -4,10 +4,10 @@
 // outside: a malformed stream entry is skipped, never crashes the replica nor reaches the client as
 // a frame of its own making.
 import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createExecutor } from '../../src/index.js';
 import { hooksOn, input, printing, tempDir, writeConfig } from '../helpers/fixture.js';
-import { RedisServer, serveOnRedis } from '../helpers/redis.js';
+import { describeRedis, REDIS_MISSING, RedisServer, serveOnRedis } from '../helpers/redis.js';
 import { get, type LiveServer, post, writeAuthFile } from '../helpers/serve.js';
 import { SseStream } from '../helpers/sse.js';
 
@@ -22,17 +22,19 @@ let redis: RedisServer;
 let server: LiveServer;
 let client: Redis;
 beforeAll(async () => {
+  if (REDIS_MISSING !== undefined) return;
   redis = await RedisServer.start();
   client = new Redis(redis.url);
   server = await serveOnRedis(redis, config, ['--auth', auth.path]);
 });
 afterAll(async () => {
+  if (REDIS_MISSING !== undefined) return;
   await server.stop();
   client.disconnect();
   await redis.stop();
 });
 
-describe('hostile entries in a tenant event stream', () => {
+describeRedis('hostile entries in a tenant event stream', () => {
   it('are skipped: the replica keeps serving and the client sees only well-formed events', async () => {
     const acme = await SseStream.open(server.url, t.acme!);
     const key = 'hookwarden:events:t:acme';
@@ -54,7 +56,7 @@ describe('hostile entries in a tenant event stream', () => {
   });
 });
 
-describe('a place reserved for a job that Redis then refused', () => {
+describeRedis('a place reserved for a job that Redis then refused', () => {
   it('is given back: a failed enqueue does not leak a maxAsyncQueued place', async () => {
     // A Redis user that may INCR/DECR but not run scripts: BullMQ's add (a Lua script) fails after
     // the tenant's place was counted.

@@ -3,11 +3,11 @@
 // while Redis is down async hooks fail per their onError (queue_unavailable) and synchronous
 // dispatches keep working. Waits are on events only.
 import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createExecutor } from '../../src/index.js';
 import { completions } from '../helpers/async.js';
 import { hooksOn, input, printing } from '../helpers/fixture.js';
-import { RedisServer } from '../helpers/redis.js';
+import { describeRedis, REDIS_MISSING, RedisServer } from '../helpers/redis.js';
 
 const ev = () => input({ toolName: 'Bash', toolInput: { command: 'ls' } });
 const config = hooksOn('BeforeTool', [
@@ -17,13 +17,15 @@ const config = hooksOn('BeforeTool', [
 
 let redis: RedisServer;
 beforeAll(async () => {
+  if (REDIS_MISSING !== undefined) return;
   redis = await RedisServer.start();
 });
 afterAll(async () => {
+  if (REDIS_MISSING !== undefined) return;
   await redis.stop();
 });
 
-describe('Redis mode (library)', () => {
+describeRedis('Redis mode (library)', () => {
   it('an enqueue-only executor queues; a worker executor runs each job once; jobs survive a Redis restart (AOF)', async () => {
     const prefix = 'aof';
     const producer = await createExecutor({

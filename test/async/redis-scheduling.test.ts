@@ -4,13 +4,13 @@
 // hook wait behind all of it (each job's BullMQ priority is its place in its tenant's backlog).
 // close() while a replica runs an async hook kills the hook (no process outlives the executor) and
 // hands the job back without using an attempt: another replica runs it and completes it once.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createExecutor } from '../../src/index.js';
 import { completions } from '../helpers/async.js';
 import { FifoFeed, FifoLines, mkfifo, waitingHook } from '../helpers/fifo.js';
 import { hooksOn, input, printing, tempDir } from '../helpers/fixture.js';
 import { hookProcesses, settleHookProcesses } from '../helpers/processes.js';
-import { RedisServer } from '../helpers/redis.js';
+import { describeRedis, REDIS_MISSING, RedisServer } from '../helpers/redis.js';
 
 const dir = tempDir();
 const startedFifo = mkfifo(dir, 'started');
@@ -18,13 +18,15 @@ const releaseFifo = mkfifo(dir, 'release');
 
 let redis: RedisServer;
 beforeAll(async () => {
+  if (REDIS_MISSING !== undefined) return;
   redis = await RedisServer.start();
 });
 afterAll(async () => {
+  if (REDIS_MISSING !== undefined) return;
   await redis.stop();
 });
 
-describe('Redis mode: tenants take turns', () => {
+describeRedis('Redis mode: tenants take turns', () => {
   it("a tenant's backlog does not hold another tenant's async hook behind all of it", async () => {
     const started = new FifoLines(startedFifo);
     const release = new FifoFeed(releaseFifo);
@@ -55,7 +57,7 @@ describe('Redis mode: tenants take turns', () => {
   });
 });
 
-describe('Redis mode: close() mid-job', () => {
+describeRedis('Redis mode: close() mid-job', () => {
   it('kills the running hook and leaves the job to another replica, which completes it once', async () => {
     const started = new FifoLines(startedFifo);
     const release = new FifoFeed(releaseFifo);

@@ -186,8 +186,8 @@ describe('tenants', () => {
         .additionalContext!;
       const g = (await hw.dispatch('BeforeTool', input({ toolName: 'Bash' }), { tenant: 'globex' }))
         .additionalContext!;
-      expect(a).toMatch(/\/t-acme\/h\d+-[0-9a-f]{16}$/);
-      expect(g).toMatch(/\/t-globex\/h\d+-[0-9a-f]{16}$/);
+      expect(a).toMatch(/\/t-acme\/h-[0-9a-f]{24}$/);
+      expect(g).toMatch(/\/t-globex\/h-[0-9a-f]{24}$/);
     });
   });
 

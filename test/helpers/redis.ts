@@ -1,12 +1,27 @@
 // A real redis-server for the tests: on a free loopback port, in a temp dir, with AOF persistence
 // (appendfsync always), started and stopped by PID. Readiness is its "Ready to accept connections" line.
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { afterAll } from 'vitest';
+import { afterAll, describe } from 'vitest';
 import { tempDir } from './fixture.js';
 import { HANG_MS, type LiveServer, startServe } from './serve.js';
+
+/**
+ * Why the Redis tests cannot run here (no redis-server), or undefined. HOOKWARDEN_REQUIRE_REDIS=1 (as
+ * in CI) runs them anyway, so that a missing server fails instead of skipping.
+ */
+export const REDIS_MISSING: string | undefined =
+  process.env.HOOKWARDEN_REQUIRE_REDIS === '1' || spawnSync('redis-server', ['--version']).status === 0
+    ? undefined
+    : 'redis-server is not installed (apt-get install -y redis-server)';
+
+/** `describe` for tests that need a real redis-server: skipped, and said so, where there is none. */
+export function describeRedis(name: string, fn: () => void): void {
+  if (REDIS_MISSING !== undefined) console.warn(`${name}: skipped: ${REDIS_MISSING}`);
+  describe.skipIf(REDIS_MISSING !== undefined)(name, fn);
+}
 
 const running = new Set<RedisServer>();
 afterAll(async () => {

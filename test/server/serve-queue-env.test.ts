@@ -1,20 +1,22 @@
 // `serve` takes the Redis URL from $HOOKWARDEN_QUEUE_URL when --queue is not given (a URL with a
 // password stays off the command line), and that variable never reaches a hook, even one that asks
 // for it by name. Real serve, real redis-server (free loopback port, stopped by PID).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { hooksOn, tempDir, writeConfig } from '../helpers/fixture.js';
-import { RedisServer } from '../helpers/redis.js';
+import { describeRedis, REDIS_MISSING, RedisServer } from '../helpers/redis.js';
 import { get, post, startServe } from '../helpers/serve.js';
 
 let redis: RedisServer;
 beforeAll(async () => {
+  if (REDIS_MISSING !== undefined) return;
   redis = await RedisServer.start();
 });
 afterAll(async () => {
+  if (REDIS_MISSING !== undefined) return;
   await redis.stop();
 });
 
-describe('serve with $HOOKWARDEN_QUEUE_URL', () => {
+describeRedis('serve with $HOOKWARDEN_QUEUE_URL', () => {
   it('runs in Redis mode from the variable, and no hook can inherit it', async () => {
     const config = writeConfig(
       tempDir(),

@@ -4,10 +4,10 @@
 // 5 s and lapsed locks are looked for every 2.5 s: bench/async-failover.ts measures how soon). Waits
 // are on FIFO lines and on Redis's own state, not on sleeps.
 import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { FifoFeed, FifoLines, mkfifo, waitingHook } from '../helpers/fifo.js';
 import { hooksOn, tempDir, writeConfig } from '../helpers/fixture.js';
-import { RedisServer, serveOnRedis } from '../helpers/redis.js';
+import { describeRedis, REDIS_MISSING, RedisServer, serveOnRedis } from '../helpers/redis.js';
 import { type LiveServer, post } from '../helpers/serve.js';
 import { SseStream } from '../helpers/sse.js';
 
@@ -30,16 +30,18 @@ const replica = async () => {
   return s;
 };
 beforeAll(async () => {
+  if (REDIS_MISSING !== undefined) return;
   redis = await RedisServer.start();
   client = new Redis(redis.url);
 });
 afterAll(async () => {
+  if (REDIS_MISSING !== undefined) return;
   await Promise.all(live.map((s) => s.stop()));
   client.disconnect();
   await redis.stop();
 });
 
-describe("an async job's lock by default", () => {
+describeRedis("an async job's lock by default", () => {
   it('is at most 5 s, renewed before it lapses; a SIGKILLed replica leaves the job to another', {
     timeout: 120_000,
   }, async () => {

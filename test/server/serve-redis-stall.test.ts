@@ -5,11 +5,11 @@
 // in the tenant's event stream, its place in maxAsyncQueued given back. Waits are on FIFO lines and
 // Redis stream reads, never on sleeps.
 import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createExecutor } from '../../src/index.js';
 import { waitingPair } from '../helpers/fifo.js';
 import { hooksOn, input, tempDir, writeConfig } from '../helpers/fixture.js';
-import { RedisServer, serveOnRedis } from '../helpers/redis.js';
+import { describeRedis, REDIS_MISSING, RedisServer, serveOnRedis } from '../helpers/redis.js';
 import type { LiveServer } from '../helpers/serve.js';
 
 const dir = tempDir();
@@ -23,9 +23,11 @@ const prefix = 'stall';
 
 let redis: RedisServer;
 beforeAll(async () => {
+  if (REDIS_MISSING !== undefined) return;
   redis = await RedisServer.start();
 });
 afterAll(async () => {
+  if (REDIS_MISSING !== undefined) return;
   lines.close();
   feed.close();
   await redis.stop();
@@ -34,7 +36,7 @@ afterAll(async () => {
 const replica = (): Promise<LiveServer> =>
   serveOnRedis(redis, config, ['--queue-prefix', prefix], { HOOKWARDEN_QUEUE_LOCK_MS: '1000' });
 
-describe('a job whose replicas keep dying', () => {
+describeRedis('a job whose replicas keep dying', () => {
   it('stalls three times, then completes once: not-run, job_stalled, its place given back', {
     timeout: 120_000,
   }, async () => {

@@ -11,7 +11,7 @@ import { chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir, writeConfig } from '../helpers/fixture.js';
-import { RedisServer } from '../helpers/redis.js';
+import { describeRedis, REDIS_MISSING, RedisServer } from '../helpers/redis.js';
 import { post, startServe, writeAuthFile } from '../helpers/serve.js';
 
 const canary = (what: string) => `canary${what}${randomUUID().replaceAll('-', '')}`;
@@ -24,9 +24,11 @@ const CANARIES = [QUEUE, TOKEN, AUDIT, API_KEY, AWS];
 
 let redis: RedisServer;
 beforeAll(async () => {
+  if (REDIS_MISSING !== undefined) return;
   redis = await RedisServer.start({ password: QUEUE });
 });
 afterAll(async () => {
+  if (REDIS_MISSING !== undefined) return;
   await redis.stop();
 });
 
@@ -111,7 +113,7 @@ describe.each(MODES)("a tenant's hook (%s) scanning every /proc/*/environ and cm
   }
 });
 
-describe('the Redis URL on the command line (--queue)', () => {
+describeRedis('the Redis URL on the command line (--queue)', () => {
   it('is blanked in /proc/<pid>/cmdline: an uncontained hook does not find its password', async () => {
     const seen = await scanFromTenant('uncontained', undefined, true);
     expect(seen).toContain('HOOK_EVENT=BeforeTool');

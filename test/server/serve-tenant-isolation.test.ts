@@ -5,7 +5,8 @@
 // hooks: tenant b's hook holds a scratch file, an abstract Unix socket and a TCP port open while
 // tenant a's hook tries each of them.
 import { randomUUID } from 'node:crypto';
-import { chmodSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FifoFeed, FifoLines, mkfifo } from '../helpers/fifo.js';
@@ -40,6 +41,23 @@ out["pids"] = max(int(p) for p in os.listdir("/proc") if p.isdigit())
 print(json.dumps({"additionalContext": json.dumps(out)}))
 `;
 
+/**
+ * Where a file a namespace hook sees under /tmp is on the host: its /tmp's bind source (the fourth
+ * field of its mountinfo line), under the scratch base it is on.
+ */
+function hostPath(pid: number, inside: string): string {
+  if (!inside.startsWith('/tmp/')) return inside;
+  const line = readFileSync(`/proc/${pid}/mountinfo`, 'utf8')
+    .split('\n')
+    .find((l) => l.split(' ')[4] === '/tmp');
+  const source = line?.split(' ')[3] ?? '';
+  const base = [process.env.XDG_RUNTIME_DIR, '/dev/shm', tmpdir()].find(
+    (b) => b !== undefined && b !== '' && existsSync(join(b, source)),
+  );
+  if (base === undefined) throw new Error(`cannot find ${source} on the host`);
+  return join(base, source, inside.slice('/tmp/'.length));
+}
+
 async function tenantAProbes(extraArgs: string[], policyExtra: Record<string, unknown> = {}) {
   const dir = sharedTempDir('hw-tenants-');
   const started = mkfifo(dir, 'started');
@@ -67,9 +85,11 @@ async function tenantAProbes(extraArgs: string[], policyExtra: Record<string, un
   );
   try {
     const held = post(`${s.url}/v1/dispatch/BeforeTool`, auth.tokens.b, { toolName: 'Bash', toolInput: {} });
-    const [, secret, port] = (await lines.next()).split(' ');
+    const [, inside, port] = (await lines.next()).split(' ');
     // b's hook as this host sees it (its own view of its pid is its namespace's).
     const pid = Math.max(...processesWithEnv('HW_MARK', marker).map((p) => p.pid));
+    // b sees its scratch directory at /tmp: a is told where that is on the host.
+    const secret = hostPath(pid, inside!);
     const probe = await post(`${s.url}/v1/dispatch/BeforeTool`, auth.tokens.a, {
       toolName: 'Bash',
       toolInput: { secret, port: Number(port), pid },

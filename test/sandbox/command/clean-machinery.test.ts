@@ -1,19 +1,12 @@
 // docs/security.md, invariant 5: the sandbox's own machinery runs in a clean environment; only the hook
 // process sees the hook's variables. Each stage of the machinery (the spawn server, or on the Node spawn path
-// hw-exec or prlimit and env(1); then bwrap) is wiretapped by a program that records the environment
-// and argv it was started with, then execs the real one.
+// hw-exec or prlimit and env(1); bwrap when it builds the namespace sandbox, the tests' cross-check)
+// is wiretapped by a program that records the environment and argv it was started with, then execs
+// the real one. A namespace sandbox is built by the spawn server itself: there is no other stage.
 // Real processes, real bwrap, a real LD_PRELOAD library.
 import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,8 +14,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildHookEnv } from '../../../sandbox/command/env.js';
 import { ProcessGroups } from '../../../sandbox/command/kill-group.js';
 import type { Launcher } from '../../../sandbox/command/launch.js';
-import { namespaceSupport } from '../../../sandbox/command/namespace-profile.js';
-import { findNativeHelper } from '../../../sandbox/command/native-helper.js';
+import { namespacePlan } from '../../../sandbox/command/namespace-plan.js';
+import { namespaceSupport, sandboxEnv } from '../../../sandbox/command/namespace-profile.js';
+import { executable, findNativeHelper } from '../../../sandbox/command/native-helper.js';
 import { NodeSpawnLauncher } from '../../../sandbox/command/node-launcher.js';
 import { runCommand } from '../../../sandbox/command/run-command.js';
 import { SpawnServer } from '../../../sandbox/command/spawn-server.js';
@@ -33,7 +27,7 @@ import { hooksOn, input, withExecutor } from '../../helpers/fixture.js';
 import { dispatchInLeakyHost } from '../../helpers/host.js';
 
 const required = process.env.HOOKWARDEN_REQUIRE_NAMESPACE === '1';
-const REAL_BWRAP = ['/usr/bin/bwrap', '/bin/bwrap', '/usr/local/bin/bwrap'].find((p) => existsSync(p));
+const REAL_BWRAP = ['/usr/bin/bwrap', '/bin/bwrap', '/usr/local/bin/bwrap'].find(executable);
 const TAPS = mkdtempSync(join(tmpdir(), 'hw-taps-'));
 const RECORDS = join(TAPS, 'records');
 
@@ -71,28 +65,37 @@ const LAUNCHES = [
     name: 'the spawn server',
     kind: 'spawn-server',
     launcher: (): Launcher => new SpawnServer(tappedServer),
-    stages: { process: ['spawn-server'], namespace: ['bwrap', 'spawn-server'] },
+    stages: { process: ['spawn-server'], namespace: ['spawn-server'], bwrap: ['bwrap', 'spawn-server'] },
   },
   {
     name: 'Node spawn + hw-exec',
     kind: 'hw-exec',
     launcher: (): Launcher => new NodeSpawnLauncher({ kind: 'hw-exec', path: tappedHwExec }),
-    stages: { process: ['hw-exec'], namespace: ['bwrap', 'hw-exec'] },
+    stages: { process: ['hw-exec'], namespace: [], bwrap: [] },
   },
   {
     name: 'Node spawn + prlimit(1)',
     kind: 'prlimit',
     launcher: (): Launcher => new NodeSpawnLauncher({ kind: 'prlimit', ...tappedPrlimit }),
-    stages: { process: ['env', 'prlimit'], namespace: ['bwrap', 'prlimit'] },
+    stages: { process: ['env', 'prlimit'], namespace: [], bwrap: [] },
   },
 ] as const;
 /** For tasks refused before anything starts. */
 const untapped = new SpawnServer(serverPath!);
-// The bwrap stage is tapped through HOOKWARDEN_BWRAP, read at the first namespaceSupport() (below).
+// The bwrap stage is tapped through HOOKWARDEN_BWRAP (a trusted path: root's, in a 0700 directory).
 if (REAL_BWRAP !== undefined) process.env.HOOKWARDEN_BWRAP = tap('bwrap', REAL_BWRAP);
-const MODES = (['process', 'namespace'] as const).filter(
-  (m) => m === 'process' || namespaceSupport().ok || required,
+const MODES = (['process', 'namespace', 'bwrap'] as const).filter(
+  (m) => m !== 'bwrap' || REAL_BWRAP !== undefined || required,
 );
+type Mode = (typeof MODES)[number];
+const isolationOf = (mode: Mode) => (mode === 'process' ? 'process' : 'namespace');
+/** The knobs' settings for a mode: who builds its namespace sandboxes (bwrap probed here, before the tests). */
+const SETTINGS = {
+  process: {},
+  namespace: { namespace: namespaceSupport('native') },
+  bwrap: { namespace: namespaceSupport('bwrap') },
+};
+const settingsOf = (mode: Mode) => SETTINGS[mode];
 
 const groups = new ProcessGroups();
 afterEach(() => groups.killAll());
@@ -125,65 +128,75 @@ function plainChildFds(): string[] {
     .split('\n');
 }
 
-describe.each(MODES)('the machinery’s environment (%s isolation)', (mode) => {
-  describe.each(LAUNCHES)('through $name', (start) => {
-    it('every stage starts with an empty environment; the hook gets exactly its own variables and no extra descriptor', async () => {
-      rmSync(RECORDS, { recursive: true, force: true });
-      mkdirSync(RECORDS);
-      const needle = `needle-${randomUUID()}`;
-      const t = task({
-        isolation: mode,
-        program: {
-          kind: 'shell',
-          command: 'cat /proc/$$/environ; printf "\\n--fds--\\n"; exec ls -l /proc/self/fd',
-        },
-        env: {
-          HOOK_EVENT: 'BeforeTool',
-          HW_MARK: randomUUID(),
-          HW_NEEDLE: needle,
-          SPACED: 'a b  c',
-          EMPTY: '',
-          LOOKS_LIKE_AN_OPTION: '--bind / /host',
-          MULTI_LINE: 'one\ntwo',
-          UNICODE: 'é ✓',
-        },
+describe.each(MODES)('the machinery’s environment (%s)', (mode) => {
+  // Only the spawn server builds namespace sandboxes: through Node a namespace hook is not run.
+  describe.each(LAUNCHES.filter((l) => mode === 'process' || l.kind === 'spawn-server'))(
+    'through $name',
+    (start) => {
+      it('every stage starts with an empty environment; the hook gets exactly its own variables and no extra descriptor', async () => {
+        rmSync(RECORDS, { recursive: true, force: true });
+        mkdirSync(RECORDS);
+        const needle = `needle-${randomUUID()}`;
+        const t = task({
+          isolation: isolationOf(mode),
+          program: {
+            kind: 'shell',
+            command: 'cat /proc/$$/environ; printf "\\n--fds--\\n"; exec ls -l /proc/self/fd',
+          },
+          env: {
+            HOOK_EVENT: 'BeforeTool',
+            HW_MARK: randomUUID(),
+            HW_NEEDLE: needle,
+            SPACED: 'a b  c',
+            EMPTY: '',
+            LOOKS_LIKE_AN_OPTION: '--bind / /host',
+            MULTI_LINE: 'one\ntwo',
+            UNICODE: 'é ✓',
+          },
+        });
+        const launcher = start.launcher();
+        const r = await runCommand(t, groups, undefined, launcher, settingsOf(mode)).finally(() =>
+          launcher.close(),
+        );
+        expect(r).toMatchObject({ kind: 'exited', exitCode: 0, stderr: '' });
+        if (r.kind !== 'exited') return;
+        const [environ, fdList] = r.stdout.split('\n--fds--\n') as [string, string];
+
+        // The hook: exactly buildHookEnv's variables, with the paths a namespace sandbox moves (HOME,
+        // TMPDIR) where it has them (bubblewrap adds PWD, the cwd).
+        const built = buildHookEnv(t);
+        if (!built.ok) throw new Error(built.message);
+        const inside = mode === 'process' ? built.env : sandboxEnv(built.env, namespacePlan(t));
+        const expected = { ...inside, ...(mode === 'bwrap' ? { PWD: t.cwd } : {}) };
+        const seen = Object.fromEntries(
+          environ
+            .split('\0')
+            .slice(0, -1)
+            .map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
+        );
+        expect(seen).toEqual(expected);
+
+        // No descriptor beyond stdio: fd 3 (the channel) is closed; the spawn server and hw-exec also
+        // close what this process inherited, prlimit cannot (docs: residual exposure of the fallback).
+        const fds = listedFds(fdList);
+        const inherited = plainChildFds().filter((fd) => Number(fd) > 2);
+        expect(fds).toEqual(
+          start.kind !== 'prlimit' ? ['0', '1', '2'] : ['0', '1', '2', ...inherited].sort(),
+        );
+
+        // Every stage of the machinery: an empty environment, and no hook value in its argv, except
+        // the prlimit fallback's env(1) assignments in process mode (documented).
+        const stages = records();
+        expect([...stages.keys()].sort()).toEqual(start.stages[mode]);
+        for (const [stage, runs] of stages) {
+          expect(runs, stage).toHaveLength(1);
+          expect(runs[0]!.environ, `${stage}'s environment`).toBe('');
+          const argvHasValue = runs[0]!.cmdline.some((a) => a.includes(needle));
+          expect(argvHasValue, `${stage}'s argv`).toBe(start.kind === 'prlimit' && mode === 'process');
+        }
       });
-      const launcher = start.launcher();
-      const r = await runCommand(t, groups, undefined, launcher).finally(() => launcher.close());
-      expect(r).toMatchObject({ kind: 'exited', exitCode: 0, stderr: '' });
-      if (r.kind !== 'exited') return;
-      const [environ, fdList] = r.stdout.split('\n--fds--\n') as [string, string];
-
-      // The hook: exactly buildHookEnv's variables (bubblewrap adds PWD, the cwd).
-      const built = buildHookEnv(t);
-      if (!built.ok) throw new Error(built.message);
-      const expected = { ...built.env, ...(mode === 'namespace' ? { PWD: t.cwd } : {}) };
-      const seen = Object.fromEntries(
-        environ
-          .split('\0')
-          .slice(0, -1)
-          .map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
-      );
-      expect(seen).toEqual(expected);
-
-      // No descriptor beyond stdio: fd 3 (the channel) is closed; the spawn server and hw-exec also
-      // close what this process inherited, prlimit cannot (docs: residual exposure of the fallback).
-      const fds = listedFds(fdList);
-      const inherited = plainChildFds().filter((fd) => Number(fd) > 2);
-      expect(fds).toEqual(start.kind !== 'prlimit' ? ['0', '1', '2'] : ['0', '1', '2', ...inherited].sort());
-
-      // Every stage of the machinery: an empty environment, and no hook value in its argv, except
-      // the prlimit fallback's env(1) assignments in process mode (documented).
-      const stages = records();
-      expect([...stages.keys()].sort()).toEqual(start.stages[mode]);
-      for (const [stage, runs] of stages) {
-        expect(runs, stage).toHaveLength(1);
-        expect(runs[0]!.environ, `${stage}'s environment`).toBe('');
-        const argvHasValue = runs[0]!.cmdline.some((a) => a.includes(needle));
-        expect(argvHasValue, `${stage}'s argv`).toBe(start.kind === 'prlimit' && mode === 'process');
-      }
-    });
-  });
+    },
+  );
 });
 
 describe('a hook’s LD_PRELOAD', () => {
@@ -220,7 +233,8 @@ __attribute__((constructor)) static void evil(void) {
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it.each(MODES)('in a config is refused at load and never loads anywhere (%s)', async (mode) => {
+  it.each(MODES)('in a config is refused at load and never loads anywhere (%s)', async (m) => {
+    const mode = isolationOf(m);
     for (const env of [
       { LD_PRELOAD: './evil.so' },
       { LD_PRELOAD: so },
@@ -249,7 +263,8 @@ __attribute__((constructor)) static void evil(void) {
 
   it.each(MODES)(
     'in a task that skipped the loader is refused by the runner, explicit or inherited (%s)',
-    async (mode) => {
+    async (m) => {
+      const mode = isolationOf(m);
       const explicit = await runCommand(
         task({ isolation: mode, env: { HOOK_EVENT: 'x', LD_PRELOAD: so } }),
         groups,
@@ -288,11 +303,11 @@ __attribute__((constructor)) static void evil(void) {
 });
 
 describe('descriptors the host inherited', () => {
-  it.each(MODES)('never reach a hook started through the spawn server (%s)', async (mode) => {
+  it.each(MODES)('never reach a hook started through the spawn server (%s)', async (m) => {
     const options = {
       config: hooksOn('BeforeTool', [
         // exit 2: the listing comes back as the deny reason
-        { isolation: mode, command: 'ls -l /proc/self/fd >&2; exit 2' },
+        { isolation: isolationOf(m), command: 'ls -l /proc/self/fd >&2; exit 2' },
       ]),
       root: tmpdir(),
       event: 'BeforeTool',

@@ -1,11 +1,13 @@
 // The hostile-hook corpus (test/fixtures/hostile/), run in `process` isolation contained (the
 // default where the host allows it), uncontained (the fallback, here forced with
-// HOOKWARDEN_CONTAINMENT=off) and `namespace` isolation. For each: the host survives, the outcome and
+// HOOKWARDEN_CONTAINMENT=off), `namespace` isolation as the spawn server builds it, and the same
+// namespace plan built by bubblewrap (HOOKWARDEN_NAMESPACE=bwrap, where it is installed: the
+// cross-check; both must give the same outcome). For each: the host survives, the outcome and
 // decision follow the failure table (docs/semantics.md#failures), nothing leaks, and no process survives the
 // dispatch, except what docs/security.md documents as not contained in that mode.
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,20 +19,26 @@ import { processesWithEnv } from '../../helpers/processes.js';
 
 // A copy every user can enter: some hooks run as nobody, and the checkout may be private.
 const HOSTILE = sharedCopy(fileURLToPath(new URL('../../fixtures/hostile/', import.meta.url)));
-const ns = namespaceSupport();
+const bwrap = namespaceSupport('bwrap');
 const required = process.env.HOOKWARDEN_REQUIRE_NAMESPACE === '1';
-if (!ns.ok && !required) {
-  // Visible, not silent: outside CI a host without bubblewrap runs the process-mode half only.
-  console.warn(`hostile corpus: namespace mode not run here (${ns.reason}; ${ns.hint})`);
+if (!bwrap.ok && !required) {
+  // Visible, not silent: outside CI a host without bubblewrap runs without the cross-check.
+  console.warn(`hostile corpus: the bubblewrap cross-check is not run here (${bwrap.reason})`);
 }
-const MODES = (['contained', 'uncontained', 'namespace'] as const).filter(
-  (m) => m !== 'namespace' || ns.ok || required,
+const MODES = (['contained', 'uncontained', 'namespace', 'bwrap'] as const).filter(
+  (m) => m !== 'bwrap' || bwrap.ok || required,
 );
 type Mode = (typeof MODES)[number];
+/** Both builders of namespace sandboxes. */
+const inNamespace = (mode: Mode) => mode === 'namespace' || mode === 'bwrap';
 /** The config's isolation for a mode, and the variables its executor is created under. */
-const isolationOf = (mode: Mode) => (mode === 'namespace' ? 'namespace' : 'process');
+const isolationOf = (mode: Mode) => (inNamespace(mode) ? 'namespace' : 'process');
 const modeEnv = (mode: Mode): Record<string, string> =>
-  mode === 'uncontained' ? { HOOKWARDEN_CONTAINMENT: 'off' } : {};
+  mode === 'uncontained'
+    ? { HOOKWARDEN_CONTAINMENT: 'off' }
+    : mode === 'bwrap'
+      ? { HOOKWARDEN_NAMESPACE: 'bwrap' }
+      : {};
 
 /** Runs fn with the mode's variables set (read when the executor's command lane is made). */
 async function underMode<T>(mode: Mode, fn: () => Promise<T>): Promise<T> {
@@ -70,7 +78,7 @@ async function run(
     ),
   );
   expect(result.hooks[0]?.containment).toBe(
-    mode === 'namespace' ? 'namespace' : mode === 'contained' ? 'contained' : 'uncontained',
+    inNamespace(mode) ? 'namespace' : mode === 'contained' ? 'contained' : 'uncontained',
   );
   return { result, marker };
 }
@@ -142,7 +150,64 @@ async function survivors(marker: string, waitMs = 3000): Promise<number[]> {
   }
 }
 
+/** Kernel state a root hook could write (tunables, module parameters), where this host has it. */
+const KERNEL_KNOBS = [
+  '/sys/kernel/mm/transparent_hugepage/enabled',
+  '/sys/kernel/mm/transparent_hugepage/defrag',
+  '/sys/module/printk/parameters/time',
+  '/sys/module/printk/parameters/ignore_loglevel',
+  '/proc/sys/vm/swappiness',
+  '/proc/sys/kernel/printk_ratelimit',
+].filter((f) => existsSync(f));
+
+/** A freezer cgroup of the test's own (v1 freezer.state, or v2 cgroup.freeze): the file to try. */
+function testFreezer(): { file: string; dispose(): void } | undefined {
+  for (const [root, file] of [
+    ['/sys/fs/cgroup/freezer', 'freezer.state'],
+    ['/sys/fs/cgroup', 'cgroup.freeze'],
+    ['/sys/fs/cgroup/unified', 'cgroup.freeze'],
+  ] as const) {
+    const dir = join(root, `hw-test-${randomUUID()}`);
+    try {
+      mkdirSync(dir);
+    } catch {
+      continue;
+    }
+    if (existsSync(join(dir, file))) return { file: join(dir, file), dispose: () => rmdirSync(dir) };
+    rmdirSync(dir);
+  }
+  return undefined;
+}
+
+const kernelState = (files: string[]) => files.map((f) => [f, readFileSync(f, 'utf8')]);
+
 describe.each(MODES)('hostile hooks (%s isolation)', (mode) => {
+  it.runIf(mode !== 'uncontained' && process.getuid?.() === 0)(
+    'as root, writes no kernel tunable, module parameter or cgroup file (its own pids limit included)',
+    async () => {
+      const freezer = testFreezer();
+      const files = [...KERNEL_KNOBS, ...(freezer === undefined ? [] : [freezer.file])];
+      const before = kernelState(files);
+      try {
+        // It writes back what each file holds: the host is unchanged whatever happens.
+        const { result, marker } = await run(mode, 'write-kernel.sh', { env: { KNOBS: files.join(' ') } });
+        const seen = new Map(
+          String(result.additionalContext)
+            .split(' ')
+            .map((e) => e.split('=') as [string, string]),
+        );
+        for (const f of files)
+          expect([f, seen.get(f)]).toEqual([f, expect.stringMatching(/^(refused|absent)$/)]);
+        expect([...seen.values()]).not.toContain('wrote');
+        expect(files.length).toBeGreaterThan(0);
+        expect(await survivors(marker)).toEqual([]);
+        expect(kernelState(files)).toEqual(before);
+      } finally {
+        freezer?.dispose();
+      }
+    },
+  );
+
   it('a fork bomb times out and no process of it survives', async () => {
     const { result, marker } = await run(mode, 'fork-bomb.sh', { timeoutMs: 1500 });
     expect(result.decision).toBe('passthrough');
@@ -157,7 +222,7 @@ describe.each(MODES)('hostile hooks (%s isolation)', (mode) => {
   });
 
   it(
-    mode === 'namespace'
+    inNamespace(mode)
       ? 'cannot reach the network'
       : 'can reach the loopback network (not contained in process mode)',
     async () => {
@@ -172,7 +237,7 @@ describe.each(MODES)('hostile hooks (%s isolation)', (mode) => {
         const until = Date.now() + 5000;
         while (mode !== 'namespace' && !received.join('').includes(marker) && Date.now() < until)
           await new Promise((r) => setTimeout(r, 10));
-        if (mode === 'namespace') {
+        if (inNamespace(mode)) {
           expect(result.additionalContext).toBe('refused');
           expect(received).toEqual([]);
         } else {
@@ -187,7 +252,7 @@ describe.each(MODES)('hostile hooks (%s isolation)', (mode) => {
   );
 
   it(
-    mode === 'namespace'
+    inNamespace(mode)
       ? 'cannot read host secrets outside its root'
       : 'reads files outside its root (not contained in process mode)',
     async () => {
@@ -198,10 +263,13 @@ describe.each(MODES)('hostile hooks (%s isolation)', (mode) => {
       const json = JSON.stringify(result);
       // The host's own secret-looking variables never reach a hook, in either mode.
       expect(json).not.toContain('host-secret-token-value');
-      if (mode === 'namespace') {
+      if (inNamespace(mode)) {
         expect(result.additionalContext).toBe('unreadable');
-        // PID 1 is the sandbox's own init, forked from bwrap: the machinery's environment is empty.
-        expect(result.mutatedToolInput?.initEnv).toBe('');
+        // No machinery inside: PID 1 is the hook itself (its own environment), or under bubblewrap
+        // bwrap's init, forked with an empty environment.
+        const initEnv = String(result.mutatedToolInput?.initEnv);
+        if (mode === 'namespace') expect(initEnv).toContain(`HW_MARK=${marker}`);
+        else expect(initEnv).toBe('');
       } else expect(result.additionalContext).toBe('TOP-SECRET-CONTENT');
       expect(await survivors(marker)).toEqual([]);
     },
@@ -232,14 +300,14 @@ describe.each(MODES)('hostile hooks (%s isolation)', (mode) => {
   }
 
   it(
-    mode === 'namespace'
+    inNamespace(mode)
       ? 'cannot write outside its scratch directory'
       : 'can write outside its root (not contained in process mode)',
     async () => {
       const dir = tempDir('hw-target-');
       const target = join(dir, 'pwned.txt');
       const { result, marker } = await run(mode, 'write-outside.sh', { env: { TARGET: target } });
-      if (mode === 'namespace') {
+      if (inNamespace(mode)) {
         expect(result.additionalContext).toBe('outside=refused inside=refused');
         expect(existsSync(target)).toBe(false);
       } else {
@@ -313,7 +381,7 @@ describe.each(MODES)('hostile hooks (%s isolation)', (mode) => {
   });
 });
 
-describe.each(MODES.filter((m) => m === 'namespace'))('namespace sandboxes (%s)', () => {
+describe.each(MODES.filter(inNamespace))('namespace sandboxes (%s)', () => {
   it('`writable: true` lets a namespace hook write its root', async () => {
     const root = tempDir('hw-writable-');
     mkdirSync(join(root, 'sub'));

@@ -31,6 +31,7 @@ function start(launcher: NodeSpawnLauncher, cwd: string): Promise<{ failed?: str
       fd3: undefined,
       cwd,
       limits: { cpuSeconds: 5, openFiles: 64, fileSizeBytes: 1 << 20, addressSpaceBytes: undefined },
+      maxProcesses: 64,
       runAs: { uid: 65534, gid: 65534 },
       stdin: '',
       maxOutputBytes: 1024,

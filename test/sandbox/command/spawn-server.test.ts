@@ -91,8 +91,9 @@ describe('the spawn server', () => {
     expect(result.hooks[0]).toMatchObject({ outcome: 'allow', containment: 'contained' });
     expect(plainFds).toContain('250');
     expect(fds.map((o) => o.fd)).not.toContain('250');
-    // Its control channel (0, 1, 2) and its own: pipes of running hooks, the signalfd, its pidfd.
-    for (const { target } of fds) expect(target).toMatch(/^(socket|pipe|anon_inode):/);
+    // Its control channel (0, 1, 2) and its own: pipes of running hooks, the signalfd, its pidfd,
+    // Landlock's ruleset and the namespaces it keeps for namespace mode (never a file of the host's).
+    for (const { target } of fds) expect(target).toMatch(/^(socket|pipe|anon_inode|mnt|net):/);
     expect(environ).toBe('');
     expect(cwd).toBe('/');
     expect(owner).toBe(0);
@@ -148,6 +149,7 @@ describe('the spawn server', () => {
         maxOutputBytes: 1024,
         contain: 'prefer',
         dropCapabilities: true,
+        maxProcesses: 64,
       },
       { started: nothing, output: nothing, closed: nothing, exited: nothing, failed: nothing, lost: nothing },
     );

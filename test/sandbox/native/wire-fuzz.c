@@ -47,12 +47,29 @@ static void str(struct out *o, const char *s) {
   put(o, s, strlen(s));
 }
 
+/* A namespace plan: a key and a few operations, now and then one the decoder must refuse. */
+static void plan(struct out *o) {
+  str(o, rnd() % 2 ? "tenant:acme" : "");
+  uint32_t n = rnd() % 6;
+  u32(o, n);
+  for (uint32_t i = 0; i < n; i++) {
+    uint8_t op = (uint8_t)(1 + rnd() % 5), flags = (uint8_t)(rnd() % 8);
+    if (rnd() % 32 == 0) op = (uint8_t)rnd();
+    put(o, &op, 1);
+    put(o, &flags, 1);
+    str(o, op == 2 ? "usr/bin" : op == 1 || op == 3 ? "/usr" : "");
+    str(o, rnd() % 32 == 0 ? "relative" : "/usr");
+  }
+}
+
 /* A valid SPAWN payload with a random shape. */
 static void valid(struct out *o) {
-  u32(o, rnd() & 63);
+  uint32_t flags = rnd() & 127;
+  u32(o, flags);
   u32(o, rnd());
   u32(o, rnd());
   for (int i = 0; i < 5; i++) u64(o, rnd());
+  u32(o, rnd() % 1024);
   str(o, "/tmp");
   uint32_t argc = 1 + rnd() % 8, envc = rnd() % 6;
   /* Now and then past the argument cap: a well-formed request the server refuses. */
@@ -63,6 +80,7 @@ static void valid(struct out *o) {
   for (uint32_t i = 0; i < envc; i++) str(o, i % 3 == 2 ? "BAD NAME=x" : "NAME=value");
   str(o, rnd() % 2 ? "" : "--clearenv");
   str(o, "{}");
+  if ((flags & 64) != 0) plan(o);
 }
 
 /* What a parsed request promises spawn-child.c: NULL-terminated arrays of NUL-terminated strings. */
@@ -77,6 +95,12 @@ static void check(const struct spawn_parse *p) {
   }
   for (size_t n = 0; q->envp[n] != NULL; n++)
     if (strchr(q->envp[n], '=') == NULL) abort();
+  if ((q->flags & 64) == 0) return;
+  if (q->plan.key == NULL || q->plan.nops > 128) abort();
+  for (uint32_t i = 0; i < q->plan.nops; i++) {
+    const struct ns_op *op = &q->plan.ops[i];
+    if (op->op < 1 || op->op > 6 || op->dst == NULL || op->dst[0] != '/' || op->src == NULL) abort();
+  }
 }
 
 int main(int argc, char **argv) {
