@@ -32,6 +32,7 @@ const SCENARIOS: Record<string, () => Promise<{ run: (quick?: boolean) => Promis
   'claude-code-adapter': () => import('./claude-code-adapter.js'),
   'session-replay': () => import('./session-replay.js'),
   'claude-code-client': () => import('./claude-code-client.js'),
+  'agent-client': () => import('./agent-client.js'),
 };
 
 const args = process.argv.slice(2);

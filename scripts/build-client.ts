@@ -1,14 +1,17 @@
-// Builds the native parts of the CLI's Claude Code fast path (run by `npm run build`, after the
-// sandbox's helpers): hookwarden-client, the small C program `claude-code install` writes as the hook
-// command (src/cli/claude-code/native/hookwarden-client.c and its parts), and peer-cred.node, the
+// Builds the native parts of the adapters' fast path (run by `npm run build`, after the sandbox's
+// helpers): hookwarden-client, the small C program every agent's `install` writes as the hook command
+// (src/cli/claude-code/native/hookwarden-client.c and its parts, with the adapters' fail-closed
+// answers generated from their specs: client-tables.ts), and peer-cred.node, the
 // N-API addon with which the daemon asks the kernel who connected (SO_PEERCRED). Both go to
 // dist/native/. Without a C compiler, or without Node's headers for the addon, the build says so and
 // writes dist/native/client-build.json with the reason: `install` then writes the Node command, and
 // `hookwarden doctor` says why.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { clientTables } from './client-tables.js';
 
 const source = (name: string) =>
   fileURLToPath(new URL(`../../src/cli/claude-code/native/${name}`, import.meta.url));
@@ -40,15 +43,21 @@ const client = join(outDir, 'hookwarden-client');
 rmSync(client, { force: true });
 const clientSources = [
   'hookwarden-client.c',
+  'client-event.c',
   'client-fallback.c',
   'client-paths.c',
   'client-wire.c',
   'sha256.c',
 ].map(source);
+// The adapters' table, generated from the specs of this very build (scripts/client-tables.ts).
+const generated = mkdtempSync(join(tmpdir(), 'hw-client-gen-'));
+writeFileSync(join(generated, 'agents.gen.h'), clientTables());
+const include = `-I${generated}`;
 // Static when the C library allows it (a static binary starts fastest: no dynamic loader); else dynamic.
-let why = compile(['-static', ...WARNINGS, '-o', client, ...clientSources]);
-if (why !== undefined) why = compile([...WARNINGS, '-o', client, ...clientSources]);
+let why = compile(['-static', ...WARNINGS, include, '-o', client, ...clientSources]);
+if (why !== undefined) why = compile([...WARNINGS, include, '-o', client, ...clientSources]);
 if (why !== undefined) problems.client = `could not build hookwarden-client: ${why}`;
+rmSync(generated, { recursive: true, force: true });
 
 const addon = join(outDir, 'peer-cred.node');
 rmSync(addon, { force: true });
@@ -70,6 +79,4 @@ else {
 
 writeFileSync(join(outDir, 'client-build.json'), `${JSON.stringify({ cc, problems }, null, 2)}\n`);
 for (const p of Object.values(problems))
-  process.stderr.write(
-    `hookwarden: note: ${p}; \`claude-code install\` will write the Node adapter command\n`,
-  );
+  process.stderr.write(`hookwarden: note: ${p}; \`<agent> install\` will write the Node adapter command\n`);

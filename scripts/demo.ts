@@ -1,6 +1,6 @@
 // `npm run demo`: dispatches the example events against examples/hooks.json and shows the verdicts
 // (deny, ask, allow, passthrough) with timings. The same runs through the CLI:
-//   npx hookwarden dispatch BeforeTool --config examples/hooks.json --input examples/events/bash-rm-rf.json
+//   hookwarden dispatch BeforeTool --config examples/hooks.json --input examples/events/bash-rm-rf.json
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { createExecutor } from '../src/index.js';
@@ -44,7 +44,7 @@ try {
   }
   console.log('Same thing from the CLI (exit 2 = deny):');
   console.log(
-    '  npx hookwarden dispatch BeforeTool --config examples/hooks.json --input examples/events/bash-rm-rf.json --pretty',
+    '  hookwarden dispatch BeforeTool --config examples/hooks.json --input examples/events/bash-rm-rf.json --pretty',
   );
 } finally {
   await executor.close();

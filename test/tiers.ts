@@ -36,4 +36,9 @@ export const SLOW_TESTS: readonly string[] = [
   'test/properties/agent-edge-cursor.test.ts',
   'test/properties/agent-edge-copilot.test.ts',
   'test/cli/agent-edges.test.ts',
+  // An install's whole life (issue 39): many real installs, daemons and copied checkouts each.
+  'test/cli/native-client-agents.test.ts',
+  'test/cli/installation-removed.test.ts',
+  'test/cli/install-lifecycle.test.ts',
+  'test/scripts/build-swap.test.ts',
 ];

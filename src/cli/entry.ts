@@ -2,10 +2,18 @@
 // the interrupt handlers before anything else loads, and a quiet end when the reader goes away.
 import nodeModule from 'node:module';
 import { guardHostProcess, hideSecretArguments } from '../native/host-guard.js';
+import { holdBuild } from './build-hold.js';
 import { installInterrupts } from './interrupt.js';
+
+/** Commands that run for long: they hold the build they run from (build-hold.ts). */
+const longLived = (args: readonly string[]) =>
+  args[0] === 'serve' ||
+  (args[0] === 'daemon' && args[1] === 'run') ||
+  (args[0] === 'claude-code' && args[1] === 'daemon' && args[2] === 'run');
 
 export function prepareEntry(args: readonly string[]): void {
   installInterrupts(args);
+  if (longLived(args)) holdBuild();
   // Before anything reads a secret: no hook of this user reads them from /proc (host-guard.ts).
   guardHostProcess();
   hideSecretArguments();

@@ -5,7 +5,7 @@
 // it loads in microseconds. A signal that arrives before the command has loaded is held and handed
 // over when it claims it (within milliseconds: the command only has modules to load).
 //
-// Other commands (validate, pack, audit, doctor, schema, <adapter> install, claude-code daemon) keep
+// Other commands (validate, pack, audit, doctor, schema, <adapter> install|uninstall, daemon) keep
 // Node's default: the signal ends them at once (the shell reports 130 or 143).
 
 export type InterruptSignal = 'SIGINT' | 'SIGTERM';
@@ -28,7 +28,7 @@ const CLAIMING = new Set([
   'copilot',
 ]);
 /** Their subcommands that do not (the CLI's second argument): `claude-code daemon run` handles its own. */
-const NOT_CLAIMING = new Set(['install', 'daemon']);
+const NOT_CLAIMING = new Set(['install', 'uninstall', 'daemon']);
 
 let received: InterruptSignal | undefined;
 let responder: Responder | undefined;

@@ -14,6 +14,7 @@ import type { DispatchResult } from '../contract/result.js';
 import { interruptedResult } from '../dispatch/dispatcher.js';
 import { createExecutor, type Executor } from '../executor/executor.js';
 import type { ExecutorOptions } from '../executor/options.js';
+import { declareAnswer } from './adapter/answer-fd.js';
 import { sourceOptions } from './executor-flags.js';
 import { claimInterrupts, type InterruptSignal } from './interrupt.js';
 import { UsageError } from './usage-error.js';
@@ -117,6 +118,7 @@ export async function runOneDispatch(spec: DispatchSpec): Promise<number> {
     printed = a.code;
     if (a.stderr !== undefined && a.stderr !== '') process.stderr.write(a.stderr);
     process.stdout.write(a.stdout, then);
+    declareAnswer(a.code);
     return a.code;
   };
   const interrupt = (why: Interruption, repeated: boolean) => {

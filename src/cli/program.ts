@@ -6,6 +6,7 @@ import { Command } from 'commander';
 import { VERSION } from '../contract/version.js';
 import { addAgentCommands } from './adapter/agent-commands.js';
 import { addClaudeCodeCommands } from './claude-code/commands.js';
+import { addDaemonCommands } from './claude-code/daemon/daemon-command.js';
 import { allowHttpUrlOption, collect } from './collect.js';
 import { addBenchCommands } from './commands/bench-command.js';
 import { addPackCommands } from './commands/pack.js';
@@ -243,6 +244,7 @@ Exit status: 0 when every level works, 1 otherwise.`,
   addPackCommands(program, setExitCode);
   addServeCommand(program, setExitCode);
   addClaudeCodeCommands(program, setExitCode);
+  addDaemonCommands(program, setExitCode, 'daemon');
   addAgentCommands(program, setExitCode);
 
   program

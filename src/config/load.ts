@@ -8,9 +8,7 @@
 // - `packs` pins are verified and their hooks join at the pin's scope (src/packs/pins.ts): a refused
 //   policy-scope pack is a policy failure, a refused user-scope pack is skipped with a warning.
 import { basename, dirname, resolve } from 'node:path';
-import type { Dialect } from '../contract/dialects.js';
 import { EventCatalogue } from '../contract/events.js';
-import { renderValue } from '../contract/messages.js';
 import type { Scope } from '../contract/types.js';
 import type { HookDefinition } from '../registry/hook-definition.js';
 import { collectEvents } from './collect-events.js';
@@ -19,12 +17,7 @@ import type { Limits } from './defaults.js';
 import type { Diagnostic, DiagnosticSink } from './diagnostics.js';
 import { dialectOfFile } from './dialect.js';
 import { collectGrants, type Grants, gatedHookTypes, scopeGate, tenantGate } from './grants.js';
-import {
-  collectHookTypePolicy,
-  HOOK_TYPE_KEYS,
-  type HookTypeOptions,
-  type HookTypePolicy,
-} from './hook-type-policy.js';
+import { collectHookTypePolicy, type HookTypeOptions, type HookTypePolicy } from './hook-type-policy.js';
 import { type Layer, mergeLayers } from './merge-layers.js';
 import { type LoadedTenant, mergeTenants } from './merge-tenants.js';
 import { normalizeHooksMap } from './normalize-entries.js';
@@ -34,8 +27,8 @@ import { type LoadRead, recordReads } from './read-log.js';
 import { readSource, type SourceSpec } from './read-source.js';
 import type { LimitsByScope, ScopeLimits } from './scope-limits.js';
 import { collectSessionEnvPolicy, type SessionEnvPolicy } from './session-env-policy.js';
-import { didYouMean } from './suggest.js';
 import { readTenants, type TenantPart } from './tenants.js';
+import { warnIgnoredKeys } from './top-level-keys.js';
 import type { WatchTarget } from './watch-target.js';
 
 export interface LoadOptions {
@@ -101,46 +94,6 @@ export interface LoadedConfig {
   readonly grants: Grants;
 }
 
-const TOP_LEVEL = new Set([
-  '$schema',
-  'dialect',
-  'hooks',
-  'policyHooks',
-  'events',
-  'limits',
-  'packs',
-  'tenants',
-  'description',
-  'sessionEnv',
-  'grants',
-  ...HOOK_TYPE_KEYS,
-]);
-
-/**
- * The top-level keys left to judge once a coding agent's own are set aside: Cursor's and Copilot's
- * `"version"` (which must be 1, or the agent refuses the file), Copilot's `disableAllHooks`, and the
- * rest of a Gemini CLI settings.json or a Codex config (only `hooks` is hook configuration there;
- * keys that look like a typo of hookwarden's are still named).
- */
-function agentTopLevel(dialect: Dialect, value: Record<string, unknown>, sink: DiagnosticSink): string[] {
-  const keys = Object.keys(value);
-  if (dialect === 'cursor' || dialect === 'copilot') {
-    if (value.version !== undefined && value.version !== 1)
-      sink.warn(
-        'version',
-        `${dialect === 'cursor' ? 'Cursor' : 'Copilot CLI'} reads only "version": 1 files, got ${renderValue(value.version)}`,
-      );
-    if (dialect === 'copilot' && value.disableAllHooks === true)
-      sink.warn(
-        'disableAllHooks',
-        'Copilot CLI runs none of these hooks (disableAllHooks: true); hookwarden still does',
-      );
-    return keys.filter((k) => k !== 'version' && !(dialect === 'copilot' && k === 'disableAllHooks'));
-  }
-  if (dialect === 'gemini' || dialect === 'codex') return keys.filter((k) => didYouMean(k, TOP_LEVEL) !== '');
-  return keys;
-}
-
 /** Pins are judged pack by pack (their own policy failures), not as part of their file's validity. */
 const isPinDiagnostic = (d: Diagnostic) => d.path === 'packs' || d.path.startsWith('packs[');
 
@@ -200,15 +153,7 @@ async function loadRecorded(options: LoadOptions): Promise<Omit<LoadedConfig, 'r
       new Set(catalogue.names()),
       src.spec.kind === 'file' ? resolve(src.spec.path) : undefined,
     );
-    const ignored = agentTopLevel(dialect, src.value, src.sink).filter((k) => !TOP_LEVEL.has(k));
-    if (ignored.length > 0) {
-      const hints = ignored.map((k) => didYouMean(k, TOP_LEVEL)).filter((h) => h !== '');
-      src.sink.warn(
-        '',
-        `ignored top-level keys (not hook configuration): ${ignored.map((k) => `${k}${didYouMean(k, TOP_LEVEL)}`).join(', ')}`,
-        src.spec.scope === 'policy' || hints.length > 0,
-      );
-    }
+    warnIgnoredKeys(dialect, src.value, src.sink, src.spec.scope === 'policy');
     // A project file's hooks, and every hook of a runtime tenant's files, answer to their grant.
     const gate =
       options.tenant !== undefined ? tenantGate(grants, options.tenant) : scopeGate(grants, src.spec.scope);

@@ -1,6 +1,9 @@
-// hookpack.sig: `{ "signatures": [{ "keyId": "sha256:…", "algorithm": "ed25519", "signature": "<base64>" }] }`.
-// Each signature is Ed25519 over the UTF-8 bytes of the digest string (`sha256:<64 hex>`). Several
-// signatures coexist (one per key id), which is what lets operators rotate keys without a gap.
+// hookpack.sig: `{ "signatures": [{ "keyId": "sha256:…", "algorithm": "ed25519", "signature": "<base64>",
+// "digest": "sha256:…" }] }`. Each signature is Ed25519 over the UTF-8 bytes of the digest string
+// (`sha256:<64 hex>`). Several signatures coexist (one per key id), which is what lets operators
+// rotate keys without a gap. `digest` (written by `pack sign` since it was added; optional) names the
+// digest signed: without the public key a signature cannot be checked, but one made for another
+// digest than the pack's can be named as one that does not verify (`pack verify` says so).
 import { type KeyObject, sign, verify } from 'node:crypto';
 import { join } from 'node:path';
 import { z } from 'zod';
@@ -22,6 +25,10 @@ const packSignaturesSchema = z.strictObject(
           signature: z
             .string({ error: 'expected a base64 Ed25519 signature' })
             .regex(/^[A-Za-z0-9+/]{86}==$/, { error: 'expected a base64 Ed25519 signature (64 bytes)' }),
+          digest: z
+            .string({ error: 'expected "sha256:<64 hex>"' })
+            .regex(DIGEST_PATTERN, { error: 'expected "sha256:<64 hex>"' })
+            .optional(),
         },
         { error: 'expected {keyId, algorithm, signature}' },
       ),
@@ -37,6 +44,8 @@ export interface PackSignature {
   readonly algorithm: 'ed25519';
   /** Base64 Ed25519 signature over the digest string. */
   readonly signature: string;
+  /** The digest signed, as `pack sign` wrote it (a claim: only the key proves it). */
+  readonly digest?: string | undefined;
 }
 
 export function signDigest(digest: string, privateKey: KeyObject, publicKey: KeyObject): PackSignature {
@@ -44,6 +53,7 @@ export function signDigest(digest: string, privateKey: KeyObject, publicKey: Key
     keyId: packKeyId(publicKey),
     algorithm: 'ed25519',
     signature: sign(null, Buffer.from(digest, 'utf8'), privateKey).toString('base64'),
+    digest,
   };
 }
 

@@ -62,6 +62,11 @@ export interface PackVerification {
    * does not read them, or when a fixture file is invalid: see `warnings`).
    */
   readonly fixtureCount?: number | undefined;
+  /**
+   * `verifyPack` without a trusted key: the key ids of hookpack.sig's signatures, none checked (only
+   * a public key can check one). A signature that names another digest than the pack's is a problem.
+   */
+  readonly uncheckedSignatures?: readonly string[] | undefined;
 }
 
 export interface PackInspection {
@@ -163,6 +168,29 @@ export async function inspectPack(
 }
 
 /**
+ * With no trusted key, hookpack.sig cannot be checked: its signatures are listed as unchecked, and
+ * one that names another digest than the pack's (signed, then changed and locked again) is refused
+ * as a signature that does not verify, plainly.
+ */
+async function withUncheckedSignatures(report: PackVerification): Promise<PackVerification> {
+  const sigs = await readSignatureFile(report.dir);
+  if (!sigs.ok) return sigs.missing ? report : { ...report, warnings: [...report.warnings, sigs.problem] };
+  const stale = sigs.signatures.filter(
+    (s) => s.digest !== undefined && report.digest !== undefined && s.digest !== report.digest,
+  );
+  const problems = stale.map(
+    (s) =>
+      `hookpack.sig: the signature by ${s.keyId} does not verify: it was made for ${s.digest}, and the pack is ${report.digest} now (changed and locked again after signing); sign it again (\`hookwarden pack sign <dir> --key <file>\`)`,
+  );
+  return {
+    ...report,
+    ok: report.ok && problems.length === 0,
+    problems: [...report.problems, ...problems],
+    uncheckedSignatures: sigs.signatures.filter((s) => !stale.includes(s)).map((s) => s.keyId),
+  };
+}
+
+/**
  * Verifies a pack directory: files against its lock, the digest against `options.digest`, and a
  * signature by one of `options.publicKeys`. Never throws for a refused pack (see `ok`, `problems`);
  * rejects with `invalid_options` for a malformed digest or key.
@@ -185,7 +213,9 @@ export async function verifyPack(dir: string, options: PackVerifyOptions = {}): 
     return parsed.key;
   });
   const requireSignature = options.requireSignature ?? publicKeys.length > 0;
-  const { report, walk } = await inspectPack(dir, { digest: options.digest, publicKeys, requireSignature });
+  const inspected = await inspectPack(dir, { digest: options.digest, publicKeys, requireSignature });
+  const { walk } = inspected;
+  const report = publicKeys.length === 0 ? await withUncheckedSignatures(inspected.report) : inspected.report;
   if (walk.problems.length > 0) return report;
   const { readPackFixtures } = await import('./read-fixtures.js');
   const fixtures = await readPackFixtures(walk);

@@ -6,172 +6,9 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, lstatSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { AgentName } from '../../src/contract/agents/protocol.js';
-import { type Obj, recorded } from '../helpers/agents.js';
+import { type Agent, adapterCommands, type Obj, project, SETUPS } from '../helpers/agent-setups.js';
 import { runCli } from '../helpers/cli.js';
 import { tempDir, writeConfig, writeFile } from '../helpers/fixture.js';
-
-/** A guard script that denies `rm -rf` in the agent's own words (it reads the agent's own input). */
-const GUARDS: Record<AgentName, string> = {
-  codex: `#!/bin/sh\ngrep -q 'rm -rf' && { echo 'codex guard: no rm -rf' >&2; exit 2; }; exit 0\n`,
-  gemini: `#!/bin/sh\ngrep -q 'rm -rf' && { echo '{"decision":"deny","reason":"gemini guard: no rm -rf"}'; exit 0; }; exit 0\n`,
-  cursor: `#!/bin/sh\nif grep -q 'rm -rf'; then echo '{"permission":"deny","user_message":"cursor guard: no rm -rf"}'; else echo '{"permission":"allow"}'; fi\n`,
-  copilot: `#!/bin/sh\ngrep -q 'rm -rf' && echo '{"permissionDecision":"deny","permissionDecisionReason":"copilot guard: no rm -rf"}'; exit 0\n`,
-};
-
-interface Setup {
-  /** The hooks file, relative to the project. */
-  readonly file: string;
-  readonly config: (project: string) => Obj;
-  /** Events routed, and the notes on what stays. */
-  readonly routed: readonly string[];
-  readonly left: readonly RegExp[];
-  /** The event to run the installed adapter with, and an input for `command`. */
-  readonly event: string;
-  readonly input: (command: string) => Obj;
-  readonly denied: (r: { status: number | null; stdout: string; stderr: string }) => boolean;
-}
-
-const SETUPS: Record<AgentName, Setup> = {
-  codex: {
-    file: '.codex/hooks.json',
-    config: (p) => ({
-      hooks: {
-        PreToolUse: [
-          {
-            matcher: 'Bash',
-            hooks: [
-              { type: 'command', command: `${p}/.codex/guard.sh`, timeout: 30, statusMessage: 'checking' },
-            ],
-          },
-        ],
-        PostToolUse: [
-          { matcher: 'apply_patch', hooks: [{ type: 'command', command: 'true', commandWindows: 'rem' }] },
-        ],
-        SessionStart: [{ hooks: [{ type: 'command', command: 'echo "repo notes"' }] }],
-        Stop: [{ hooks: [{ type: 'prompt', prompt: 'done?' }] }],
-        Interrupt: [{ hooks: [{ type: 'command', command: 'true' }] }],
-      },
-    }),
-    // Interrupt is Claude Code's event too (2.1.335): hookwarden runs it, so install routes it.
-    routed: ['PreToolUse', 'PostToolUse', 'SessionStart', 'Interrupt'],
-    left: [/Stop\[0\]: left with Codex: "type": "prompt" hooks are refused by Codex itself/],
-    event: 'PreToolUse',
-    input: (command) => ({ ...recorded('codex').PreToolUse, tool_input: { command } }),
-    denied: (r) => r.status === 2 && r.stderr.includes('codex guard: no rm -rf'),
-  },
-  gemini: {
-    file: '.gemini/settings.json',
-    config: (p) => ({
-      general: { vimMode: true },
-      ui: { theme: 'GitHub' },
-      hooksConfig: { enabled: true },
-      hooks: {
-        BeforeTool: [
-          {
-            matcher: 'run_shell_command',
-            sequential: true,
-            hooks: [{ type: 'command', name: 'guard', command: `${p}/.gemini/guard.sh`, timeout: 5000 }],
-          },
-        ],
-        AfterTool: [
-          {
-            matcher: 'read_file|write_file',
-            hooks: [{ type: 'command', command: 'true', description: 'audit' }],
-          },
-        ],
-        BeforeToolSelection: [{ hooks: [{ type: 'command', command: 'echo "{}"' }] }],
-        BeforeModel: [{ hooks: [{ type: 'command', command: 'true' }] }],
-        SessionStart: [{ matcher: 'startup', hooks: [{ type: 'command', command: 'true' }] }],
-      },
-    }),
-    routed: ['BeforeTool', 'AfterTool', 'SessionStart'],
-    left: [
-      /BeforeToolSelection: left with Gemini CLI: its hooks answer with a tool configuration/,
-      /BeforeModel: left with Gemini CLI: its hooks answer with model requests/,
-    ],
-    event: 'BeforeTool',
-    input: (command) => ({ ...recorded('gemini').BeforeTool, tool_input: { command } }),
-    denied: (r) =>
-      r.status === 2 && JSON.parse(r.stdout).decision === 'deny' && r.stdout.includes('gemini guard'),
-  },
-  cursor: {
-    file: '.cursor/hooks.json',
-    config: (p) => ({
-      version: 1,
-      hooks: {
-        beforeShellExecution: [{ command: `${p}/.cursor/guard.sh`, timeout: 10, failClosed: true }],
-        afterFileEdit: [{ command: 'true', matcher: 'Write' }],
-        subagentStart: [{ command: `echo '{"permission":"allow"}'` }],
-        beforeSubmitPrompt: [{ type: 'prompt', prompt: 'is this safe?' }],
-      },
-    }),
-    routed: ['beforeShellExecution', 'afterFileEdit'],
-    left: [
-      /subagentStart: left with Cursor: its hooks may deny a subagent's start/,
-      /beforeSubmitPrompt\[0\]: left with Cursor: "type": "prompt" hooks are run by Cursor itself/,
-    ],
-    event: 'beforeShellExecution',
-    input: (command) => ({ ...recorded('cursor').beforeShellExecution, command }),
-    denied: (r) =>
-      r.status === 0 && JSON.parse(r.stdout).permission === 'deny' && r.stdout.includes('cursor guard'),
-  },
-  copilot: {
-    file: '.github/hooks/security.json',
-    config: () => ({
-      version: 1,
-      hooks: {
-        preToolUse: [
-          {
-            type: 'command',
-            bash: './guard.sh',
-            powershell: './guard.ps1',
-            cwd: '.github/hooks',
-            timeoutSec: 15,
-            comment: 'security',
-          },
-        ],
-        sessionStart: [{ type: 'prompt', prompt: '/review' }],
-        userPromptTransformed: [{ type: 'command', bash: 'true' }],
-      },
-    }),
-    routed: ['preToolUse'],
-    left: [
-      /sessionStart\[0\]: left with Copilot CLI: "type": "prompt" hooks are run by Copilot CLI itself/,
-      /userPromptTransformed: left with Copilot CLI: its hooks rewrite the model-facing prompt/,
-    ],
-    event: 'preToolUse',
-    input: (command) => ({
-      ...recorded('copilot').preToolUse,
-      cwd: '.',
-      toolArgs: JSON.stringify({ command }),
-    }),
-    denied: (r) =>
-      r.status === 0 &&
-      JSON.parse(r.stdout).permissionDecision === 'deny' &&
-      r.stdout.includes('copilot guard'),
-  },
-};
-
-/** The command lines of the adapter hooks the installed file holds for `event`. */
-function adapterCommands(agent: AgentName, file: Obj, event: string): string[] {
-  const entries = ((file.hooks as Obj)[event] as Obj[]) ?? [];
-  const handlers = entries.flatMap((e) => (Array.isArray(e.hooks) ? (e.hooks as Obj[]) : [e]));
-  return handlers
-    .map((h) => (agent === 'copilot' ? h.bash : h.command))
-    .filter((c): c is string => typeof c === 'string' && c.includes('hookwarden'));
-}
-
-type Agent = 'codex' | 'gemini' | 'cursor' | 'copilot';
-
-/** A project holding the agent's hooks file and the guard script it names. */
-function project(agent: Agent): { dir: string; path: string } {
-  const s = SETUPS[agent];
-  const dir = tempDir();
-  const guardDir = agent === 'copilot' ? '.github/hooks' : s.file.split('/')[0]!;
-  writeFile(join(dir, guardDir, 'guard.sh'), GUARDS[agent], 0o755);
-  return { dir, path: writeConfig(dir, s.file, s.config(dir)) };
-}
 
 describe.each(['codex', 'gemini', 'cursor', 'copilot'] as const)('hookwarden %s install', (agent) => {
   const s = SETUPS[agent];
@@ -239,12 +76,11 @@ describe.each(['codex', 'gemini', 'cursor', 'copilot'] as const)('hookwarden %s 
     const allowed = run('ls');
     expect(allowed.status).toBe(0);
     expect(allowed.stdout).not.toMatch(/deny|block/);
-    // Installing again: the file already routes through hookwarden.
-    const again = await runCli([agent, 'install', path]);
-    expect([again.code, again.stderr]).toEqual([
-      1,
-      expect.stringMatching(/already routes .* through hookwarden/),
-    ]);
+    // Installing again: nothing was added since, nothing is written.
+    const installed = readFileSync(path, 'utf8');
+    const again = await runCli([agent, 'install', path, '--write']);
+    expect([again.code, again.stderr]).toEqual([0, expect.stringMatching(/is up to date: nothing to write/)]);
+    expect(readFileSync(path, 'utf8')).toBe(installed);
     // The adapter refuses the installed file as its own config (it would run itself).
     const self = spawnSync(
       process.execPath,

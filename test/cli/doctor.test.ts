@@ -8,7 +8,8 @@ const FAKE_BWRAP = fileURLToPath(new URL('../fixtures/hostile/fake-bwrap-no-user
 
 describe('hookwarden doctor', () => {
   it('reports every isolation level with a real check', async () => {
-    const r = await runCli(['doctor', '--json']);
+    // A home of its own: doctor also judges the agents' hook files it finds there (none here).
+    const r = await runCli(['doctor', '--json'], { env: { ...process.env, HOME: tempDir() } });
     const report = JSON.parse(r.stdout);
     expect(report.checks.map((c: { name: string }) => c.name)).toEqual([
       'command hook spawning',
@@ -23,7 +24,7 @@ describe('hookwarden doctor', () => {
       'bubblewrap',
       'JS hooks (QuickJS)',
       'scratch directories',
-      'Claude Code client',
+      'hookwarden-client',
     ]);
     expect(report.checks[12]).toMatchObject({
       ok: true,

@@ -103,7 +103,7 @@ describe('the daemon', () => {
     expect(alive(daemon.status.pid)).toBe(false);
     expect(readdirSync(`${env.XDG_RUNTIME_DIR}/hookwarden`).filter((n) => n.endsWith('.sock'))).toEqual([]);
     expect((await runCli(['claude-code', 'daemon', 'status'], { env })).stdout).toMatch(
-      /^no Claude Code daemon runs/,
+      /^no hookwarden daemon runs/,
     );
 
     const idle = daemonEnv({ HOOKWARDEN_DAEMON_IDLE_SECONDS: '1' });
@@ -140,7 +140,7 @@ describe('a configuration that does not load', () => {
     const r = await runClient(args, rm, env);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/settings\.hookwarden\.json/);
-    const logs = join(env.XDG_STATE_HOME!, 'hookwarden', 'claude-code-daemon');
+    const logs = join(env.XDG_STATE_HOME!, 'hookwarden', 'daemon');
     const log = await waitUntil(() => {
       const files = existsSync(logs) ? readdirSync(logs) : [];
       const text = files.length === 1 ? readFileSync(join(logs, files[0]!), 'utf8') : '';
@@ -244,7 +244,7 @@ describe('where hookwarden-client could not be built', () => {
     );
     const doctor = await runProgram(process.execPath, [bin, 'doctor', '--json']);
     const check = JSON.parse(doctor.stdout).checks.find(
-      (c: { name: string }) => c.name === 'Claude Code client',
+      (c: { name: string }) => c.name === 'hookwarden-client',
     );
     expect(check).toMatchObject({
       ok: false,

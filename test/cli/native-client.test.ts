@@ -7,6 +7,7 @@ import { spawn } from 'node:child_process';
 import { chmodSync, chownSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { firstCommandWords } from '../../src/cli/adapter/install-state.js';
 import { requestFrame } from '../../src/cli/claude-code/daemon/wire.js';
 import { shellWords } from '../../src/cli/claude-code/routing.js';
 import { runCli, runProgram } from '../helpers/cli.js';
@@ -52,13 +53,13 @@ describe('hookwarden-client', () => {
     expect(first.code).toBe(0);
     expect(noteOf(first.stderr)).toBe('no daemon runs for this configuration yet');
     const daemon = await onlyDaemon(env);
+    // The adapter and its flags, without the per-call --timeout (and nothing of the guard after `||`).
+    const words = firstCommandWords(command);
     expect(daemon.status.args).toEqual(
-      shellWords(command)
-        .slice(4)
-        .filter((_, i, a) => a[i - 1] !== '--timeout' && a[i] !== '--timeout'),
+      words.slice(3).filter((_, i, a) => a[i - 1] !== '--timeout' && a[i] !== '--timeout'),
     );
     expect(daemon.status.log).toMatch(
-      new RegExp(`^${env.XDG_STATE_HOME}/hookwarden/claude-code-daemon/cc-[0-9a-f]{32}\\.log$`),
+      new RegExp(`^${env.XDG_STATE_HOME}/hookwarden/daemon/hw-[0-9a-f]{32}\\.log$`),
     );
     expect(readFileSync(daemon.status.log!, 'utf8')).toContain('"msg":"listening"');
     const second = await claude(rm);

@@ -7,9 +7,10 @@ import { createExecutor, type Executor, type ExecutorOptions } from '../../src/i
 import type { HookDefinition } from '../../src/registry/hook-definition.js';
 
 const dirs: string[] = [];
+// A file that copied a checkout or two (tens of MB each) removes a lot: a bound that only catches a hang.
 afterAll(() => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
+}, 300_000);
 
 export function tempDir(prefix = 'hw-test-'): string {
   const d = mkdtempSync(join(tmpdir(), prefix));

@@ -1,6 +1,6 @@
 // hookwarden-client and its daemon in tests: real processes, each test with its own socket and
 // state directories (XDG_RUNTIME_DIR, XDG_STATE_HOME), every daemon stopped at the end of the file.
-import { chmodSync, cpSync, existsSync, mkdirSync, symlinkSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdirSync, realpathSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll } from 'vitest';
@@ -20,9 +20,15 @@ afterAll(async () => {
   for (const d of daemons)
     if (d.child.exitCode === null && d.child.signalCode === null) d.child.kill('SIGTERM');
   await Promise.all([...daemons].map((d) => d.done.catch(() => undefined)));
-  // Daemons started on demand (in the background): `daemon stop` waits for each to exit.
-  await Promise.all([...envs].map((env) => runCli(['claude-code', 'daemon', 'stop'], { env })));
-});
+  // Daemons started on demand (in the background): `daemon stop` waits for each to exit. A file
+  // with many environments starts as many Node processes here: a bound that only catches a hang.
+}, 120_000);
+
+afterAll(async () => {
+  const all = [...envs];
+  for (let i = 0; i < all.length; i += 4)
+    await Promise.all(all.slice(i, i + 4).map((env) => runCli(['daemon', 'stop'], { env })));
+}, 300_000);
 
 /** An environment with a socket directory and a state directory of its own. */
 export function daemonEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv & { XDG_RUNTIME_DIR: string } {
@@ -154,8 +160,14 @@ export const ls = JSON.stringify(bashInput('ls'));
 /** A checkout of its own (bin, dist, package.json; node_modules linked): to change without disturbing others. */
 export function copyCheckout(): string {
   const copy = tempDir('hw-checkout-');
+  // dist/ is a link to the build in force (scripts/build.mjs): the copy gets the build itself, never a
+  // link back into this checkout (cpSync would make a relative link absolute).
   for (const part of ['bin', 'dist', 'package.json'])
-    cpSync(join(ROOT, part), join(copy, part), { recursive: true });
+    cpSync(realpathSync(join(ROOT, part)), join(copy, part), {
+      recursive: true,
+      dereference: true,
+      filter: (src) => !/\/\.(holders|retired)$/.test(src),
+    });
   symlinkSync(join(ROOT, 'node_modules'), join(copy, 'node_modules'));
   return copy;
 }

@@ -1,6 +1,8 @@
 // Finds processes started as hooks (their environment carries HOOK_EVENT), and spawn servers, for
-// leak checks.
+// leak checks: only the suite's own, never those of the user's own daemon of the same checkout, or of
+// another checkout's suite.
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { basename, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export interface HookProcess {
@@ -28,18 +30,42 @@ const commOf = (pid: number): string => {
   }
 };
 
+const cmdlineOf = (pid: number): string => {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'latin1');
+  } catch {
+    return '';
+  }
+};
+
+/** The start time of `pid` in clock ticks since boot (0 when it is gone). */
+function startOf(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]);
+  } catch {
+    return 0;
+  }
+}
+
 /**
- * Whether `pid` is ours: below this process, or (with `orphans`) an orphan, whose ancestors hold no
- * Node process (another suite's hooks, in another checkout, sit below that suite's Node).
+ * Whether `pid` is ours: below this process; or below a daemon the suite started (its command line
+ * names the suite's socket directory, the suite's XDG_RUNTIME_DIR set by global-setup.ts); or (with
+ * `orphans`) an orphan started after this process, whose ancestors hold no Node process (another
+ * suite's hooks, the user's own daemon's, sit below that Node).
  */
 function isOurs(pid: number, orphans: boolean): boolean {
+  const suite = process.env.XDG_RUNTIME_DIR;
   let sawNode = false;
   for (let p: number | undefined = pid, hops = 0; p !== undefined && p > 1 && hops < 64; hops++) {
     if (p === process.pid) return true;
-    if (p !== pid && commOf(p) === 'node') sawNode = true;
+    if (p !== pid && commOf(p) === 'node') {
+      if (suite !== undefined && suite !== '' && cmdlineOf(p).includes(`${suite}/`)) return true;
+      sawNode = true;
+    }
     p = parentOf(p);
   }
-  return orphans && !sawNode;
+  return orphans && !sawNode && startOf(pid) >= startOf(process.pid);
 }
 
 /**
@@ -101,16 +127,33 @@ export async function settleMarked(name: string, value: string, timeoutMs = 5000
   }
 }
 
-/** This checkout's spawn server binary (a server of another checkout is not this suite's). */
-const SPAWN_SERVER = fileURLToPath(new URL('../../dist/native/hw-spawn-server', import.meta.url));
+/** This checkout (a server of another checkout is not this suite's). */
+const CHECKOUT = fileURLToPath(new URL('../../', import.meta.url)).replace(/\/$/, '');
 
-/** Running spawn servers of this checkout; with `parent`, only that process's children. */
-export function spawnServers(parent?: number): HookProcess[] {
+/**
+ * Whether `exe` is a spawn server of this checkout: of its build in force or an older one (a
+ * process keeps running the build it started from: scripts/build.mjs).
+ */
+function isSpawnServer(exe: string): boolean {
+  const build = dirname(dirname(exe));
+  return (
+    basename(exe) === 'hw-spawn-server' &&
+    dirname(build) === CHECKOUT &&
+    (basename(build) === 'dist' || basename(build).startsWith('.dist-'))
+  );
+}
+
+/**
+ * Running spawn servers of this checkout; with `parent`, only that process's children; with `suite`,
+ * only the suite's own (isOurs: never the user's own daemon's).
+ */
+export function spawnServers(parent?: number, suite = false): HookProcess[] {
   const out: HookProcess[] = [];
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
-      if (readlinkSync(`/proc/${entry}/exe`) !== SPAWN_SERVER) continue;
+      if (!isSpawnServer(readlinkSync(`/proc/${entry}/exe`))) continue;
+      if (suite && !isOurs(Number(entry), true)) continue;
       const stat = readFileSync(`/proc/${entry}/stat`, 'latin1');
       const fields = /^\d+ \(.*\) (\S) (\d+) /.exec(stat);
       if (fields === null || fields[1] === 'Z') continue;
@@ -124,11 +167,14 @@ export function spawnServers(parent?: number): HookProcess[] {
   return out;
 }
 
-/** Waits until no spawn server of this checkout is left (or the timeout passes); returns what is left. */
+/**
+ * Waits until no spawn server of this checkout is left (or the timeout passes); returns what is left.
+ * `parent`: that process's only; else the suite's own (never the user's own daemon's).
+ */
 export async function settleSpawnServers(timeoutMs = 3000, parent?: number): Promise<HookProcess[]> {
   const until = Date.now() + timeoutMs;
   for (;;) {
-    const left = spawnServers(parent);
+    const left = spawnServers(parent, parent === undefined);
     if (left.length === 0 || Date.now() > until) return left;
     await new Promise((r) => setTimeout(r, 50));
   }

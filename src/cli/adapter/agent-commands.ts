@@ -5,6 +5,8 @@ import type { Command } from 'commander';
 import type { AgentName } from '../../contract/agents/protocol.js';
 import { ADAPTER_FLAGS, commanderFlag, type FlagSpec } from '../claude-code/flags.js';
 import { agentAdapter } from './agent-spec.js';
+import type { InstallFlags } from './install-types.js';
+import { addUninstallCommand, followLinkOption } from './uninstall-command.js';
 
 interface AgentHelp {
   readonly what: string;
@@ -132,15 +134,24 @@ Examples:
       '--hooks-file <path>',
       `where the hooks copy goes (default: <file name>.hookwarden${agent === 'copilot' ? '' : '.json'} next to <file>, a name ${spec.title} does not read)`,
     )
+    .option(
+      '--no-client',
+      'write the Node adapter command even where hookwarden-client was built (every call starts Node)',
+    )
+    .addOption(followLinkOption())
     .addHelpText(
       'after',
       `
 The hooks the adapter runs move to a copy ${spec.title} does not read; each event that had some gets
 ONE adapter hook instead, whose timeout covers the moved hooks (summed where hookwarden runs them one
 after the other, the longest where at once, plus 2 s; the adapter answers 3 s before ${spec.title}
-gives up), running this node and this hookwarden by absolute path. Left with ${spec.title}, as they
-were: hook types it runs itself, events hookwarden has no place for (named, with the reason). A file
-that already routes through an adapter is refused.
+gives up), running hookwarden-client (where it was built), this node and this hookwarden by their
+real paths, with a guard that gives the event's fail-closed answer if the command cannot run at all
+(hookwarden moved or removed). Left with ${spec.title}, as they were: hook types it runs itself,
+events hookwarden has no place for (named, with the reason). A symbolic link on the way is followed
+only when it is your dotfile link (in ~ or ~/.config), root's, or named with --follow-link. Run again,
+install routes the hooks added to the file since, keeps the routed ones, and rewrites every command
+for this hookwarden (after an upgrade or a move); \`${agent} uninstall <file>\` undoes it.
 
 Before (${h.file.split(' ')[0]}):
   ${h.before}
@@ -151,11 +162,19 @@ Examples:
   $ hookwarden ${agent} install ${h.file.split(' ')[0]}
   $ hookwarden ${agent} install ${h.file.split(' ')[0]} --write`,
     )
-    .action(async (file: string, flags: { write?: boolean; hooksFile?: string; socket?: string }) => {
+    .action(async (file: string, flags: InstallFlags) => {
       const { runInstall } = await import('./install-core.js');
       const { agentInstaller } = await import('./agent-install.js');
       setExitCode(await runInstall(agentInstaller(agent), file, flags));
     });
+  addUninstallCommand(
+    cmd,
+    agent,
+    spec.title,
+    h.file.split(' ')[0]!,
+    async () => (await import('./agent-install.js')).agentInstaller(agent),
+    setExitCode,
+  );
 }
 
 export function addAgentCommands(program: Command, setExitCode: (code: number) => void): void {

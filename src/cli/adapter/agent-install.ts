@@ -14,8 +14,7 @@ import { isObject } from '../../contract/messages.js';
 import { ToolMatcher } from '../../registry/matcher.js';
 import { unionMatcher } from '../claude-code/install-plan.js';
 import { readScannable } from '../claude-code/quick-scan.js';
-import { shellQuote } from '../claude-code/routing.js';
-import type { EventPlan, Installer, InstallPlan } from './install-core.js';
+import type { EventPlan, Installer, InstallPlan } from './install-types.js';
 
 type Obj = Record<string, unknown>;
 
@@ -127,15 +126,13 @@ function planAgent(agent: AgentName, hooks: Obj): InstallPlan {
   return { events, copy, notes, refusals: [] };
 }
 
-/** The command line of an adapter entry (each word quoted for the shell the agent runs it in). */
-const line = (words: readonly string[]) => words.map(shellQuote).join(' ');
-
 function entriesOf(
   agent: AgentName,
   event: string,
   p: EventPlan,
   words: readonly string[],
   timeout: number,
+  line: (words: readonly string[]) => string,
 ): Obj[] {
   const matcher = p.matcher === undefined ? {} : { matcher: p.matcher };
   switch (agent) {
@@ -221,7 +218,7 @@ export function agentInstaller(agent: AgentName): Installer {
       return `its shape is ${shape === 'hookwarden' ? "hookwarden's" : `${shape}'s`} (declare "dialect": "${agent}" if it is ${AGENTS[agent].title}'s)`;
     },
     plan: (hooks) => planAgent(agent, hooks),
-    entries: (event, p, words, timeout) => entriesOf(agent, event, p, words, timeout),
+    entries: (event, p, words, timeout, line) => entriesOf(agent, event, p, words, timeout, line),
     copyPath: (path) => copyPathOf(agent, path),
     ...(agent === 'cursor' ? { otherFiles: cursorOtherFiles } : {}),
   });

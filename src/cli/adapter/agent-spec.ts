@@ -7,7 +7,7 @@ import { AgentInputProblem, type AgentName } from '../../contract/agents/protoco
 import { DEFAULT_EVENTS, EventCatalogue } from '../../contract/events.js';
 import type { FlagSpec } from '../claude-code/flags.js';
 import { InputProblem, parseInputJson } from '../claude-code/input.js';
-import { runAdapter } from './run-adapter.js';
+import { runAdapterCommand } from './run-adapter.js';
 import type { AdapterSpec } from './spec.js';
 
 const EVENT_FLAG: FlagSpec = {
@@ -67,7 +67,7 @@ export function agentAdapter(agent: AgentName): AdapterSpec {
   });
 }
 
-/** Runs the adapter of `agent` (`hookwarden <agent> …`). */
+/** Runs the adapter of `agent` (`hookwarden <agent> …`), then starts the daemon hookwarden-client asked for. */
 export function runAgentAdapter(agent: AgentName, args: readonly string[]): Promise<number> {
-  return runAdapter(agentAdapter(agent), args);
+  return runAdapterCommand(agentAdapter(agent), args);
 }

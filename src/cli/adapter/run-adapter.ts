@@ -15,7 +15,7 @@
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { configIdentity } from '../../server/config-identity.js';
-import { clientFallbackNote } from '../claude-code/daemon/start.js';
+import { clientFallbackNote, startDaemonIfAsked } from '../claude-code/daemon/start.js';
 import { type AdapterFlags, parseAdapterArgs, timeoutMs } from '../claude-code/flags.js';
 import { forwardDispatch } from '../claude-code/forward.js';
 import { InputProblem, MAX_STDIN_BYTES, readCapped } from '../claude-code/input.js';
@@ -26,11 +26,13 @@ import type { CliAnswer } from '../one-dispatch.js';
 import { stdinHasInput } from '../stdin.js';
 import { UsageError } from '../usage-error.js';
 import { failureAnswer, toCliAnswer } from './answer.js';
+import { declareAnswer } from './answer-fd.js';
 import type { AdapterInput, AdapterSpec } from './spec.js';
 
 function write(a: CliAnswer, then?: () => void): number {
   if (a.stderr !== undefined && a.stderr !== '') process.stderr.write(a.stderr);
   process.stdout.write(a.stdout, then);
+  declareAnswer(a.code);
   return a.code;
 }
 
@@ -133,10 +135,10 @@ async function readInput(spec: AdapterSpec, flags: AdapterFlags): Promise<Adapte
 }
 
 /** The quick scan reads Claude Code's `tool_name`; a dispatch input names the tool in either case. */
-const scanInput = (input: Record<string, unknown>) =>
+export const scanInput = (input: Record<string, unknown>) =>
   typeof input.toolName === 'string' ? { ...input, tool_name: input.toolName } : input;
 
-export async function runAdapter(spec: AdapterSpec, args: readonly string[]): Promise<number> {
+async function runAdapter(spec: AdapterSpec, args: readonly string[]): Promise<number> {
   const startedAt = performance.now();
   // fast: this module answers (signals, --timeout, errors); full: full-dispatch.ts does.
   let stage = 'fast' as 'fast' | 'full' | 'done';
@@ -229,4 +231,14 @@ export async function runAdapter(spec: AdapterSpec, args: readonly string[]): Pr
   } finally {
     if (deadline !== undefined) clearTimeout(deadline);
   }
+}
+
+/**
+ * The adapter command: runs the adapter, then, once its answer is out, starts the daemon that
+ * hookwarden-client asked for (it found none for this configuration and ran this adapter instead).
+ */
+export async function runAdapterCommand(spec: AdapterSpec, args: readonly string[]): Promise<number> {
+  const code = await runAdapter(spec, args);
+  if (!(parseFlags(spec, args) instanceof UsageError)) await startDaemonIfAsked(spec.command, args);
+  return code;
 }

@@ -1,5 +1,5 @@
 // Which command lines call an adapter proper: `hookwarden claude-code …` (or codex, gemini, cursor,
-// copilot …), not its help, not `<agent> install` and not `claude-code daemon`. Those run without
+// copilot …), not its help, not `<agent> install|uninstall` and not `claude-code daemon`. Those run without
 // commander (main.ts), from the adapters' own CommonJS entry when bin/hookwarden starts them
 // (adapter-main.ts). Dependency-free.
 
@@ -18,6 +18,7 @@ export function isAdapterCall(args: readonly string[]): boolean {
     args[0] !== undefined &&
     ADAPTER_COMMANDS.includes(args[0]) &&
     args[1] !== 'install' &&
+    args[1] !== 'uninstall' &&
     args[1] !== 'daemon' &&
     args[1] !== 'help' &&
     !args.some((a) => a === '--help' || a === '-h')

@@ -2,6 +2,9 @@
 // teaches them. The adapter itself is started by main.ts without commander (flags.ts); commander
 // shows its help and runs `install`.
 import type { Command } from 'commander';
+import type { InstallFlags } from '../adapter/install-types.js';
+import { addUninstallCommand, followLinkOption } from '../adapter/uninstall-command.js';
+import { addDaemonCommands } from './daemon/daemon-command.js';
 import { ADAPTER_FLAGS, commanderFlag } from './flags.js';
 
 export function addClaudeCodeCommands(program: Command, setExitCode: (code: number) => void): void {
@@ -62,55 +65,7 @@ In a settings file (what \`install\` writes):
     setExitCode(await runClaudeCodeAdapter(process.argv.slice(3)));
   });
 
-  const daemon = cc
-    .command('daemon')
-    .description(
-      'the per-user daemon hookwarden-client forwards hook calls to: started on demand, exits when idle',
-    )
-    .addHelpText(
-      'after',
-      `
-When \`claude-code install\` found hookwarden-client built (npm run build, with a C compiler), the
-hook command it writes is the client: it sends each call to a daemon that keeps the configuration
-loaded and the sandboxes warm, and runs the Node adapter in its own process on any doubt (no daemon,
-another configuration, a file changed since the daemon loaded it, a socket of another user, a
-protocol error, a daemon that dies or does not answer in time). The first call of a configuration
-starts its daemon in the background; it exits after 15 minutes without a call
-($HOOKWARDEN_DAEMON_IDLE_SECONDS when it starts), on \`daemon stop\`, or when hookwarden is rebuilt.
-Sockets: $XDG_RUNTIME_DIR/hookwarden (else /tmp/hookwarden-<uid>), mode 0700. Logs:
-$XDG_STATE_HOME/hookwarden/claude-code-daemon (else ~/.local/state/…). See docs/claude-code.md.
-
-Examples:
-  $ hookwarden claude-code daemon status
-  $ hookwarden claude-code daemon stop`,
-    );
-  daemon
-    .command('status')
-    .description("list this user's Claude Code daemons: what each runs, its calls, its socket and log")
-    .option('--json', 'print the reports as JSON')
-    .action(async (flags: { json?: boolean }) => {
-      const { runDaemonStatus } = await import('./daemon/control.js');
-      setExitCode(await runDaemonStatus(flags));
-    });
-  daemon
-    .command('stop')
-    .description('stop every Claude Code daemon of this user (the next hook call starts one again)')
-    .option('--json', 'print the reports as JSON')
-    .action(async (flags: { json?: boolean }) => {
-      const { runDaemonStop } = await import('./daemon/control.js');
-      setExitCode(await runDaemonStop(flags));
-    });
-  daemon
-    .command('run')
-    .description('run a daemon in the foreground (the adapter starts it on demand; for debugging)')
-    .requiredOption('--socket <path>', "its socket, in the user's daemon directory")
-    .option('--idle-timeout <seconds>', 'exit after this long without a call (default 900)')
-    .option('--log <file>', 'the log file its stderr goes to (shown by status)')
-    .argument('<args...>', "the adapter's arguments, after --: -- --config <file>…")
-    .action(async (args: string[], flags: { socket: string; idleTimeout?: string; log?: string }) => {
-      const { runDaemon } = await import('./daemon/daemon.js');
-      setExitCode(await runDaemon({ ...flags, args }));
-    });
+  addDaemonCommands(cc, setExitCode, 'claude-code daemon');
 
   cc.command('install')
     .description(
@@ -136,6 +91,7 @@ Examples:
       '--hooks-file <path>',
       'where the hooks copy goes (default: <file name>.hookwarden.json next to <file>, or at the root of a plugin)',
     )
+    .addOption(followLinkOption())
     .addHelpText(
       'after',
       `
@@ -150,13 +106,19 @@ event that had them gets ONE adapter hook instead:
   command   hookwarden-client (where \`npm run build\` could build it) followed by the absolute paths
             of this node and this hookwarden, each word quoted for the shell: the client forwards
             each call to a per-user daemon started on the first call, and runs the Node words
-            itself on any doubt (\`hookwarden claude-code daemon --help\`); without the client (no
-            C compiler at build, --no-client, --socket), the Node words alone, as \`doctor\` says
+            itself on any doubt (\`hookwarden daemon --help\`); without the client (no C compiler
+            at build, --no-client), the Node words alone, as \`doctor\` says; then a guard: if
+            the command cannot run at all (hookwarden moved or removed), the event's fail-closed
+            answer (exit 2 where it can block)
 Left with Claude Code, as they were: prompt, agent, http and mcp_tool hooks, async hooks (Claude
 Code runs them without holding the tool call; the adapter process would wait for them), WorktreeCreate hooks (they answer with a path on
-stdout), events hookwarden does not know. A file that already routes through the adapter is
-refused: an adapter hook never runs the adapter again (and the adapter refuses such a config).
-To change hooks later, edit the copy; for an event that had none, restore the .bak and install again.
+stdout), events hookwarden does not know. Every path is its real one; a symbolic link on the way is
+followed only when it is your dotfile link (in ~ or ~/.config), root's, or named with --follow-link.
+Run again, install is complete and idempotent: hooks added to <file> since (as Claude Code's /hooks
+menu adds them) move to the copy, the routed ones stay, every event of the copy gets its adapter
+hook, and every command gets this hookwarden's paths (after an upgrade or a move); nothing changed,
+nothing is written. An adapter hook never runs the adapter again (the adapter refuses such a
+config). \`claude-code uninstall <file>\` undoes it all.
 
 Before (.claude/settings.json):
   {"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
@@ -173,13 +135,16 @@ Examples:
   $ hookwarden claude-code install .claude/settings.json --socket "$XDG_RUNTIME_DIR/hookwarden.sock" --write
   $ hookwarden claude-code install plugins/guard/hooks/hooks.json --hooks-file plugins/guard/sandboxed.json --write`,
     )
-    .action(
-      async (
-        file: string,
-        flags: { write?: boolean; hooksFile?: string; socket?: string; client?: boolean },
-      ) => {
-        const { runClaudeCodeInstall } = await import('./install.js');
-        setExitCode(await runClaudeCodeInstall(file, flags));
-      },
-    );
+    .action(async (file: string, flags: InstallFlags) => {
+      const { runClaudeCodeInstall } = await import('./install.js');
+      setExitCode(await runClaudeCodeInstall(file, flags));
+    });
+  addUninstallCommand(
+    cc,
+    'claude-code',
+    'Claude Code',
+    '.claude/settings.json',
+    async () => (await import('./install.js')).claudeCodeInstaller(),
+    setExitCode,
+  );
 }

@@ -4,7 +4,7 @@
 import { DEFAULT_EVENTS, EventCatalogue } from '../../contract/events.js';
 import { isObject } from '../../contract/messages.js';
 import { ToolMatcher } from '../../registry/matcher.js';
-import type { EventPlan, InstallPlan } from '../adapter/install-core.js';
+import type { EventPlan, InstallPlan } from '../adapter/install-types.js';
 
 type Obj = Record<string, unknown>;
 
@@ -85,7 +85,7 @@ function unionProblem(event: string, union: string | undefined): string | undefi
   }
 }
 
-export type { InstallPlan } from '../adapter/install-core.js';
+export type { InstallPlan } from '../adapter/install-types.js';
 
 /** Splits a hooks file's `hooks` map into what the adapter runs and what Claude Code keeps. */
 export function planInstall(hooks: Obj): InstallPlan {

@@ -11,11 +11,11 @@ import { basename, dirname, extname, join } from 'node:path';
 import { CLAUDE_CODE_EVENTS } from '../../contract/claude-code-answer.js';
 import { DEFAULT_EVENTS, EventCatalogue } from '../../contract/events.js';
 import { isObject } from '../../contract/messages.js';
-import { type Installer, type InstallFlags, runInstall } from '../adapter/install-core.js';
+import { runInstall } from '../adapter/install-core.js';
+import type { Installer, InstallFlags } from '../adapter/install-types.js';
 import { planInstall } from './install-plan.js';
-import { shellQuote } from './routing.js';
 
-export type { InstallFlags } from '../adapter/install-core.js';
+export type { InstallFlags } from '../adapter/install-types.js';
 
 type Obj = Record<string, unknown>;
 
@@ -67,16 +67,18 @@ const CLAUDE_CODE_INSTALLER: Installer = Object.freeze<Installer>({
   fileNoun: 'a Claude Code hooks file',
   notMineWhy: (value) => notClaudeCodeWhy(value),
   plan: planInstall,
-  entries: (_event, p, words, timeout) => [
+  entries: (_event, p, words, timeout, line) => [
     {
       ...(p.matcher === undefined ? {} : { matcher: p.matcher }),
-      hooks: [{ type: 'command', command: words.map(shellQuote).join(' '), timeout }],
+      hooks: [{ type: 'command', command: line(words), timeout }],
     },
   ],
   copyPath: defaultCopyPath,
-  nativeClient: true,
 });
 
 export function runClaudeCodeInstall(file: string, flags: InstallFlags): Promise<number> {
   return runInstall(CLAUDE_CODE_INSTALLER, file, flags);
 }
+
+/** Claude Code's installer (for uninstall, validate and doctor). */
+export const claudeCodeInstaller = (): Installer => CLAUDE_CODE_INSTALLER;

@@ -11,7 +11,7 @@ import { ADAPTER_COMMANDS } from './adapter-call.js';
 export { runsAdapter, shellQuote, shellWords };
 
 /** The `--config` files named by the adapter hooks of a config file (empty: it routes nothing). */
-export function adapterConfigs(file: Record<string, unknown>): {
+function adapterConfigs(file: Record<string, unknown>): {
   events: string[];
   configs: string[];
   /** The adapter commands the hooks run (`claude-code`, `cursor`, …). */

@@ -1,15 +1,15 @@
 // `hookwarden doctor`: which isolation levels work on this host, and for each that does not, why
 // and how to fix it. Every check runs the real thing (a hook through the real runner or lane).
-import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { createExecutor } from '../../executor/executor.js';
 import { defaultScratchBase } from '../../pool/scratch.js';
-import { nativeClientCommand } from '../claude-code/daemon/client-command.js';
-import { daemonSockets } from '../claude-code/daemon/control.js';
-import { daemonDir, daemonDirProblem } from '../claude-code/daemon/places.js';
 import type { Check } from './doctor-check.js';
+import { clientCheck } from './doctor-client.js';
+import { installChecks } from './doctor-installs.js';
 import { commandChecks } from './doctor-sandbox.js';
+
+/** The checks that are isolation levels (the others: the client, the agents' hook files). */
+const ISOLATION = /^(?!hookwarden-client$)(?!.* hooks$)/;
 
 async function jsCheck(): Promise<Check> {
   const executor = await createExecutor({
@@ -50,45 +50,6 @@ async function jsCheck(): Promise<Check> {
   }
 }
 
-/** Whether `claude-code install` can write hookwarden-client, and where its daemons live. */
-function clientCheck(): Check {
-  const name = 'Claude Code client';
-  const client = nativeClientCommand();
-  if ('why' in client)
-    return {
-      name,
-      ok: false,
-      detail: `\`claude-code install\` writes the Node adapter command (every hook call starts Node, ~60-80 ms): ${client.why}`,
-      fix: 'install a C compiler (apt-get install -y gcc) and run `npm run build`, then `claude-code install` again',
-    };
-  const probe = spawnSync(
-    client.path,
-    ['--print-socket', process.execPath, process.argv[1] ?? '', 'claude-code', '--config', '/'],
-    { encoding: 'utf8' },
-  );
-  if (probe.status !== 0)
-    return {
-      name,
-      ok: false,
-      detail: `${client.path} does not run (${probe.error?.message ?? probe.stderr.trim()})`,
-      fix: 'run `npm run build` again',
-    };
-  const dir = daemonDir();
-  const problem = existsSync(dir) ? daemonDirProblem(dir) : undefined;
-  if (problem !== undefined)
-    return {
-      name,
-      ok: false,
-      detail: `hookwarden-client is built, but every call runs in process: ${problem}`,
-      fix: `remove ${dir} (a daemon creates it again, mode 700) or set XDG_RUNTIME_DIR to a directory of yours`,
-    };
-  return {
-    name,
-    ok: true,
-    detail: `hookwarden-client (${client.path}): hook calls go to a per-user daemon, sockets in ${dir} (${daemonSockets(dir).length} now)`,
-  };
-}
-
 export async function runDoctor(flags: { json?: boolean }): Promise<number> {
   const base = defaultScratchBase();
   const checks = [
@@ -100,6 +61,7 @@ export async function runDoctor(flags: { json?: boolean }): Promise<number> {
       detail: `under ${base}${base === tmpdir() ? ' (not a tmpfs: slower)' : ' (tmpfs)'}`,
     },
     clientCheck(),
+    ...(await installChecks()),
   ];
   const ok = checks.every((c) => c.ok);
   if (flags.json === true) {
@@ -114,8 +76,8 @@ export async function runDoctor(flags: { json?: boolean }): Promise<number> {
   process.stdout.write(
     ok
       ? 'all isolation levels work here\n'
-      : checks.every((c) => c.ok || c.name === 'Claude Code client')
-        ? 'all isolation levels work here; the Claude Code client does not (see above)\n'
+      : checks.every((c) => c.ok || !ISOLATION.test(c.name))
+        ? "all isolation levels work here; see above for the client and the agents' hooks\n"
         : 'some isolation levels do not work here (see above)\n',
   );
   return ok ? 0 : 1;

@@ -27,10 +27,17 @@ function printVerification(r: PackVerification): void {
     out(`refused: ${r.dir}`);
     for (const p of r.problems) out(`  - ${p}`);
   } else {
-    out(`verified: ${r.dir}`);
+    const unchecked = r.uncheckedSignatures ?? [];
+    out(
+      `${unchecked.length === 0 ? 'verified' : 'verified against its lock, signature NOT checked'}: ${r.dir}`,
+    );
     out(`  digest ${r.digest}${r.digestMatches === true ? ' (the pinned digest)' : ''}`);
     out(`  ${r.fileCount} file${r.fileCount === 1 ? '' : 's'}, as locked`);
     if (r.verifiedBy !== undefined) out(`  signed by ${r.verifiedBy} (a trusted key)`);
+    if (unchecked.length > 0)
+      out(
+        `  hookpack.sig holds a signature by ${unchecked.join(', ')}, which only its public key can check: give --pubkey <file>`,
+      );
     if (r.fixtureCount !== undefined)
       out(`  ${r.fixtureCount} fixture${r.fixtureCount === 1 ? '' : 's'} (tests/*.json)`);
   }

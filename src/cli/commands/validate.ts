@@ -55,16 +55,23 @@ export async function runValidate(files: string[], flags: ValidateFlags): Promis
   });
   const packTests = flags.tests === false ? [] : await runPackFixtures(report.packs);
   const testErrors = packTests.filter((t) => t.failed > 0 || t.error !== undefined).length;
+  // An installed agent's file or its copy: what runs outside hookwarden, what never runs.
+  const { routingFindings } = await import('../adapter/routing-findings.js');
+  const routing = (await Promise.all(files.map((f) => routingFindings(f)))).flat();
+  const warnings = report.warningCount + routing.filter((r) => r.severity === 'warning').length;
   const failed =
     report.errorCount > 0 ||
     report.policyFailures.length > 0 ||
     testErrors > 0 ||
-    (flags.strict === true && report.warningCount > 0);
+    (flags.strict === true && warnings > 0);
   if (flags.json === true) {
-    process.stdout.write(`${JSON.stringify({ ok: !failed, ...report, packTests }, null, 2)}\n`);
+    process.stdout.write(
+      `${JSON.stringify({ ok: !failed, ...report, warningCount: warnings, routing, packTests }, null, 2)}\n`,
+    );
     return failed ? 1 : 0;
   }
   for (const d of report.diagnostics) process.stdout.write(`${d.severity}: ${formatDiagnostic(d)}\n`);
+  for (const r of routing) process.stdout.write(`${r.severity}: ${r.file}: ${r.message}\n`);
   for (const p of report.policyFailures)
     process.stdout.write(`error: ${p} → deny-capable events will deny\n`);
   for (const h of report.httpHooks)
@@ -88,7 +95,7 @@ export async function runValidate(files: string[], flags: ValidateFlags): Promis
     else if (t !== undefined) process.stdout.write(`  fixtures: ${t.passed} passed\n`);
   }
   const errors = report.errorCount + testErrors;
-  const summary = `${report.hookCount} hook${report.hookCount === 1 ? '' : 's'} loaded; ${errors} error${errors === 1 ? '' : 's'}, ${report.warningCount} warning${report.warningCount === 1 ? '' : 's'}`;
+  const summary = `${report.hookCount} hook${report.hookCount === 1 ? '' : 's'} loaded; ${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'}`;
   process.stdout.write(`${failed ? 'invalid' : 'ok'}: ${summary}\n`);
   return failed ? 1 : 0;
 }

@@ -1,4 +1,4 @@
-// `hookwarden claude-code daemon status|stop`: every daemon of this user (each socket of the daemon
+// `hookwarden daemon status|stop` (and `claude-code daemon …`): every daemon of this user (each socket of the daemon
 // directory, places.ts), asked over its socket (a 'status' or 'stop' request, wire.ts). A socket
 // nobody answers on is stale (left by a daemon that was killed): `stop` removes it.
 import { existsSync, lstatSync, readdirSync, unlinkSync } from 'node:fs';
@@ -99,7 +99,7 @@ function describe(r: DaemonReport): string {
   return [
     `pid ${s.pid} (hookwarden ${s.version}), up since ${s.startedAt}, last call ${s.lastCallAt ?? 'none'}`,
     `  answered ${calls.answered}, fell back ${calls.fellBack}, running ${calls.running}; exits after ${s.idleTimeoutSeconds} s idle`,
-    `  runs: hookwarden claude-code ${(s.args as string[]).join(' ')}  (root ${s.root})`,
+    `  runs: hookwarden ${(s.args as string[]).join(' ')}  (root ${s.root})`,
     ...Object.entries((s.answerMs ?? {}) as Record<string, { n: number; p50: number; p99: number }>).map(
       ([kind, t]) => `  its answers, ${kind}: p50 ${t.p50} ms, p99 ${t.p99} ms (last ${t.n})`,
     ),
@@ -119,7 +119,7 @@ export async function runDaemonStatus(flags: { json?: boolean }): Promise<number
       `no daemon can run for this user: ${problem} (every hook call runs the Node adapter)\n`,
     );
   else if (reports.length === 0)
-    process.stdout.write(`no Claude Code daemon runs for this user (sockets: ${dir})\n`);
+    process.stdout.write(`no hookwarden daemon runs for this user (sockets: ${dir})\n`);
   else process.stdout.write(`${reports.map(describe).join('\n')}\n`);
   return 0;
 }
@@ -142,7 +142,7 @@ export async function runDaemonStop(flags: { json?: boolean }): Promise<number> 
   if (flags.json === true) process.stdout.write(`${JSON.stringify(reports, null, 2)}\n`);
   else
     process.stdout.write(
-      lines.length === 0 ? 'no Claude Code daemon runs for this user\n' : `${lines.join('\n')}\n`,
+      lines.length === 0 ? 'no hookwarden daemon runs for this user\n' : `${lines.join('\n')}\n`,
     );
   return 0;
 }

@@ -41,7 +41,10 @@ const DAEMON_ENV = [
   'XDG_CACHE_HOME',
   'XDG_CONFIG_HOME',
   'XDG_DATA_HOME',
+  // The project directories the agents set (the sandbox root when no --root is given).
   'CLAUDE_PROJECT_DIR',
+  'GEMINI_PROJECT_DIR',
+  'CURSOR_PROJECT_DIR',
   ...MACHINERY_ENV,
 ];
 

@@ -10,8 +10,9 @@ import { VERSION } from '../../../contract/version.js';
 import { internalsOf } from '../../../executor/api.js';
 import type { Executor } from '../../../executor/executor.js';
 import { isAsyncHook } from '../../../registry/hook-definition.js';
+import { parseFlags, unforwardable } from '../../adapter/run-adapter.js';
+import type { AdapterSpec } from '../../adapter/spec.js';
 import { UsageError } from '../../usage-error.js';
-import { parseFlags, unforwardable } from '../adapter.js';
 import type { AdapterFlags } from '../flags.js';
 import { answerCall } from './answer-call.js';
 import { AnswerTimings } from './answer-timings.js';
@@ -59,7 +60,13 @@ export class Daemon implements ConnectionHost {
   constructor(
     readonly executor: Executor,
     readonly server: Server,
-    readonly own: { flags: AdapterFlags; identity: string; args: readonly string[] },
+    readonly own: {
+      readonly spec: AdapterSpec;
+      readonly flags: AdapterFlags;
+      readonly identity: string;
+      /** The adapter's command and arguments: `codex --config …`. */
+      readonly args: readonly string[];
+    },
     readonly socket: string,
     readonly idleMs: number,
     readonly logFile: string | undefined,
@@ -68,12 +75,15 @@ export class Daemon implements ConnectionHost {
 
   accept(request: Request): AdapterFlags | string {
     if (this.#stopping) return 'the daemon is stopping';
-    const parsed = parseFlags(request.args, request.env, request.cwd);
+    const [command, ...args] = request.args;
+    if (command !== this.own.spec.command)
+      return `this daemon answers \`hookwarden ${this.own.spec.command}\`, not ${JSON.stringify(command ?? '')}`;
+    const parsed = parseFlags(this.own.spec, args, request.env, request.cwd);
     if (parsed instanceof UsageError) return `the adapter's flags: ${parsed.message}`;
     const own =
       unforwardable(parsed) ?? (parsed.socket === undefined ? undefined : '--socket given to the adapter');
     if (own !== undefined) return `${own}: the adapter runs in process`;
-    if (daemonIdentity(parsed, request.env, request.cwd) !== this.own.identity)
+    if (daemonIdentity(command, parsed, request.env, request.cwd) !== this.own.identity)
       return 'this daemon runs another configuration (config files, root, --strict, pack cache or hookwarden settings)';
     const only = inProcessOnly(this.executor);
     if (only !== undefined) return only;
@@ -110,6 +120,7 @@ export class Daemon implements ConnectionHost {
     const started = performance.now();
     try {
       const { answer, ran } = await answerCall(this.executor, {
+        spec: this.own.spec,
         flags,
         input: request.input,
         env: request.env,

@@ -1,7 +1,8 @@
-// `hookwarden claude-code daemon run`: the per-user daemon hookwarden-client forwards Claude Code's
-// hook calls to (docs/claude-code.md, "The daemon"). It is started on demand, in the background, by
-// the adapter a client fell back to (start.ts), with the adapter's own arguments; one per user and
-// configuration (the client derives the socket's name from them). It keeps the configuration
+// `hookwarden daemon run`: the per-user daemon hookwarden-client forwards an agent's hook calls to
+// (docs/claude-code.md, "The daemon"): Claude Code's, Codex's, Gemini CLI's, Cursor's or Copilot
+// CLI's, each answered in that agent's protocol. It is started on demand, in the background, by the
+// adapter a client fell back to (start.ts), with the adapter's own command and arguments; one per
+// user, adapter and configuration (the client derives the socket's name from them). It keeps the configuration
 // loaded, the QuickJS workers and the spawn server warm, watches its files, and exits after an idle
 // period, on `daemon stop`, SIGTERM or SIGINT, or when its socket is taken from it.
 //
@@ -13,9 +14,11 @@ import { createServer, type Server } from 'node:net';
 import { formatDiagnostic } from '../../../config/diagnostics.js';
 import { VERSION } from '../../../contract/version.js';
 import { createExecutor, type Executor } from '../../../executor/executor.js';
+import { parseFlags } from '../../adapter/run-adapter.js';
+import { adapterSpecOf } from '../../adapter/specs.js';
+import { buildRetired } from '../../build-hold.js';
 import { cliExecutorOptions } from '../../one-dispatch.js';
 import { UsageError } from '../../usage-error.js';
-import { parseFlags } from '../adapter.js';
 import { codeReads } from './code-reads.js';
 import { serveConnection } from './connection.js';
 import { Daemon, log } from './daemon-host.js';
@@ -27,7 +30,7 @@ export interface DaemonFlags {
   socket: string;
   idleTimeout?: string;
   log?: string;
-  /** The adapter's arguments (what follows `claude-code` in the hook command). */
+  /** The adapter's command and arguments (what follows the node and bin words of the hook command). */
   args: string[];
 }
 
@@ -64,9 +67,15 @@ export async function runDaemon(flags: DaemonFlags): Promise<number> {
   const { dirname } = await import('node:path');
   const dir = daemonDirProblem(dirname(flags.socket));
   if (dir !== undefined) return fail(`--socket: ${dir}`);
-  const parsed = parseFlags(flags.args, process.env, process.cwd());
+  const [command, ...adapterArgs] = flags.args;
+  const spec = adapterSpecOf(command ?? '');
+  if (spec === undefined)
+    return fail(
+      `expected an adapter (claude-code, codex, gemini, cursor, copilot) after --, got ${JSON.stringify(command ?? '')}`,
+    );
+  const parsed = parseFlags(spec, adapterArgs, process.env, process.cwd());
   if (parsed instanceof UsageError) return fail(parsed.message);
-  const identity = daemonIdentity(parsed, process.env, process.cwd());
+  const identity = daemonIdentity(spec.command, parsed, process.env, process.cwd());
   const own = absoluteFlags(parsed, process.cwd());
   let executor: Executor;
   let reloaded = () => {};
@@ -98,7 +107,7 @@ export async function runDaemon(flags: DaemonFlags): Promise<number> {
   const daemon = new Daemon(
     executor,
     server,
-    { flags: own, identity, args: flags.args },
+    { spec, flags: own, identity, args: flags.args },
     path,
     idleMs,
     flags.log,
@@ -116,9 +125,13 @@ export async function runDaemon(flags: DaemonFlags): Promise<number> {
   process.on('SIGTERM', () => daemon.stop());
   process.on('SIGINT', () => daemon.stop());
   // A socket removed or replaced (another daemon took the name): this one can no longer be reached.
+  // A build swapped in (npm run build) or hookwarden removed: calls go to a daemon of the new code.
   setInterval(() => {
     if (!daemon.ownsSocket()) {
       log('info', 'the socket is no longer this daemon’s: exiting');
+      daemon.stop();
+    } else if (buildRetired()) {
+      log('info', 'hookwarden was rebuilt or removed (dist/ names another build): exiting');
       daemon.stop();
     }
   }, 5_000).unref();

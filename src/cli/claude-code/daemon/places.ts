@@ -1,7 +1,7 @@
-// Where the Claude Code daemons of a user live: their sockets in one directory only the user can
+// Where the daemons of a user live (every agent's): their sockets in one directory only the user can
 // enter (`$XDG_RUNTIME_DIR/hookwarden`, else `/tmp/hookwarden-<uid>`), mode 0700, owned by the user,
 // in a parent nobody else can rename it in; their logs under the user's state directory
-// (`$XDG_STATE_HOME/hookwarden/claude-code-daemon`, else `~/.local/state/…`). hookwarden-client
+// (`$XDG_STATE_HOME/hookwarden/daemon`, else `~/.local/state/…`). hookwarden-client
 // (native/client-paths.c) finds the same directory by the same rule and checks it the same way.
 // Dependency-free.
 import { lstatSync, mkdirSync } from 'node:fs';
@@ -24,7 +24,7 @@ export function daemonLogDir(env: Env = process.env): string {
   const state = env.XDG_STATE_HOME;
   const base =
     state !== undefined && isAbsolute(state) ? state : join(env.HOME ?? homedir(), '.local', 'state');
-  return join(base, 'hookwarden', 'claude-code-daemon');
+  return join(base, 'hookwarden', 'daemon');
 }
 
 /**
@@ -68,5 +68,8 @@ export function ensureDaemonDir(dir: string): string | undefined {
   return daemonDirProblem(dir);
 }
 
-/** Socket files of daemons are named `cc-<key>.sock` (hookwarden-client derives the key). */
-export const SOCKET_NAME = /^cc-[0-9a-f]{32}\.sock$/;
+/**
+ * Socket files of daemons are named `hw-<key>.sock` (hookwarden-client derives the key); `cc-` is an
+ * earlier version's name (Claude Code's daemons only), still found so that `daemon stop` ends them.
+ */
+export const SOCKET_NAME = /^(hw|cc)-[0-9a-f]{32}\.sock$/;

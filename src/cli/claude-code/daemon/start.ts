@@ -1,7 +1,7 @@
 // Starting a daemon on demand. hookwarden-client found no daemon for its configuration and ran the
 // adapter in process instead, with CLIENT_START_ENV set: once the adapter has answered, it starts
-// `hookwarden claude-code daemon run` in the background (a new session, stdio to the log file, the
-// adapter's own arguments), for the client's next call. At most one start per socket every
+// `hookwarden daemon run` in the background (a new session, stdio to the log file, the adapter's own
+// command and arguments), for the client's next call. At most one start per socket every
 // START_THROTTLE_MS: calls that arrive while it boots, or while a configuration that cannot load
 // keeps it from starting, answer in process without starting more. Dependency-free but for node:
 // modules and the secret filter: the adapter's fast path loads it.
@@ -30,12 +30,17 @@ export function clientFallbackNote(env: Env = process.env): string | undefined {
   return `hookwarden: the daemon was not used (${why.slice(0, 500)}): dispatched in this process`;
 }
 
-/** The adapter's arguments without --timeout (a daemon serves every event; each call brings its own). */
-function withoutTimeout(args: readonly string[]): string[] {
+/** Flags each call brings its own of (a daemon serves every event): with a value, and without. */
+const PER_CALL_VALUE = ['--timeout', '--event'];
+const PER_CALL_SWITCH = ['--explicit-allow'];
+
+/** The adapter's arguments without the per-call flags (hookwarden-client leaves them out of the socket's name too). */
+function withoutPerCallFlags(args: readonly string[]): string[] {
   const out: string[] = [];
   for (let i = 0; i < args.length; i++) {
-    if (args[i] === '--timeout') i++;
-    else if (!args[i]!.startsWith('--timeout=')) out.push(args[i]!);
+    const a = args[i]!;
+    if (PER_CALL_VALUE.includes(a)) i++;
+    else if (!PER_CALL_SWITCH.includes(a) && !PER_CALL_VALUE.some((f) => a.startsWith(`${f}=`))) out.push(a);
   }
   return out;
 }
@@ -76,6 +81,7 @@ function openLog(env: Env, socket: string): { fd: number; path: string } {
  * it did not. Never throws: the answer is out already, and a daemon is only ever a speed-up.
  */
 export async function startDaemonIfAsked(
+  command: string,
   args: readonly string[],
   env: Env = process.env,
 ): Promise<string | undefined> {
@@ -96,7 +102,6 @@ export async function startDaemonIfAsked(
       process.execPath,
       [
         process.argv[1]!,
-        'claude-code',
         'daemon',
         'run',
         '--socket',
@@ -105,7 +110,8 @@ export async function startDaemonIfAsked(
         log.path,
         ...(idle === undefined || idle === '' ? [] : ['--idle-timeout', idle]),
         '--',
-        ...withoutTimeout(args),
+        command,
+        ...withoutPerCallFlags(args),
       ],
       { detached: true, stdio: ['ignore', log.fd, log.fd], env: daemonEnv(env), cwd: process.cwd() },
     );

@@ -1,4 +1,4 @@
-// The protocol between hookwarden-client (src/cli/claude-code/native/) and the Claude Code daemon, on
+// The protocol between hookwarden-client (src/cli/claude-code/native/) and the daemon (every agent's), on
 // the daemon's Unix socket. Binary and tiny, so that a C program of a few hundred lines speaks it:
 // every message is a frame, a 4-byte big-endian length and that many bytes; most of a frame is a
 // list of NUL-terminated strings (no path, argument or variable can hold a NUL).
@@ -11,10 +11,11 @@
 // where the token is the SHA-256 of what follows it. The client reads it, digests each path itself,
 // and sends ONE request:
 //
-//   client → daemon  "HWC2\0" kind\0 cwd\0 argc\0 arg…\0 envc\0 NAME=VALUE…\0
+//   client → daemon  "HWC3\0" kind\0 cwd\0 argc\0 arg…\0 envc\0 NAME=VALUE…\0
 //                    token\0 n\0 digest…\0 deadline-ms|"-"\0 <the hook input: every byte left>
 //                    kind: "call" (a hook call), or "status" / "stop" (`daemon status|stop`: token
-//                    "-", no digests, no input)
+//                    "-", no digests, no input); the arguments are the adapter's command and its
+//                    flags (`codex --config …`)
 //   daemon → client  'A' code(1 byte) stdout-length(4 bytes BE) stdout stderr   the answer
 //                    'F' reason        fall back: run the adapter in process (anything in doubt)
 //                    'J' json          the answer to status / stop
@@ -28,7 +29,7 @@
 import { createHash } from 'node:crypto';
 import type { LoadRead, ReadKind } from '../../../config/read-log.js';
 
-const MAGIC = 'HWC2';
+const MAGIC = 'HWC3';
 const MANIFEST_MAGIC = 'HWR1';
 /** Largest request: arguments and environment (a few MiB at most on Linux), the digests, the input (8 MiB). */
 export const MAX_REQUEST_BYTES = 32 * 1024 * 1024;
@@ -47,7 +48,7 @@ export type RequestKind = 'call' | 'status' | 'stop';
 export interface Request {
   readonly kind: RequestKind;
   readonly cwd: string;
-  /** The adapter's arguments: what follows `claude-code` in the hook command. */
+  /** The adapter's command and its flags: what follows node and bin in the hook command (`codex --config …`). */
   readonly args: readonly string[];
   /** The caller's environment (null prototype; the first of a repeated name wins, as getenv does). */
   readonly env: Readonly<Record<string, string>>;

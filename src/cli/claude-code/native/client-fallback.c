@@ -1,11 +1,22 @@
-/* hookwarden-client's fallback to the Node adapter in process; see client.h. */
+/*
+ * hookwarden-client's fallback to the Node adapter; see client.h. The adapter runs as a child that
+ * says, on a pipe, the exit code of the answer it printed (src/cli/adapter/answer-fd.ts). A child that
+ * ends without saying so never answered — node or bin/hookwarden missing, a build half removed, a
+ * crash before its own fail-closed handling took over, a signal — and the client answers for it, in
+ * the adapter's own fail-closed form (client-event.c). A signal to the client is passed on to the
+ * child, which answers it as the adapter answers an interrupt; the child dies with the client.
+ */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "client-wire.h"
@@ -44,7 +55,7 @@ static char **with_time_left(struct client *c) {
   static char value[32], joined[48];
   snprintf(value, sizeof value, "%.1f", left < 1000 ? 1.0 : (double)left / 1000);
   snprintf(joined, sizeof joined, "--timeout=%s", value);
-  int n = 3 + c->nargs;
+  int n = 2 + c->nargs;
   char **argv = calloc((size_t)n + 1, sizeof *argv);
   if (argv == NULL) return c->command;
   for (int i = 0; i < n; i++) argv[i] = c->command[i];
@@ -74,7 +85,7 @@ static int restore_stdin(const struct client *c) {
   if (pipe(p) != 0) return -1;
   pid_t pid = fork();
   if (pid < 0) return -1;
-  if (pid == 0) { /* the writer: holds nothing of Claude Code's but the input */
+  if (pid == 0) { /* the writer: holds nothing of the agent's but the input */
     close(p[0]);
     int null = open("/dev/null", O_WRONLY);
     dup2(null, 1);
@@ -94,20 +105,94 @@ static int restore_stdin(const struct client *c) {
   return 0;
 }
 
-/* Runs the Node adapter in this process's place; returns only if that cannot be done (fails closed). */
+/*
+ * bin/hookwarden and the adapters' bundle, waited for a moment when either is missing: an npm
+ * upgrade, or the first atomic build of an older checkout, renames folders, and between two renames
+ * they are not there. Half a second, then the adapter runs (and fails closed) as it is.
+ */
+static void wait_for_installation(const char *bin) {
+  char bundle[HW_PATH_MAX];
+  const char *slash = strrchr(bin, '/');
+  int n = slash == NULL ? -1 : snprintf(bundle, sizeof bundle, "%.*s/../dist/cli/bundle/claude-code.cjs", (int)(slash - bin), bin);
+  if (n < 0 || (size_t)n >= sizeof bundle) return;
+  struct timespec tick = {.tv_sec = 0, .tv_nsec = 10 * 1000 * 1000};
+  for (int i = 0; i < 50 && (access(bin, F_OK) != 0 || access(bundle, F_OK) != 0); i++) nanosleep(&tick, NULL);
+}
+
+static volatile pid_t child_pid = -1;
+
+/* A signal to the client goes to the adapter, which answers it (an interrupt: fail closed). */
+static void pass_on(int sig) {
+  if (child_pid > 0) kill(child_pid, sig);
+}
+
+/* In the child: the adapter's environment, stdin and exec. Never returns. */
+static void run_adapter(struct client *c, char **argv, int answer_fd, pid_t parent) {
+  prctl(PR_SET_PDEATHSIG, SIGTERM);
+  if (getppid() != parent) _exit(127);
+  char fd[16];
+  snprintf(fd, sizeof fd, "%d", answer_fd);
+  setenv("HOOKWARDEN_CLIENT_ANSWER_FD", fd, 1);
+  if (c->input_read && restore_stdin(c) != 0) _exit(127);
+  execv(argv[0], argv);
+  _exit(127);
+}
+
+/* Waits for the child; its status (0 when waitpid fails). */
+static int wait_child(pid_t pid) {
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  return status;
+}
+
 int hw_fall_back(struct client *c, const char *why, int start, int late) {
+  char reason[900];
   setenv("HOOKWARDEN_CLIENT_FALLBACK", why, 1);
   if (c->socket[0] != '\0') setenv("HOOKWARDEN_CLIENT_SOCKET", c->socket, 1);
   if (start) setenv("HOOKWARDEN_CLIENT_START", "1", 1);
   else unsetenv("HOOKWARDEN_CLIENT_START");
-  if (c->input_read && restore_stdin(c) != 0) {
-    fprintf(stderr, "hookwarden-client: %s, and the input cannot be handed to the adapter (%s)\n", why, strerror(errno));
-    return 2;
-  }
   char **argv = late ? with_time_left(c) : c->command;
-  execv(argv[0], argv);
-  fprintf(stderr, "hookwarden-client: cannot run %s (%s): reinstall hookwarden or run `hookwarden claude-code install` again\n",
-          argv[0], strerror(errno));
-  return 2;
+  wait_for_installation(argv[1]);
+  int answered[2];
+  if (pipe2(answered, O_CLOEXEC) != 0) {
+    snprintf(reason, sizeof reason, "hookwarden-client cannot run %.300s (%s)", argv[0], strerror(errno));
+    return hw_fail_closed(c, reason);
+  }
+  struct sigaction sa = {.sa_handler = pass_on};
+  sigemptyset(&sa.sa_mask);
+  pid_t parent = getpid();
+  pid_t pid = fork();
+  if (pid == 0) {
+    close(answered[0]);
+    /* The write end crosses exec: the adapter closes it once it has answered. */
+    fcntl(answered[1], F_SETFD, 0);
+    run_adapter(c, argv, answered[1], parent);
+  }
+  close(answered[1]);
+  if (pid < 0) {
+    close(answered[0]);
+    snprintf(reason, sizeof reason, "hookwarden-client cannot run %.300s (%s)", argv[0], strerror(errno));
+    return hw_fail_closed(c, reason);
+  }
+  child_pid = pid;
+  int sigs[] = {SIGTERM, SIGINT, SIGHUP};
+  for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) sigaction(sigs[i], &sa, NULL);
+  signal(SIGPIPE, SIG_IGN);
+  /* Its exit first: a process it started may hold the pipe's write end for longer. */
+  int status = wait_child(pid);
+  char code = 0;
+  fcntl(answered[0], F_SETFL, O_NONBLOCK);
+  ssize_t r;
+  do r = read(answered[0], &code, 1);
+  while (r < 0 && errno == EINTR);
+  close(answered[0]);
+  if (r == 1 && code >= '0' && code <= '2') return code - '0';
+  if (WIFSIGNALED(status))
+    snprintf(reason, sizeof reason, "%.300s ended by signal %d before it answered: %s", argv[0], WTERMSIG(status),
+             "hookwarden cannot start here; run `hookwarden doctor`");
+  else
+    snprintf(reason, sizeof reason, "%.300s %.300s exited %d before it answered: hookwarden is missing or cannot start here (reinstall it, or run `hookwarden %s install` again)",
+             argv[0], argv[1], WEXITSTATUS(status), c->agent->command);
+  return hw_fail_closed(c, reason);
 }
-

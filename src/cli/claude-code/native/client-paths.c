@@ -77,19 +77,25 @@ static const char *value_of(const char *arg) {
   return eq == NULL ? NULL : eq + 1;
 }
 
-static int is_timeout(const char *arg) {
-  return strcmp(arg, "--timeout") == 0 || strncmp(arg, "--timeout=", 10) == 0;
+/*
+ * Flags each call brings its own of (start.ts's PER_CALL_*): 2 when the flag takes the next argument,
+ * 1 for one word, 0 for any other argument.
+ */
+static int per_call(const char *arg) {
+  if (strcmp(arg, "--timeout") == 0 || strcmp(arg, "--event") == 0) return 2;
+  if (strncmp(arg, "--timeout=", 10) == 0 || strncmp(arg, "--event=", 8) == 0) return 1;
+  return strcmp(arg, "--explicit-allow") == 0;
 }
 
-/* The sandbox root as the adapter picks it: --root (last), else $CLAUDE_PROJECT_DIR if a directory, else cwd. */
-static int root_of(char *const *args, int nargs, const char *cwd, char *out, size_t n) {
+/* The sandbox root as the adapter picks it: --root (last), else the agent's project directory if a directory, else cwd. */
+static int root_of(const char *project_env, char *const *args, int nargs, const char *cwd, char *out, size_t n) {
   const char *root = NULL;
-  for (int i = 0; i < nargs; i++) {
+  for (int i = 1; i < nargs; i++) {
     if (strcmp(args[i], "--root") == 0 && i + 1 < nargs) root = args[++i];
     else if (strncmp(args[i], "--root=", 7) == 0) root = args[i] + 7;
   }
   char project[HW_PATH_MAX];
-  const char *env = getenv("CLAUDE_PROJECT_DIR");
+  const char *env = project_env == NULL ? NULL : getenv(project_env);
   struct stat st;
   if (root == NULL && env != NULL && env[0] != '\0' && hw_resolve(cwd, env, project, sizeof project) == 0 &&
       stat(project, &st) == 0 && S_ISDIR(st.st_mode))
@@ -106,23 +112,25 @@ static void line(struct sha256 *s, const char *tag, const char *value) {
   sha256_update(s, "\n", 1);
 }
 
-int hw_socket_path(const char *node, const char *bin, char *const *args, int nargs, const char *cwd,
-                   char *out, size_t n, char *why, size_t whyn) {
+int hw_socket_path(const char *node, const char *bin, const char *project_env, char *const *args, int nargs,
+                   const char *cwd, char *out, size_t n, char *why, size_t whyn) {
   char dir[HW_PATH_MAX], root[HW_PATH_MAX], uid[32];
   if (hw_daemon_dir(dir, sizeof dir) != 0) return snprintf(why, whyn, "the socket directory's path is too long"), -1;
-  if (root_of(args, nargs, cwd, root, sizeof root) != 0) return snprintf(why, whyn, "the sandbox root's path is too long"), -1;
+  if (root_of(project_env, args, nargs, cwd, root, sizeof root) != 0) return snprintf(why, whyn, "the sandbox root's path is too long"), -1;
   struct sha256 s;
   sha256_init(&s);
   snprintf(uid, sizeof uid, "%u", (unsigned)getuid());
-  line(&s, "hookwarden-client", "1");
+  line(&s, "hookwarden-client", "2");
   line(&s, "uid", uid);
   line(&s, "node", node);
   line(&s, "bin", bin);
   line(&s, "root", root);
+  line(&s, "adapter", args[0]);
   int relative = 0;
-  for (int i = 0; i < nargs; i++) {
-    if (is_timeout(args[i])) {
-      if (strcmp(args[i], "--timeout") == 0) i++;
+  for (int i = 1; i < nargs; i++) {
+    int skip = per_call(args[i]);
+    if (skip > 0) {
+      i += skip - 1;
       continue;
     }
     const char *v = value_of(args[i]);
@@ -137,7 +145,7 @@ int hw_socket_path(const char *node, const char *bin, char *const *args, int nar
   }
   char hex[65];
   sha256_hex(&s, hex);
-  if ((size_t)snprintf(out, n, "%s/cc-%.32s.sock", dir, hex) >= n || strlen(out) > 107)
+  if ((size_t)snprintf(out, n, "%s/hw-%.32s.sock", dir, hex) >= n || strlen(out) > 107)
     return snprintf(why, whyn, "the socket path %s/cc-….sock is longer than a Unix socket path may be", dir), -1;
   return 0;
 }

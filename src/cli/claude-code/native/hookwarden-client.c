@@ -1,9 +1,10 @@
 /*
- * hookwarden-client: the command `hookwarden claude-code install` writes for a Claude Code hook when
- * it was built. Claude Code starts one process per hook call, and a Node process costs ~60-80 ms to
- * start before it does anything; this program costs well under one. It is started as
+ * hookwarden-client: the command `hookwarden <agent> install` writes for an agent's hook (Claude
+ * Code, Codex, Gemini CLI, Cursor, Copilot CLI) when it was built. The agent starts one process per
+ * hook call, and a Node process costs ~60-80 ms to start before it does anything; this program costs
+ * well under one. It is started as
  *
- *   hookwarden-client <node> <bin/hookwarden> claude-code [adapter flags…]
+ *   hookwarden-client <node> <bin/hookwarden> <adapter> [adapter flags…]
  *
  * and does what that Node command would answer, through the user's daemon (docs/claude-code.md):
  * it reads the hook input on stdin, connects to the daemon's socket (a socket of this user, in a
@@ -12,14 +13,15 @@
  * directory and environment, the digests and the input in one request, and prints the daemon's
  * answer and exits with its code.
  *
- * On any doubt it runs the Node command itself instead (execv, the input on a memfd when it was read
- * already), which answers in its own process and fails closed: no daemon (the adapter then starts
- * one for the next call), a socket or directory that is not this user's, a daemon of another
- * configuration, a file changed since the daemon loaded it, a protocol error, a daemon that dies
- * mid-call or does not answer within the adapter's --timeout and a second. Only the exec failing is
- * answered here: exit 2 (a block) with one line on stderr.
+ * On any doubt it runs the Node command itself instead (as its child, the input on a memfd), which
+ * answers in its own process and fails closed: no daemon (the adapter then starts one for the next
+ * call), a socket or directory that is not this user's, a daemon of another configuration, a file
+ * changed since the daemon loaded it, a protocol error, a daemon that dies mid-call or does not
+ * answer within the adapter's --timeout and a second. When that command cannot answer (node or
+ * hookwarden gone, a crash before it answered), the client gives the adapter's own fail-closed
+ * answer for the event (client-event.c): hookwarden missing never lets a call through.
  *
- *   hookwarden-client --print-socket <node> <bin> claude-code [flags…]   prints the socket it uses
+ *   hookwarden-client --print-socket <node> <bin> <adapter> [flags…]   prints the socket it uses
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -132,7 +134,7 @@ static int build_request(struct client *c, struct hw_buf *b, char *why, size_t w
   long n = strtol(tend + 1, NULL, 10);
   int envc = 0;
   for (char **e = environ; *e != NULL; e++) envc++;
-  int ok = hw_put_str(b, "HWC2") == 0 && hw_put_str(b, "call") == 0 && hw_put_str(b, cwd) == 0;
+  int ok = hw_put_str(b, "HWC3") == 0 && hw_put_str(b, "call") == 0 && hw_put_str(b, cwd) == 0;
   snprintf(num, sizeof num, "%d", c->nargs);
   ok = ok && hw_put_str(b, num) == 0;
   for (int i = 0; ok && i < c->nargs; i++) ok = hw_put_str(b, c->args[i]) == 0;
@@ -209,46 +211,73 @@ static int call_daemon(struct client *c, int fd) {
   return code;
 }
 
+/* The adapter's words: `<node> <bin> <adapter>` with an absolute node and an adapter the table knows. */
+static int usage(int print) {
+  fprintf(stderr,
+          "usage: hookwarden-client [--print-socket] <node> <bin/hookwarden> <claude-code|codex|gemini|cursor|copilot> "
+          "[flags…] (written by `hookwarden <agent> install`)\n");
+  return print ? 1 : 2;
+}
+
+/* Where the daemon is, and whether to call it; 0 with c->socket set, else the fallback's exit code. */
+static int find_daemon(struct client *c, int *done) {
+  char why[600], cwd[HW_PATH_MAX], dir[HW_PATH_MAX];
+  struct stat st;
+  *done = 1;
+  if (getcwd(cwd, sizeof cwd) == NULL) return hw_fall_back(c, "no working directory", 0, 0);
+  if (hw_socket_path(c->command[0], c->command[1], c->agent->project_env, c->args, c->nargs, cwd, c->socket,
+                     sizeof c->socket, why, sizeof why) != 0) {
+    c->socket[0] = '\0';
+    return hw_fall_back(c, why, 0, 0);
+  }
+  c->timeout_ms = hw_timeout_of(c->args, c->nargs);
+  if (c->timeout_ms == -2) return hw_fall_back(c, "--timeout is not one the adapter takes", 0, 0);
+  if (!c->input_read) return hw_fall_back(c, "no input on stdin", 0, 0);
+  if (hw_daemon_dir(dir, sizeof dir) != 0) return hw_fall_back(c, "the socket directory's path is too long", 0, 0);
+  /* A directory that does not exist yet is the daemon's to create: start one. */
+  if (access(dir, F_OK) != 0 && errno == ENOENT)
+    return hw_fall_back(c, "no daemon runs for this configuration yet", 1, 0);
+  if (hw_dir_problem(dir, why, sizeof why) != 0) return hw_fall_back(c, why, 0, 0);
+  if (lstat(c->socket, &st) != 0)
+    return hw_fall_back(c, "no daemon runs for this configuration yet", errno == ENOENT, 0);
+  if (!S_ISSOCK(st.st_mode) || st.st_uid != getuid()) {
+    snprintf(why, sizeof why, "%s is not a socket of this user", c->socket);
+    return hw_fall_back(c, why, 0, 0);
+  }
+  *done = 0;
+  return 0;
+}
+
 int main(int argc, char **argv) {
   struct client c = {.started = hw_now_ms(), .timeout_ms = -1};
   int print = argc > 1 && strcmp(argv[1], "--print-socket") == 0;
   if (print) argv++, argc--;
-  if (argc < 4 || strcmp(argv[3], "claude-code") != 0 || argv[1][0] != '/') {
-    fprintf(stderr, "usage: hookwarden-client [--print-socket] <node> <bin/hookwarden> claude-code [flags…] (written by `hookwarden claude-code install`)\n");
-    if (argc >= 2 && argv[1][0] == '/' && !print) execv(argv[1], argv + 1);
-    return 2;
-  }
+  c.agent = argc >= 4 ? hw_agent_of(argv[3]) : NULL;
+  if (c.agent == NULL || argv[1][0] != '/') return usage(print);
   c.command = argv + 1;
-  c.args = argv + 4;
-  c.nargs = argc - 4;
-  char why[600], cwd[HW_PATH_MAX];
-  if (getcwd(cwd, sizeof cwd) == NULL) return print ? 1 : hw_fall_back(&c, "no working directory", 0, 0);
-  if (hw_socket_path(argv[1], argv[2], c.args, c.nargs, cwd, c.socket, sizeof c.socket, why, sizeof why) != 0) {
-    if (print) return fprintf(stderr, "hookwarden-client: %s\n", why), 1;
-    c.socket[0] = '\0';
-    return hw_fall_back(&c, why, 0, 0);
+  c.args = argv + 3;
+  c.nargs = argc - 3;
+  if (print) {
+    char why[600], cwd[HW_PATH_MAX];
+    if (getcwd(cwd, sizeof cwd) == NULL) return fprintf(stderr, "hookwarden-client: no working directory\n"), 1;
+    if (hw_socket_path(argv[1], argv[2], c.agent->project_env, c.args, c.nargs, cwd, c.socket, sizeof c.socket, why,
+                       sizeof why) != 0)
+      return fprintf(stderr, "hookwarden-client: %s\n", why), 1;
+    return printf("%s\n", c.socket) < 0;
   }
-  if (print) return printf("%s\n", c.socket) < 0;
-  c.timeout_ms = hw_timeout_of(c.args, c.nargs);
-  if (c.timeout_ms == -2) return hw_fall_back(&c, "--timeout is not one the adapter takes", 0, 0);
+  /* The input first: whatever happens next, the answer is for its event. */
   struct stat st;
-  if (fstat(0, &st) != 0 || !(S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode) || S_ISREG(st.st_mode)))
-    return hw_fall_back(&c, "no input on stdin", 0, 0);
-  char dir[HW_PATH_MAX];
-  if (hw_daemon_dir(dir, sizeof dir) != 0) return hw_fall_back(&c, "the socket directory's path is too long", 0, 0);
-  /* A directory that does not exist yet is the daemon's to create: start one. */
-  if (access(dir, F_OK) != 0 && errno == ENOENT)
-    return hw_fall_back(&c, "no daemon runs for this configuration yet", 1, 0);
-  if (hw_dir_problem(dir, why, sizeof why) != 0) return hw_fall_back(&c, why, 0, 0);
-  if (lstat(c.socket, &st) != 0) return hw_fall_back(&c, "no daemon runs for this configuration yet", errno == ENOENT, 0);
-  if (!S_ISSOCK(st.st_mode) || st.st_uid != getuid()) {
-    snprintf(why, sizeof why, "%s is not a socket of this user", c.socket);
-    return hw_fall_back(&c, why, 0, 0);
+  if (fstat(0, &st) == 0 && (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode) || S_ISREG(st.st_mode))) {
+    int r = read_input(&c);
+    if (r < 0) return hw_fall_back(&c, "cannot read stdin", 0, 0);
+    if (r > 0) return hw_fall_back(&c, "the input is larger than the adapter takes", 0, 0);
   }
-  int r = read_input(&c);
-  if (r != 0) return hw_fall_back(&c, r > 0 ? "the input is larger than the adapter takes" : "cannot read stdin", 0, 0);
+  int done;
+  int code = find_daemon(&c, &done);
+  if (done) return code;
   int fd = connect_daemon(c.socket);
   if (fd < 0) {
+    char why[600];
     int stale = errno == ECONNREFUSED || errno == ENOENT;
     snprintf(why, sizeof why, "%s: %s", c.socket, stale ? "no daemon listens (a stale socket)" : strerror(errno));
     return hw_fall_back(&c, why, stale, 0);
