@@ -169,18 +169,19 @@ export async function inspectPack(
 
 /**
  * With no trusted key, hookpack.sig cannot be checked: its signatures are listed as unchecked, and
- * one that names another digest than the pack's (signed, then changed and locked again) is refused
- * as a signature that does not verify, plainly.
+ * one that names another digest than the pack's lock (signed, then changed and locked again) is
+ * refused as a signature that does not verify, plainly. A change not locked again is the lock's to
+ * name (changed, added, removed files): the signature still matches the lock it was made for.
  */
 async function withUncheckedSignatures(report: PackVerification): Promise<PackVerification> {
   const sigs = await readSignatureFile(report.dir);
   if (!sigs.ok) return sigs.missing ? report : { ...report, warnings: [...report.warnings, sigs.problem] };
   const stale = sigs.signatures.filter(
-    (s) => s.digest !== undefined && report.digest !== undefined && s.digest !== report.digest,
+    (s) => s.digest !== undefined && report.lockDigest !== undefined && s.digest !== report.lockDigest,
   );
   const problems = stale.map(
     (s) =>
-      `hookpack.sig: the signature by ${s.keyId} does not verify: it was made for ${s.digest}, and the pack is ${report.digest} now (changed and locked again after signing); sign it again (\`hookwarden pack sign <dir> --key <file>\`)`,
+      `hookpack.sig: the signature by ${s.keyId} does not verify: it was made for ${s.digest}, and the pack is locked as ${report.lockDigest} now (changed and locked again after signing); sign it again (\`hookwarden pack sign <dir> --key <file>\`)`,
   );
   return {
     ...report,

@@ -71,10 +71,12 @@ describe('lock, sign, verify round trip', () => {
     expect((await signPack(dir, pem(k2.key))).signatureCount).toBe(2);
     const sig = JSON.parse(readFileSync(join(dir, 'hookpack.sig'), 'utf8'));
     expect(sig.signatures.map((s: { keyId: string }) => s.keyId)).toEqual([k.keyId, k2.keyId]);
+    // Each signature names the digest it was made for (verify says so when the pack is locked again).
     expect(sig.signatures[0]).toEqual({
       keyId: k.keyId,
       algorithm: 'ed25519',
       signature: expect.any(String),
+      digest: expect.stringMatching(/^sha256:[0-9a-f]{64}$/),
     });
     for (const key of [k, k2])
       expect((await verifyPack(dir, { publicKeys: [pem(key.pub)] })).verifiedBy).toBe(key.keyId);

@@ -66,7 +66,14 @@ async function executorFor(which: StartPath): Promise<Executor> {
   const settings = Object.entries(PATHS[path]);
   for (const [k, v] of settings) process.env[k] = v;
   try {
-    const hw = await createExecutor({ config: [project], root, onWarning: () => {} });
+    // The project file's inheritEnv, runAs and long deadline are the policy's to grant (grants.ts).
+    const grant = {
+      inheritEnv: Array.from({ length: HOST_VARS }, (_, i) => `HW_PROP_HOST_${i}`),
+      runAs: true,
+      timeoutMs: 60_000,
+    };
+    const policy = [{ grants: { project: grant } }];
+    const hw = await createExecutor({ config: [project], policy, root, onWarning: () => {} });
     // A first hook makes the launcher (and reads the settings) now.
     executors.set(path, hw);
     return hw;

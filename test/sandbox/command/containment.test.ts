@@ -139,7 +139,9 @@ describe.runIf(ROOT)('a hook that runs as nobody in a private directory', () => 
     const root = `${parent}/project`;
     mkdirSync(root, { mode: 0o755 });
     const config = hooksOn('BeforeTool', [{ name: 'n', command: 'id -u', runAs: 'nobody' }]);
-    const closed = await withExecutor({ config, root }, (hw) => hw.dispatch('BeforeTool', input()));
+    // A project file's runAs is the policy's to grant (docs/security.md, the grant table).
+    const policy = [{ grants: { project: { runAs: true } } }];
+    const closed = await withExecutor({ config, root, policy }, (hw) => hw.dispatch('BeforeTool', input()));
     expect(closed.hooks[0]).toMatchObject({
       outcome: 'error',
       error: {
@@ -148,7 +150,7 @@ describe.runIf(ROOT)('a hook that runs as nobody in a private directory', () => 
       },
     });
     const open = hooksOn('BeforeTool', [{ name: 'n', command: 'echo {}', runAs: 'nobody' }]);
-    const shared = await withExecutor({ config: open, root: sharedDir() }, (hw) =>
+    const shared = await withExecutor({ config: open, root: sharedDir(), policy }, (hw) =>
       hw.dispatch('BeforeTool', input()),
     );
     expect(shared.hooks[0]).toMatchObject({ outcome: 'proceed', containment: 'contained' });
