@@ -50,7 +50,11 @@ describe('CLAUDE_ENV_FILE through hookwarden claude-code', () => {
   it('an allowed line keeps its bash meaning: $PATH is the PATH of each later command, never a literal', async () => {
     const dir = tempDir();
     const project = tempDir();
-    const policy = writeConfig(dir, 'policy.json', { sessionEnv: { pathDirs: ['/opt/x'] } });
+    // GREETING is not on the built-in inert list: the policy admits it (a project hook's names go by
+    // the allow-list, docs/security.md).
+    const policy = writeConfig(dir, 'policy.json', {
+      sessionEnv: { pathDirs: ['/opt/x'], allow: ['GREETING'] },
+    });
     const settings = writingSettings(dir, [
       'export NODE_ENV=production',
       'export PATH="$PATH:/opt/x/bin"',
@@ -71,29 +75,31 @@ describe('CLAUDE_ENV_FILE through hookwarden claude-code', () => {
     const dir = tempDir();
     const project = tempDir();
     const settings = writingSettings(dir, [
-      'export KEEP=1',
+      'export NO_COLOR=1',
       'source ~/.nvm/nvm.sh',
       'eval "$(direnv export bash)"',
       'export BASH_ENV=/tmp/evil.sh',
       'export NODE_OPTIONS=--require=/tmp/evil.js',
       'export GIT_SSH_COMMAND=/tmp/evil',
       'export PATH="$PATH:/opt/x/bin"',
-      'export ALSO=2',
+      'export TZ=UTC',
+      'export NOT_LISTED=2',
     ]);
     const envFile = join(tempDir(), 'env.sh');
     const r = await adapter(['-c', settings], project, envFile);
     expect(r.code).toBe(0);
-    expect(readFileSync(envFile, 'utf8')).toBe('export KEEP=1\nexport ALSO=2\n');
+    expect(readFileSync(envFile, 'utf8')).toBe('export NO_COLOR=1\nexport TZ=UTC\n');
     const shown = JSON.parse(r.stdout).systemMessage.split('\n');
     expect(shown).toEqual([
       expect.stringMatching(/^hookwarden: hook ".*": CLAUDE_ENV_FILE line 2 \(source\): runs a command/),
       expect.stringMatching(/CLAUDE_ENV_FILE line 3 \(eval\): runs a command/),
-      expect.stringMatching(/CLAUDE_ENV_FILE line 4 \(BASH_ENV\): "BASH_ENV" changes what later commands/),
+      expect.stringMatching(/CLAUDE_ENV_FILE line 4 \(BASH_ENV\): "BASH_ENV" is not on the list/),
       expect.stringMatching(/CLAUDE_ENV_FILE line 5 \(NODE_OPTIONS\)/),
       expect.stringMatching(/CLAUDE_ENV_FILE line 6 \(GIT_SSH_COMMAND\)/),
       expect.stringMatching(
         /CLAUDE_ENV_FILE line 7 \(PATH\): PATH entry "\/opt\/x\/bin" is a new directory, and no policy file admits one/,
       ),
+      expect.stringMatching(/CLAUDE_ENV_FILE line 9 \(NOT_LISTED\): "NOT_LISTED" is not on the list/),
     ]);
   });
 
@@ -132,7 +138,7 @@ describe('CLAUDE_ENV_FILE through hookwarden claude-code', () => {
     const dir = tempDir();
     const project = tempDir();
     const settings = writingSettings(dir, [
-      `declare -x NVM_DIR="/home/u/.nvm"`,
+      `declare -x TZ="Europe/Paris"`,
       'export PATH="$NVM_DIR/versions/node/v20/bin:$PATH"',
       'if [ -d /opt ]; then',
       '  export INSIDE=1',
@@ -141,17 +147,17 @@ describe('CLAUDE_ENV_FILE through hookwarden claude-code', () => {
     const envFile = join(tempDir(), 'env.sh');
     const r = await adapter(['-c', settings], project, envFile);
     expect(r.code).toBe(0);
-    expect(readFileSync(envFile, 'utf8')).toBe('declare -x NVM_DIR="/home/u/.nvm"\n');
+    expect(readFileSync(envFile, 'utf8')).toBe('declare -x TZ="Europe/Paris"\n');
     expect(JSON.parse(r.stdout).systemMessage).toMatch(
       /line 2 \(PATH\).*\n.*lines 3-5 \(if\): line 3 has "if"/,
     );
-    expect(laterCommand(envFile, 'printf %s "$NVM_DIR|${INSIDE-unset}"')).toBe('/home/u/.nvm|unset');
+    expect(laterCommand(envFile, 'printf %s "$TZ|${INSIDE-unset}"')).toBe('Europe/Paris|unset');
   });
 
   it('through the daemon (serve --socket): the same lines reach the env file, the same refusals are shown', async () => {
     const dir = tempDir();
     const project = tempDir();
-    const policy = writeConfig(dir, 'policy.json', { sessionEnv: { pathDirs: ['/opt/x'] } });
+    const policy = writeConfig(dir, 'policy.json', { sessionEnv: { pathDirs: ['/opt/x'], allow: ['A'] } });
     const settings = writingSettings(dir, [
       'export PATH="$PATH:/opt/x/bin"',
       'source ./env.sh',

@@ -55,7 +55,9 @@ describe('pack verify without a trusted key', () => {
       const r = await runCli(['pack', 'verify', dir]);
       expect(r.code).toBe(1);
       expect(r.stdout).toContain('refused: ');
-      expect(r.stdout).toContain(`does not verify: it was made for ${signed}, and the pack is locked as ${now} now`);
+      expect(r.stdout).toContain(
+        `does not verify: it was made for ${signed}, and the pack is locked as ${now} now`,
+      );
       expect(r.stdout).not.toMatch(/^verified/m);
       // With the keys, the cryptographic answer agrees: b's verifies, a's does not.
       const withKeys = await runCli(['pack', 'verify', dir, '--pubkey', `${a}.pub`]);
