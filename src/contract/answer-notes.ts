@@ -6,9 +6,16 @@ import type { DispatchResult } from './result.js';
 /** Hook-controlled text on one line (a note must not pass for another). */
 export const oneLine = (text: string): string => text.replace(/\s*[\r\n]+\s*/g, ' ');
 
-/** The reason a deny is shown with. */
+/**
+ * The reason a deny is shown with: never blank (an agent may read a blank reason as no block at all,
+ * as Codex does with exit 2 and an empty stderr).
+ */
 export const denyReason = (result: DispatchResult): string =>
-  result.reason ?? (result.decidedBy === undefined ? 'denied' : `denied by hook "${result.decidedBy}"`);
+  result.reason !== undefined && result.reason.trim() !== ''
+    ? result.reason
+    : result.decidedBy === undefined
+      ? 'denied'
+      : `denied by hook "${result.decidedBy}"`;
 
 /** Outcomes of a hook that ran and failed (what the agents call a non-blocking error). */
 const FAILED_OUTCOMES: ReadonlySet<string> = new Set(['error', 'timeout', 'limit']);

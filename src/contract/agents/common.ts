@@ -164,6 +164,8 @@ export function writeAnswer(p: AnswerParts): AgentAnswer {
   const dropped = Object.keys(result).filter((k) => !p.used.has(k));
   const lines: string[] = [];
   if (p.reason !== undefined) lines.push(oneLine(p.reason));
+  // Exit 2 is a block only with a reason on stderr (Codex, Claude Code): never a blank one.
+  if (exitCode === 2 && (lines[0] ?? '').trim() === '') lines.splice(0, 1, 'hookwarden: blocked by hook');
   if (exitCode !== 2) {
     const broken = brokenHooks(result);
     if (broken.length > 0 && p.brokenField !== undefined && Object.keys(out).length > 0) {

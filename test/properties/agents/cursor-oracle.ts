@@ -35,8 +35,10 @@ export const CURSOR: Oracle = {
     // `continue` is beforeSubmitPrompt's field: a gate's answer reads only `permission`.
     const stop = json.value.continue === false;
     if (p === 'deny') return { decision: 'block', why: 'deny' };
-    if (p === 'ask' && ASKS.has(event)) return { decision: 'ask', why: 'ask' };
-    if (p === 'ask') return { decision: 'none', why: 'ask-not-enforced' };
+    // hookwarden reads a gate's `continue: false` as a block whatever `permission` says (stricter,
+    // docs/agents.md): the why says so, so that an ask beside it is not the only reason found.
+    if (p === 'ask' && ASKS.has(event)) return { decision: 'ask', why: stop ? 'continue-on-a-gate' : 'ask' };
+    if (p === 'ask') return { decision: 'none', why: stop ? 'continue-on-a-gate' : 'ask-not-enforced' };
     if (p === 'allow') return { decision: 'allow', why: stop ? 'continue-on-a-gate' : 'allow' };
     return { decision: 'none', why: stop ? 'continue-on-a-gate' : 'no-permission' };
   },
