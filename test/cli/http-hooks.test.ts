@@ -88,7 +88,9 @@ describe('hookwarden dispatch with an http hook', () => {
       { stdin: claudeInput('rm -rf /'), env: ENV },
     );
     expect(r.code).toBe(2);
-    expect(server.requests[0]!.headers).toMatchObject({ authorization: 'Bearer', 'x-team': 'platform' });
+    // A project file's allowedEnvVars are the policy's to grant (grants.inheritEnv): with no policy,
+    // even the variable that is not secret-looking is sent empty.
+    expect(server.requests[0]!.headers).toMatchObject({ authorization: 'Bearer', 'x-team': '' });
     expect(r.stderr).toContain('"GUARD_TOKEN" looks like a secret and is sent empty');
   });
 

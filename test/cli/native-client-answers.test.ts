@@ -62,6 +62,12 @@ const config = writeConfig(join(project, '.claude'), 'settings.hookwarden.json',
   colour: 'blue',
 });
 
+// A project file's inheritEnv and session variables are the policy's to grant (docs/security.md).
+const policy = writeConfig(tempDir(), 'policy.json', {
+  grants: { project: { inheritEnv: ['HW_PROBE', 'HW_PROBE_TOKEN'] } },
+  sessionEnv: { allow: ['HW_SESSION'] },
+});
+
 const base = (event: string, extra: Record<string, unknown> = {}) =>
   JSON.stringify({
     session_id: 's1',
@@ -91,7 +97,7 @@ const CASES: [string, string, string[]?][] = [
 ];
 
 describe('the same answer through the daemon as in the caller’s process', () => {
-  const args = ['--config', config];
+  const args = ['--config', config, '--policy', policy];
   // The daemon's own environment differs from every caller's: a hook must never see it.
   const callerEnv = (envFile: string) =>
     daemonEnv({

@@ -13,6 +13,10 @@ const holding = (mb: number, field = 'updatedToolOutput') =>
 const ARRAY_BOMB =
   'export default () => { const a = []; for (;;) a.push(Array.from({ length: 1e4 }, () => 1)) }';
 
+
+/** A project file's larger heap and longer deadline are the policy's to grant (grants.ts). */
+const GRANT = [{ grants: { project: { memoryBytes: 64 * MiB, timeoutMs: 60_000 } } }];
+
 describe('JS hooks and the worker memory', () => {
   it('stops a memory bomb at its memoryBytes after a large legal call grew the memory', async () => {
     const config = jsConfig(
@@ -23,7 +27,7 @@ describe('JS hooks and the worker memory', () => {
       },
       { limits: { jsThreads: 1 } },
     );
-    await withExecutor({ config }, async (hw) => {
+    await withExecutor({ config, policy: GRANT }, async (hw) => {
       const large = await hw.dispatch('AfterTool', ev);
       expect(large.updatedToolOutput).toBe('120');
       const grown = await workerStats(hw);
@@ -53,7 +57,7 @@ describe('JS hooks and the worker memory', () => {
       },
       { limits: { jsThreads: 1 } },
     );
-    await withExecutor({ config }, async (hw) => {
+    await withExecutor({ config, policy: GRANT }, async (hw) => {
       for (let i = 0; i < 3; i++) {
         const over = await hw.dispatch('BeforeTool', ev);
         expect(over.hooks[0]!.error?.code).toBe('memory_limit');
@@ -71,7 +75,7 @@ describe('JS hooks and the worker memory', () => {
       },
       { limits: { jsThreads: 1 } },
     );
-    await withExecutor({ config }, async (hw) => {
+    await withExecutor({ config, policy: GRANT }, async (hw) => {
       const before = await workerStats(hw);
       expect((await hw.dispatch('BeforeTool', ev)).additionalContext).toBe('400');
       const after = await workerStats(hw);
@@ -96,7 +100,7 @@ describe('JS hooks and the worker memory', () => {
       { BeforeTool: [{ name: 'slow', code: slowTop, memoryBytes: 64 * MiB, timeoutMs: 60_000 }] },
       { limits: { jsThreads: 1 } },
     );
-    await withExecutor({ config }, async (hw) => {
+    await withExecutor({ config, policy: GRANT }, async (hw) => {
       const before = await workerStats(hw);
       expect((await hw.dispatch('BeforeTool', ev)).additionalContext).toBe('400');
       const after = await workerStats(hw);
