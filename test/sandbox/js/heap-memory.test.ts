@@ -13,7 +13,6 @@ const holding = (mb: number, field = 'updatedToolOutput') =>
 const ARRAY_BOMB =
   'export default () => { const a = []; for (;;) a.push(Array.from({ length: 1e4 }, () => 1)) }';
 
-
 /** A project file's larger heap and longer deadline are the policy's to grant (grants.ts). */
 const GRANT = [{ grants: { project: { memoryBytes: 64 * MiB, timeoutMs: 60_000 } } }];
 
