@@ -95,6 +95,7 @@ describe('the hooks.json JSON Schema', () => {
       'allowedHttpHookUrls',
       'httpHookAllowedEnvVars',
       'sessionEnv',
+      'grants',
       'packs',
       'tenants',
     ]);

@@ -21,7 +21,7 @@ describe('npm run fuzz', () => {
   });
 
   it.each([
-    [['--only', '9'], /^error: --only: no invariant "9" \(the invariants are 1 to 6\)$/m],
+    [['--only', '9'], /^error: --only: no invariant "9" \(the invariants are 1 to 7\)$/m],
     [['--runs', 'many'], /--runs: expected an integer, got many/],
     [['--runs', '0'], /--runs: expected at least 1 case/],
     [['--until', 'soon'], /--until: expected an ISO 8601 time, got soon/],
