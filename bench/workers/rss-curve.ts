@@ -3,13 +3,17 @@
 // RSS, the main thread's V8 heap (its reserved total, and what is live after a full collection),
 // and, for the executor, each worker's V8 heap and QuickJS memory. Printed as one JSON line.
 import { availableParallelism } from 'node:os';
+import { basename, dirname } from 'node:path';
 import v8 from 'node:v8';
 import { INTERNALS } from '../../src/executor/executor.js';
 import { createExecutor } from '../../src/index.js';
 import { createEchoPool, TRIVIAL_HOOK } from '../../src/measure/baselines.js';
 import { BENCH_INPUT } from '../harness.js';
 
-const [kind = 'hookwarden', ...marks] = process.argv.slice(2);
+const [kind = 'hookwarden', ...args] = process.argv.slice(2);
+/** `wasm` takes the module first. */
+const wasmModule = kind === 'wasm' ? args.shift() : undefined;
+const marks = args;
 const checkpoints = marks.length > 0 ? marks.map(Number) : [1_000, 10_000, 25_000, 50_000, 100_000];
 const gc = (globalThis as { gc?: () => void }).gc;
 if (gc === undefined) throw new Error('run with --expose-gc');
@@ -26,6 +30,20 @@ if (kind === 'echo') {
   const pool = createEchoPool(availableParallelism());
   call = () => pool.run(BENCH_INPUT);
   close = () => pool.destroy();
+} else if (kind === 'wasm') {
+  // `wasm <module.wasm> [checkpoints…]`: the same with one wasm hook (bench/wasm-hook.ts).
+  const module = wasmModule!;
+  const executor = await createExecutor({
+    root: dirname(module),
+    config: { hooks: { BeforeTool: [{ hooks: [{ type: 'wasm', source: basename(module) }] }] } },
+    onWarning: () => {},
+  });
+  const wasm = (
+    executor as unknown as { [INTERNALS](): { pool: { wasm: { stats(): Promise<WorkerStats> } } } }
+  )[INTERNALS]().pool.wasm;
+  call = () => executor.dispatch('BeforeTool', BENCH_INPUT);
+  close = () => executor.close();
+  workers = () => workerStats(() => wasm.stats());
 } else {
   const executor = await createExecutor({
     config: { hooks: { BeforeTool: [{ hooks: [{ type: 'js', code: TRIVIAL_HOOK }] }] } },
@@ -37,14 +55,17 @@ if (kind === 'echo') {
   call = () => executor.dispatch('BeforeTool', BENCH_INPUT);
   close = () => executor.close();
   // Stats of each worker (asked until every thread has answered: the pool picks the thread).
-  workers = async () => {
-    const seen = new Map<number, WorkerStats>();
-    for (let i = 0; i < 64 && seen.size < availableParallelism(); i++) {
-      const s = await js.stats();
-      seen.set(s.threadId, s);
-    }
-    return [...seen.values()].sort((a, b) => a.threadId - b.threadId);
-  };
+  workers = () => workerStats(() => js.stats());
+}
+
+/** Stats of each worker (asked until every thread has answered: the pool picks the thread). */
+async function workerStats(ask: () => Promise<WorkerStats>): Promise<WorkerStats[]> {
+  const seen = new Map<number, WorkerStats>();
+  for (let i = 0; i < 64 && seen.size < availableParallelism(); i++) {
+    const s = await ask();
+    seen.set(s.threadId, s);
+  }
+  return [...seen.values()].sort((a, b) => a.threadId - b.threadId);
 }
 let done = 0;
 const runTo = async (target: number) => {

@@ -5,6 +5,7 @@
 // time into the batch's slot of the shared progress cells: the host's deadline timer reads them, so a module that
 // never returns is stopped at its own deadline (the host terminates this thread) and the tasks after
 // it in the batch run elsewhere. The memories calls gave back are zeroed while idle.
+import v8 from 'node:v8';
 import { threadId, workerData } from 'node:worker_threads';
 import type {
   WasmBatch,
@@ -76,6 +77,14 @@ export function stats(): {
   missingSpecs: number;
   specs: number;
   memoriesCreated: number;
+  v8HeapBytes: number;
 } {
-  return { threadId, tasksRun, missingSpecs, specs: specs.size, memoriesCreated: memories.created };
+  return {
+    threadId,
+    tasksRun,
+    missingSpecs,
+    specs: specs.size,
+    memoriesCreated: memories.created,
+    v8HeapBytes: v8.getHeapStatistics().total_heap_size,
+  };
 }

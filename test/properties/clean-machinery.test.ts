@@ -4,15 +4,7 @@
 // spawn server and of every process below it: no token of a hook's variables (or of the host
 // variables it inherits) is in the environment or arguments of the spawn server or hw-exec,
 // nor in any process's arguments, and every hook process does hold its own variables.
-import {
-  chmodSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  readlinkSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
@@ -22,7 +14,9 @@ import { closedToNobody } from '../../sandbox/command/nobody-access.js';
 import { createExecutor, type Executor } from '../../src/index.js';
 import { FifoFeed, FifoLines, mkfifo } from '../helpers/fifo.js';
 import { spawnServers } from '../helpers/processes.js';
+import { checkProbes, wasmEnvHooksArb, wasmHookSpec, writeProbe } from './clean-wasm.js';
 import { type EnvHook, envHooksArb, TOKEN } from './gen/env.js';
+import { exeOf, read, tree } from './proc-tree.js';
 import { checkProperty, propertyRun } from './tier.js';
 
 const HOST_VARS = 3;
@@ -125,39 +119,6 @@ afterAll(async () => {
   rmSync(root, { recursive: true, force: true });
 });
 
-const read = (path: string) => {
-  try {
-    return readFileSync(path, 'latin1');
-  } catch {
-    return undefined;
-  }
-};
-
-/** The process and every process below it (host pids, whatever namespace they are in). */
-function tree(pid: number): number[] {
-  const out = [pid];
-  for (let i = 0; i < out.length; i++) {
-    // Every thread's children: a process started from a worker thread is a child of that thread.
-    let tasks: string[] = [];
-    try {
-      tasks = readdirSync(`/proc/${out[i]}/task`);
-    } catch {}
-    for (const t of tasks) {
-      const children = read(`/proc/${out[i]}/task/${t}/children`);
-      for (const c of children?.trim().split(/\s+/) ?? []) if (c !== '') out.push(Number(c));
-    }
-  }
-  return out;
-}
-
-const exeOf = (pid: number) => {
-  try {
-    return readlinkSync(`/proc/${pid}/exe`);
-  } catch {
-    return '';
-  }
-};
-
 function hookSpec(h: EnvHook, key: string): Record<string, unknown> {
   return {
     type: 'command',
@@ -172,24 +133,53 @@ function hookSpec(h: EnvHook, key: string): Record<string, unknown> {
   };
 }
 
-async function check([generated, path]: [EnvHook[], StartPath]): Promise<void> {
-  const n = cases++;
-  // Each value gets a token unique to this case, hook and variable.
-  const hooks = generated.map((h, i) => ({
+/** Each value gets a token unique to the case, the hook (`kind` tells wasm hooks apart) and the variable. */
+const tokened = (generated: EnvHook[], n: number, kind: string): EnvHook[] =>
+  generated.map((h, i) => ({
     ...h,
-    env: h.env.map(([name, value], v) => [name, value.replace(TOKEN, `hwtok${n}x${i}x${v}q`)] as const),
+    env: h.env.map(([name, value], v) => [name, value.replace(TOKEN, `hwtok${n}${kind}${i}x${v}q`)] as const),
   }));
+
+/** This process's environment (whose worker threads run the JS and wasm hooks) holds none of `secrets`. */
+function hostEnvClean(secrets: readonly string[]): void {
+  for (const [name, value] of Object.entries(process.env))
+    for (const s of secrets)
+      if (value?.includes(s))
+        throw new Error(`this process's environment holds ${JSON.stringify(s)} (in ${name})`);
+}
+
+async function check([generated, path, generatedWasm]: [EnvHook[], StartPath, EnvHook[]]): Promise<void> {
+  const n = cases++;
+  const hooks = tokened(generated, n, 'x');
+  const wasmHooks = tokened(generatedWasm, n, 'w');
   const keys = hooks.map((_, i) => `h${n}x${i}`);
-  writeFileSync(
-    project,
-    JSON.stringify({ hooks: { SessionStart: [{ hooks: hooks.map((h, i) => hookSpec(h, keys[i]!)) }] } }),
+  const wasmKeys = wasmHooks.map((_, i) => `w${n}x${i}`);
+  const wasmSpecs = await Promise.all(
+    wasmHooks.map(async (h, i) =>
+      wasmHookSpec(h, wasmKeys[i]!, await writeProbe(root, wasmKeys[i]!), (v) => `HW_PROP_HOST_${v}`),
+    ),
   );
+  // The command hooks run at startup; the wasm hooks at resume, dispatched while the command hooks wait.
+  const groups = [
+    { matcher: 'startup', hooks: hooks.map((h, i) => hookSpec(h, keys[i]!)) },
+    ...(wasmSpecs.length > 0 ? [{ matcher: 'resume', hooks: wasmSpecs }] : []),
+  ];
+  writeFileSync(project, JSON.stringify({ hooks: { SessionStart: groups } }));
   const hw = await executorFor(path);
   const reloaded = await hw.reload();
   if (!reloaded.ok) throw new Error(reloaded.reason);
   const dbg = (m: string) =>
     process.env.HW_PROP_DEBUG === '1' && process.stderr.write(`inv5 case ${n} ${path}: ${m}\n`);
   dbg(JSON.stringify(hooks.map((h) => [h.isolation, h.nobody, h.inherit, h.env.map((e) => e[0])])));
+  const hookSecrets = [
+    ...hooks.flatMap((h, i) => h.env.map((_, v) => `hwtok${n}x${i}x${v}q`)),
+    ...wasmHooks.flatMap((h, i) => h.env.map((_, v) => `hwtok${n}w${i}x${v}q`)),
+    hostValue('caller', 0),
+  ];
+  const secrets = [
+    ...hookSecrets,
+    ...[...Array(HOST_VARS).keys()].flatMap((i) => [hostValue('server', i), hostValue('caller', i)]),
+  ];
   let ended = 0;
   let finished = false;
   const dispatch = hw.dispatch(
@@ -223,15 +213,16 @@ async function check([generated, path]: [EnvHook[], StartPath]): Promise<void> {
     // The spawn servers and hw-exec are this process's children: every process below it is read.
     if (path !== 'node' && spawnServers(process.pid).length === 0)
       throw new Error('no spawn server is running while the hooks run');
-    const secrets = [
-      ...hooks.flatMap((h, i) => h.env.map((_, v) => `hwtok${n}x${i}x${v}q`)),
-      ...[...Array(HOST_VARS).keys()].flatMap((i) => [hostValue('server', i), hostValue('caller', i)]),
-    ];
     // The host process (whose worker threads run the JS hooks and the dispatch) gains none of a hook's variables.
-    for (const [name, value] of Object.entries(process.env))
-      for (const s of secrets.slice(0, -HOST_VARS * 2).concat(hostValue('caller', 0)))
-        if (value?.includes(s))
-          throw new Error(`this process's environment holds ${JSON.stringify(s)} (in ${name})`);
+    hostEnvClean(hookSecrets);
+    if (wasmSpecs.length > 0) {
+      const options = path === 'caller' ? { env: callerEnv() } : {};
+      const w = await hw.dispatch('SessionStart', { sessionId: `wasm${n}`, source: 'resume' }, options);
+      for (const rec of w.hooks)
+        if (rec.outcome !== 'proceed') throw new Error(`${rec.id}: ${rec.outcome} ${rec.error?.message}`);
+      checkProbes(w.additionalContext, wasmKeys, secrets);
+      hostEnvClean(hookSecrets);
+    }
     const env = new Map<number, string>();
     for (const pid of tree(process.pid).slice(1)) {
       const environ = read(`/proc/${pid}/environ`);
@@ -304,5 +295,6 @@ it('no hook variable reaches the environment or arguments of the spawn server or
   timeout: run.timeoutMs,
 }, async () => {
   const paths = fc.constantFrom<StartPath>('server', 'server', 'uncontained', 'node', 'caller');
-  await checkProperty('invariant 5', run, fc.tuple(envHooksArb(HOST_VARS), paths), check);
+  const arb = fc.tuple(envHooksArb(HOST_VARS), paths, wasmEnvHooksArb(HOST_VARS));
+  await checkProperty('invariant 5', run, arb, check);
 });
