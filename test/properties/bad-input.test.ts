@@ -3,7 +3,8 @@
 // HookwardenError with a code, never another error; through `hookwarden dispatch` (in this process,
 // and a sample through the real binary) and the Claude Code adapter (the real binary), any byte
 // string on stdin gives a verdict, or one line on stderr and exit 1 (the adapter: a block where the
-// event can block), never a stack trace or an internal error.
+// event can block), never a stack trace or an internal error. Wasm hooks at every scope read the bad
+// input as their stdin and answer with it (bad-input-wasm.ts), through the library and the CLI alike.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
@@ -12,8 +13,8 @@ import { main } from '../../src/cli/run.js';
 import { isHookwardenError } from '../../src/contract/hookwarden-error.js';
 import { createExecutor, type Executor } from '../../src/index.js';
 import { runCli } from '../helpers/cli.js';
-import { tempDir, writeConfig, writeFile } from '../helpers/fixture.js';
-import { WASI_PRELUDE, wat } from '../helpers/wasm.js';
+import { tempDir, writeConfig } from '../helpers/fixture.js';
+import { wasmGroup, writeBadWasm } from './bad-input-wasm.js';
 import { anyBytes, anyEvent, anyInput, anyOptions } from './gen/bad-input.js';
 import { HttpHooks } from './http-hooks.js';
 import { checkProperty, propertyRun } from './tier.js';
@@ -32,11 +33,13 @@ let policy: string;
 beforeAll(async () => {
   dir = tempDir('hw-prop-bad-');
   http = await HttpHooks.start();
+  await writeBadWasm(dir);
   const js = (name: string, code: string) => ({ type: 'js', name, code: `export default (i) => ${code}` });
   policy = writeConfig(dir, 'policy.json', {
     hooks: {
       BeforeTool: [
         { hooks: [js('guard', "JSON.stringify(i).includes('SECRET') ? { decision: 'deny' } : undefined")] },
+        wasmGroup('policy', 'drain'),
       ],
       PreToolUse: [
         {
@@ -51,7 +54,10 @@ beforeAll(async () => {
             },
           ],
         },
+        wasmGroup('policy-pre', 'echo'),
       ],
+      BeforeTurn: [wasmGroup('policy-turn', 'drain')],
+      AfterTool: [wasmGroup('policy-after', 'drain')],
     },
     tenants: { acme: { hooks: { BeforeTool: [{ hooks: [js('acme', "({ decision: 'allow' })")] }] } } },
   });
@@ -70,49 +76,42 @@ beforeAll(async () => {
             },
           ],
         },
+        // Not `echo`: a block at BeforeTool would deny the last check's call.
+        wasmGroup('tool', 'trap'),
       ],
-      BeforeTurn: [{ hooks: [js('turn', "({ mutatedPrompt: String(i.prompt) + '!' })")] }],
-      AfterTool: [{ hooks: [js('after', '({ additionalContext: JSON.stringify(i.toolResult) })')] }],
-      SessionStart: [{ hooks: [js('start', "({ additionalContext: 'hi' })")] }],
+      BeforeTurn: [
+        { hooks: [js('turn', "({ mutatedPrompt: String(i.prompt) + '!' })")] },
+        wasmGroup('turn', 'echo'),
+      ],
+      AfterTool: [
+        { hooks: [js('after', '({ additionalContext: JSON.stringify(i.toolResult) })')] },
+        wasmGroup('after', 'echo', 'trap'),
+      ],
+      SessionStart: [{ hooks: [js('start', "({ additionalContext: 'hi' })")] }, wasmGroup('start', 'echo')],
+      PreToolUse: [wasmGroup('pre', 'echo', 'trap')],
     },
   });
   http.register('bad', 'web', { hit: { kind: 'none' }, miss: { kind: 'none' } }, undefined);
-  // The library's executor also runs wasm hooks (the CLI cases, an executor per case, do not: a
-  // module's compile and its worker's start per case would take their time budget). Each reads its
-  // stdin to the end, 4 KiB at a time, and answers {} (a command hook's protocol).
-  const drain = await wat(`(module ${WASI_PRELUDE} (data (i32.const 600) "{}")
-    (func (export "_start")
-      (block $done (loop $more
-        (i32.store (i32.const 0) (i32.const 1024)) (i32.store (i32.const 4) (i32.const 4096))
-        (drop (call $fd_read (i32.const 0) (i32.const 0) (i32.const 1) (i32.const 8)))
-        (br_if $done (i32.eqz (i32.load (i32.const 8))))
-        (br $more)))
-      (call $write (i32.const 1) (i32.const 600) (i32.const 2))))`);
-  writeFile(join(dir, 'drain.wasm'), Buffer.from(drain));
-  const wasm = (name: string) => ({ hooks: [{ type: 'wasm', name, source: 'drain.wasm' }] });
-  const wasmPolicy = writeConfig(dir, 'wasm-policy.json', {
-    hooks: {
-      BeforeTool: [wasm('wasm-guard')],
-      BeforeTurn: [wasm('wasm-turn')],
-      AfterTool: [wasm('wasm-after')],
-    },
-  });
-  hw = await createExecutor({
-    policy: [policy, wasmPolicy],
-    config: [config],
-    root: dir,
-    onWarning: () => {},
-    allowedHttpHookUrls: [http.pattern],
-  });
-  hw.register({
-    event: 'BeforeTool',
-    name: 'platform',
-    handler: (i) => (JSON.stringify(i).length > 0 ? undefined : undefined),
-  });
+  hw = await createExecutor(options());
+  hw.register(platform);
 });
+
+const platform = {
+  event: 'BeforeTool',
+  name: 'platform',
+  handler: (i: unknown) => (JSON.stringify(i).length > 0 ? undefined : undefined),
+};
 
 afterAll(async () => {
   await hw?.close();
+});
+
+const options = () => ({
+  policy: [policy],
+  config: [config],
+  root: dir,
+  onWarning: () => {},
+  allowedHttpHookUrls: [http.pattern],
 });
 
 /** A verdict, or a typed rejection; anything else is the failure this property looks for. */
@@ -137,10 +136,25 @@ it('any value as input, any event and options: a verdict or a typed error', {
   timeout: lib.timeoutMs,
 }, async () => {
   await checkProperty('invariant 4 (library)', lib, fc.tuple(anyEvent, anyInput, anyOptions), libraryCase);
-  // The executor still answers.
-  expect(
-    (await hw.dispatch('BeforeTool', { toolName: 'Bash', toolInput: { command: 'ls' } })).decision,
-  ).not.toBe('deny');
+  // The executor still answers, as a fresh one with the same files does (the wasm hooks' answers
+  // depend on the input's length: a block is theirs, not the bad inputs' residue).
+  const fresh = await createExecutor(options());
+  fresh.register(platform);
+  try {
+    for (const command of ['ls', 'ls -l', 'cat a', 'cat ab']) {
+      const call = { toolName: 'Bash', toolInput: { command } };
+      const [after, first] = [
+        await hw.dispatch('BeforeTool', call),
+        await fresh.dispatch('BeforeTool', call),
+      ];
+      expect([after.decision, after.hooks.map((h) => [h.id, h.outcome])]).toEqual([
+        first.decision,
+        first.hooks.map((h) => [h.id, h.outcome]),
+      ]);
+    }
+  } finally {
+    await fresh.close();
+  }
 });
 
 /** `hookwarden dispatch` in this process, its stdout and stderr captured. */
