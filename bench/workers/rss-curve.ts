@@ -21,7 +21,8 @@ if (gc === undefined) throw new Error('run with --expose-gc');
 interface WorkerStats {
   threadId: number;
   v8HeapBytes: number;
-  heapBytes: number;
+  heapBytes?: number;
+  memoriesCreated?: number;
 }
 let call: () => Promise<unknown>;
 let close: () => Promise<unknown>;
@@ -80,6 +81,9 @@ for (const at of checkpoints) {
   await runTo(at);
   const rss = process.memoryUsage().rss;
   const heapTotal = v8.getHeapStatistics().total_heap_size;
+  // The main thread's young generation (V8 sizes it for the allocation rate) and the rest of its heap.
+  const spaces = Object.fromEntries(v8.getHeapSpaceStatistics().map((s) => [s.space_name, s.space_size]));
+  const mainNewSpace = (spaces.new_space ?? 0) + (spaces.new_large_object_space ?? 0);
   gc();
   const heapLive = v8.getHeapStatistics().used_heap_size;
   const w = workers === undefined ? [] : await workers();
@@ -87,9 +91,11 @@ for (const at of checkpoints) {
     calls: at,
     rss,
     mainHeapTotal: heapTotal,
+    mainNewSpace,
     mainHeapLive: heapLive,
     workerV8: w.map((s) => s.v8HeapBytes),
     workerQuickJs: w.map((s) => s.heapBytes),
+    workerMemories: w.map((s) => s.memoriesCreated),
   });
 }
 await close();

@@ -10,6 +10,7 @@ import type {
   HookDefinition,
   HttpHookSpec,
   JsHookSpec,
+  WasmHookSpec,
 } from '../registry/hook-definition.js';
 import { DEFAULTS } from './defaults.js';
 import type { DiagnosticSink } from './diagnostics.js';
@@ -50,6 +51,7 @@ class Judge {
  */
 function ungrantedDeadlineMs(kind: HookKind, dialect: Dialect): number {
   if (kind === 'js') return DEFAULTS.js.maxTimeoutMs;
+  if (kind === 'wasm') return DEFAULTS.wasm.maxTimeoutMs;
   if (kind === 'prompt' || kind === 'agent') return defaultTimeoutMs(kind, dialect, '');
   return DIALECT_RULES[dialect].defaultTimeoutMs;
 }
@@ -144,6 +146,30 @@ function gateJs(js: JsHookSpec, j: Judge): JsHookSpec {
   });
 }
 
+/** A wasm hook's output cap (its memory cap is judged before its module is compiled: grantedCap). */
+function gateWasm(wasm: WasmHookSpec, j: Judge): WasmHookSpec {
+  const g = j.gate.grant;
+  const ceiling = g.maxOutputBytes ?? DEFAULTS.wasm.maxOutputBytes;
+  return Object.freeze({ ...wasm, maxOutputBytes: j.cap('maxOutputBytes', wasm.maxOutputBytes, ceiling) });
+}
+
+/**
+ * `value` of a gated hook's `field` held under the grant's `granted` (or `fallback`, not granted),
+ * the refusal named; unchanged when the hook's file is not gated. For what must be judged before
+ * the hook is built (a wasm hook's memory cap is compiled into its module).
+ */
+export function grantedCap(
+  ctx: HookContext,
+  path: string,
+  field: 'memoryBytes',
+  value: number,
+  fallback: number,
+): number {
+  const gate = ctx.gate;
+  if (gate === undefined) return value;
+  return new Judge(gate, path, ctx.sink).cap(field, value, gate.grant[field] ?? fallback);
+}
+
 function gateHttp(http: HttpHookSpec, j: Judge): HttpHookSpec {
   const g = j.gate.grant;
   let envVars = http.envVars;
@@ -185,5 +211,6 @@ export function applyGrant(
   if (out.type === 'command') out.command = gateCommand(out.command, out.deadlineMs, j);
   else if (out.type === 'js') out.js = gateJs(out.js, j);
   else if (out.type === 'http') out.http = gateHttp(out.http, j);
+  else if (out.type === 'wasm') out.wasm = gateWasm(out.wasm, j);
   return out;
 }

@@ -53,9 +53,10 @@ const grantSetSchema = z.strictObject({
   maxOutputBytes: posInt()
     .optional()
     .meta({ description: "Largest output cap a hook may ask for. Default: the kind's default." }),
-  memoryBytes: posInt()
-    .optional()
-    .meta({ description: 'Largest JS heap a hook may ask for. Default 32 MiB.' }),
+  memoryBytes: posInt().optional().meta({
+    description:
+      "Largest memory a hook may ask for: a JS hook's heap, a wasm hook's memory cap. Default 32 MiB for either.",
+  }),
   rlimits: z
     .strictObject({
       cpuSeconds: posInt().optional(),

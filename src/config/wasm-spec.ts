@@ -10,6 +10,7 @@ import { PAGE_BYTES } from '../../sandbox/wasm/prepare-module.js';
 import { joinPath, renderValue } from '../contract/messages.js';
 import type { WasmHookSpec } from '../registry/hook-definition.js';
 import { DEFAULTS } from './defaults.js';
+import { grantedCap } from './grant-gate.js';
 import type { HookContext } from './hook-context.js';
 import type { RawHookSpec } from './schema.js';
 import { readHookFile } from './source-file.js';
@@ -21,8 +22,9 @@ const NOT_WASM = ['env', 'inheritEnv', 'isolation', 'writable', 'runAs', 'rlimit
 function memoryCap(spec: RawHookSpec, path: string, ctx: HookContext): number {
   const max = ctx.limits.maxWasmMemoryBytes;
   let bytes = spec.memoryBytes ?? Math.min(DEFAULTS.wasm.memoryBytes, max);
-  // Grants (issue 36): a memoryBytes above the default loosens the sandbox; this is where the
-  // policy's grant would be checked for a project file's or a tenant's hook.
+  // A memoryBytes above the default loosens the sandbox: a project file's or a tenant's hook gets it
+  // only as the policy grants (grants.*.memoryBytes, as a JS hook's heap), before the module is compiled.
+  bytes = grantedCap(ctx, path, 'memoryBytes', bytes, DEFAULTS.wasm.memoryBytes);
   if (bytes > max) {
     ctx.sink.warn(
       joinPath(path, 'memoryBytes'),
