@@ -4,8 +4,10 @@
 // bench/profile/summarize.ts. Reproduce the figures in bench/README.md:
 //   node --cpu-prof --cpu-prof-dir=/tmp/p dist/bench/profile/js-dispatch.js trivial 10000 1
 //   node dist/bench/profile/summarize.js /tmp/p/*.cpuprofile
+// `wasm` instead of `trivial` dispatches the trivial wasm hook (bench/wasm/trivial.wasm, issue 40).
 // `HOOKWARDEN_BENCH_BEFORE=<another checkout>/bin/hookwarden` profiles that build instead.
 import { readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { createExecutor } from '../../src/index.js';
 import { TRIVIAL_HOOK } from '../../src/measure/baselines.js';
 import { beforeBuild } from '../builds.js';
@@ -16,8 +18,16 @@ const [which = 'trivial', n = '10000', concurrency = '1'] = process.argv.slice(2
 const before = await beforeBuild();
 const create = before?.create ?? createExecutor;
 const code = which === 'policy' ? POLICY_HOOK : TRIVIAL_HOOK;
+const wasmDir = fileURLToPath(new URL('../../../bench/wasm/', import.meta.url));
 const executor = await create({
-  config: { hooks: { BeforeTool: [{ hooks: [{ type: 'js', code }] }] } },
+  config: {
+    hooks: {
+      BeforeTool: [
+        { hooks: [which === 'wasm' ? { type: 'wasm', source: 'trivial.wasm' } : { type: 'js', code }] },
+      ],
+    },
+  },
+  ...(which === 'wasm' ? { root: wasmDir } : {}),
   onWarning: () => {},
 });
 
