@@ -3,7 +3,9 @@
 // as nobody) are running, blocked on a FIFO, the test reads /proc/<pid>/environ and cmdline of the
 // spawn server and of every process below it: no token of a hook's variables (or of the host
 // variables it inherits) is in the environment or arguments of the spawn server or hw-exec,
-// nor in any process's arguments, and every hook process does hold its own variables.
+// nor in any process's arguments, and every hook process does hold its own variables. Wasm hooks
+// carrying generated variables too run while the command hooks wait: nothing of theirs reaches the
+// host or the module (clean-wasm.ts).
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
