@@ -70,10 +70,10 @@ function runnable(path: string): boolean {
   return ok;
 }
 
-/** The physical working directory, as getcwd() gives it to a shell with no PWD. */
+/** The physical working directory, as getcwd() gives it to a shell with no PWD (one realpath(3), not a walk). */
 function physical(cwd: string): string | undefined {
   try {
-    return realpathSync(cwd);
+    return realpathSync.native(cwd);
   } catch {
     return undefined;
   }
