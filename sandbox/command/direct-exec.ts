@@ -41,7 +41,9 @@ function execImage(path: string): boolean {
     fd = openSync(path, 'r');
     const head = Buffer.alloc(4);
     const n = readSync(fd, head, 0, 4, 0);
-    return (n >= 2 && head[0] === 0x23 && head[1] === 0x21) || (n === 4 && head.toString('latin1') === '\x7fELF');
+    return (
+      (n >= 2 && head[0] === 0x23 && head[1] === 0x21) || (n === 4 && head.toString('latin1') === '\x7fELF')
+    );
   } catch {
     return false;
   } finally {

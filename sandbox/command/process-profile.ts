@@ -52,7 +52,8 @@ export function processSpec(
 ): LaunchSpec {
   const argv = programArgv(task);
   // A one-command shell line runs without its shell, as the shell would exec it (direct-exec.ts).
-  const direct = task.program.kind === 'shell' && task.runAs === undefined ? directExec(argv, env, task.cwd) : undefined;
+  const direct =
+    task.program.kind === 'shell' && task.runAs === undefined ? directExec(argv, env, task.cwd) : undefined;
   return {
     ...baseSpec(task),
     argv: direct?.argv ?? argv,

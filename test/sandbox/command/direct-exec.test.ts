@@ -25,7 +25,12 @@ symlinkSync(dir, join(dir, 'link'));
  * stdin is no socket, as the spawn server's pipe is not (bash reads ~/.bashrc when stdin is a socket).
  */
 function run(argv: readonly string[], env: Record<string, string>, cwd: string): string[] {
-  return execFileSync(argv[0]!, argv.slice(1), { env, cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })
+  return execFileSync(argv[0]!, argv.slice(1), {
+    env,
+    cwd,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
     .trimEnd()
     .split('\n')
     .sort();
@@ -60,7 +65,7 @@ describe('directExec: what the shell would exec', () => {
     expect(run(direct!.argv, direct!.env, cwd)).toEqual(run(['/bin/bash', '-c', '/usr/bin/env'], {}, cwd));
   });
 
-  const keeps: [string, string, Record<string, string>?][] = [
+  const keeps: [string, string, Record<string, string> | undefined][] = [
     ['a builtin', 'true', undefined],
     ['a PATH search', 'env', undefined],
     ['a variable', '/usr/bin/env $HOME', undefined],
@@ -112,7 +117,11 @@ describe('processSpec', () => {
 
   it('starts a one-command line without its shell, and keeps the shell for the rest', () => {
     expect(processSpec(task(`${script} a`), {}, 'prefer').argv).toEqual([script, 'a']);
-    expect(processSpec(task(`${script} "a"`), {}, 'prefer').argv).toEqual(['/bin/bash', '-c', `${script} "a"`]);
+    expect(processSpec(task(`${script} "a"`), {}, 'prefer').argv).toEqual([
+      '/bin/bash',
+      '-c',
+      `${script} "a"`,
+    ]);
   });
 
   it('keeps the shell for a hook that runs as nobody (its own access to the file decides)', () => {
