@@ -10,6 +10,8 @@ import { hookError } from '../contract/error-codes.js';
 import type {
   JsBatch,
   JsBatchResult,
+  JsCompileRequest,
+  JsCompileResult,
   JsHookSpec,
   JsTask,
   JsTaskMissing,
@@ -17,6 +19,7 @@ import type {
 } from '../contract/js-task.js';
 import { BatchAbort, batchFailure } from './batch-abort.js';
 import { destroyWhenLoaded } from './destroy-piscina.js';
+import { compileOn } from './js-compile.js';
 import { type LaneLoad, type LaneResult, type LaneRunOptions, refusal } from './lane.js';
 import { createQuickJsPool } from './piscina-pool.js';
 import { SpecHolders } from './spec-holders.js';
@@ -295,6 +298,13 @@ export class JsLane {
     }
     const message = `the QuickJS worker did not keep the hook's source it was just sent (${r.missing.length} missing)`;
     this.#settle(e, refusal({ code: 'worker_crashed', message }, e.sentAt - e.queuedAt, true));
+  }
+
+  /** Compiles a hook's module on a worker, under the hook's deadline (hookwarden validate). */
+  compile(request: JsCompileRequest, deadlineMs: number): Promise<JsCompileResult> {
+    if (this.#closing.aborted)
+      return Promise.resolve({ kind: 'limit', limit: 'memory', message: 'the QuickJS lane is closed' });
+    return compileOn(this.#pool(), request, deadlineMs, this.#options.backstopGraceMs);
   }
 
   /** Stats of a worker thread (tests, leak checks); with one thread, of the only one. */
