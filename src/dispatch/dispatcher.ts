@@ -12,13 +12,13 @@ import { renderValue } from '../contract/messages.js';
 import type { DispatchResult } from '../contract/result.js';
 import type { HookInput } from '../contract/types.js';
 import { onceSession, type Registry } from '../registry/registry.js';
-import { runParallel, runSerial } from './chain.js';
 import type { DispatchContext, DispatchOptions } from './context.js';
 import type { Generation } from './generation.js';
 import { checkInputShape } from './input-shape.js';
 import { prepareInput } from './prepare-input.js';
 import { recordDispatch } from './record.js';
 import { DispatchRun, matchBudget } from './run.js';
+import { runParallel, runSerial } from './settle.js';
 import { type DispatchTrace, tracedDispatch } from './trace-dispatch.js';
 
 export type { DispatchContext, DispatchOptions } from './context.js';
