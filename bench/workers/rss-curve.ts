@@ -4,7 +4,7 @@
 // and, for the executor, each worker's V8 heap and QuickJS memory. Printed as one JSON line.
 import { availableParallelism } from 'node:os';
 import v8 from 'node:v8';
-import { INTERNALS } from '../../src/executor/executor.js';
+import { internalsOf } from '../../src/executor/executor.js';
 import { createExecutor } from '../../src/index.js';
 import { createEchoPool, TRIVIAL_HOOK } from '../../src/measure/baselines.js';
 import { BENCH_INPUT } from '../harness.js';
@@ -31,16 +31,14 @@ if (kind === 'echo') {
     config: { hooks: { BeforeTool: [{ hooks: [{ type: 'js', code: TRIVIAL_HOOK }] }] } },
     onWarning: () => {},
   });
-  const js = (executor as unknown as { [INTERNALS](): { pool: { js: { stats(): Promise<WorkerStats> } } } })[
-    INTERNALS
-  ]().pool.js;
+  const js = internalsOf(executor).pool.js;
   call = () => executor.dispatch('BeforeTool', BENCH_INPUT);
   close = () => executor.close();
   // Stats of each worker (asked until every thread has answered: the pool picks the thread).
   workers = async () => {
     const seen = new Map<number, WorkerStats>();
     for (let i = 0; i < 64 && seen.size < availableParallelism(); i++) {
-      const s = await js.stats();
+      const s = (await js.stats()) as WorkerStats;
       seen.set(s.threadId, s);
     }
     return [...seen.values()].sort((a, b) => a.threadId - b.threadId);

@@ -22,12 +22,10 @@ import { destroyWhenLoaded } from './destroy-piscina.js';
 import { compileOn } from './js-compile.js';
 import { type LaneLoad, type LaneResult, type LaneRunOptions, refusal } from './lane.js';
 import { createQuickJsPool } from './piscina-pool.js';
+import { jsLaneClosed } from './pool-channels.js';
 import { SpecHolders } from './spec-holders.js';
 import { type BatchBudget, type TenantLimits, TenantQueues } from './tenant-queues.js';
 import { type LaneScheduling, laneQueueOptions } from './turns.js';
-import { recordLeaks } from './worker-leaks.js';
-
-export { LEAKS } from './worker-leaks.js';
 
 /** Most tasks one message carries to a worker. */
 const MAX_BATCH = 8;
@@ -324,6 +322,7 @@ export class JsLane {
     const p = this.#piscina;
     this.#piscina = undefined;
     if (p === undefined) return;
-    recordLeaks(await destroyWhenLoaded(p, this.#options.threads, { name: 'stats' }));
+    const stats = await destroyWhenLoaded(p, this.#options.threads, { name: 'stats' });
+    jsLaneClosed.publish({ stats });
   }
 }
