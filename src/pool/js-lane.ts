@@ -20,7 +20,7 @@ import type {
 import { BatchAbort, batchFailure } from './batch-abort.js';
 import { destroyWhenLoaded } from './destroy-piscina.js';
 import { compileOn } from './js-compile.js';
-import { type LaneLoad, type LaneResult, type LaneRunOptions, refusal } from './lane.js';
+import { type LaneLoad, type LaneResult, type LaneRunOptions, type QueuedLane, refusal } from './lane.js';
 import { createQuickJsPool } from './piscina-pool.js';
 import { jsLaneClosed } from './pool-channels.js';
 import { SpecHolders } from './spec-holders.js';
@@ -84,7 +84,7 @@ interface Batch {
   why: 'backstop' | 'abort' | 'close' | undefined;
 }
 
-export class JsLane {
+export class JsLane implements QueuedLane<JsCall, JsTaskResult> {
   readonly #options: JsLaneOptions;
   #piscina: Piscina | undefined;
   readonly #closing: AbortSignal;

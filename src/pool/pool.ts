@@ -93,6 +93,7 @@ export class HookPool {
     await this.js.close();
     await this.wasm.close();
     await this.http.close();
+    await this.trusted.close();
     poolClosed.publish(this);
   }
 }

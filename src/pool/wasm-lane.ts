@@ -9,7 +9,7 @@ import type { Piscina } from 'piscina';
 import { hookError } from '../contract/error-codes.js';
 import type { WasmBatchResult, WasmOutcome, WasmTask, WasmWorkerSpec } from '../contract/wasm-task.js';
 import { destroyWhenLoaded } from './destroy-piscina.js';
-import { type LaneLoad, type LaneResult, type LaneRunOptions, refusal } from './lane.js';
+import { type LaneLoad, type LaneResult, type LaneRunOptions, type QueuedLane, refusal } from './lane.js';
 import { createWasmPool } from './piscina-pool.js';
 import { SpecHolders } from './spec-holders.js';
 import { type BatchBudget, type TenantLimits, TenantQueues } from './tenant-queues.js';
@@ -51,7 +51,7 @@ interface Entry {
 
 type Batch = BatchOf<Entry>;
 
-export class WasmLane {
+export class WasmLane implements QueuedLane<WasmCall, WasmOutcome> {
   readonly #options: WasmLaneOptions;
   #piscina: Piscina | undefined;
   readonly #closing: AbortSignal;
