@@ -6,7 +6,6 @@
 // trivial hook). The backstop for a hook that ignores its interrupt (QuickJS's parser never checks
 // it) aborts the batch at its summed deadlines + grace, terminating the thread.
 import type { Piscina } from 'piscina';
-import { hookError } from '../contract/error-codes.js';
 import type {
   JsBatch,
   JsBatchResult,
@@ -23,6 +22,7 @@ import { compileOn } from './js-compile.js';
 import { type LaneLoad, type LaneResult, type LaneRunOptions, type QueuedLane, refusal } from './lane.js';
 import { createQuickJsPool } from './piscina-pool.js';
 import { jsLaneClosed } from './pool-channels.js';
+import { abortQueued, enqueue, settleEntry } from './queued-entry.js';
 import { SpecHolders } from './spec-holders.js';
 import { type BatchBudget, type TenantLimits, TenantQueues } from './tenant-queues.js';
 import { type LaneScheduling, laneQueueOptions } from './turns.js';
@@ -167,34 +167,17 @@ export class JsLane implements QueuedLane<JsCall, JsTaskResult> {
         onAbort: undefined,
         onStart,
       };
-      if (signal !== undefined) {
-        entry.onAbort = () => this.#abortEntry(entry);
-        signal.addEventListener('abort', entry.onAbort, { once: true });
-      }
-      if (!this.#queue.push(tenant, entry)) {
-        const message = `tenant "${tenant}" has its maximum of hooks queued (maxQueued); the hook was not run`;
-        this.#settle(entry, refusal(hookError('queue_full', message, { tenant }), 0));
-        return;
-      }
-      this.#pump();
+      if (enqueue<JsTaskResult, Entry>(this.#queue, entry, (e) => this.#abortEntry(e))) this.#pump();
     });
   }
 
   #settle(entry: Entry, result: JsLaneResult): void {
-    if (entry.done) return;
-    entry.done = true;
-    if (entry.onAbort !== undefined) entry.signal?.removeEventListener('abort', entry.onAbort);
-    entry.resolve(result);
+    settleEntry(entry, result);
   }
 
   #abortEntry(entry: Entry): void {
-    if (entry.done) return;
-    const batch = entry.batch;
-    if (batch === undefined) {
-      this.#queue.remove(entry.tenant, entry);
-      this.#settle(entry, refusal('aborted', performance.now() - entry.queuedAt));
-      return;
-    }
+    if (entry.done || abortQueued<JsTaskResult, Entry>(this.#queue, entry)) return;
+    const batch = entry.batch!;
     const queuedMs = entry.sentAt - entry.queuedAt;
     if (batch.entries.every((e) => e === entry || e.done)) {
       // Nobody else waits on this worker: stop the hook now (Piscina terminates the thread).
