@@ -19,6 +19,10 @@ import type {
 import { BatchAbort, batchFailure } from './batch-abort.js';
 import { destroyWhenLoaded } from './destroy-piscina.js';
 import { compileOn } from './js-compile.js';
+import { type Batch, type Entry, type JsCall, type JsLaneResult, shape } from './js-entry.js';
+
+export type { JsCall, JsLaneResult } from './js-entry.js';
+
 import { type LaneLoad, type LaneResult, type LaneRunOptions, type QueuedLane, refusal } from './lane.js';
 import { createQuickJsPool } from './piscina-pool.js';
 import { jsLaneClosed } from './pool-channels.js';
@@ -46,42 +50,6 @@ export interface JsLaneOptions {
   readonly scheduling?: LaneScheduling | undefined;
   /** Hook specs each worker keeps (default 4 096; tests make it small). */
   readonly workerSpecCapacity?: number | undefined;
-}
-
-export type JsLaneResult = LaneResult<JsTaskResult>;
-
-/** A task for the lane: the worker task and the specs of its hooks (in the task's order). */
-export interface JsCall {
-  readonly task: JsTask;
-  readonly specs: readonly JsHookSpec[];
-}
-
-/** A task's shape for run-time estimates: its hooks, in order. */
-const shape = (task: JsTask) => task.hooks.join('\u0000');
-
-interface Entry {
-  readonly call: JsCall;
-  /** The task's hook ids, in order: the key of its run-time estimate. */
-  readonly shape: string;
-  /** The tenant whose turn it takes ('' = none): the run options', not the task's. */
-  readonly tenant: string;
-  readonly budgetMs: number;
-  readonly signal: AbortSignal | undefined;
-  readonly queuedAt: number;
-  readonly resolve: (r: JsLaneResult) => void;
-  sentAt: number;
-  done: boolean;
-  /** Sent again with its specs: the worker did not hold them. */
-  resent: boolean;
-  batch: Batch | undefined;
-  onAbort: (() => void) | undefined;
-  readonly onStart: (() => void) | undefined;
-}
-
-interface Batch {
-  readonly entries: Entry[];
-  readonly abort: BatchAbort;
-  why: 'backstop' | 'abort' | 'close' | undefined;
 }
 
 export class JsLane implements QueuedLane<JsCall, JsTaskResult> {
