@@ -11,8 +11,6 @@ import type {
   JsBatchResult,
   JsCompileRequest,
   JsCompileResult,
-  JsHookSpec,
-  JsTask,
   JsTaskMissing,
   JsTaskResult,
 } from '../contract/js-task.js';
@@ -23,7 +21,7 @@ import { type Batch, type Entry, type JsCall, type JsLaneResult, shape } from '.
 
 export type { JsCall, JsLaneResult } from './js-entry.js';
 
-import { type LaneLoad, type LaneResult, type LaneRunOptions, type QueuedLane, refusal } from './lane.js';
+import { type LaneLoad, type LaneRunOptions, type QueuedLane, refusal } from './lane.js';
 import { createQuickJsPool } from './piscina-pool.js';
 import { jsLaneClosed } from './pool-channels.js';
 import { abortQueued, enqueue, settleEntry } from './queued-entry.js';
