@@ -4,22 +4,23 @@
 // Hook processes left running are checked once, after the whole suite (global-setup.ts).
 import { afterAll } from 'vitest';
 import { OPEN_HTTP_REQUESTS } from '../src/pool/http-lane.js';
-import { LEAKS } from '../src/pool/js-lane.js';
-import { OPEN_POOLS } from '../src/pool/pool.js';
+import { watchPools } from './helpers/pool-watch.js';
 import { settleSpawnServers } from './helpers/processes.js';
+
+const pools = watchPools();
 
 afterAll(async () => {
   // A pool whose close() is still running finishes it first (bounded).
   const until = Date.now() + 10_000;
-  while (OPEN_POOLS.size > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+  while (pools.open.size > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
   const problems: string[] = [];
-  if (OPEN_POOLS.size > 0)
-    problems.push(`${OPEN_POOLS.size} executor pool(s) were never closed: call close() (withExecutor does)`);
-  if (LEAKS.length > 0)
+  if (pools.open.size > 0)
+    problems.push(`${pools.open.size} executor pool(s) were never closed: call close() (withExecutor does)`);
+  if (pools.leaks.length > 0)
     problems.push(
-      `QuickJS leaks (a runtime or context alive besides the sandbox, or a call's state left in memory): ${JSON.stringify(LEAKS)}`,
+      `QuickJS leaks (a runtime or context alive besides the sandbox, or a call's state left in memory): ${JSON.stringify(pools.leaks)}`,
     );
-  for (const p of [...OPEN_POOLS]) await p.close();
+  for (const p of [...pools.open]) await p.close();
   // Pools are closed now: a request still open outlived its executor.
   if (OPEN_HTTP_REQUESTS.size > 0)
     problems.push(`${OPEN_HTTP_REQUESTS.size} http hook request(s) outlived their executor`);
@@ -29,6 +30,6 @@ afterAll(async () => {
     problems.push(
       `spawn server(s) still running: ${servers.map((s) => s.pid).join(', ')} (close the launcher or executor)`,
     );
-  LEAKS.length = 0;
+  pools.stop();
   if (problems.length > 0) throw new Error(`leak check: ${problems.join('; ')}`);
 });

@@ -5,7 +5,7 @@
 import { availableParallelism } from 'node:os';
 import { basename, dirname } from 'node:path';
 import v8 from 'node:v8';
-import { INTERNALS } from '../../src/executor/executor.js';
+import { internalsOf } from '../../src/executor/executor.js';
 import { createExecutor } from '../../src/index.js';
 import { createEchoPool, TRIVIAL_HOOK } from '../../src/measure/baselines.js';
 import { BENCH_INPUT } from '../harness.js';
@@ -39,24 +39,20 @@ if (kind === 'echo') {
     config: { hooks: { BeforeTool: [{ hooks: [{ type: 'wasm', source: basename(module) }] }] } },
     onWarning: () => {},
   });
-  const wasm = (
-    executor as unknown as { [INTERNALS](): { pool: { wasm: { stats(): Promise<WorkerStats> } } } }
-  )[INTERNALS]().pool.wasm;
+  const wasm = internalsOf(executor).pool.wasm;
   call = () => executor.dispatch('BeforeTool', BENCH_INPUT);
   close = () => executor.close();
-  workers = () => workerStats(() => wasm.stats());
+  workers = () => workerStats(async () => (await wasm.stats()) as WorkerStats);
 } else {
   const executor = await createExecutor({
     config: { hooks: { BeforeTool: [{ hooks: [{ type: 'js', code: TRIVIAL_HOOK }] }] } },
     onWarning: () => {},
   });
-  const js = (executor as unknown as { [INTERNALS](): { pool: { js: { stats(): Promise<WorkerStats> } } } })[
-    INTERNALS
-  ]().pool.js;
+  const js = internalsOf(executor).pool.js;
   call = () => executor.dispatch('BeforeTool', BENCH_INPUT);
   close = () => executor.close();
   // Stats of each worker (asked until every thread has answered: the pool picks the thread).
-  workers = () => workerStats(() => js.stats());
+  workers = () => workerStats(async () => (await js.stats()) as WorkerStats);
 }
 
 /** Stats of each worker (asked until every thread has answered: the pool picks the thread). */

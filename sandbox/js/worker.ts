@@ -20,6 +20,8 @@ import { foldStep, startFold } from '../../src/contract/fold.js';
 import type {
   JsBatch,
   JsBatchResult,
+  JsCompileRequest,
+  JsCompileResult,
   JsHookOutcome,
   JsHookSpec,
   JsTask,
@@ -28,6 +30,7 @@ import type {
 } from '../../src/contract/js-task.js';
 import { capText } from '../../src/contract/text-caps.js';
 import type { HookInput } from '../../src/contract/types.js';
+import { compileModule } from './compile.js';
 import { HookImages, imageKey } from './hook-images.js';
 import { installPinnedClock } from './host-clock.js';
 import { loadHook } from './load-hook.js';
@@ -212,4 +215,9 @@ export async function stats(): Promise<JsWorkerStats> {
     liveRuntimes: live.runtimes,
     liveContexts: live.contexts,
   };
+}
+
+/** Compiles a hook's module without running it (Piscina task name `compile`: hookwarden validate). */
+export function compile(request: JsCompileRequest): Promise<JsCompileResult> {
+  return compileModule(request.code, request.filename);
 }

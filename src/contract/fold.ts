@@ -8,7 +8,7 @@ import { outcomeForError } from './error-codes.js';
 import { type EventDefinition, type Honoured, MUTATION_FIELDS, type MutationField } from './events.js';
 import { jsonEqual } from './json-equal.js';
 import { MERGE, OUTPUT_FIELDS, UNIVERSAL_FIELDS } from './output-fields.js';
-import type { DispatchResult, HookRecord } from './result.js';
+import { type DispatchResult, dispatchResult, type HookRecord } from './result.js';
 import type { Decision, HookInput, HookOutput, HookType, Scope, Verdict } from './types.js';
 
 /** What the fold needs to know about a hook. */
@@ -247,10 +247,8 @@ export function foldStep(
 
 /** Turns a finished fold into the DispatchResult (fixed key order). */
 export function finishFold(def: EventDefinition, state: FoldState): DispatchResult {
-  const result = { event: def.name, decision: state.decision } as DispatchResult;
-  if (state.reason !== undefined) result.reason = state.reason;
-  if (state.decidedBy !== undefined) result.decidedBy = state.decidedBy;
-  // The mutation fields in output order; `join` fields are every hook's values joined.
+  // `join` fields are every hook's values joined.
+  const mutations: Record<string, unknown> = {};
   for (const field of MUTATION_FIELDS) {
     const joined = state.joined[field];
     const value =
@@ -259,10 +257,10 @@ export function finishFold(def: EventDefinition, state: FoldState): DispatchResu
           ? undefined
           : joined.join('\n')
         : state.mutations[field];
-    if (value !== undefined) (result as Record<string, unknown>)[field] = value;
+    if (value !== undefined) mutations[field] = value;
   }
-  result.hooks = [...state.records];
-  return result;
+  const { decision, reason, decidedBy, records } = state;
+  return dispatchResult({ event: def.name, decision, reason, decidedBy, ...mutations, hooks: records });
 }
 
 /** The whole fold: answers in registration order → DispatchResult. */

@@ -83,3 +83,20 @@ export interface JsBatchResult {
   readonly threadId: number;
   readonly results: readonly (JsTaskResult | JsTaskMissing)[];
 }
+
+/** A `compile` task (hookwarden validate): compile a hook's module without running it. */
+export interface JsCompileRequest {
+  readonly code: string;
+  /** Shown in the error: the path the operator's report names. */
+  readonly filename: string;
+}
+
+/**
+ * What a compile answers: `ok`; `error`, the engine's error with file and line; `limit`, a limit
+ * the compile reached (the stack; or, from the lane, the hook's deadline) rather than a fault of the
+ * source's syntax.
+ */
+export type JsCompileResult =
+  | { readonly kind: 'ok' }
+  | { readonly kind: 'error'; readonly message: string }
+  | { readonly kind: 'limit'; readonly limit: 'stack' | 'deadline' | 'memory'; readonly message: string };

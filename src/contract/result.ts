@@ -1,7 +1,7 @@
 // DispatchResult and the per-hook record (docs/semantics.md#dispatchresult). Dependency-free.
 import type { RlimitName, SandboxFacts } from './command-task.js';
 import type { HookError } from './error-codes.js';
-import type { Mutations } from './output-fields.js';
+import { MUTATION_FIELDS, type Mutations } from './output-fields.js';
 import type { HookType, Outcome, Scope, Verdict } from './types.js';
 
 /** One hook's line in a DispatchResult. Never contains the hook's input; `reason` is the hook's own. */
@@ -85,3 +85,27 @@ export type DispatchResult = {
     warnings?: string[];
     hooks: HookRecord[];
   };
+
+/** What a DispatchResult is made of: the event and the decision, and any of the other fields. */
+export type DispatchResultParts = {
+  readonly [K in Exclude<keyof DispatchResult, 'hooks'>]?: DispatchResult[K] | undefined;
+} & Pick<DispatchResult, 'event' | 'decision'> & { readonly hooks?: readonly HookRecord[] | undefined };
+
+/**
+ * The one constructor of every DispatchResult: the keys in the documented order (event, decision,
+ * reason, decidedBy, interrupted, the mutation fields in output-fields.ts order, warnings, hooks),
+ * fields that are undefined left out, and the lists copied.
+ */
+export function dispatchResult(parts: DispatchResultParts): DispatchResult {
+  const result = { event: parts.event, decision: parts.decision } as DispatchResult;
+  if (parts.reason !== undefined) result.reason = parts.reason;
+  if (parts.decidedBy !== undefined) result.decidedBy = parts.decidedBy;
+  if (parts.interrupted !== undefined) result.interrupted = parts.interrupted;
+  for (const field of MUTATION_FIELDS) {
+    const value = parts[field];
+    if (value !== undefined) (result as Record<string, unknown>)[field] = value;
+  }
+  if (parts.warnings !== undefined) result.warnings = [...parts.warnings];
+  result.hooks = [...(parts.hooks ?? [])];
+  return result;
+}

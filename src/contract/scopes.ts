@@ -22,3 +22,9 @@ export const reachedBy = (scope: Scope): readonly Scope[] => TRUST_ORDER.slice(T
 
 /** Whether `a` is more trusted than `b`. */
 export const moreTrusted = (a: Scope, b: Scope): boolean => TRUST_ORDER.indexOf(a) < TRUST_ORDER.indexOf(b);
+
+/**
+ * A scope's place in the override order (0: trusted). The re-check after a rewrite uses it: a hook
+ * whose scope outranks the rewriting hook's guards that rewrite (docs/semantics.md).
+ */
+export const overrideRank = (scope: Scope): number => OVERRIDE_ORDER.indexOf(scope);

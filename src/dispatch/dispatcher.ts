@@ -9,16 +9,16 @@ import { finishFold, startFold } from '../contract/fold.js';
 import { HookwardenError } from '../contract/hookwarden-error.js';
 import { conflictingTwins, withCamelCaseNames } from '../contract/input-names.js';
 import { renderValue } from '../contract/messages.js';
-import type { DispatchResult } from '../contract/result.js';
+import { type DispatchResult, dispatchResult } from '../contract/result.js';
 import type { HookInput } from '../contract/types.js';
 import { onceSession, type Registry } from '../registry/registry.js';
-import { runParallel, runSerial } from './chain.js';
 import type { DispatchContext, DispatchOptions } from './context.js';
 import type { Generation } from './generation.js';
 import { checkInputShape } from './input-shape.js';
 import { prepareInput } from './prepare-input.js';
 import { recordDispatch } from './record.js';
 import { DispatchRun, matchBudget } from './run.js';
+import { runParallel, runSerial } from './settle.js';
 import { type DispatchTrace, tracedDispatch } from './trace-dispatch.js';
 
 export type { DispatchContext, DispatchOptions } from './context.js';
@@ -27,21 +27,20 @@ const INTERRUPTED = 'interrupted: the dispatch was aborted before a verdict';
 
 /** Marks a result interrupted: no verdict means no permission on deny-capable events. Keeps key order. */
 function interrupted(result: DispatchResult, def: EventDefinition): DispatchResult {
-  const { event, decision, reason, decidedBy, interrupted: _, hooks, ...rest } = result;
-  const deny = def.canDeny && decision !== 'deny';
-  const out: DispatchResult = { event, decision: deny ? 'deny' : decision } as DispatchResult;
-  if (deny) out.reason = INTERRUPTED;
-  else {
-    if (reason !== undefined) out.reason = reason;
-    if (decidedBy !== undefined) out.decidedBy = decidedBy;
-  }
-  out.interrupted = true;
-  return Object.assign(out, rest, { hooks });
+  const deny = def.canDeny && result.decision !== 'deny';
+  if (!deny) return dispatchResult({ ...result, interrupted: true });
+  return dispatchResult({
+    ...result,
+    decision: 'deny',
+    reason: INTERRUPTED,
+    decidedBy: undefined,
+    interrupted: true,
+  });
 }
 
 /** The answer to a dispatch interrupted before any hook ran (the CLI's Ctrl-C during start-up). */
 export function interruptedResult(def: EventDefinition): DispatchResult {
-  return interrupted({ event: def.name, decision: 'passthrough', hooks: [] }, def);
+  return interrupted(dispatchResult({ event: def.name, decision: 'passthrough' }), def);
 }
 
 function resolveEvent(gen: Generation, eventName: string) {
@@ -166,15 +165,10 @@ async function dispatchSteps(
   const scope = resolveScope(gen, options.tenant);
   if (options.signal?.aborted) return interruptedResult(def);
   const twins = def.canDeny ? conflictingTwins(input0 as Record<string, unknown>) : undefined;
-  if (twins !== undefined) return { event: def.name, decision: 'deny', reason: twins, hooks: [] };
+  if (twins !== undefined) return dispatchResult({ event: def.name, decision: 'deny', reason: twins });
   if (def.canDeny && scope.policyFailures.length > 0) {
-    return {
-      event: def.name,
-      decision: 'deny',
-      reason: scope.policyFailures.join('; '),
-      decidedBy: 'policy',
-      hooks: [],
-    };
+    const reason = scope.policyFailures.join('; ');
+    return dispatchResult({ event: def.name, decision: 'deny', reason, decidedBy: 'policy' });
   }
   // Fast path: when no hook accepts the input, nothing else is validated and nothing touches the pool.
   const probe = rawInput as Partial<HookInput>;
@@ -184,7 +178,7 @@ async function dispatchSteps(
   const matchProbe = resolved.aliasInput === undefined ? probe : { ...probe, ...resolved.aliasInput };
   const budget = matchBudget();
   if (!scope.registry.anyAccepts(def, matchProbe, budget))
-    return { event: def.name, decision: 'passthrough', hooks: [] };
+    return dispatchResult({ event: def.name, decision: 'passthrough' });
   const input = prepareInput(def.name, resolved.aliasInput, rawInput, ctx.root);
 
   // Once-state is per tenant and session; an input that names no session lets `once` skip nothing.
@@ -216,7 +210,7 @@ async function dispatchSteps(
   }
   const start = startFold(input);
   const state = def.mode === 'serial' ? await runSerial(run, start) : await runParallel(run, start);
-  if (state.records.length === 0) return { event: def.name, decision: 'passthrough', hooks: [] };
+  if (state.records.length === 0) return dispatchResult({ event: def.name, decision: 'passthrough' });
   let result = finishFold(def, state);
   if (options.signal?.aborted) result = interrupted(result, def);
   result = await recordDispatch(ctx, def, options.tenant, run.folded, result, trace?.span.traceparent());

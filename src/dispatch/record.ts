@@ -3,7 +3,7 @@
 // only, never the hook's input or output content.
 import { type AuditFailure, auditRecords } from '../audit/audit-log.js';
 import type { EventDefinition } from '../contract/events.js';
-import type { DispatchResult } from '../contract/result.js';
+import { type DispatchResult, dispatchResult } from '../contract/result.js';
 import type { RegisteredHook } from '../registry/registry.js';
 import type { DispatchContext, DispatchOptions } from './context.js';
 
@@ -88,17 +88,15 @@ function withAuditFailure(
   const denied = ctx.audit!.required && def.canDeny;
   reportAuditFailure(ctx, failure, { event: def.name, tenant, denied });
   const warning = `audit: the records of this dispatch could not be written${failure.file === undefined ? '' : ` to ${failure.file}`} (${failure.message}); ${failure.pending} record${failure.pending === 1 ? ' is' : 's are'} kept and written with the next record that can be${failure.dropped > 0 ? `, ${failure.dropped} dropped` : ''}`;
-  const { hooks: records_, ...rest } = result;
   const warnings = [...(result.warnings ?? []), warning];
-  if (!denied) return { ...rest, warnings, hooks: records_ };
-  return {
-    ...rest,
+  if (!denied) return dispatchResult({ ...result, warnings });
+  return dispatchResult({
+    ...result,
     decision: 'deny',
     reason: `the audit records of this dispatch could not be written and audit.required is set, so it denies: ${failure.message}`,
     decidedBy: 'audit',
     warnings,
-    hooks: records_,
-  };
+  });
 }
 
 /** Emits `audit.failed` for a write that failed after its retries. */

@@ -90,7 +90,7 @@ export class DispatchRun {
     }
   }
 
-  /** The fold took `answer` of `hook` (chain.ts): one record, in this order. */
+  /** The fold took `answer` of `hook` (fold-answer.ts): one record, in this order. */
   noteFolded(hook: RegisteredHook, answer: HookAnswer): void {
     this.folded.push(hook);
     this.foldedTimes?.push(this.#times!.get(answer));

@@ -1,5 +1,5 @@
 // What createExecutor() returns: the library's face (dispatch, register, tenants, events, reload,
-// close), and the INTERNALS door that tests, benchmarks and the server use.
+// close), and what internalsOf() gives the server, the fixture runner and the daemon.
 import type { AsyncQueue } from '../async/async-queue.js';
 import type { DecisionLogStats } from '../audit/decision-log.js';
 import type { HookEventMap, HookEventName } from '../audit/hook-events.js';
@@ -67,10 +67,7 @@ export interface CloseOptions {
   signal?: AbortSignal;
 }
 
-/** Internal access for tests, benchmarks and the server (not exported from the package entry). */
-export const INTERNALS: unique symbol = Symbol('hookwarden.internals');
-
-/** What INTERNALS gives: the pool (lane load, warm-up) and the generation in force (catalogue, limits). */
+/** What internalsOf() (executor.ts) gives: the pool (lane load, warm-up) and the generation in force (catalogue, limits). */
 export interface ExecutorInternals {
   readonly pool: HookPool;
   readonly generation: () => Generation;
@@ -85,7 +82,3 @@ export interface ExecutorInternals {
   /** The decision-log sink's counts (undefined without `audit.decisionLog`). */
   readonly decisionLog: () => DecisionLogStats | undefined;
 }
-
-/** The internals of an executor made by createExecutor() (tests, benchmarks, the server, fixtures). */
-export const internalsOf = (e: Executor): ExecutorInternals =>
-  (e as unknown as { [INTERNALS](): ExecutorInternals })[INTERNALS]();

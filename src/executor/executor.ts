@@ -21,7 +21,7 @@ import type { Generation } from '../dispatch/generation.js';
 import { RemotePacks } from '../packs/remote/remote-packs.js';
 import { HookPool } from '../pool/pool.js';
 import { type OnceStore, OnceTracker, Registry, type TrustedDefinition } from '../registry/registry.js';
-import { type CloseOptions, type Executor, type ExecutorInternals, INTERNALS } from './api.js';
+import type { CloseOptions, Executor, ExecutorInternals } from './api.js';
 import { asyncParts, closeQueue } from './async-parts.js';
 import { closePool, defaultWarning, openAudit } from './executor-parts.js';
 import { loadResolvedConfig } from './load-options.js';
@@ -44,9 +44,23 @@ import { loadTracing, type TracingFactory } from './tracing-option.js';
 import { type TrustedHookSpec, trustedDefinition } from './trusted-hook.js';
 import { ConfigWatcher } from './watch.js';
 
-export { type CloseOptions, type Executor, INTERNALS } from './api.js';
+export type { CloseOptions, Executor } from './api.js';
 
 const CLOSE_OPTION_KEYS = optionKeys<CloseOptions>()(['drainMs', 'signal']);
+
+/** Reads an executor's internals (set by HookExecutor's static block: `#internals` is private). */
+let readInternals: (e: HookExecutor) => ExecutorInternals;
+
+/**
+ * The internals of an executor made by createExecutor(): its pool, generation, queue and loaded
+ * configuration, for the server, the fixture runner, the daemon, tests and benchmarks (not exported
+ * from the package entry).
+ */
+export function internalsOf(executor: Executor): ExecutorInternals {
+  if (!(executor instanceof HookExecutor))
+    throw new TypeError('internalsOf: not an executor made by createExecutor()');
+  return readInternals(executor);
+}
 
 class HookExecutor implements Executor {
   readonly #options: ResolvedOptions;
@@ -298,7 +312,11 @@ class HookExecutor implements Executor {
     return this.#closed;
   }
 
-  [INTERNALS](): ExecutorInternals {
+  static {
+    readInternals = (e) => e.#internals();
+  }
+
+  #internals(): ExecutorInternals {
     return {
       pool: this.#pool,
       generation: () => this.#generation,
@@ -329,6 +347,6 @@ export async function createExecutor(options: ExecutorOptions = {}): Promise<Exe
   for (const d of loaded.diagnostics) warn(d);
   const redis = await loadRedisModule(resolved.queue);
   const executor = new HookExecutor(resolved, loaded, remote, redis, await loadTracing(resolved.tracer));
-  await executor[INTERNALS]().queue.ready(); // Redis mode: connected, or gave up waiting
+  await readInternals(executor).queue.ready(); // Redis mode: connected, or gave up waiting
   return executor;
 }

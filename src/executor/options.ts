@@ -1,25 +1,22 @@
-// createExecutor options: validated once, at the boundary, into a frozen internal form.
-import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Tracer } from '@opentelemetry/api';
 import type { AuditOption } from '../audit/audit-log.js';
 import type { IsolationLevel, Limits } from '../config/defaults.js';
 import type { Diagnostic } from '../config/diagnostics.js';
 import { HOOK_TYPE_KEYS, type HookTypeOptions, hookTypeOptionProblem } from '../config/hook-type-policy.js';
-import { limitsSchema } from '../config/limits-schema.js';
 import { optionKeys, refuseUnknownOptions } from '../config/option-keys.js';
 import type { SourceSpec } from '../config/read-source.js';
 import type { Evaluators, EvaluatorType } from '../contract/evaluator.js';
 import { HookwardenError } from '../contract/hookwarden-error.js';
-import { issueMessages, renderValue } from '../contract/messages.js';
+import { renderValue } from '../contract/messages.js';
 import type { TenantIsolation } from '../dispatch/context.js';
 import {
   type RemotePackOptions,
   type ResolvedRemoteOptions,
-  remotePackOptionsSchema,
   resolveRemoteOptions,
 } from '../packs/remote/options.js';
 import { toSources } from './config-sources.js';
+import { checkRoot, checkScalarOptions, parseLimits, parseRemotePacks } from './option-checks.js';
 import { type QueueOptions, type ResolvedQueueOptions, resolveQueueOptions } from './queue-options.js';
 import type { ReloadResult } from './reload.js';
 import { resolveTenantIsolation, type TenantIsolationOptions } from './tenant-isolation-option.js';
@@ -171,100 +168,21 @@ export const EXECUTOR_OPTION_KEYS = optionKeys<ExecutorOptions>()([
   'tracer',
 ]);
 
-const AUDIT_KEYS = optionKeys<Exclude<AuditOption, string | ((...a: never[]) => unknown)>>()([
-  'file',
-  'key',
-  'fsync',
-  'onRecord',
-  'required',
-  'decisionLog',
-]);
-const LIMIT_KEYS: ReadonlySet<string> = new Set(Object.keys(limitsSchema.shape));
-const REMOTE_KEYS: ReadonlySet<string> = new Set(Object.keys(remotePackOptionsSchema.shape));
-
 export function resolveOptions(options: ExecutorOptions): ResolvedOptions {
   if (typeof options !== 'object' || options === null) {
     throw new HookwardenError('invalid_options', `options: expected an object, got ${renderValue(options)}`);
   }
   refuseUnknownOptions(options, EXECUTOR_OPTION_KEYS, '');
-  const root = resolve(options.root ?? process.cwd());
-  let isDir = false;
-  try {
-    isDir = statSync(root).isDirectory();
-  } catch {}
-  if (!isDir)
-    throw new HookwardenError(
-      'invalid_options',
-      `root: expected an existing directory, got ${renderValue(options.root ?? root)}`,
-    );
-  refuseUnknownOptions(options.limits, LIMIT_KEYS, 'limits');
-  const limits = limitsSchema.safeParse(options.limits ?? {});
-  if (!limits.success) {
-    const problems = issueMessages(limits.error.issues, options.limits, 'limits').map(
-      (m) => `${m.path}: ${m.message}`,
-    );
-    throw new HookwardenError('invalid_options', problems.join('; '), { problems });
-  }
-  if (
-    options.audit !== undefined &&
-    (options.audit === null || !['string', 'function', 'object'].includes(typeof options.audit))
-  ) {
-    throw new HookwardenError(
-      'invalid_options',
-      `audit: expected a file path, a callback or {file, fsync, onRecord}, got ${renderValue(options.audit)}`,
-    );
-  }
-  if (
-    options.onceStateDir !== undefined &&
-    (typeof options.onceStateDir !== 'string' || options.onceStateDir === '')
-  )
-    throw new HookwardenError(
-      'invalid_options',
-      `onceStateDir: expected a directory path, got ${renderValue(options.onceStateDir)}`,
-    );
-  if (typeof options.audit === 'object') refuseUnknownOptions(options.audit, AUDIT_KEYS, 'audit');
-  if (options.scratchRoot !== undefined) {
-    let ok = false;
-    try {
-      ok = typeof options.scratchRoot === 'string' && statSync(options.scratchRoot).isDirectory();
-    } catch {}
-    if (!ok)
-      throw new HookwardenError(
-        'invalid_options',
-        `scratchRoot: expected an existing directory, got ${renderValue(options.scratchRoot)}`,
-      );
-  }
-  for (const key of ['watch', 'prestartJsWorkers', 'strict'] as const) {
-    if (options[key] !== undefined && typeof options[key] !== 'boolean')
-      throw new HookwardenError(
-        'invalid_options',
-        `${key}: expected true or false, got ${renderValue(options[key])}`,
-      );
-  }
-  for (const key of ['onReload', 'onWarning'] as const) {
-    if (options[key] !== undefined && typeof options[key] !== 'function')
-      throw new HookwardenError(
-        'invalid_options',
-        `${key}: expected a function, got ${renderValue(options[key])}`,
-      );
-  }
-  refuseUnknownOptions(options.remotePacks, REMOTE_KEYS, 'remotePacks');
-  const remote = remotePackOptionsSchema.safeParse(options.remotePacks ?? {});
-  if (!remote.success) {
-    const problems = issueMessages(remote.error.issues, options.remotePacks, 'remotePacks').map(
-      (m) => `${m.path}: ${m.message}`,
-    );
-    throw new HookwardenError('invalid_options', problems.join('; '), { problems });
-  }
+  const root = checkRoot(options.root);
+  const limits = parseLimits(options.limits);
+  checkScalarOptions(options);
+  const remote = parseRemotePacks(options.remotePacks);
   const hookTypes = resolveHookTypes(options);
-  const parsedLimits = Object.fromEntries(
-    Object.entries(limits.data).filter(([, v]) => v !== undefined),
-  ) as Partial<Limits>;
   return Object.freeze({
     config: toSources(options.config, 'config', root),
     policy: toSources(options.policy, 'policy', root),
     root,
-    limits: parsedLimits,
+    limits,
     audit: options.audit,
     onWarning: options.onWarning,
     scratchRoot: options.scratchRoot === undefined ? undefined : resolve(options.scratchRoot),
@@ -273,7 +191,7 @@ export function resolveOptions(options: ExecutorOptions): ResolvedOptions {
     onReload: options.onReload,
     strict: options.strict === true,
     prestartJsWorkers: options.prestartJsWorkers !== false,
-    remote: resolveRemoteOptions(remote.data as RemotePackOptions),
+    remote: resolveRemoteOptions(remote),
     queue: resolveQueueOptions(options.queue),
     hookTypes,
     evaluators: options.evaluators === undefined ? undefined : Object.freeze({ ...options.evaluators }),

@@ -1,9 +1,10 @@
 // Validation without running anything: what `hookwarden validate` reports.
 
-import { compileModule } from '../../sandbox/js/compile.js';
 import type { Diagnostic } from '../config/diagnostics.js';
 import { optionKeys, refuseUnknownOptions } from '../config/option-keys.js';
 import type { PackStatus } from '../config/pin-loader.js';
+import { JsLane } from '../pool/js-lane.js';
+import type { HookDefinition } from '../registry/hook-definition.js';
 import { answerProblem } from './answer-check.js';
 import { commandProblem } from './command-check.js';
 import { loadResolvedConfig } from './load-options.js';
@@ -102,21 +103,7 @@ export async function validateConfig(options: ValidateOptions): Promise<Validati
       skipped: false,
     });
   }
-  // JS hooks are compiled (never run) so syntax errors show with their file and line.
-  for (const hook of unique) {
-    if (hook.type !== 'js') continue;
-    // The operator's report names the full path (records given to hooks and results never do).
-    const problem = await compileModule(hook.js.code, hook.js.sourcePath ?? hook.js.filename);
-    if (problem !== undefined) {
-      diagnostics.push({
-        severity: 'error',
-        file: hook.location.file,
-        path: hook.location.path,
-        message: problem,
-        skipped: false,
-      });
-    }
-  }
+  diagnostics.push(...(await compileJsHooks(unique, loaded.limits)));
   return {
     diagnostics,
     hookCount: unique.length,
@@ -134,4 +121,46 @@ export async function validateConfig(options: ValidateOptions): Promise<Validati
         : [],
     ),
   };
+}
+
+/**
+ * JS hooks are compiled (never run) so syntax errors show with their file and line: on a QuickJS
+ * lane worker, under each hook's deadline and the lane's stack limit, as a call would be. A source
+ * that reaches a limit gives a diagnostic naming the hook and the limit; the others still show.
+ */
+async function compileJsHooks(
+  hooks: readonly HookDefinition[],
+  limits: { readonly jsHeapCeilingBytes: number; readonly jsBackstopGraceMs: number },
+): Promise<Diagnostic[]> {
+  const js = hooks.filter((h) => h.type === 'js');
+  if (js.length === 0) return [];
+  const closing = new AbortController();
+  const lane = new JsLane(
+    { threads: 1, heapCeilingBytes: limits.jsHeapCeilingBytes, backstopGraceMs: limits.jsBackstopGraceMs },
+    closing.signal,
+  );
+  const diagnostics: Diagnostic[] = [];
+  try {
+    for (const hook of js) {
+      // The operator's report names the full path (records given to hooks and results never do).
+      const filename = hook.js.sourcePath ?? hook.js.filename;
+      const r = await lane.compile({ code: hook.js.code, filename }, hook.deadlineMs);
+      if (r.kind === 'ok') continue;
+      const message =
+        r.kind === 'error'
+          ? r.message
+          : `JS hook "${hook.id}" (${filename}) could not be compiled within its ${r.limit} limit: ${r.message}`;
+      diagnostics.push({
+        severity: 'error',
+        file: hook.location.file,
+        path: hook.location.path,
+        message,
+        skipped: false,
+      });
+    }
+  } finally {
+    closing.abort();
+    await lane.close();
+  }
+  return diagnostics;
 }

@@ -13,7 +13,7 @@ import { runCommand, type SandboxSettings } from '../../sandbox/command/run-comm
 import type { CommandOutcome, CommandTask } from '../contract/command-task.js';
 import { hookError } from '../contract/error-codes.js';
 import { guardHostProcess } from '../native/host-guard.js';
-import { type LaneLoad, type LaneResult, type LaneRunOptions, refusal } from './lane.js';
+import { type LaneLoad, type LaneResult, type LaneRunOptions, type QueuedLane, refusal } from './lane.js';
 import { LinkedAbort } from './linked-abort.js';
 import { ScratchDirs } from './scratch.js';
 import type { TenantLimits } from './tenant-queues.js';
@@ -51,7 +51,7 @@ function sandboxSettings(): SandboxSettings {
   };
 }
 
-export class CommandLane {
+export class CommandLane implements QueuedLane<CommandRequest, CommandOutcome> {
   readonly #options: CommandLaneOptions;
   readonly #closing: AbortSignal;
   readonly #turns: Turns;

@@ -13,7 +13,7 @@
 import type * as Http from 'node:http';
 import type * as Https from 'node:https';
 import { createRequire } from 'node:module';
-import { type LaneResult, type LaneRunOptions, refusal } from './lane.js';
+import { type Lane, type LaneResult, type LaneRunOptions, refusal } from './lane.js';
 import { LinkedAbort } from './linked-abort.js';
 
 const require = createRequire(import.meta.url);
@@ -72,7 +72,7 @@ function resolveLocation(raw: string | undefined, base: string): string | undefi
   }
 }
 
-export class HttpLane {
+export class HttpLane implements Lane<HttpRequest, HttpOutcome> {
   readonly #closing: AbortSignal;
   readonly #open = new Set<Promise<unknown>>();
 

@@ -6,25 +6,28 @@
 // trivial hook). The backstop for a hook that ignores its interrupt (QuickJS's parser never checks
 // it) aborts the batch at its summed deadlines + grace, terminating the thread.
 import type { Piscina } from 'piscina';
-import { hookError } from '../contract/error-codes.js';
 import type {
   JsBatch,
   JsBatchResult,
-  JsHookSpec,
-  JsTask,
+  JsCompileRequest,
+  JsCompileResult,
   JsTaskMissing,
   JsTaskResult,
 } from '../contract/js-task.js';
 import { BatchAbort, batchFailure } from './batch-abort.js';
 import { destroyWhenLoaded } from './destroy-piscina.js';
-import { type LaneLoad, type LaneResult, type LaneRunOptions, refusal } from './lane.js';
+import { compileOn } from './js-compile.js';
+import { type Batch, type Entry, type JsCall, type JsLaneResult, shape } from './js-entry.js';
+
+export type { JsCall, JsLaneResult } from './js-entry.js';
+
+import { type LaneLoad, type LaneRunOptions, type QueuedLane, refusal } from './lane.js';
 import { createQuickJsPool } from './piscina-pool.js';
+import { jsLaneClosed } from './pool-channels.js';
+import { abortQueued, enqueue, settleEntry } from './queued-entry.js';
 import { SpecHolders } from './spec-holders.js';
 import { type BatchBudget, type TenantLimits, TenantQueues } from './tenant-queues.js';
 import { type LaneScheduling, laneQueueOptions } from './turns.js';
-import { recordLeaks } from './worker-leaks.js';
-
-export { LEAKS } from './worker-leaks.js';
 
 /** Most tasks one message carries to a worker. */
 const MAX_BATCH = 8;
@@ -47,43 +50,7 @@ export interface JsLaneOptions {
   readonly workerSpecCapacity?: number | undefined;
 }
 
-export type JsLaneResult = LaneResult<JsTaskResult>;
-
-/** A task for the lane: the worker task and the specs of its hooks (in the task's order). */
-export interface JsCall {
-  readonly task: JsTask;
-  readonly specs: readonly JsHookSpec[];
-}
-
-/** A task's shape for run-time estimates: its hooks, in order. */
-const shape = (task: JsTask) => task.hooks.join('\u0000');
-
-interface Entry {
-  readonly call: JsCall;
-  /** The task's hook ids, in order: the key of its run-time estimate. */
-  readonly shape: string;
-  /** The tenant whose turn it takes ('' = none): the run options', not the task's. */
-  readonly tenant: string;
-  readonly budgetMs: number;
-  readonly signal: AbortSignal | undefined;
-  readonly queuedAt: number;
-  readonly resolve: (r: JsLaneResult) => void;
-  sentAt: number;
-  done: boolean;
-  /** Sent again with its specs: the worker did not hold them. */
-  resent: boolean;
-  batch: Batch | undefined;
-  onAbort: (() => void) | undefined;
-  readonly onStart: (() => void) | undefined;
-}
-
-interface Batch {
-  readonly entries: Entry[];
-  readonly abort: BatchAbort;
-  why: 'backstop' | 'abort' | 'close' | undefined;
-}
-
-export class JsLane {
+export class JsLane implements QueuedLane<JsCall, JsTaskResult> {
   readonly #options: JsLaneOptions;
   #piscina: Piscina | undefined;
   readonly #closing: AbortSignal;
@@ -166,34 +133,17 @@ export class JsLane {
         onAbort: undefined,
         onStart,
       };
-      if (signal !== undefined) {
-        entry.onAbort = () => this.#abortEntry(entry);
-        signal.addEventListener('abort', entry.onAbort, { once: true });
-      }
-      if (!this.#queue.push(tenant, entry)) {
-        const message = `tenant "${tenant}" has its maximum of hooks queued (maxQueued); the hook was not run`;
-        this.#settle(entry, refusal(hookError('queue_full', message, { tenant }), 0));
-        return;
-      }
-      this.#pump();
+      if (enqueue<JsTaskResult, Entry>(this.#queue, entry, (e) => this.#abortEntry(e))) this.#pump();
     });
   }
 
   #settle(entry: Entry, result: JsLaneResult): void {
-    if (entry.done) return;
-    entry.done = true;
-    if (entry.onAbort !== undefined) entry.signal?.removeEventListener('abort', entry.onAbort);
-    entry.resolve(result);
+    settleEntry(entry, result);
   }
 
   #abortEntry(entry: Entry): void {
-    if (entry.done) return;
-    const batch = entry.batch;
-    if (batch === undefined) {
-      this.#queue.remove(entry.tenant, entry);
-      this.#settle(entry, refusal('aborted', performance.now() - entry.queuedAt));
-      return;
-    }
+    if (entry.done || abortQueued<JsTaskResult, Entry>(this.#queue, entry)) return;
+    const batch = entry.batch!;
     const queuedMs = entry.sentAt - entry.queuedAt;
     if (batch.entries.every((e) => e === entry || e.done)) {
       // Nobody else waits on this worker: stop the hook now (Piscina terminates the thread).
@@ -297,6 +247,13 @@ export class JsLane {
     this.#settle(e, refusal({ code: 'worker_crashed', message }, e.sentAt - e.queuedAt, true));
   }
 
+  /** Compiles a hook's module on a worker, under the hook's deadline (hookwarden validate). */
+  compile(request: JsCompileRequest, deadlineMs: number): Promise<JsCompileResult> {
+    if (this.#closing.aborted)
+      return Promise.resolve({ kind: 'limit', limit: 'memory', message: 'the QuickJS lane is closed' });
+    return compileOn(this.#pool(), request, deadlineMs, this.#options.backstopGraceMs);
+  }
+
   /** Stats of a worker thread (tests, leak checks); with one thread, of the only one. */
   stats(): Promise<unknown> {
     // After close() there is no pool, and none may be made: it would never be destroyed.
@@ -314,6 +271,7 @@ export class JsLane {
     const p = this.#piscina;
     this.#piscina = undefined;
     if (p === undefined) return;
-    recordLeaks(await destroyWhenLoaded(p, this.#options.threads, { name: 'stats' }));
+    const stats = await destroyWhenLoaded(p, this.#options.threads, { name: 'stats' });
+    jsLaneClosed.publish({ stats });
   }
 }

@@ -49,3 +49,18 @@ export interface LaneLoad {
   readonly busy: number;
   readonly tenants: readonly { tenant: string; queued: number; running: number }[];
 }
+
+/**
+ * What every lane is (command, js, wasm, http, trusted): `run` a task of its kind to a LaneResult
+ * of its value, never throwing for a hook's failure, and `close` (queued runs refused with
+ * `pool_closed`, running ones stopped, resolved when they are).
+ */
+export interface Lane<Task, Value> {
+  run(task: Task, options?: LaneRunOptions): Promise<LaneResult<Value>>;
+  close(): Promise<void>;
+}
+
+/** A lane with slots and per-tenant queues (command, js, wasm): its load for metrics. */
+export interface QueuedLane<Task, Value> extends Lane<Task, Value> {
+  load(): LaneLoad;
+}

@@ -7,6 +7,7 @@ import { setMaxListeners } from 'node:events';
 import { CommandLane } from './command-lane.js';
 import { HttpLane } from './http-lane.js';
 import { JsLane } from './js-lane.js';
+import { poolClosed, poolOpened } from './pool-channels.js';
 import type { TenantLimits } from './tenant-queues.js';
 import { TrustedLane } from './trusted-lane.js';
 import type { LaneScheduling } from './turns.js';
@@ -32,9 +33,6 @@ export interface PoolOptions {
   /** Directory under which per-invocation scratch dirs are made (default: a tmpfs if available). */
   readonly scratchBase?: string | undefined;
 }
-
-/** Pools created and not yet closed (read by the test suite's leak check). */
-export const OPEN_POOLS = new Set<HookPool>();
 
 export class HookPool {
   readonly #closing = new AbortController();
@@ -75,7 +73,7 @@ export class HookPool {
     );
     this.trusted = new TrustedLane(closing);
     this.http = new HttpLane(closing);
-    OPEN_POOLS.add(this);
+    poolOpened.publish(this);
   }
 
   /** Starts the worker threads of the lanes `hooks` use (JS, wasm), so their first hook does not wait. */
@@ -95,6 +93,7 @@ export class HookPool {
     await this.js.close();
     await this.wasm.close();
     await this.http.close();
-    OPEN_POOLS.delete(this);
+    await this.trusted.close();
+    poolClosed.publish(this);
   }
 }

@@ -1,7 +1,7 @@
 // The trusted lane: the platform's own in-process callbacks, under their deadline. The callback gets
 // a signal that aborts at the deadline, on the dispatch's abort and on close; its promise is then
 // abandoned (it cannot be killed: it is trusted code).
-import { type LaneResult, type LaneRunOptions, refusal } from './lane.js';
+import { type Lane, type LaneResult, type LaneRunOptions, refusal } from './lane.js';
 import { LinkedAbort } from './linked-abort.js';
 
 export type TrustedRun<T> =
@@ -14,7 +14,7 @@ export interface TrustedTask<T> {
   readonly deadlineMs: number;
 }
 
-export class TrustedLane {
+export class TrustedLane implements Lane<TrustedTask<unknown>, TrustedRun<unknown>> {
   readonly #closing: AbortSignal;
 
   constructor(closing: AbortSignal) {
@@ -49,5 +49,10 @@ export class TrustedLane {
       clearTimeout(timer);
       link.dispose();
     }
+  }
+
+  /** Nothing to wait for: a running callback sees the closing signal through its own. */
+  close(): Promise<void> {
+    return Promise.resolve();
   }
 }

@@ -9,8 +9,9 @@ import type { Piscina } from 'piscina';
 import { hookError } from '../contract/error-codes.js';
 import type { WasmBatchResult, WasmOutcome, WasmTask, WasmWorkerSpec } from '../contract/wasm-task.js';
 import { destroyWhenLoaded } from './destroy-piscina.js';
-import { type LaneLoad, type LaneResult, type LaneRunOptions, refusal } from './lane.js';
+import { type LaneLoad, type LaneResult, type LaneRunOptions, type QueuedLane, refusal } from './lane.js';
 import { createWasmPool } from './piscina-pool.js';
+import { abortQueued, enqueue, settleEntry } from './queued-entry.js';
 import { SpecHolders } from './spec-holders.js';
 import { type BatchBudget, type TenantLimits, TenantQueues } from './tenant-queues.js';
 import { type LaneScheduling, laneQueueOptions } from './turns.js';
@@ -51,7 +52,7 @@ interface Entry {
 
 type Batch = BatchOf<Entry>;
 
-export class WasmLane {
+export class WasmLane implements QueuedLane<WasmCall, WasmOutcome> {
   readonly #options: WasmLaneOptions;
   #piscina: Piscina | undefined;
   readonly #closing: AbortSignal;
@@ -115,34 +116,17 @@ export class WasmLane {
         resent: false,
         batch: undefined,
       };
-      if (signal !== undefined) {
-        entry.onAbort = () => this.#abortEntry(entry);
-        signal.addEventListener('abort', entry.onAbort, { once: true });
-      }
-      if (!this.#queue.push(tenant, entry)) {
-        const message = `tenant "${tenant}" has its maximum of hooks queued (maxQueued); the hook was not run`;
-        this.#settle(entry, refusal(hookError('queue_full', message, { tenant }), 0));
-        return;
-      }
-      this.#pump();
+      if (enqueue<WasmOutcome, Entry>(this.#queue, entry, (e) => this.#abortEntry(e))) this.#pump();
     });
   }
 
   #settle(entry: Entry, result: WasmLaneResult): void {
-    if (entry.done) return;
-    entry.done = true;
-    if (entry.onAbort !== undefined) entry.signal?.removeEventListener('abort', entry.onAbort);
-    entry.resolve(result);
+    settleEntry(entry, result);
   }
 
   #abortEntry(entry: Entry): void {
-    if (entry.done) return;
-    const batch = entry.batch;
-    if (batch === undefined) {
-      this.#queue.remove(entry.tenant, entry);
-      this.#settle(entry, refusal('aborted', performance.now() - entry.queuedAt));
-      return;
-    }
+    if (entry.done || abortQueued<WasmOutcome, Entry>(this.#queue, entry)) return;
+    const batch = entry.batch!;
     if (batch.entries.every((e) => e === entry || e.done)) {
       batch.why ??= 'abort';
       batch.abort.abort(new Error('aborted'));

@@ -5,8 +5,8 @@
 // synchronously, before each dispatch answers). Kill: close the executor at once (hooks killed).
 import type { FastifyInstance } from 'fastify';
 import { tenantLabel } from '../contract/tenant-label.js';
-import { type ExecutorInternals, internalsOf } from '../executor/api.js';
-import { createExecutor, type Executor } from '../executor/executor.js';
+import type { ExecutorInternals } from '../executor/api.js';
+import { createExecutor, type Executor, internalsOf } from '../executor/executor.js';
 import type { ReloadResult } from '../executor/reload.js';
 import { AuthFileError, readAuthFile } from './auth-file.js';
 import { configIdentity } from './config-identity.js';

@@ -6,7 +6,7 @@
 // left as it is. The operator (admin tokens, no --auth, the Unix socket) sees everything.
 import type { FeedEvent } from '../async/event-feed.js';
 import { redactPaths } from '../contract/redact-paths.js';
-import type { DispatchResult } from '../contract/result.js';
+import { type DispatchResult, dispatchResult } from '../contract/result.js';
 
 /** Whether the result's `reason` is hookwarden's text (a failure) rather than a hook's answer. */
 function reasonIsOurs(result: DispatchResult): boolean {
@@ -20,12 +20,12 @@ export function tenantResult(result: DispatchResult): DispatchResult {
   const hooks = result.hooks.map((h) =>
     h.error === undefined ? h : { ...h, error: { ...h.error, message: redactPaths(h.error.message) } },
   );
-  return {
+  return dispatchResult({
     ...result,
-    ...(result.reason !== undefined && reasonIsOurs(result) ? { reason: redactPaths(result.reason) } : {}),
-    ...(result.warnings === undefined ? {} : { warnings: result.warnings.map(redactPaths) }),
+    reason: result.reason !== undefined && reasonIsOurs(result) ? redactPaths(result.reason) : result.reason,
+    warnings: result.warnings?.map(redactPaths),
     hooks,
-  };
+  });
 }
 
 /** An async event as a tenant's stream sends it (a completion's error message shortened). */

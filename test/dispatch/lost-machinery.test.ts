@@ -2,13 +2,11 @@
 // would) runs once more on a fresh worker, its own answer decides, and its record says so. (The
 // spawn server's case is in test/sandbox/command/spawn-server.test.ts.)
 import { describe, expect, it } from 'vitest';
-import { INTERNALS } from '../../src/executor/executor.js';
+import { internalsOf } from '../../src/executor/executor.js';
 import type { Executor } from '../../src/index.js';
 import { hooksOn, input, withExecutor } from '../helpers/fixture.js';
 
-const lane = (hw: Executor) =>
-  (hw as unknown as { [INTERNALS](): { pool: { js: { terminateThreads(): Promise<void> } } } })[INTERNALS]()
-    .pool.js;
+const lane = (hw: Executor) => internalsOf(hw).pool.js;
 
 // Long enough that the termination lands while it runs, well inside its deadline.
 const SLOW = `export default () => { let x = 0; for (let i = 0; i < 3e6; i++) x += i % 7; return { decision: 'deny', reason: 'guard decided ' + (x > 0) }; }`;

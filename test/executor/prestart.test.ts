@@ -1,13 +1,12 @@
 // prestartJsWorkers: QuickJS worker threads start with the executor (default), or with the first JS
 // hook (what a one-shot caller such as the CLI wants).
 import { describe, expect, it } from 'vitest';
-import { INTERNALS } from '../../src/executor/executor.js';
+import { internalsOf } from '../../src/executor/executor.js';
 import type { Executor } from '../../src/index.js';
 import { createExecutor } from '../../src/index.js';
 import { hooksOn, withExecutor } from '../helpers/fixture.js';
 
-const jsThreads = (hw: Executor) =>
-  (hw as unknown as { [INTERNALS](): { pool: { js: { threads: number } } } })[INTERNALS]().pool.js.threads;
+const jsThreads = (hw: Executor) => internalsOf(hw).pool.js.threads;
 
 const config = hooksOn('BeforeTool', [{ type: 'js', code: 'export default () => ({ decision: "allow" })' }], {
   matcher: 'Bash',

@@ -1,6 +1,6 @@
 // JS hook fixtures: the same source either inline (`code`) or as a file (`source`).
 import { join } from 'node:path';
-import { INTERNALS } from '../../src/executor/executor.js';
+import { internalsOf } from '../../src/executor/executor.js';
 import type { Executor } from '../../src/index.js';
 import { tempDir, writeConfig, writeFile } from './fixture.js';
 
@@ -43,7 +43,5 @@ export interface WorkerStats {
 }
 
 export function workerStats(executor: Executor): Promise<WorkerStats> {
-  return (executor as unknown as { [INTERNALS](): { pool: { js: { stats(): Promise<WorkerStats> } } } })
-    [INTERNALS]()
-    .pool.js.stats();
+  return internalsOf(executor).pool.js.stats() as Promise<WorkerStats>;
 }

@@ -14,6 +14,7 @@
 
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { dispatchResult } from '../../contract/result.js';
 import { configIdentity } from '../../server/config-identity.js';
 import { clientFallbackNote, startDaemonIfAsked } from '../claude-code/daemon/start.js';
 import { type AdapterFlags, parseAdapterArgs, timeoutMs } from '../claude-code/flags.js';
@@ -196,7 +197,7 @@ async function runAdapter(spec: AdapterSpec, args: readonly string[]): Promise<n
         answer(
           toCliAnswer(
             spec,
-            spec.answer(read, { event: read.dispatchEvent, decision: 'passthrough', hooks: [] }, flags),
+            spec.answer(read, dispatchResult({ event: read.dispatchEvent, decision: 'passthrough' }), flags),
           ),
         ) ?? never()
       );

@@ -3,7 +3,7 @@
 // (zod-jitless.ts): right for a one-shot adapter, a cost on every dispatch of a long-lived daemon.
 import { readJsonFile } from '../../config/read-json.js';
 import { isObject } from '../../contract/messages.js';
-import type { DispatchResult } from '../../contract/result.js';
+import { type DispatchResult, dispatchResult } from '../../contract/result.js';
 import type { Interruption } from '../one-dispatch.js';
 import type { AdapterFlags } from './flags.js';
 import { refusedRouting } from './routing.js';
@@ -19,7 +19,7 @@ export function explain(
     why === 'deadline'
       ? `no verdict within --timeout ${flags.timeout} s: running hooks were stopped`
       : `interrupted (${why}) before a verdict`;
-  return { ...result, reason };
+  return dispatchResult({ ...result, reason });
 }
 
 /** Files the fast path could not parse as JSON are checked here, through the loader's reader. */

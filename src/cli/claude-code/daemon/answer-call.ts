@@ -4,7 +4,9 @@
 // then the dispatch on the warm executor, with the caller's environment for the hooks, the caller's
 // session-env file and the caller's --timeout. Only the configuration is the daemon's, and it was
 // checked to be the caller's (identity and digests) before this runs.
+
 import { formatDiagnostic } from '../../../config/diagnostics.js';
+import { dispatchResult } from '../../../contract/result.js';
 import type { Executor } from '../../../executor/executor.js';
 import { failureAnswer, toCliAnswer } from '../../adapter/answer.js';
 import { checkRouting, scanInput } from '../../adapter/run-adapter.js';
@@ -74,7 +76,7 @@ async function answerFor(executor: Executor, call: CallSpec, ran: string[]): Pro
   }
   const routing = checkRouting(flags, call.read);
   if (routing.refusal !== undefined) return fail(new UsageError(routing.refusal));
-  const passthrough = { event: read.dispatchEvent, decision: 'passthrough' as const, hooks: [] };
+  const passthrough = dispatchResult({ event: read.dispatchEvent, decision: 'passthrough' });
   if (nothingCanRun(flags, read.dispatchEvent, scanInput(read.input), call.read))
     return toCliAnswer(spec, spec.answer(read, passthrough, flags), [], env);
   const refusal = await refusedJsonc(routing.unparsed);
