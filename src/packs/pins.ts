@@ -6,6 +6,7 @@
 import type { KeyObject } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { basename, dirname, resolve } from 'node:path';
+import { packPinSchema } from '../config/pack-pin-schema.js';
 import type {
   PackStatus,
   PinLoader,
@@ -14,7 +15,6 @@ import type {
   RemotePinTarget,
 } from '../config/pin-loader.js';
 import { recordFileRead } from '../config/read-log.js';
-import { packPinSchema } from '../config/schema.js';
 import { didYouMean } from '../config/suggest.js';
 import type { WatchTarget } from '../config/watch-target.js';
 import { isObject, issueMessages, joinPath, renderValue } from '../contract/messages.js';
