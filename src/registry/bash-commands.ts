@@ -9,7 +9,7 @@
 // an unterminated quote) returns undefined, and the rule then counts as matched (trust invariant 3).
 // Linear in the command's length.
 
-import { BASH_RESERVED_WORDS } from '../contract/bash-words.js';
+import { BASH_RESERVED_WORDS } from '../contract/bash-word-parts.js';
 
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*\])?\+?=/;
 /** A redirection operator, possibly with its target in the same word (`2>/dev/null`, `>&2`). */
