@@ -42,6 +42,37 @@ interface ParsedPin {
   readonly invalid: string | undefined;
 }
 
+/** The pin's public key files, read and parsed (each problem reported at its index). */
+async function readPinKeys(
+  publicKeys: readonly string[],
+  at: string,
+  ctx: PinsContext,
+): Promise<{ keys: KeyObject[]; keyFiles: string[] }> {
+  const fail = (path: string, message: string) => ctx.sink.error(path, message);
+  const keys: KeyObject[] = [];
+  const keyFiles: string[] = [];
+  for (const [i, p] of publicKeys.entries()) {
+    const file = resolve(ctx.configDir, p);
+    keyFiles.push(file);
+    let text: Buffer;
+    try {
+      text = await readFile(file);
+      recordFileRead(file, text);
+    } catch (err) {
+      recordFileRead(file, err as NodeJS.ErrnoException);
+      fail(
+        joinPath(joinPath(at, 'publicKeys'), i),
+        `cannot read the key file ${file} (${(err as NodeJS.ErrnoException).code}), got ${renderValue(p)}`,
+      );
+      continue;
+    }
+    const key = parsePublicKey(text, file);
+    if (key.ok) keys.push(key.key);
+    else fail(joinPath(joinPath(at, 'publicKeys'), i), `${key.message}, got ${renderValue(p)}`);
+  }
+  return { keys, keyFiles };
+}
+
 async function parsePin(raw: unknown, at: string, ctx: PinsContext): Promise<ParsedPin> {
   const { sink } = ctx;
   const before = sink.items.length;
@@ -95,27 +126,7 @@ async function parsePin(raw: unknown, at: string, ctx: PinsContext): Promise<Par
       joinPath(at, 'requireSignature'),
       'requireSignature needs publicKeys to check the signature with, got true',
     );
-  const keys: KeyObject[] = [];
-  const keyFiles: string[] = [];
-  for (const [i, p] of (pin?.publicKeys ?? []).entries()) {
-    const file = resolve(ctx.configDir, p);
-    keyFiles.push(file);
-    let text: Buffer;
-    try {
-      text = await readFile(file);
-      recordFileRead(file, text);
-    } catch (err) {
-      recordFileRead(file, err as NodeJS.ErrnoException);
-      fail(
-        joinPath(joinPath(at, 'publicKeys'), i),
-        `cannot read the key file ${file} (${(err as NodeJS.ErrnoException).code}), got ${renderValue(p)}`,
-      );
-      continue;
-    }
-    const key = parsePublicKey(text, file);
-    if (key.ok) keys.push(key.key);
-    else fail(joinPath(joinPath(at, 'publicKeys'), i), `${key.message}, got ${renderValue(p)}`);
-  }
+  const { keys, keyFiles } = await readPinKeys(pin?.publicKeys ?? [], at, ctx);
   const firstError = sink.items.slice(before).find((d) => d.severity === 'error');
   return {
     // Known even for an otherwise invalid pin, so the directory is watched for the fix.
