@@ -7,6 +7,7 @@
 // spawn-child.c, spawn-contain.c), or on the Node spawn path the hw-exec helper or prlimit(1)
 // (wrapper.ts; uncontained). This file says what to start; the parts every profile shares are here.
 import { type CommandTask, DEFAULT_MAX_PROCESSES } from '../../src/contract/command-task.js';
+import { directExec } from './direct-exec.js';
 import type { Containment, LaunchLimits, LaunchSpec } from './launch.js';
 
 /** The host's unprivileged `nobody` user and group. */
@@ -49,5 +50,16 @@ export function processSpec(
   env: Readonly<Record<string, string>>,
   contain: Containment,
 ): LaunchSpec {
-  return { ...baseSpec(task), argv: programArgv(task), env, fd3: undefined, contain, dropCapabilities: true };
+  const argv = programArgv(task);
+  // A one-command shell line runs without its shell, as the shell would exec it (direct-exec.ts).
+  const direct =
+    task.program.kind === 'shell' && task.runAs === undefined ? directExec(argv, env, task.cwd) : undefined;
+  return {
+    ...baseSpec(task),
+    argv: direct?.argv ?? argv,
+    env: direct?.env ?? env,
+    fd3: undefined,
+    contain,
+    dropCapabilities: true,
+  };
 }

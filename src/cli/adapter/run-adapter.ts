@@ -75,10 +75,13 @@ export function parseFlags(
 }
 
 /** Config files that route through an adapter are refused; returns the refusal and the files not parsed. */
-export function checkRouting(flags: AdapterFlags): { refusal?: string; unparsed: string[] } {
+export function checkRouting(
+  flags: AdapterFlags,
+  read: (path: string) => Record<string, unknown> | undefined = readScannable,
+): { refusal?: string; unparsed: string[] } {
   const unparsed: string[] = [];
   for (const path of [...(flags.policy ?? []), ...(flags.userConfig ?? []), ...(flags.config ?? [])]) {
-    const file = readScannable(path);
+    const file = read(path);
     if (file === undefined) unparsed.push(path);
     else {
       const refusal = refusedRouting(path, file);

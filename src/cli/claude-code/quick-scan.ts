@@ -84,12 +84,18 @@ function fileRunsNothing(
 
 /**
  * True when no configured hook can run for this Claude Code input: the dispatch would answer
- * passthrough without running anything. False means "maybe": dispatch it.
+ * passthrough without running anything. False means "maybe": dispatch it. `read` reads a file as
+ * readScannable does (the daemon's memo of the files its load read).
  */
-export function nothingCanRun(flags: ScanFlags, event: string, input: Record<string, unknown>): boolean {
+export function nothingCanRun(
+  flags: ScanFlags,
+  event: string,
+  input: Record<string, unknown>,
+  read: (path: string) => Record<string, unknown> | undefined = readScannable,
+): boolean {
   if ((flags.policy ?? []).length > 0 || flags.strict === true || flags.audit !== undefined) return false;
   for (const path of [...(flags.userConfig ?? []), ...(flags.config ?? [])]) {
-    const file = readScannable(path);
+    const file = read(path);
     if (file === undefined || !fileRunsNothing(file, event, input, path)) return false;
   }
   return true;

@@ -27,6 +27,8 @@ export interface CallSpec {
   readonly env: Readonly<Record<string, string>>;
   /** What is left of the caller's --timeout (undefined: none). */
   readonly deadlineMs: number | undefined;
+  /** Reads a config file as readScannable does (the daemon's memo: daemon-host.ts). */
+  readonly read?: (path: string) => Record<string, unknown> | undefined;
 }
 
 /** The answer, and the types of the hooks that ran for it (for the daemon's timings). */
@@ -70,10 +72,10 @@ async function answerFor(executor: Executor, call: CallSpec, ran: string[]): Pro
     if (typeof named === 'string') event = named;
     return fail(err);
   }
-  const routing = checkRouting(flags);
+  const routing = checkRouting(flags, call.read);
   if (routing.refusal !== undefined) return fail(new UsageError(routing.refusal));
   const passthrough = { event: read.dispatchEvent, decision: 'passthrough' as const, hooks: [] };
-  if (nothingCanRun(flags, read.dispatchEvent, scanInput(read.input)))
+  if (nothingCanRun(flags, read.dispatchEvent, scanInput(read.input), call.read))
     return toCliAnswer(spec, spec.answer(read, passthrough, flags), [], env);
   const refusal = await refusedJsonc(routing.unparsed);
   if (refusal !== undefined) return fail(new UsageError(refusal));

@@ -14,6 +14,7 @@ import { parseFlags, unforwardable } from '../../adapter/run-adapter.js';
 import type { AdapterSpec } from '../../adapter/spec.js';
 import { UsageError } from '../../usage-error.js';
 import type { AdapterFlags } from '../flags.js';
+import { readScannable } from '../quick-scan.js';
 import { answerCall } from './answer-call.js';
 import { AnswerTimings } from './answer-timings.js';
 import type { ConnectionHost } from './connection.js';
@@ -56,6 +57,9 @@ export class Daemon implements ConnectionHost {
   #manifest: { token: string; bytes: Buffer; reads: readonly LoadRead[] } | undefined;
   #manifestOf: readonly LoadRead[] | undefined;
   readonly #timings = new AnswerTimings();
+  /** Config files as read for the routing check and the no-hook scan, for the manifest `#scannedFor`. */
+  readonly #scanned = new Map<string, Record<string, unknown> | undefined>();
+  #scannedFor: readonly LoadRead[] | undefined;
 
   constructor(
     readonly executor: Executor,
@@ -125,6 +129,7 @@ export class Daemon implements ConnectionHost {
         input: request.input,
         env: request.env,
         deadlineMs: request.deadlineMs,
+        read: this.#scan,
       });
       this.#timings.record(
         ran.length === 0 ? 'no hook ran' : [...new Set(ran)].sort().join('+'),
@@ -136,6 +141,25 @@ export class Daemon implements ConnectionHost {
       this.armIdle();
     }
   }
+
+  /**
+   * readScannable, once per file and load: a call is answered only when the caller's digests of
+   * every file the load read match the load's, so a file it lists reads the same until the next
+   * load. Files it does not list are read each time.
+   */
+  readonly #scan = (path: string): Record<string, unknown> | undefined => {
+    // A new list after every load (its digests are the ones callers are checked against).
+    const { reads } = this.manifest();
+    if (this.#scannedFor !== reads) {
+      this.#scanned.clear();
+      this.#scannedFor = reads;
+    }
+    if (this.#scanned.has(path)) return this.#scanned.get(path);
+    const file = readScannable(path);
+    if (reads.some((r) => r.path === path && (r.kind === 'file' || r.kind === 'file-nofollow')))
+      this.#scanned.set(path, file);
+    return file;
+  };
 
   stale(why: string): void {
     if (this.code.some((r) => why.includes(r.path))) {
