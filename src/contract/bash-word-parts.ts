@@ -5,7 +5,7 @@
 import { secretValueKind } from './secret-names.js';
 
 /** `${NAME:-word}`, `${NAME-word}`, `${NAME:+word}`, `${NAME+word}`. */
-export type ParamOp = ':-' | '-' | ':+' | '+';
+type ParamOp = ':-' | '-' | ':+' | '+';
 
 /** One piece of an assignment's value, after bash's quote removal. */
 export type ValuePart =
