@@ -8,7 +8,7 @@
 import type { AdapterSpec } from '../src/cli/adapter/spec.js';
 import { adapterSpecs } from '../src/cli/adapter/specs.js';
 import { AGENTS, isAgent } from '../src/contract/agents/index.js';
-import { CLAUDE_CODE_EVENTS } from '../src/contract/claude-code-answer.js';
+import { CLAUDE_CODE_EVENTS } from '../src/contract/claude-code-events.js';
 
 const MARKER = '@@HOOKWARDEN_REASON@@';
 /** A reason that needs every JSON escape: the check that stdout templates hold it in a JSON string. */

@@ -204,3 +204,56 @@ describe('comments and docs', () => {
     expect(missing).toEqual([]);
   });
 });
+
+describe('the four claims issue 41 found stale', () => {
+  it('docs/development.md states the size rule with the numbers the checker enforces', async () => {
+    const { MAX_FILE_LINES, MAX_FUNCTION_LINES } = await import('../scripts/check-size.mjs');
+    const text = read('docs/development.md').replace(/\s+/g, ' ');
+    expect(text).toContain('`npm run size` (`scripts/check-size.mjs`, run by `.ci/run`)');
+    expect(text).toMatch(new RegExp(`over ${MAX_FILE_LINES} lines .* over ${MAX_FUNCTION_LINES} lines`));
+    expect(text).not.toMatch(/files stay under \d+ lines/i);
+    expect(read('.ci/run')).toMatch(/^step "size" npm run size$/m);
+    expect(JSON.parse(read('package.json')).scripts.size).toBe('node scripts/check-size.mjs');
+  });
+
+  it('docs/semantics.md names the fold steps src/contract/fold.ts exports', async () => {
+    const fold = (await import('../src/contract/fold.js')) as Record<string, unknown>;
+    const section = /The fold lives in `src\/contract\/fold\.ts`([\s\S]*?)\n\n/.exec(
+      read('docs/semantics.md'),
+    )?.[1];
+    const named = [...(section ?? '').matchAll(/`(\w+Fold\w*|fold\w+)`/g)].map((m) => m[1]!);
+    expect(named).toEqual(expect.arrayContaining(['startFold', 'foldStep', 'finishFold', 'foldAnswers']));
+    for (const name of named) expect(typeof fold[name], name).toBe('function');
+    // The dispatch drives the steps; foldAnswers is the three in one.
+    const dispatch = filesUnder('src/dispatch').map(read).join('\n');
+    expect(dispatch).toMatch(/\bfoldStep\b/);
+  });
+
+  it('docs/security.md: src/contract/scopes.ts is the only home of scope order', () => {
+    expect(read('docs/security.md')).toContain(
+      '`src/contract/scopes.ts` holds both, and is the only home of scope order',
+    );
+    const scope = String.raw`['"]?(trusted|policy|project|user)['"]?`;
+    // A rank table ({ trusted: 0, policy: 1, … }) or a list of the four scopes in some order.
+    const table = new RegExp(String.raw`${scope}\s*:\s*-?\d+\s*,\s*${scope}\s*:\s*-?\d+`);
+    const list = new RegExp(String.raw`\[\s*${scope}\s*,\s*${scope}\s*,\s*${scope}\s*,\s*${scope}\s*,?\s*\]`);
+    const offenders = [...filesUnder('src'), ...filesUnder('sandbox')]
+      .filter((f) => f.endsWith('.ts') && f !== 'src/contract/scopes.ts')
+      .filter((f) => table.test(read(f)) || list.test(read(f)));
+    expect(offenders).toEqual([]);
+  });
+
+  it('README.md: Node forks once per executor to start the spawn server, never once per hook', () => {
+    const readme = read('README.md').replace(/\s+/g, ' ');
+    expect(readme).not.toMatch(/never forks/);
+    expect(readme).toContain(
+      'Node forks once per executor (to start the server, lazily on its first command hook',
+    );
+    // One spawn() in the server's module, in the process class; the launcher keeps one server at a
+    // time and starts another only when it is gone.
+    const server = read('sandbox/command/spawn-server.ts');
+    expect(server.match(/\bspawn\(/g)).toHaveLength(1);
+    expect(server).toMatch(/if \(this\.#server === undefined\) \{\s*const server = new ServerProcess\(/);
+    expect(server).toMatch(/if \(this\.#server === server\) this\.#server = undefined;/);
+  });
+});

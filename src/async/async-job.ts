@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { LIMIT_BOUNDS } from '../config/defaults.js';
 import { tenantIdProblem } from '../config/tenant-id.js';
 import { type HookError, hookError } from '../contract/error-codes.js';
+import { SCOPES } from '../contract/scopes.js';
 import type { HookInput } from '../contract/types.js';
 import { type AsyncJob, hookDigest } from '../dispatch/async-job.js';
 import type { Generation } from '../dispatch/generation.js';
@@ -58,7 +59,7 @@ const jobDataSchema = z.strictObject({
   sessionId: z.string().max(4096),
   event: z.string().min(1).max(256),
   hookId: z.string().min(1).max(256),
-  scope: z.enum(['trusted', 'policy', 'project', 'user']),
+  scope: z.enum(SCOPES),
   digest: z.string().regex(/^sha256:[0-9a-f]{64}$/),
   input: z.record(z.string(), z.unknown()),
   enqueuedAt: z.number().int().nonnegative(),

@@ -21,6 +21,7 @@ import { type AsyncCompletion, completionOf, notRunCompletion } from './async-ev
 import { backoffOf, findJobHook, parseJobData, queueFailure } from './async-job.js';
 import { type AsyncQueue, maxAsyncQueuedFor, type QueueHost, type QueueStatus } from './async-queue.js';
 import { IdleWaiters } from './idle-waiters.js';
+import { bounded, connectionOf } from './redis-connection.js';
 import { RedisFeed, streamKey } from './redis-feed.js';
 import { RedisHealth, type RedisTrouble, reconnectDelay } from './redis-health.js';
 import { deliverLocally, retryable, runAttempt, writeCompletion } from './run-job.js';
@@ -283,26 +284,4 @@ export class RedisQueue implements AsyncQueue {
     this.#client.disconnect();
     if (this.#worker !== undefined) await bounded(this.#worker.disconnect(), CLOSE_WAIT_MS);
   }
-}
-
-/** Waits for `p` (errors ignored) at most `ms`. */
-async function bounded(p: Promise<unknown> | undefined, ms: number): Promise<void> {
-  if (p === undefined) return;
-  let timer: NodeJS.Timeout | undefined;
-  await Promise.race([p.catch(() => {}), new Promise((r) => (timer = setTimeout(r, ms)))]);
-  clearTimeout(timer);
-}
-
-/** ioredis options of a redis:// URL (BullMQ's worker builds its own blocking connection from them). */
-function connectionOf(url: string): Record<string, unknown> & { host: string; port: number } {
-  const u = new URL(url);
-  return {
-    host: u.hostname.replace(/^\[(.*)\]$/, '$1'),
-    port: u.port === '' ? 6379 : Number(u.port),
-    ...(u.username !== '' ? { username: decodeURIComponent(u.username) } : {}),
-    ...(u.password !== '' ? { password: decodeURIComponent(u.password) } : {}),
-    ...(u.pathname.length > 1 ? { db: Number(u.pathname.slice(1)) } : {}),
-    // rediss:// is TLS on these connections too (ioredis does the same for the URL it parses itself).
-    ...(u.protocol === 'rediss:' ? { tls: {} } : {}),
-  };
 }

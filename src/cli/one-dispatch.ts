@@ -15,6 +15,7 @@ import { interruptedResult } from '../dispatch/dispatcher.js';
 import { createExecutor, type Executor } from '../executor/executor.js';
 import type { ExecutorOptions } from '../executor/options.js';
 import { declareAnswer } from './adapter/answer-fd.js';
+import { startDeadline } from './deadline.js';
 import { sourceOptions } from './executor-flags.js';
 import { claimInterrupts, type InterruptSignal } from './interrupt.js';
 import { UsageError } from './usage-error.js';
@@ -102,6 +103,30 @@ export function cliExecutorOptions(flags: DispatchFlags): ExecutorOptions {
   };
 }
 
+/** After an early answer the process is exiting: never print a second one. */
+const exiting = () => new Promise<number>(() => {});
+
+/** The executor's options: the flags' (at least one file is required), then the command's own. */
+function executorOptionsOf(spec: DispatchSpec): ExecutorOptions {
+  const flags = spec.flags;
+  if ((flags.config ?? []).length + (flags.userConfig ?? []).length + (flags.policy ?? []).length === 0)
+    throw new UsageError(
+      `${spec.command} needs at least one --config <file> (or --policy <file>); see \`hookwarden ${spec.command} --help\``,
+    );
+  return {
+    ...cliExecutorOptions(flags),
+    ...spec.executorOptions,
+    ...(spec.onWarning === undefined ? {} : { onWarning: spec.onWarning }),
+  };
+}
+
+function warnUnknownTenant(executor: Executor, tenant: string | undefined): void {
+  if (tenant === undefined || executor.tenants.includes(tenant)) return;
+  process.stderr.write(
+    `hookwarden: warning: --tenant: no tenant "${tenant}" in the config's "tenants"; only trusted and policy hooks run for it\n`,
+  );
+}
+
 /** Runs one dispatch and prints its one answer; resolves with the exit code. */
 export async function runOneDispatch(spec: DispatchSpec): Promise<number> {
   const abort = new AbortController();
@@ -146,23 +171,13 @@ export async function runOneDispatch(spec: DispatchSpec): Promise<number> {
     );
   };
   claimInterrupts(interrupt);
-  const deadline =
-    spec.deadlineMs === undefined
-      ? undefined
-      : setTimeout(() => interrupt('deadline', false), spec.deadlineMs);
-  deadline?.unref();
-  /** After an early answer the process is exiting: never print a second one. */
-  const exiting = () => new Promise<number>(() => {});
+  const deadline = startDeadline(spec.deadlineMs, () => interrupt('deadline', false));
   // A function, not a comparison: the handlers change `stage` while this one awaits.
   const answeredEarly = () => stage === 'done';
   let asyncWaitMs = 0;
   try {
     const flags = spec.flags;
-    if ((flags.config ?? []).length + (flags.userConfig ?? []).length + (flags.policy ?? []).length === 0)
-      throw new UsageError(
-        `${spec.command} needs at least one --config <file> (or --policy <file>); see \`hookwarden ${spec.command} --help\``,
-      );
-    const options = cliExecutorOptions(flags);
+    const options = executorOptionsOf(spec);
     asyncWaitMs = asyncWaitOf(flags.asyncWait);
     const read = await spec.readInput();
     event = read.event;
@@ -170,21 +185,13 @@ export async function runOneDispatch(spec: DispatchSpec): Promise<number> {
     // One dispatch per process: zod's compiled fast path for object schemas costs more to build than
     // it saves on the few parses a single dispatch makes.
     zodConfig({ jitless: true });
-    executor = await createExecutor({
-      ...options,
-      ...spec.executorOptions,
-      ...(spec.onWarning === undefined ? {} : { onWarning: spec.onWarning }),
-    });
+    executor = await createExecutor(options);
     // Interrupted while the config loaded: the early answer is out and the process exits (after
     // closing this executor, which the handler sees now); nothing more to do here.
     if (answeredEarly()) return exiting();
     executor.on('rewake', (e) => process.stderr.write(`hookwarden: rewake: ${JSON.stringify(e)}\n`));
     stage = 'dispatch';
-    if (flags.tenant !== undefined && !executor.tenants.includes(flags.tenant)) {
-      process.stderr.write(
-        `hookwarden: warning: --tenant: no tenant "${flags.tenant}" in the config's "tenants"; only trusted and policy hooks run for it\n`,
-      );
-    }
+    warnUnknownTenant(executor, flags.tenant);
     const result = await executor.dispatch(event, read.input, { signal: abort.signal, tenant: flags.tenant });
     stage = 'done';
     if (printed !== undefined) return printed; // a repeated signal answered already

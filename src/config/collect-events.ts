@@ -5,6 +5,34 @@ import { isObject, issueMessages, joinPath, renderValue } from '../contract/mess
 import type { ReadSource } from './read-source.js';
 import { eventDefinitionSchema } from './schema.js';
 
+/** A built-in event can switch its mode, and only that (Claude Code runs tool hooks in parallel). */
+function switchMode(
+  src: ReadSource,
+  name: string,
+  spec: unknown,
+  modes: Map<string, 'serial' | 'parallel'>,
+): void {
+  const path = joinPath('events', name);
+  const canonical = EVENT_ALIASES[name]?.event ?? name;
+  if (
+    isObject(spec) &&
+    Object.keys(spec).length === 1 &&
+    (spec.mode === 'serial' || spec.mode === 'parallel')
+  ) {
+    if (!modes.has(canonical)) modes.set(canonical, spec.mode);
+    else if (modes.get(canonical) !== spec.mode)
+      src.sink.warn(
+        path,
+        `the mode of ${canonical} is already set to "${modes.get(canonical)}"; this one is ignored`,
+      );
+    return;
+  }
+  src.sink.error(
+    path,
+    `"${name}" is a built-in event or alias: only its mode can be set, as {"mode": "serial"|"parallel"}, got ${renderValue(spec)}`,
+  );
+}
+
 /** Custom events, and built-in events with their mode switched (first setting wins: policy first). */
 export function collectEvents(sources: readonly ReadSource[]): EventDefinition[] {
   const custom = new Map<string, EventDefinition>();
@@ -21,26 +49,7 @@ export function collectEvents(sources: readonly ReadSource[]): EventDefinition[]
     for (const name of Object.keys(events)) {
       const path = joinPath('events', name);
       if (builtIn.has(name)) {
-        // A built-in event can switch its mode, and only that (Claude Code runs tool hooks in parallel).
-        const spec = events[name];
-        const canonical = EVENT_ALIASES[name]?.event ?? name;
-        if (
-          isObject(spec) &&
-          Object.keys(spec).length === 1 &&
-          (spec.mode === 'serial' || spec.mode === 'parallel')
-        ) {
-          if (!modes.has(canonical)) modes.set(canonical, spec.mode);
-          else if (modes.get(canonical) !== spec.mode)
-            src.sink.warn(
-              path,
-              `the mode of ${canonical} is already set to "${modes.get(canonical)}"; this one is ignored`,
-            );
-          continue;
-        }
-        src.sink.error(
-          path,
-          `"${name}" is a built-in event or alias: only its mode can be set, as {"mode": "serial"|"parallel"}, got ${renderValue(spec)}`,
-        );
+        switchMode(src, name, events[name], modes);
         continue;
       }
       if (!/^[A-Za-z][A-Za-z0-9_.:-]{0,63}$/.test(name)) {

@@ -22,11 +22,11 @@ import {
   checkForeignFields,
   evaluatorSpec,
   type HookKind,
-  httpSpec,
   kindIdentity,
   noEvaluatorMessage,
   writtenOnError,
 } from './hook-kind-specs.js';
+import { httpSpec } from './http-hook-spec.js';
 import { jsSpec } from './js-spec.js';
 import { hookSpecSchema, type RawHookSpec } from './schema.js';
 import { didYouMean } from './suggest.js';

@@ -9,81 +9,9 @@
 // not honoured there, so its deny is the JSON `decision.behavior`, exit 0.
 
 import { brokenHooks, denyReason, hookWarnings, otherHookErrors } from './answer-notes.js';
+import { CLAUDE_CODE_EVENTS, type ClaudeCodeProtocol } from './claude-code-events.js';
 import type { DispatchResult } from './result.js';
 import { shellQuote } from './shell-quote.js';
-
-/** How one Claude Code event takes an answer (only what the event accepts is written). */
-export interface ClaudeCodeProtocol {
-  /**
-   * How a deny reaches Claude Code: `permissionDecision` (hookSpecificOutput), `decision` (top-level
-   * `decision: "block"`), `exit` (exit 2 alone), `behavior` (PermissionRequest's decision object).
-   * Absent: the event cannot be blocked; a deny there (a mandatory hook failed) is a non-blocking error.
-   */
-  readonly deny?: 'permissionDecision' | 'decision' | 'exit' | 'behavior';
-  /** Decisions besides deny written as `permissionDecision`. */
-  readonly decisions?: readonly ('allow' | 'ask' | 'defer')[];
-  /** `hookSpecificOutput.additionalContext` is taken. */
-  readonly context?: boolean;
-  /** `hookSpecificOutput.updatedInput` (PreToolUse). */
-  readonly updatedInput?: boolean;
-  /** `hookSpecificOutput.updatedToolOutput` (PostToolUse). */
-  readonly toolOutput?: boolean;
-  /** How "keep working" (continueWork) is said: `decision: "block"` or exit 2. */
-  readonly keepWorking?: 'decision' | 'exit';
-  /** Claude Code gives these events a CLAUDE_ENV_FILE: `sessionEnv` is written there. */
-  readonly envFile?: boolean;
-  /** Context goes as plain stdout (PreCompact: custom compaction instructions), not as JSON. */
-  readonly plainContext?: boolean;
-  /** Claude Code ignores the hook's output and exit code (Interrupt): nothing is written back. */
-  readonly ignored?: boolean;
-}
-
-const BLOCK = { deny: 'decision' } as const;
-const CONTEXT_BLOCK = { deny: 'decision', context: true } as const;
-
-/** Every event of Claude Code's hooks reference and how it takes an answer. */
-export const CLAUDE_CODE_EVENTS: Readonly<Record<string, ClaudeCodeProtocol>> = Object.freeze({
-  SessionStart: { context: true, envFile: true },
-  Setup: { context: true, envFile: true },
-  InstructionsLoaded: {},
-  UserPromptSubmit: CONTEXT_BLOCK,
-  UserPromptExpansion: CONTEXT_BLOCK,
-  MessageDisplay: {},
-  PreToolUse: {
-    deny: 'permissionDecision',
-    decisions: ['allow', 'ask', 'defer'],
-    context: true,
-    updatedInput: true,
-  },
-  PermissionRequest: { deny: 'behavior' },
-  PermissionDenied: {},
-  PostToolUse: { context: true, toolOutput: true },
-  PostToolUseFailure: { context: true },
-  PostToolBatch: CONTEXT_BLOCK,
-  Notification: {},
-  SubagentStart: { context: true },
-  SubagentStop: { keepWorking: 'decision' },
-  TaskCreated: BLOCK,
-  TaskCompleted: { deny: 'exit' },
-  Stop: { keepWorking: 'decision' },
-  StopFailure: {},
-  Interrupt: { ignored: true },
-  TeammateIdle: { keepWorking: 'exit' },
-  ConfigChange: BLOCK,
-  CwdChanged: { envFile: true },
-  DirectoryAdded: {},
-  FileChanged: { envFile: true },
-  WorktreeCreate: { deny: 'exit' },
-  WorktreeRemove: { deny: 'exit' },
-  PreCompact: { deny: 'decision', plainContext: true },
-  PostCompact: {},
-  PreModelSwitch: { deny: 'permissionDecision', decisions: ['allow', 'ask'] },
-  PostModelSwitch: { context: true },
-  Elicitation: BLOCK,
-  ElicitationResult: BLOCK,
-  SessionEnd: {},
-  PreSkillShellCommand: { deny: 'permissionDecision', decisions: ['allow'] },
-});
 
 /** What `hookwarden claude-code` answers: exit code, stdout, stderr. */
 export interface ClaudeCodeAnswer {
@@ -114,25 +42,27 @@ function universal(result: DispatchResult, out: Obj): void {
   if (result.suppressOutput !== undefined) out.suppressOutput = result.suppressOutput;
 }
 
+/** Adds lines to the answer's systemMessage (after the hooks' own). */
+function addSystemMessage(out: Obj, lines: readonly string[]): void {
+  out.systemMessage = [...(typeof out.systemMessage === 'string' ? [out.systemMessage] : []), ...lines].join(
+    '\n',
+  );
+}
+
 /** The fields a result may carry that this mapping reads (the rest are dropped by name). */
 const READ = new Set(['event', 'decision', 'reason', 'decidedBy', 'interrupted', 'hooks']);
 
-/**
- * The answer to Claude Code for `result`, a dispatch of the Claude Code event `event` (a key of
- * CLAUDE_CODE_EVENTS; any other name gets the answer of an event that takes nothing).
- */
-export function toClaudeCodeAnswer(event: string, result: DispatchResult): ClaudeCodeAnswer {
-  const p: ClaudeCodeProtocol = Object.hasOwn(CLAUDE_CODE_EVENTS, event) ? CLAUDE_CODE_EVENTS[event]! : {};
-  if (p.ignored === true) return ignoredAnswer(result);
-  const out: Obj = {};
-  const specific: Obj = { hookEventName: event };
-  const used = new Set(READ);
+/** The verdict in the event's shape: exit code, stderr, and the decision fields of `out`/`specific`. */
+function applyDecision(
+  p: ClaudeCodeProtocol,
+  result: DispatchResult,
+  out: Obj,
+  specific: Obj,
+  used: Set<string>,
+): { exitCode: 0 | 1 | 2; stderr: string } {
+  const deny = result.decision === 'deny';
   let exitCode: 0 | 1 | 2 = 0;
   let stderr = '';
-  universal(result, out);
-  for (const f of ['continue', 'stopReason', 'systemMessage', 'suppressOutput']) used.add(f);
-
-  const deny = result.decision === 'deny';
   if (deny && p.deny === undefined) {
     // A deny where Claude Code cannot block (a mandatory hook failed on an observer event): a
     // non-blocking error, shown to the user where Claude Code shows those.
@@ -163,7 +93,17 @@ export function toClaudeCodeAnswer(event: string, result: DispatchResult): Claud
     specific.permissionDecision = result.decision;
     if (result.reason !== undefined) specific.permissionDecisionReason = result.reason;
   }
+  return { exitCode, stderr };
+}
 
+/** The rewrites and context the event takes, into `specific`. */
+function applyFields(
+  p: ClaudeCodeProtocol,
+  result: DispatchResult,
+  specific: Obj,
+  used: Set<string>,
+  deny: boolean,
+): void {
   // Rewrites apply with allow or ask (Claude Code ignores them with defer and after a deny).
   if (p.updatedInput === true && result.mutatedToolInput !== undefined && !deny) {
     specific.updatedInput = result.mutatedToolInput;
@@ -177,6 +117,45 @@ export function toClaudeCodeAnswer(event: string, result: DispatchResult): Claud
     specific.additionalContext = result.additionalContext;
     used.add('additionalContext');
   }
+}
+
+/** The CLAUDE_ENV_FILE lines of the result, where the event writes them. */
+function sessionEnvScriptOf(
+  p: ClaudeCodeProtocol,
+  result: DispatchResult,
+  used: Set<string>,
+): string | undefined {
+  if (p.envFile === true && (result.sessionEnvScript !== undefined || result.sessionEnv !== undefined)) {
+    // The script holds every kept statement (the literal ones too); a result with only the map
+    // (a platform's own fold) is written as export lines.
+    const script =
+      result.sessionEnvScript ??
+      Object.entries(result.sessionEnv ?? {})
+        .map(([name, value]) => `export ${name}=${shellQuote(value)}`)
+        .join('\n');
+    used.add('sessionEnvScript').add('sessionEnv');
+    return script;
+  }
+  return undefined;
+}
+
+/**
+ * The answer to Claude Code for `result`, a dispatch of the Claude Code event `event` (a key of
+ * CLAUDE_CODE_EVENTS; any other name gets the answer of an event that takes nothing).
+ */
+export function toClaudeCodeAnswer(event: string, result: DispatchResult): ClaudeCodeAnswer {
+  const p: ClaudeCodeProtocol = Object.hasOwn(CLAUDE_CODE_EVENTS, event) ? CLAUDE_CODE_EVENTS[event]! : {};
+  if (p.ignored === true) return ignoredAnswer(result);
+  const out: Obj = {};
+  const specific: Obj = { hookEventName: event };
+  const used = new Set(READ);
+  universal(result, out);
+  for (const f of ['continue', 'stopReason', 'systemMessage', 'suppressOutput']) used.add(f);
+
+  const deny = result.decision === 'deny';
+  let { exitCode, stderr } = applyDecision(p, result, out, specific, used);
+
+  applyFields(p, result, specific, used, deny);
   let plain: string | undefined;
   if (p.plainContext === true && result.additionalContext !== undefined && exitCode === 0) {
     plain = result.additionalContext;
@@ -192,17 +171,7 @@ export function toClaudeCodeAnswer(event: string, result: DispatchResult): Claud
     }
     used.add('continueWork');
   }
-  let sessionEnvScript: string | undefined;
-  if (p.envFile === true && (result.sessionEnvScript !== undefined || result.sessionEnv !== undefined)) {
-    // The script holds every kept statement (the literal ones too); a result with only the map
-    // (a platform's own fold) is written as export lines.
-    sessionEnvScript =
-      result.sessionEnvScript ??
-      Object.entries(result.sessionEnv ?? {})
-        .map(([name, value]) => `export ${name}=${shellQuote(value)}`)
-        .join('\n');
-    used.add('sessionEnvScript').add('sessionEnv');
-  }
+  const sessionEnvScript = sessionEnvScriptOf(p, result, used);
 
   if (result.interrupted === true && !deny) {
     // Interrupted on an event that cannot block: the hooks did not all run.
@@ -213,12 +182,7 @@ export function toClaudeCodeAnswer(event: string, result: DispatchResult): Claud
   // What a hook answered that was not applied (a refused session variable or CLAUDE_ENV_FILE line,
   // an approval on the wrong field): the user sees it, as Claude Code shows a systemMessage.
   const warned = hookWarnings(result);
-  if (warned.length > 0) {
-    out.systemMessage = [
-      ...(typeof out.systemMessage === 'string' ? [out.systemMessage] : []),
-      ...warned,
-    ].join('\n');
-  }
+  if (warned.length > 0) addSystemMessage(out, warned);
   if (Object.keys(specific).length > 1) out.hookSpecificOutput = specific;
   if (plain !== undefined && Object.keys(out).length > 0) {
     // Claude Code reads plain-text instructions only from a stdout that is not JSON.
@@ -228,12 +192,9 @@ export function toClaudeCodeAnswer(event: string, result: DispatchResult): Claud
   // A broken guard is shown to the user, as Claude Code shows a hook's non-blocking error: exit 1
   // with its message on stderr, or (when the answer needs its JSON) in the systemMessage.
   const broken = exitCode === 0 ? brokenHooks(result) : [];
-  if (broken.length > 0 && (Object.keys(out).length > 0 || plain !== undefined)) {
-    out.systemMessage = [
-      ...(typeof out.systemMessage === 'string' ? [out.systemMessage] : []),
-      ...broken,
-    ].join('\n');
-  } else if (broken.length > 0) {
+  if (broken.length > 0 && (Object.keys(out).length > 0 || plain !== undefined))
+    addSystemMessage(out, broken);
+  else if (broken.length > 0) {
     exitCode = 1;
     stderr = broken.join('\n');
   }

@@ -6,6 +6,7 @@
 import type { KeyObject } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { basename, dirname, resolve } from 'node:path';
+import { packPinSchema } from '../config/pack-pin-schema.js';
 import type {
   PackStatus,
   PinLoader,
@@ -14,7 +15,6 @@ import type {
   RemotePinTarget,
 } from '../config/pin-loader.js';
 import { recordFileRead } from '../config/read-log.js';
-import { packPinSchema } from '../config/schema.js';
 import { didYouMean } from '../config/suggest.js';
 import type { WatchTarget } from '../config/watch-target.js';
 import { isObject, issueMessages, joinPath, renderValue } from '../contract/messages.js';
@@ -40,6 +40,37 @@ interface ParsedPin {
   readonly minVersion: string | undefined;
   /** The first problem of an invalid pin. */
   readonly invalid: string | undefined;
+}
+
+/** The pin's public key files, read and parsed (each problem reported at its index). */
+async function readPinKeys(
+  publicKeys: readonly string[],
+  at: string,
+  ctx: PinsContext,
+): Promise<{ keys: KeyObject[]; keyFiles: string[] }> {
+  const fail = (path: string, message: string) => ctx.sink.error(path, message);
+  const keys: KeyObject[] = [];
+  const keyFiles: string[] = [];
+  for (const [i, p] of publicKeys.entries()) {
+    const file = resolve(ctx.configDir, p);
+    keyFiles.push(file);
+    let text: Buffer;
+    try {
+      text = await readFile(file);
+      recordFileRead(file, text);
+    } catch (err) {
+      recordFileRead(file, err as NodeJS.ErrnoException);
+      fail(
+        joinPath(joinPath(at, 'publicKeys'), i),
+        `cannot read the key file ${file} (${(err as NodeJS.ErrnoException).code}), got ${renderValue(p)}`,
+      );
+      continue;
+    }
+    const key = parsePublicKey(text, file);
+    if (key.ok) keys.push(key.key);
+    else fail(joinPath(joinPath(at, 'publicKeys'), i), `${key.message}, got ${renderValue(p)}`);
+  }
+  return { keys, keyFiles };
 }
 
 async function parsePin(raw: unknown, at: string, ctx: PinsContext): Promise<ParsedPin> {
@@ -95,27 +126,7 @@ async function parsePin(raw: unknown, at: string, ctx: PinsContext): Promise<Par
       joinPath(at, 'requireSignature'),
       'requireSignature needs publicKeys to check the signature with, got true',
     );
-  const keys: KeyObject[] = [];
-  const keyFiles: string[] = [];
-  for (const [i, p] of (pin?.publicKeys ?? []).entries()) {
-    const file = resolve(ctx.configDir, p);
-    keyFiles.push(file);
-    let text: Buffer;
-    try {
-      text = await readFile(file);
-      recordFileRead(file, text);
-    } catch (err) {
-      recordFileRead(file, err as NodeJS.ErrnoException);
-      fail(
-        joinPath(joinPath(at, 'publicKeys'), i),
-        `cannot read the key file ${file} (${(err as NodeJS.ErrnoException).code}), got ${renderValue(p)}`,
-      );
-      continue;
-    }
-    const key = parsePublicKey(text, file);
-    if (key.ok) keys.push(key.key);
-    else fail(joinPath(joinPath(at, 'publicKeys'), i), `${key.message}, got ${renderValue(p)}`);
-  }
+  const { keys, keyFiles } = await readPinKeys(pin?.publicKeys ?? [], at, ctx);
   const firstError = sink.items.slice(before).find((d) => d.severity === 'error');
   return {
     // Known even for an otherwise invalid pin, so the directory is watched for the fix.

@@ -76,6 +76,30 @@ export interface PackInspection {
 
 const list = (paths: readonly string[]) => paths.join(', ');
 
+/** The files that differ from the lock (each kind a problem); none when there is no lock. */
+function lockDifferences(
+  walk: Awaited<ReturnType<typeof walkPack>>,
+  lock: Awaited<ReturnType<typeof readLockFile>>,
+  problems: string[],
+): { changed: string[]; added: string[]; removed: string[] } {
+  const changed: string[] = [];
+  const added: string[] = [];
+  const removed: string[] = [];
+  if (!lock.ok) problems.push(lock.problem);
+  else {
+    for (const [path, hex] of walk.files) {
+      const locked = lock.files.get(path);
+      if (locked === undefined) added.push(path);
+      else if (locked !== hex) changed.push(path);
+    }
+    for (const path of lock.files.keys()) if (!walk.files.has(path)) removed.push(path);
+    if (changed.length > 0) problems.push(`changed since the lock: ${list(changed)}`);
+    if (added.length > 0) problems.push(`added (not in the lock): ${list(sortPaths(added))}`);
+    if (removed.length > 0) problems.push(`removed (listed in the lock): ${list(sortPaths(removed))}`);
+  }
+  return { changed, added, removed };
+}
+
 /** Verification plus the walk (the exact bytes hashed), for the loader. Keys must be parsed already. */
 export async function inspectPack(
   dir: string,
@@ -93,21 +117,7 @@ export async function inspectPack(
   const digest = walk.problems.length === 0 ? packDigest(walk.files) : undefined;
 
   const lock = await readLockFile(walk.root);
-  const changed: string[] = [];
-  const added: string[] = [];
-  const removed: string[] = [];
-  if (!lock.ok) problems.push(lock.problem);
-  else {
-    for (const [path, hex] of walk.files) {
-      const locked = lock.files.get(path);
-      if (locked === undefined) added.push(path);
-      else if (locked !== hex) changed.push(path);
-    }
-    for (const path of lock.files.keys()) if (!walk.files.has(path)) removed.push(path);
-    if (changed.length > 0) problems.push(`changed since the lock: ${list(changed)}`);
-    if (added.length > 0) problems.push(`added (not in the lock): ${list(sortPaths(added))}`);
-    if (removed.length > 0) problems.push(`removed (listed in the lock): ${list(sortPaths(removed))}`);
-  }
+  const { changed, added, removed } = lockDifferences(walk, lock, problems);
 
   let digestMatches: boolean | undefined;
   if (options.digest !== undefined) {

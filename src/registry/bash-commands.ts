@@ -9,7 +9,7 @@
 // an unterminated quote) returns undefined, and the rule then counts as matched (trust invariant 3).
 // Linear in the command's length.
 
-import { BASH_RESERVED_WORDS } from '../contract/bash-words.js';
+import { BASH_RESERVED_WORDS } from '../contract/bash-word-parts.js';
 
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*\])?\+?=/;
 /** A redirection operator, possibly with its target in the same word (`2>/dev/null`, `>&2`). */
@@ -24,6 +24,22 @@ interface Word {
 }
 
 /** The words of each simple command, or undefined when the command is not a plain list of them. */
+/** The text of a double-quoted string from `start` (after its `"`), and where it closes; undefined
+ * when it does not close or holds an expansion or substitution (its value is not known here). */
+function doubleQuoted(command: string, start: number): { text: string; close: number } | undefined {
+  let text = '';
+  let j = start;
+  for (; j < command.length && command[j] !== '"'; j++) {
+    const d = command[j]!;
+    if (d === '$' || d === '`') return undefined;
+    if (d === '\\' && j + 1 < command.length && '"\\$`\n'.includes(command[j + 1]!)) {
+      j++;
+      if (command[j] !== '\n') text += command[j];
+    } else text += d;
+  }
+  return j >= command.length ? undefined : { text, close: j };
+}
+
 function lex(command: string): Word[][] | undefined {
   const commands: Word[][] = [[]];
   let text = '';
@@ -62,19 +78,11 @@ function lex(command: string): Word[][] | undefined {
       text += command.slice(i + 1, close);
       i = close;
     } else if (c === '"') {
+      const read = doubleQuoted(command, i + 1);
+      if (read === undefined) return undefined;
       quote();
-      let j = i + 1;
-      for (; j < command.length && command[j] !== '"'; j++) {
-        const d = command[j]!;
-        // An expansion or substitution inside double quotes: its value is not known here.
-        if (d === '$' || d === '`') return undefined;
-        if (d === '\\' && j + 1 < command.length && '"\\$`\n'.includes(command[j + 1]!)) {
-          j++;
-          if (command[j] !== '\n') text += command[j];
-        } else text += d;
-      }
-      if (j >= command.length) return undefined;
-      i = j;
+      text += read.text;
+      i = read.close;
     } else if (c === '$' || c === '`' || c === '(' || c === ')') {
       return undefined;
     } else if (c === '<' && command[i + 1] === '<') {

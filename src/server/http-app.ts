@@ -34,6 +34,17 @@ const newRequestState = (): RequestState => ({
   dispatching: false,
 });
 
+/** 405 when the path has other methods, 404 when it has none. */
+function unrouted(method: string, url: string, routes: RouteMethods): ApiError {
+  const path = echoPath(url);
+  const allowed = routes.allowed(url);
+  return allowed.length > 0
+    ? new ApiError(405, 'method_not_allowed', `${path} answers ${allowed.join(', ')}, not ${method}`, {
+        allow: allowed.join(', '),
+      })
+    : new ApiError(404, 'not_found', `no route ${method} ${path}; the API is described at GET /openapi.json`);
+}
+
 export function createHttpApp(ctx: ServerContext): FastifyInstance {
   const o = ctx.options;
   const routes = new RouteMethods();
@@ -92,23 +103,7 @@ export function createHttpApp(ctx: ServerContext): FastifyInstance {
 
   app.setNotFoundHandler((request, reply) => {
     request.hw ??= newRequestState();
-    const path = echoPath(request.url);
-    const allowed = routes.allowed(request.url);
-    const e =
-      allowed.length > 0
-        ? new ApiError(
-            405,
-            'method_not_allowed',
-            `${path} answers ${allowed.join(', ')}, not ${request.method}`,
-            {
-              allow: allowed.join(', '),
-            },
-          )
-        : new ApiError(
-            404,
-            'not_found',
-            `no route ${request.method} ${path}; the API is described at GET /openapi.json`,
-          );
+    const e = unrouted(request.method, request.url, routes);
     request.hw.errorCode = e.code;
     return reply.code(e.statusCode).headers(e.headers).send(errorBody(e));
   });

@@ -5,7 +5,7 @@ import { copyFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { nothingCanRun } from '../../src/cli/claude-code/quick-scan.js';
-import { CLAUDE_CODE_EVENTS } from '../../src/contract/claude-code-answer.js';
+import { CLAUDE_CODE_EVENTS } from '../../src/contract/claude-code-events.js';
 import { tempDir, withExecutor, writeConfig } from '../helpers/fixture.js';
 
 const CORPUS = '/work/shared/corpus/claude-code';

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { adapterSpecOf } from '../../src/cli/adapter/specs.js';
 import { AGENTS } from '../../src/contract/agents/index.js';
-import { CLAUDE_CODE_EVENTS } from '../../src/contract/claude-code-answer.js';
+import { CLAUDE_CODE_EVENTS } from '../../src/contract/claude-code-events.js';
 import { BIN, CLIENT, runProgram } from '../helpers/cli.js';
 import { tempDir, writeConfig } from '../helpers/fixture.js';
 import { daemonEnv } from '../helpers/native-client.js';

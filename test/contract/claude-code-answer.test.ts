@@ -1,11 +1,8 @@
 // The DispatchResult → Claude Code answer mapping, event by event (Claude Code's hooks reference:
 // "Exit code 2 behavior per event", "JSON output", "Decision control").
 import { describe, expect, it } from 'vitest';
-import {
-  CLAUDE_CODE_EVENTS,
-  claudeCodeFailure,
-  toClaudeCodeAnswer,
-} from '../../src/contract/claude-code-answer.js';
+import { claudeCodeFailure, toClaudeCodeAnswer } from '../../src/contract/claude-code-answer.js';
+import { CLAUDE_CODE_EVENTS } from '../../src/contract/claude-code-events.js';
 import { DEFAULT_EVENTS, EVENT_ALIASES, EventCatalogue } from '../../src/contract/events.js';
 import type { DispatchResult, HookRecord } from '../../src/contract/result.js';
 

@@ -80,42 +80,10 @@ const addFlag = (cmd: Command, f: FlagSpec) => {
   else cmd.option(commanderFlag(f), f.description);
 };
 
-function addAgent(program: Command, agent: AgentName, setExitCode: (code: number) => void): void {
+/** `<agent> install`: route an agent's hooks file through the adapter. */
+function registerInstall(cmd: Command, agent: AgentName, setExitCode: (code: number) => void): void {
   const h = HELP[agent];
   const spec = agentAdapter(agent);
-  const cmd = program
-    .command(agent)
-    .description(
-      `${h.what}: run as ${spec.title}'s command hook, read one hook input on stdin, run the matching hooks under hookwarden, answer as ${spec.title} expects`,
-    );
-  for (const f of [...ADAPTER_FLAGS, ...spec.extraFlags]) addFlag(cmd, f);
-  const eventFlag = agent === 'copilot' ? ' --event preToolUse' : '';
-  cmd.addHelpText(
-    'after',
-    `
-What it answers (docs/agents.md has the table of every event):
-${h.answers}
-  nothing to say  exit 0, empty stdout
-It fails closed: input it cannot read, bad flags, a config that does not load or that routes through
-an adapter itself, an internal error, an interrupt or --timeout before a verdict get ${spec.title}'s
-blocking answer on events that can block (and on unknown ones), a non-blocking error elsewhere. Where
-${spec.title}'s own reading would let a call through (a failed hook, a decision it ignores), the
-adapter still answers hookwarden's verdict in a form ${spec.title} honours. Never a stack trace.
-Tool names are read in ${spec.title}'s words and dispatched in one vocabulary (Bash, Read, Write,
-Edit, …), so a policy written once guards every agent.
-
-Exit status: ${agent === 'cursor' || agent === 'copilot' ? '0 answered (the JSON says a block)' : '0 answered, 2 block (reason on stderr)'}, 1 non-blocking error.
-
-Examples:
-  $ echo '${h.example}' \\
-      | hookwarden ${agent}${eventFlag} --config ${agent === 'copilot' ? '.github/hooks/guard.hookwarden' : h.file.split(' ')[0]!.replace(/(\.json)$/, '.hookwarden$1')}
-  $ hookwarden ${agent} install ${h.file.split(' ')[0]} --write`,
-  );
-  cmd.action(async () => {
-    const { runAgentAdapter } = await import('./agent-spec.js');
-    setExitCode(await runAgentAdapter(agent, process.argv.slice(3)));
-  });
-
   cmd
     .command('install')
     .description(
@@ -167,6 +135,45 @@ Examples:
       const { agentInstaller } = await import('./agent-install.js');
       setExitCode(await runInstall(agentInstaller(agent), file, flags));
     });
+}
+
+function addAgent(program: Command, agent: AgentName, setExitCode: (code: number) => void): void {
+  const h = HELP[agent];
+  const spec = agentAdapter(agent);
+  const cmd = program
+    .command(agent)
+    .description(
+      `${h.what}: run as ${spec.title}'s command hook, read one hook input on stdin, run the matching hooks under hookwarden, answer as ${spec.title} expects`,
+    );
+  for (const f of [...ADAPTER_FLAGS, ...spec.extraFlags]) addFlag(cmd, f);
+  const eventFlag = agent === 'copilot' ? ' --event preToolUse' : '';
+  cmd.addHelpText(
+    'after',
+    `
+What it answers (docs/agents.md has the table of every event):
+${h.answers}
+  nothing to say  exit 0, empty stdout
+It fails closed: input it cannot read, bad flags, a config that does not load or that routes through
+an adapter itself, an internal error, an interrupt or --timeout before a verdict get ${spec.title}'s
+blocking answer on events that can block (and on unknown ones), a non-blocking error elsewhere. Where
+${spec.title}'s own reading would let a call through (a failed hook, a decision it ignores), the
+adapter still answers hookwarden's verdict in a form ${spec.title} honours. Never a stack trace.
+Tool names are read in ${spec.title}'s words and dispatched in one vocabulary (Bash, Read, Write,
+Edit, …), so a policy written once guards every agent.
+
+Exit status: ${agent === 'cursor' || agent === 'copilot' ? '0 answered (the JSON says a block)' : '0 answered, 2 block (reason on stderr)'}, 1 non-blocking error.
+
+Examples:
+  $ echo '${h.example}' \\
+      | hookwarden ${agent}${eventFlag} --config ${agent === 'copilot' ? '.github/hooks/guard.hookwarden' : h.file.split(' ')[0]!.replace(/(\.json)$/, '.hookwarden$1')}
+  $ hookwarden ${agent} install ${h.file.split(' ')[0]} --write`,
+  );
+  cmd.action(async () => {
+    const { runAgentAdapter } = await import('./agent-spec.js');
+    setExitCode(await runAgentAdapter(agent, process.argv.slice(3)));
+  });
+
+  registerInstall(cmd, agent, setExitCode);
   addUninstallCommand(
     cmd,
     agent,

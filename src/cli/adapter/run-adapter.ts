@@ -22,6 +22,7 @@ import { forwardDispatch } from '../claude-code/forward.js';
 import { InputProblem, MAX_STDIN_BYTES, readCapped } from '../claude-code/input.js';
 import { nothingCanRun, readScannable } from '../claude-code/quick-scan.js';
 import { refusedRouting } from '../claude-code/routing.js';
+import { startDeadline } from '../deadline.js';
 import { claimInterrupts } from '../interrupt.js';
 import type { CliAnswer } from '../one-dispatch.js';
 import { stdinHasInput } from '../stdin.js';
@@ -142,6 +143,18 @@ async function readInput(spec: AdapterSpec, flags: AdapterFlags): Promise<Adapte
 export const scanInput = (input: Record<string, unknown>) =>
   typeof input.toolName === 'string' ? { ...input, tool_name: input.toolName } : input;
 
+/** The event the hook is for, when the command line says it (Copilot's): even beside a bad flag. */
+function eventOfArgs(spec: AdapterSpec, flags: AdapterFlags | UsageError, args: readonly string[]) {
+  if (!(flags instanceof UsageError)) return flags.event;
+  return spec.extraFlags.some((f) => f.name === 'event') ? eventArg(args) : undefined;
+}
+
+/** The agent's answer when no hook can run for the input: nobody decided. */
+function passthroughAnswer(spec: AdapterSpec, read: AdapterInput, flags: AdapterFlags): CliAnswer {
+  const result = dispatchResult({ event: read.dispatchEvent, decision: 'passthrough' });
+  return toCliAnswer(spec, spec.answer(read, result, flags));
+}
+
 async function runAdapter(spec: AdapterSpec, args: readonly string[]): Promise<number> {
   const startedAt = performance.now();
   // fast: this module answers (signals, --timeout, errors); full: full-dispatch.ts does.
@@ -160,22 +173,12 @@ async function runAdapter(spec: AdapterSpec, args: readonly string[]): Promise<n
     answer(failureAnswer(spec, event, new UsageError(`interrupted (${signal}) before a verdict`)), true);
   });
   const flags = parseFlags(spec, args);
-  // The event the hook is for, when the command line says it (Copilot's): even beside a bad flag.
-  event =
-    flags instanceof UsageError
-      ? spec.extraFlags.some((f) => f.name === 'event')
-        ? eventArg(args)
-        : undefined
-      : flags.event;
+  event = eventOfArgs(spec, flags, args);
   const deadlineMs = flags instanceof UsageError ? undefined : timeoutMs(flags);
-  const deadline =
-    deadlineMs === undefined
-      ? undefined
-      : setTimeout(() => {
-          const why = `no verdict within --timeout ${(flags as AdapterFlags).timeout} s`;
-          answer(failureAnswer(spec, event, new UsageError(why)), true);
-        }, deadlineMs);
-  deadline?.unref();
+  const deadline = startDeadline(deadlineMs, () => {
+    const why = `no verdict within --timeout ${(flags as AdapterFlags).timeout} s`;
+    answer(failureAnswer(spec, event, new UsageError(why)), true);
+  });
   try {
     let read: AdapterInput;
     try {
@@ -193,14 +196,7 @@ async function runAdapter(spec: AdapterSpec, args: readonly string[]): Promise<n
     const routing = checkRouting(flags);
     if (routing.refusal !== undefined) return await fail(new UsageError(routing.refusal));
     if (nothingCanRun(flags, read.dispatchEvent, scanInput(read.input)))
-      return (
-        answer(
-          toCliAnswer(
-            spec,
-            spec.answer(read, dispatchResult({ event: read.dispatchEvent, decision: 'passthrough' }), flags),
-          ),
-        ) ?? never()
-      );
+      return answer(passthroughAnswer(spec, read, flags)) ?? never();
     const notes: string[] = [];
     // hookwarden-client (Claude Code's) ran this adapter because its daemon could not answer.
     const client = clientFallbackNote();

@@ -7,20 +7,7 @@ import { addUninstallCommand, followLinkOption } from '../adapter/uninstall-comm
 import { addDaemonCommands } from './daemon/daemon-command.js';
 import { ADAPTER_FLAGS, commanderFlag } from './flags.js';
 
-export function addClaudeCodeCommands(program: Command, setExitCode: (code: number) => void): void {
-  const cc = program
-    .command('claude-code')
-    .description(
-      "Claude Code's hook protocol: run as a Claude Code command hook, read one hook input on stdin, run the matching hooks under hookwarden, answer as Claude Code expects",
-    );
-  for (const f of ADAPTER_FLAGS) {
-    if (f.multiple === true)
-      cc.option(commanderFlag(f), f.description, (v: string, prev: string[] = []) => [...prev, v]);
-    else cc.option(commanderFlag(f), f.description);
-  }
-  cc.addHelpText(
-    'after',
-    `
+const ADAPTER_HELP = `
 What it answers (Claude Code's hooks reference, "Exit code output" and "JSON output"):
   a block         exit 2, the reason on stderr (what Claude or the user is shown), and the same
                   decision as JSON on stdout: PreToolUse/PreModelSwitch permissionDecision "deny";
@@ -57,44 +44,9 @@ Examples:
   $ export HOOKWARDEN_SOCKET="$XDG_RUNTIME_DIR/hw.sock"    # before starting claude
 In a settings file (what \`install\` writes):
   {"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "timeout": 67,
-    "command": "/usr/bin/node /opt/hookwarden/bin/hookwarden claude-code --timeout 64 --config /work/proj/.claude/settings.hookwarden.json"}]}]}}`,
-  );
-  // main.ts starts the adapter itself (without commander); this runs it when commander got there first.
-  cc.action(async () => {
-    const { runClaudeCodeAdapter } = await import('./adapter.js');
-    setExitCode(await runClaudeCodeAdapter(process.argv.slice(3)));
-  });
+    "command": "/usr/bin/node /opt/hookwarden/bin/hookwarden claude-code --timeout 64 --config /work/proj/.claude/settings.hookwarden.json"}]}]}}`;
 
-  addDaemonCommands(cc, setExitCode, 'claude-code daemon');
-
-  cc.command('install')
-    .description(
-      'route the hooks of a Claude Code settings.json or plugin hooks.json through the adapter: prints the settings block, --write puts it in place',
-    )
-    .argument(
-      '<file>',
-      "a Claude Code hooks file: settings.json, settings.local.json, a plugin's hooks/hooks.json",
-    )
-    .option(
-      '--write',
-      'write the hooks copy and put the block in <file> (the file as it was is kept as <file>.bak); every file is created new (O_EXCL|O_NOFOLLOW), never through a symbolic link: a link as <file>, its folder or a file it writes is refused',
-    )
-    .option(
-      '--socket <path>',
-      'write the adapter command with --socket <path>: it forwards to a `hookwarden serve --socket <path>` with the same config when one runs (made absolute; $VARS are not expanded later)',
-    )
-    .option(
-      '--no-client',
-      'write the Node adapter command even where hookwarden-client was built (no daemon; every call starts Node)',
-    )
-    .option(
-      '--hooks-file <path>',
-      'where the hooks copy goes (default: <file name>.hookwarden.json next to <file>, or at the root of a plugin)',
-    )
-    .addOption(followLinkOption())
-    .addHelpText(
-      'after',
-      `
+const INSTALL_HELP = `
 The handlers the adapter runs (command hooks) move to a copy that Claude Code does not read; each
 event that had them gets ONE adapter hook instead:
   matcher   one that matches whenever one of the moved groups' matchers does (the adapter then
@@ -133,12 +85,62 @@ Examples:
   $ hookwarden claude-code install .claude/settings.json
   $ hookwarden claude-code install ~/.claude/settings.json --write
   $ hookwarden claude-code install .claude/settings.json --socket "$XDG_RUNTIME_DIR/hookwarden.sock" --write
-  $ hookwarden claude-code install plugins/guard/hooks/hooks.json --hooks-file plugins/guard/sandboxed.json --write`,
+  $ hookwarden claude-code install plugins/guard/hooks/hooks.json --hooks-file plugins/guard/sandboxed.json --write`;
+
+function registerInstall(cc: Command, setExitCode: (code: number) => void): void {
+  cc.command('install')
+    .description(
+      'route the hooks of a Claude Code settings.json or plugin hooks.json through the adapter: prints the settings block, --write puts it in place',
     )
+    .argument(
+      '<file>',
+      "a Claude Code hooks file: settings.json, settings.local.json, a plugin's hooks/hooks.json",
+    )
+    .option(
+      '--write',
+      'write the hooks copy and put the block in <file> (the file as it was is kept as <file>.bak); every file is created new (O_EXCL|O_NOFOLLOW), never through a symbolic link: a link as <file>, its folder or a file it writes is refused',
+    )
+    .option(
+      '--socket <path>',
+      'write the adapter command with --socket <path>: it forwards to a `hookwarden serve --socket <path>` with the same config when one runs (made absolute; $VARS are not expanded later)',
+    )
+    .option(
+      '--no-client',
+      'write the Node adapter command even where hookwarden-client was built (no daemon; every call starts Node)',
+    )
+    .option(
+      '--hooks-file <path>',
+      'where the hooks copy goes (default: <file name>.hookwarden.json next to <file>, or at the root of a plugin)',
+    )
+    .addOption(followLinkOption())
+    .addHelpText('after', INSTALL_HELP)
     .action(async (file: string, flags: InstallFlags) => {
       const { runClaudeCodeInstall } = await import('./install.js');
       setExitCode(await runClaudeCodeInstall(file, flags));
     });
+}
+
+export function addClaudeCodeCommands(program: Command, setExitCode: (code: number) => void): void {
+  const cc = program
+    .command('claude-code')
+    .description(
+      "Claude Code's hook protocol: run as a Claude Code command hook, read one hook input on stdin, run the matching hooks under hookwarden, answer as Claude Code expects",
+    );
+  for (const f of ADAPTER_FLAGS) {
+    if (f.multiple === true)
+      cc.option(commanderFlag(f), f.description, (v: string, prev: string[] = []) => [...prev, v]);
+    else cc.option(commanderFlag(f), f.description);
+  }
+  cc.addHelpText('after', ADAPTER_HELP);
+  // main.ts starts the adapter itself (without commander); this runs it when commander got there first.
+  cc.action(async () => {
+    const { runClaudeCodeAdapter } = await import('./adapter.js');
+    setExitCode(await runClaudeCodeAdapter(process.argv.slice(3)));
+  });
+
+  addDaemonCommands(cc, setExitCode, 'claude-code daemon');
+
+  registerInstall(cc, setExitCode);
   addUninstallCommand(
     cc,
     'claude-code',

@@ -5,7 +5,7 @@
 // adapter answers fail-closed. Dependency-free (no zod): the no-hook-matches path runs on it alone.
 
 import { DEFAULTS } from '../../config/defaults.js';
-import { CLAUDE_CODE_EVENTS } from '../../contract/claude-code-answer.js';
+import { CLAUDE_CODE_EVENTS } from '../../contract/claude-code-events.js';
 import { isObject } from '../../contract/messages.js';
 import { nestingDepth } from '../../dispatch/input-shape.js';
 

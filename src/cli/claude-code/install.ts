@@ -8,7 +8,7 @@
 
 import { existsSync } from 'node:fs';
 import { basename, dirname, extname, join } from 'node:path';
-import { CLAUDE_CODE_EVENTS } from '../../contract/claude-code-answer.js';
+import { CLAUDE_CODE_EVENTS } from '../../contract/claude-code-events.js';
 import { DEFAULT_EVENTS, EventCatalogue } from '../../contract/events.js';
 import { isObject } from '../../contract/messages.js';
 import { runInstall } from '../adapter/install-core.js';

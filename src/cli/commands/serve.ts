@@ -7,7 +7,7 @@ import { tenantIdProblem } from '../../config/tenant-id.js';
 import { HookwardenError } from '../../contract/hookwarden-error.js';
 import type { ExecutorOptions, TenantIsolationOptions } from '../../executor/options.js';
 import { AuthFileError } from '../../server/auth-file.js';
-import { createServiceLogger } from '../../server/logging.js';
+import { createServiceLogger, type ServiceLogger } from '../../server/logging.js';
 import { ServeOptionsError } from '../../server/options.js';
 import { type RunningServer, startServer } from '../../server/server.js';
 import { sourceOptions } from '../executor-flags.js';
@@ -126,6 +126,39 @@ function startupProblem(err: unknown): string | undefined {
   return undefined;
 }
 
+/** What startServer is given: the flags, each checked. */
+function serverOptions(flags: ServeFlags): Parameters<typeof startServer>[0] {
+  return {
+    executor: withDecisionLog(executorOptions(flags), flags),
+    listen: flags.listen,
+    socket: flags.socket,
+    metricsListen: flags.metricsListen,
+    authFile: flags.auth,
+    drainTimeoutMs: seconds('--drain-timeout', flags.drainTimeout),
+    headersTimeoutMs: seconds('--headers-timeout', flags.headersTimeout),
+    requestTimeoutMs: seconds('--request-timeout', flags.requestTimeout),
+    keepAliveTimeoutMs: seconds('--keep-alive-timeout', flags.keepAliveTimeout),
+    maxHeaderBytes: whole('--max-header-bytes', flags.maxHeaderBytes),
+    maxEventStreams: whole('--max-event-streams', flags.maxEventStreams),
+    maxEventStreamsPerTenant: whole('--max-event-streams-per-tenant', flags.maxEventStreamsPerTenant),
+  };
+}
+
+// A bug must not end the service with a stack trace in the middle of the JSON logs: one fatal line
+// (without the error's message, which may quote a request, unless HOOKWARDEN_DEBUG=1), then exit 1.
+function crashHandler(logger: ServiceLogger['logger'], flush: () => void): (err: unknown) => never {
+  return (err: unknown) => {
+    const e = err instanceof Error ? err : new Error(String(err));
+    const message = process.env.HOOKWARDEN_DEBUG === '1' ? `: ${e.message}` : '';
+    logger.fatal(
+      { errorName: e.name, stack: e.stack?.split('\n').slice(1).join('\n') },
+      `internal error${message}; exiting`,
+    );
+    flush();
+    process.exit(1);
+  };
+}
+
 export async function runServe(flags: ServeFlags): Promise<number> {
   const level = flags.logLevel ?? 'info';
   if (!LEVELS.includes(level))
@@ -159,18 +192,7 @@ export async function runServe(flags: ServeFlags): Promise<number> {
       },
     );
   });
-  // A bug must not end the service with a stack trace in the middle of the JSON logs: one fatal line
-  // (without the error's message, which may quote a request, unless HOOKWARDEN_DEBUG=1), then exit 1.
-  const crash = (err: unknown) => {
-    const e = err instanceof Error ? err : new Error(String(err));
-    const message = process.env.HOOKWARDEN_DEBUG === '1' ? `: ${e.message}` : '';
-    logger.fatal(
-      { errorName: e.name, stack: e.stack?.split('\n').slice(1).join('\n') },
-      `internal error${message}; exiting`,
-    );
-    flush();
-    process.exit(1);
-  };
+  const crash = crashHandler(logger, flush);
   process.on('uncaughtException', crash);
   process.on('unhandledRejection', crash);
   // SIGHUP reloads (systemd's ExecReload); before the server runs there is nothing to reload.
@@ -183,23 +205,7 @@ export async function runServe(flags: ServeFlags): Promise<number> {
       throw new UsageError(
         'serve needs --listen <host:port> (e.g. --listen 127.0.0.1:8080) or --socket <path> (e.g. --socket "$XDG_RUNTIME_DIR/hookwarden.sock")',
       );
-    server = await startServer(
-      {
-        executor: withDecisionLog(executorOptions(flags), flags),
-        listen: flags.listen,
-        socket: flags.socket,
-        metricsListen: flags.metricsListen,
-        authFile: flags.auth,
-        drainTimeoutMs: seconds('--drain-timeout', flags.drainTimeout),
-        headersTimeoutMs: seconds('--headers-timeout', flags.headersTimeout),
-        requestTimeoutMs: seconds('--request-timeout', flags.requestTimeout),
-        keepAliveTimeoutMs: seconds('--keep-alive-timeout', flags.keepAliveTimeout),
-        maxHeaderBytes: whole('--max-header-bytes', flags.maxHeaderBytes),
-        maxEventStreams: whole('--max-event-streams', flags.maxEventStreams),
-        maxEventStreamsPerTenant: whole('--max-event-streams-per-tenant', flags.maxEventStreamsPerTenant),
-      },
-      logger,
-    );
+    server = await startServer(serverOptions(flags), logger);
   } catch (err) {
     const problem = startupProblem(err);
     if (problem === undefined) throw err;

@@ -110,6 +110,45 @@ const toolResultObject = (v: unknown) =>
     ? v
     : { resultType: 'success', textResultForLlm: typeof v === 'string' ? v : JSON.stringify(v) };
 
+/** The rewrites, the keep-working and the context the event takes, into `out`. */
+function applyFields(event: string, result: DispatchResult, out: Obj, used: Set<string>): void {
+  if (event === 'permissionRequest' && result.decision === 'allow') {
+    // An approval of a rewritten call cannot be said here: Copilot's own flow decides.
+    if (result.mutatedToolInput === undefined) out.behavior = 'allow';
+    used.add('mutatedToolInput');
+  }
+  if (event === 'userPromptSubmitted' && result.mutatedPrompt !== undefined) {
+    out.modifiedPrompt = result.mutatedPrompt;
+    used.add('mutatedPrompt');
+  }
+  if (event === 'postToolUse' && result.updatedToolOutput !== undefined) {
+    out.modifiedResult = toolResultObject(result.updatedToolOutput);
+    used.add('updatedToolOutput');
+  }
+  if ((event === 'agentStop' || event === 'subagentStop') && result.continueWork !== undefined) {
+    out.decision = 'block';
+    out.reason = result.continueWork.reason;
+    used.add('continueWork');
+  }
+  if (event === 'subagentStop' && result.mutatedText !== undefined && out.decision === undefined) {
+    out.modifiedResponse = result.mutatedText;
+    used.add('mutatedText');
+  }
+  const context = [
+    'preToolUse',
+    'postToolUse',
+    'postToolUseFailure',
+    'userPromptSubmitted',
+    'sessionStart',
+    'subagentStart',
+    'notification',
+  ];
+  if (result.additionalContext !== undefined && context.includes(event)) {
+    out.additionalContext = result.additionalContext;
+    used.add('additionalContext');
+  }
+}
+
 export function toAnswer(compatEvent: string, result: DispatchResult, dispatched: Obj): AgentAnswer {
   // A compatible (PascalCase) event is answered as its camelCase event.
   const event = camelOf(compatEvent);
@@ -165,41 +204,7 @@ export function toAnswer(compatEvent: string, result: DispatchResult, dispatched
       out.modifiedArgs = r.native;
     }
   }
-  if (event === 'permissionRequest' && result.decision === 'allow') {
-    // An approval of a rewritten call cannot be said here: Copilot's own flow decides.
-    if (result.mutatedToolInput === undefined) out.behavior = 'allow';
-    used.add('mutatedToolInput');
-  }
-  if (event === 'userPromptSubmitted' && result.mutatedPrompt !== undefined) {
-    out.modifiedPrompt = result.mutatedPrompt;
-    used.add('mutatedPrompt');
-  }
-  if (event === 'postToolUse' && result.updatedToolOutput !== undefined) {
-    out.modifiedResult = toolResultObject(result.updatedToolOutput);
-    used.add('updatedToolOutput');
-  }
-  if ((event === 'agentStop' || event === 'subagentStop') && result.continueWork !== undefined) {
-    out.decision = 'block';
-    out.reason = result.continueWork.reason;
-    used.add('continueWork');
-  }
-  if (event === 'subagentStop' && result.mutatedText !== undefined && out.decision === undefined) {
-    out.modifiedResponse = result.mutatedText;
-    used.add('mutatedText');
-  }
-  const context = [
-    'preToolUse',
-    'postToolUse',
-    'postToolUseFailure',
-    'userPromptSubmitted',
-    'sessionStart',
-    'subagentStart',
-    'notification',
-  ];
-  if (result.additionalContext !== undefined && context.includes(event)) {
-    out.additionalContext = result.additionalContext;
-    used.add('additionalContext');
-  }
+  applyFields(event, result, out, used);
   if (result.interrupted === true) return answer('interrupted before every hook ran', 1);
   return answer();
 }

@@ -68,6 +68,42 @@ export function readAnswer(event: string, raw: Obj, input: HookInput | undefined
   return { mapped, ignored };
 }
 
+/** preToolUse, beforeShellExecution…: a permission, with the rewrite where the event takes one. */
+function permissionAnswer(
+  event: string,
+  result: DispatchResult,
+  dispatched: Obj,
+  explicitAllow: boolean,
+  out: Obj,
+  used: Set<string>,
+  answer: () => AgentAnswer,
+  deny: (reason: string) => AgentAnswer,
+): AgentAnswer {
+  if (result.decision === 'deny') return deny(denyReason(result));
+  if (result.decision === 'ask') {
+    const why = result.reason ?? 'a hook asks for approval';
+    if (!ASKS.has(event)) return deny(`${why} (Cursor's ${event} cannot ask: denied)`);
+    out.permission = 'ask';
+    out.user_message = why;
+    out.agent_message = why;
+  }
+  if (result.mutatedToolInput !== undefined) {
+    used.add('mutatedToolInput');
+    if (event !== 'preToolUse')
+      return deny(`a hook rewrote the call, which Cursor's ${event} cannot take: denied`);
+    const origin = ownOrigin(dispatched, 'cursor');
+    const name = cursorTool(str(dispatched.toolName) ?? '', str(origin?.input.tool_name));
+    const r = expressRewrite('cursor', name, dispatchedToolInput(dispatched), result.mutatedToolInput);
+    if (!r.ok) return deny(`${r.why}: denied`);
+    out.updated_input = r.native;
+    out.permission ??= 'allow';
+  }
+  if (result.decision === 'allow' || (explicitAllow && out.permission === undefined))
+    out.permission ??= 'allow';
+  if (result.interrupted === true) return deny('interrupted before every hook ran');
+  return answer();
+}
+
 export function toAnswer(
   event: string,
   result: DispatchResult,
@@ -96,31 +132,8 @@ export function toAnswer(
     out.agent_message = reason;
     return answer();
   };
-  if (PERMISSION.has(event)) {
-    if (result.decision === 'deny') return deny(denyReason(result));
-    if (result.decision === 'ask') {
-      const why = result.reason ?? 'a hook asks for approval';
-      if (!ASKS.has(event)) return deny(`${why} (Cursor's ${event} cannot ask: denied)`);
-      out.permission = 'ask';
-      out.user_message = why;
-      out.agent_message = why;
-    }
-    if (result.mutatedToolInput !== undefined) {
-      used.add('mutatedToolInput');
-      if (event !== 'preToolUse')
-        return deny(`a hook rewrote the call, which Cursor's ${event} cannot take: denied`);
-      const origin = ownOrigin(dispatched, 'cursor');
-      const name = cursorTool(str(dispatched.toolName) ?? '', str(origin?.input.tool_name));
-      const r = expressRewrite('cursor', name, dispatchedToolInput(dispatched), result.mutatedToolInput);
-      if (!r.ok) return deny(`${r.why}: denied`);
-      out.updated_input = r.native;
-      out.permission ??= 'allow';
-    }
-    if (result.decision === 'allow' || (explicitAllow && out.permission === undefined))
-      out.permission ??= 'allow';
-    if (result.interrupted === true) return deny('interrupted before every hook ran');
-    return answer();
-  }
+  if (PERMISSION.has(event))
+    return permissionAnswer(event, result, dispatched, explicitAllow, out, used, answer, deny);
   if (event === 'beforeSubmitPrompt') {
     if (result.decision === 'deny' || result.continue === false) {
       out.continue = false;

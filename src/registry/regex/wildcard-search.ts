@@ -63,6 +63,12 @@ const NONWORD = 2;
 const END = 3;
 const classOf = (c: number) => (isWordChar(c) ? WORD : NONWORD);
 
+/** The shape states reachable from q without a character: a finished run may move on. */
+function closure(slots: readonly number[], q: number): number[] {
+  const i = q >> 1;
+  return (q & 1) === 1 && slots[i] === -1 ? [q, 2 * (i + 1)] : [q];
+}
+
 /** Whether the program matches some string of the shape (searched anywhere in it, as `test` does). */
 export function couldMatch(p: Program, shape: Shape): boolean {
   const slots = slotsOf(shape);
@@ -71,11 +77,7 @@ export function couldMatch(p: Program, shape: Shape): boolean {
   const pcs = p.op.length;
   const idle = pcs; // no thread started yet: one may start at any position
   const states = 2 * (n + 1);
-  /** The shape states reachable without a character: a finished run may move on. */
-  const close = (q: number): number[] => {
-    const i = q >> 1;
-    return (q & 1) === 1 && slots[i] === -1 ? [q, 2 * (i + 1)] : [q];
-  };
+  const close = (q: number) => closure(slots, q);
   /** The characters that may come next at shape state q, with the state after each. */
   const next = (q: number): [number, number][] => {
     const out: [number, number][] = [];
