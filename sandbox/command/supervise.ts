@@ -5,7 +5,7 @@
 // once; the group's SIGKILL follows on its own timer.
 import type { CommandOutcome, CommandTask, SandboxFacts } from '../../src/contract/command-task.js';
 import type { ProcessGroups } from './kill-group.js';
-import type { LaunchEvents, Launcher, LaunchHandle, LaunchSpec, StartFacts } from './launch.js';
+import type { LaunchEvents, Launcher, LaunchHandle, LaunchSpec, LostServer, StartFacts } from './launch.js';
 
 /** After the hook exits, how long to wait for pipes still held by escaped processes. */
 const PIPE_DRAIN_MS = 100;
@@ -56,6 +56,159 @@ function sandboxFacts(
   };
 }
 
+type Exit = { code: number | null; signal: string | null };
+
+/** One hook run's state: its capped output, its process group, and how (and whether) it ended. */
+class Supervision {
+  readonly #stdout: CappedText;
+  readonly #stderr: CappedText;
+  #pgid: number | undefined;
+  #handle: LaunchHandle | undefined;
+  #exit: Exit | undefined;
+  #openPipes = 2;
+  #drained = false;
+  #settled = false;
+  #drainTimer: NodeJS.Timeout | undefined;
+  /** Until the launcher said the hook started (fork/exec, or the spawn server's round trip). */
+  #spawnMs: number | undefined;
+  #sandbox: SandboxFacts | undefined;
+  readonly #deadline: NodeJS.Timeout;
+  readonly #onAbort = () => this.#stop('aborted', 'the dispatch was aborted; process group killed');
+
+  constructor(
+    private readonly task: CommandTask,
+    private readonly groups: ProcessGroups,
+    private readonly signal: AbortSignal | undefined,
+    private readonly knobs: readonly string[] | undefined,
+    private readonly started: number,
+    private readonly resolve: (outcome: CommandOutcome) => void,
+  ) {
+    this.#stdout = new CappedText(task.maxOutputBytes);
+    this.#stderr = new CappedText(task.maxOutputBytes);
+    this.#deadline = setTimeout(
+      () => this.#stop('timeout', `no answer within ${task.deadlineMs} ms; process group killed`),
+      task.deadlineMs,
+    );
+  }
+
+  /** Listens for the abort and starts the hook. */
+  begin(launcher: Launcher, spec: LaunchSpec): void {
+    this.signal?.addEventListener('abort', this.#onAbort, { once: true });
+    this.#handle = launcher.start(spec, this.#events());
+    // A launcher that failed at once (or a run that already ended) has nothing more to relay.
+    if (this.#settled) this.#handle.release();
+  }
+
+  #elapsed(): number {
+    return performance.now() - this.started;
+  }
+
+  #finish(outcome: CommandOutcome): void {
+    if (this.#settled) return;
+    this.#settled = true;
+    clearTimeout(this.#deadline);
+    clearTimeout(this.#drainTimer);
+    this.signal?.removeEventListener('abort', this.#onAbort);
+    this.#handle?.release();
+    this.resolve(this.#sandbox === undefined ? outcome : { ...outcome, sandbox: this.#sandbox });
+  }
+
+  #stop(kind: Stop, message: string): void {
+    if (this.#settled) return;
+    if (this.#pgid !== undefined) this.groups.kill(this.#pgid, this.task.killGraceMs);
+    const base = { message, stderr: this.#stderr.text(), durationMs: this.#elapsed() };
+    this.#finish(
+      kind === 'output_limit' ? { kind, ...base, limitBytes: this.task.maxOutputBytes } : { kind, ...base },
+    );
+  }
+
+  #settle(): void {
+    if (this.#exit === undefined || (this.#openPipes > 0 && !this.#drained)) return;
+    const stdout = this.#stdout;
+    const stderr = this.#stderr;
+    if (stdout.overflowed || stderr.overflowed) {
+      this.#stop(
+        'output_limit',
+        `${stdout.overflowed ? 'stdout' : 'stderr'} exceeded ${this.task.maxOutputBytes} bytes`,
+      );
+      return;
+    }
+    const { code, signal: sig } = this.#exit;
+    const spawnMs = this.#spawnMs;
+    this.#finish({
+      kind: 'exited',
+      exitCode: code,
+      signal: sig,
+      stdout: stdout.text(),
+      stderr: stderr.text(),
+      durationMs: this.#elapsed(),
+      ...(spawnMs === undefined ? {} : { spawnMs }),
+    });
+  }
+
+  #events(): LaunchEvents {
+    return {
+      started: (pid, facts) => this.#started(pid, facts),
+      output: (stream, chunk) => this.#output(stream, chunk),
+      closed: () => {
+        this.#openPipes--;
+        this.#settle();
+      },
+      exited: (code, sig) => this.#exited(code, sig),
+      failed: (message, kind = 'spawn_failed') => {
+        this.#finish({ kind, message, stderr: '', durationMs: 0 });
+      },
+      lost: (message, server) => this.#lost(message, server),
+    };
+  }
+
+  #started(pid: number, facts: StartFacts): void {
+    this.#spawnMs = this.#elapsed();
+    this.#sandbox = sandboxFacts(this.task, facts, this.knobs);
+    this.#pgid = pid;
+    this.groups.track(pid);
+    // Ended (timeout, abort) before the launcher said it had started: the group goes now.
+    if (this.#settled) this.groups.kill(pid, this.task.killGraceMs);
+  }
+
+  #output(stream: 'stdout' | 'stderr', chunk: Buffer): void {
+    if (this.#settled) return;
+    if ((stream === 'stdout' ? this.#stdout : this.#stderr).push(chunk)) return;
+    // Past the cap: the excess is never buffered, and the group is killed.
+    this.#stop('output_limit', `${stream} exceeded ${this.task.maxOutputBytes} bytes; process group killed`);
+  }
+
+  #exited(code: number | null, sig: string | null): void {
+    this.#exit = { code, signal: sig };
+    if (this.#settled) return; // ended by timeout/abort/flood: the group is already being killed
+    // The hook is done: whatever it left behind in its group goes too.
+    const leftovers = this.#pgid !== undefined && this.groups.kill(this.#pgid, this.task.killGraceMs);
+    if (this.#openPipes > 0) {
+      // Pipes still open: leftovers (or a process that escaped the group) hold them.
+      this.#drainTimer = setTimeout(
+        () => {
+          this.#drained = true;
+          this.#settle();
+        },
+        (leftovers ? this.task.killGraceMs : 0) + PIPE_DRAIN_MS,
+      );
+    }
+    this.#settle();
+  }
+
+  #lost(message: string, server: LostServer): void {
+    if (this.#settled) return;
+    if (this.#pgid !== undefined) this.groups.kill(this.#pgid, this.task.killGraceMs);
+    this.#finish({
+      kind: 'spawn_server_lost',
+      message,
+      stderr: this.#stderr.text(),
+      durationMs: this.#elapsed(),
+      server,
+    });
+  }
+}
+
 export function supervise(
   task: CommandTask,
   spec: LaunchSpec,
@@ -66,110 +219,6 @@ export function supervise(
 ): Promise<CommandOutcome> {
   const started = performance.now();
   return new Promise<CommandOutcome>((resolve) => {
-    const stdout = new CappedText(task.maxOutputBytes);
-    const stderr = new CappedText(task.maxOutputBytes);
-    let pgid: number | undefined;
-    let handle: LaunchHandle | undefined;
-    let exit: { code: number | null; signal: string | null } | undefined;
-    let openPipes = 2;
-    let drained = false;
-    let settled = false;
-    let drainTimer: NodeJS.Timeout | undefined;
-    /** Until the launcher said the hook started (fork/exec, or the spawn server's round trip). */
-    let spawnMs: number | undefined;
-    let sandbox: SandboxFacts | undefined;
-    const elapsed = () => performance.now() - started;
-
-    const finish = (outcome: CommandOutcome) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(deadline);
-      clearTimeout(drainTimer);
-      signal?.removeEventListener('abort', onAbort);
-      handle?.release();
-      resolve(sandbox === undefined ? outcome : { ...outcome, sandbox });
-    };
-    const stop = (kind: Stop, message: string) => {
-      if (settled) return;
-      if (pgid !== undefined) groups.kill(pgid, task.killGraceMs);
-      const base = { message, stderr: stderr.text(), durationMs: elapsed() };
-      finish(
-        kind === 'output_limit' ? { kind, ...base, limitBytes: task.maxOutputBytes } : { kind, ...base },
-      );
-    };
-    const settle = () => {
-      if (exit === undefined || (openPipes > 0 && !drained)) return;
-      if (stdout.overflowed || stderr.overflowed) {
-        return stop(
-          'output_limit',
-          `${stdout.overflowed ? 'stdout' : 'stderr'} exceeded ${task.maxOutputBytes} bytes`,
-        );
-      }
-      const { code, signal: sig } = exit;
-      finish({
-        kind: 'exited',
-        exitCode: code,
-        signal: sig,
-        stdout: stdout.text(),
-        stderr: stderr.text(),
-        durationMs: elapsed(),
-        ...(spawnMs === undefined ? {} : { spawnMs }),
-      });
-    };
-    const onAbort = () => stop('aborted', 'the dispatch was aborted; process group killed');
-    const deadline = setTimeout(
-      () => stop('timeout', `no answer within ${task.deadlineMs} ms; process group killed`),
-      task.deadlineMs,
-    );
-
-    const events: LaunchEvents = {
-      started(pid, facts) {
-        spawnMs = elapsed();
-        sandbox = sandboxFacts(task, facts, knobs);
-        pgid = pid;
-        groups.track(pid);
-        // Ended (timeout, abort) before the launcher said it had started: the group goes now.
-        if (settled) groups.kill(pid, task.killGraceMs);
-      },
-      output(stream, chunk) {
-        if (settled) return;
-        if ((stream === 'stdout' ? stdout : stderr).push(chunk)) return;
-        // Past the cap: the excess is never buffered, and the group is killed.
-        stop('output_limit', `${stream} exceeded ${task.maxOutputBytes} bytes; process group killed`);
-      },
-      closed() {
-        openPipes--;
-        settle();
-      },
-      exited(code, sig) {
-        exit = { code, signal: sig };
-        if (settled) return; // ended by timeout/abort/flood: the group is already being killed
-        // The hook is done: whatever it left behind in its group goes too.
-        const leftovers = pgid !== undefined && groups.kill(pgid, task.killGraceMs);
-        if (openPipes > 0) {
-          // Pipes still open: leftovers (or a process that escaped the group) hold them.
-          drainTimer = setTimeout(
-            () => {
-              drained = true;
-              settle();
-            },
-            (leftovers ? task.killGraceMs : 0) + PIPE_DRAIN_MS,
-          );
-        }
-        settle();
-      },
-      failed(message, kind = 'spawn_failed') {
-        finish({ kind, message, stderr: '', durationMs: 0 });
-      },
-      lost(message, server) {
-        if (settled) return;
-        if (pgid !== undefined) groups.kill(pgid, task.killGraceMs);
-        finish({ kind: 'spawn_server_lost', message, stderr: stderr.text(), durationMs: elapsed(), server });
-      },
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-    handle = launcher.start(spec, events);
-    // A launcher that failed at once (or a run that already ended) has nothing more to relay.
-    if (settled) handle.release();
+    new Supervision(task, groups, signal, knobs, started, resolve).begin(launcher, spec);
   });
 }

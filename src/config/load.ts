@@ -7,28 +7,23 @@
 // - nothing replaces a policy hook: a clash drops the other hook with a warning;
 // - `packs` pins are verified and their hooks join at the pin's scope (src/packs/pins.ts): a refused
 //   policy-scope pack is a policy failure, a refused user-scope pack is skipped with a warning.
-import { basename, dirname, resolve } from 'node:path';
+import { basename, dirname } from 'node:path';
 import { EventCatalogue } from '../contract/events.js';
-import type { Scope } from '../contract/types.js';
 import type { HookDefinition } from '../registry/hook-definition.js';
 import { collectEvents } from './collect-events.js';
 import { collectLimits } from './collect-limits.js';
 import type { Limits } from './defaults.js';
-import type { Diagnostic, DiagnosticSink } from './diagnostics.js';
-import { dialectOfFile } from './dialect.js';
-import { collectGrants, type Grants, gatedHookTypes, scopeGate, tenantGate } from './grants.js';
+import type { Diagnostic } from './diagnostics.js';
+import { collectGrants, type Grants } from './grants.js';
 import { collectHookTypePolicy, type HookTypeOptions, type HookTypePolicy } from './hook-type-policy.js';
+import { gatherSources, type SourceTerms } from './load-sources.js';
 import { type Layer, mergeLayers } from './merge-layers.js';
 import { type LoadedTenant, mergeTenants } from './merge-tenants.js';
-import { normalizeHooksMap } from './normalize-entries.js';
 import type { PackStatus, PinLoader, RemotePinTarget } from './pin-loader.js';
-import { findPlugin } from './plugin-root.js';
 import { type LoadRead, recordReads } from './read-log.js';
-import { readSource, type SourceSpec } from './read-source.js';
+import { type ReadSource, readSource, type SourceSpec } from './read-source.js';
 import type { LimitsByScope, ScopeLimits } from './scope-limits.js';
 import { collectSessionEnvPolicy, type SessionEnvPolicy } from './session-env-policy.js';
-import { readTenants, type TenantPart } from './tenants.js';
-import { warnIgnoredKeys } from './top-level-keys.js';
 import type { WatchTarget } from './watch-target.js';
 
 export interface LoadOptions {
@@ -113,120 +108,15 @@ async function loadRecorded(options: LoadOptions): Promise<Omit<LoadedConfig, 'r
       readSource(s, fatal),
     ),
   );
-  const catalogue = new EventCatalogue(collectEvents(sources));
-  const { byScope: scopeLimits, executor: limits } = collectLimits(
-    sources,
-    options.limits,
-    options.baseLimits,
-  );
-  // Read even under a base policy: a runtime tenant's file that sets the keys hears why they do nothing.
-  const readHookTypes = collectHookTypePolicy(
-    sources.map((s) => ({ scope: s.spec.scope, sink: s.sink, value: s.value })),
-    options.hookTypes,
-  );
-  const hookTypes = options.baseHookTypes ?? readHookTypes;
-  const sessionEnv = collectSessionEnvPolicy(
-    sources.map((s) => ({ scope: s.spec.scope, sink: s.sink, value: s.value })),
-  );
-  // Read even under a base policy: a runtime tenant's file that sets the key hears why it does nothing.
-  const readGrants = collectGrants(
-    sources.map((s) => ({ scope: s.spec.scope, sink: s.sink, value: s.value })),
-  );
-  const grants = options.baseGrants ?? readGrants;
-
-  const layers: Layer[] = [];
-  const packSinks: DiagnosticSink[] = [];
-  const packs: PackStatus[] = [];
-  const policyFailures: string[] = [];
-  const watchTargets: WatchTarget[] = [];
-  const remotePins: RemotePinTarget[] = [];
-  const tenantParts = new Map<string, { scope: Scope; part: TenantPart }[]>();
-  for (const src of sources) {
-    if (src.spec.kind === 'file') {
-      const file = resolve(src.spec.path);
-      watchTargets.push({ dir: dirname(file), name: basename(file) });
-    }
-    if (src.value === undefined) continue;
-    const { dialect, also } = dialectOfFile(
-      src.value,
-      src.sink,
-      new Set(catalogue.names()),
-      src.spec.kind === 'file' ? resolve(src.spec.path) : undefined,
-    );
-    warnIgnoredKeys(dialect, src.value, src.sink, src.spec.scope === 'policy');
-    // A project file's hooks, and every hook of a runtime tenant's files, answer to their grant.
-    const gate =
-      options.tenant !== undefined ? tenantGate(grants, options.tenant) : scopeGate(grants, src.spec.scope);
-    const ctx = {
-      scope: src.spec.scope,
-      sink: src.sink,
-      configDir: src.dir,
-      plugin: src.spec.kind === 'file' ? findPlugin(src.dir) : undefined,
-      dialect,
-      alsoDialects: also,
-      limits: scopeLimits[src.spec.scope],
-      scopeLimits,
-      catalogue,
-      pins: options.pins,
-      hookTypes: gatedHookTypes(hookTypes, gate),
-      gate,
-      grants,
-      baseHookTypes: hookTypes,
-    };
-    const hooks: HookDefinition[] = [];
-    if (src.value.hooks !== undefined)
-      hooks.push(...(await normalizeHooksMap(src.value.hooks, 'hooks', ctx)));
-    if (src.value.policyHooks !== undefined) {
-      if (src.spec.scope === 'policy')
-        hooks.push(...(await normalizeHooksMap(src.value.policyHooks, 'policyHooks', ctx)));
-      else {
-        src.sink.warn(
-          'policyHooks',
-          'policyHooks are only honoured in policy files (--policy / the `policy` option); these hooks do not run',
-          true,
-        );
-      }
-    }
-    layers.push({ scope: src.spec.scope, sink: src.sink, hooks });
-    if (src.value.tenants !== undefined) {
-      for (const [id, part] of await readTenants(src.value.tenants, ctx)) {
-        const list = tenantParts.get(id) ?? [];
-        list.push({ scope: src.spec.scope, part });
-        tenantParts.set(id, list);
-        remotePins.push(...part.remotePins);
-      }
-    }
-    if (src.value.packs !== undefined) {
-      const pinned = await options.pins(src.value.packs, {
-        ...ctx,
-        policySource: src.spec.scope === 'policy',
-      });
-      for (const l of pinned.layers) {
-        layers.push(l);
-        packSinks.push(l.sink);
-      }
-      policyFailures.push(...pinned.policyFailures);
-      packs.push(...pinned.statuses);
-      watchTargets.push(...pinned.watch);
-      remotePins.push(...pinned.remote);
-    }
-  }
+  const { limits, sessionEnv, ...terms } = sourceTerms(sources, options);
+  const { catalogue, scopeLimits, hookTypes, grants } = terms;
+  const gathered = await gatherSources(sources, terms);
+  const { layers, packSinks, packs, policyFailures, watchTargets, remotePins } = gathered;
 
   const hooks = mergeLayers(layers);
   const policyLayers = layers.filter((l) => l.scope === 'policy');
-  const tenants = mergeTenants(tenantParts, policyLayers);
-  for (const src of sources) {
-    if (src.spec.scope !== 'policy') continue;
-    // A tenant's problem is that tenant's (it fails closed alone): not the policy file's.
-    const bad = src.sink.items.find(
-      (d) => (d.severity === 'error' || d.skipped) && !isPinDiagnostic(d) && d.tenant === undefined,
-    );
-    if (bad !== undefined) {
-      policyFailures.push(
-        `policy ${src.sink.file} ${src.value === undefined ? 'could not be loaded' : 'is invalid'}: ${bad.path === '' ? '' : `${bad.path}: `}${bad.message}`,
-      );
-    }
-  }
+  const tenants = mergeTenants(gathered.tenantParts, policyLayers);
+  policyFailures.push(...policyFileFailures(sources));
   const diagnostics = [...sources.map((s) => s.sink), ...packSinks].flatMap((sink) => sink.items);
   if (options.strict === true) {
     for (const d of diagnostics)
@@ -250,4 +140,59 @@ async function loadRecorded(options: LoadOptions): Promise<Omit<LoadedConfig, 'r
     sessionEnv,
     grants,
   };
+}
+
+/** What the sources say about the whole load: events, limits, hook types, session env and grants. */
+function sourceTerms(
+  sources: readonly ReadSource[],
+  options: LoadOptions,
+): SourceTerms & { limits: Limits; sessionEnv: SessionEnvPolicy } {
+  const catalogue = new EventCatalogue(collectEvents(sources));
+  const { byScope: scopeLimits, executor: limits } = collectLimits(
+    sources,
+    options.limits,
+    options.baseLimits,
+  );
+  // Read even under a base policy: a runtime tenant's file that sets the keys hears why they do nothing.
+  const readHookTypes = collectHookTypePolicy(
+    sources.map((s) => ({ scope: s.spec.scope, sink: s.sink, value: s.value })),
+    options.hookTypes,
+  );
+  const hookTypes = options.baseHookTypes ?? readHookTypes;
+  const sessionEnv = collectSessionEnvPolicy(
+    sources.map((s) => ({ scope: s.spec.scope, sink: s.sink, value: s.value })),
+  );
+  // Read even under a base policy: a runtime tenant's file that sets the key hears why it does nothing.
+  const readGrants = collectGrants(
+    sources.map((s) => ({ scope: s.spec.scope, sink: s.sink, value: s.value })),
+  );
+  const grants = options.baseGrants ?? readGrants;
+  return {
+    catalogue,
+    scopeLimits,
+    limits,
+    hookTypes,
+    sessionEnv,
+    grants,
+    pins: options.pins,
+    tenant: options.tenant,
+  };
+}
+
+/** One failure for each policy source that could not be loaded or is invalid, naming its first problem. */
+function policyFileFailures(sources: readonly ReadSource[]): string[] {
+  const failures: string[] = [];
+  for (const src of sources) {
+    if (src.spec.scope !== 'policy') continue;
+    // A tenant's problem is that tenant's (it fails closed alone): not the policy file's.
+    const bad = src.sink.items.find(
+      (d) => (d.severity === 'error' || d.skipped) && !isPinDiagnostic(d) && d.tenant === undefined,
+    );
+    if (bad !== undefined) {
+      failures.push(
+        `policy ${src.sink.file} ${src.value === undefined ? 'could not be loaded' : 'is invalid'}: ${bad.path === '' ? '' : `${bad.path}: `}${bad.message}`,
+      );
+    }
+  }
+  return failures;
 }

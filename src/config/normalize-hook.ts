@@ -41,6 +41,32 @@ export async function normalizeHook(
   path: string,
   ctx: HookContext,
 ): Promise<HookDefinition | undefined> {
+  const checked = checkedSpec(raw, path, ctx);
+  if (checked === undefined) return undefined;
+  const { spec, type } = checked;
+  const body = await kindSpec(type, spec, path, ctx);
+  if (body === undefined) return undefined;
+  const asyncSpec = asyncSpecOf(spec, path, ctx.sink);
+  const onError = onErrorOf(spec, path, ctx);
+  if (onError === undefined) return undefined;
+  const ifFilters = buildIfFilters(spec, path, ctx);
+  const timing = deadlineFor(type, spec, path, ctx);
+  const parts: HookParts = { type, body, onError, asyncSpec, timing, ifFilters };
+  const def = definitionOf(parts, spec, path, ctx);
+  // A project file's or a tenant's hook: what it asked beyond its grant runs at the strict value.
+  return Object.freeze(applyGrant(def, spec, path, ctx));
+}
+
+/**
+ * The entry's shape, in order: an object, a supported type, its unknown fields, the schema, a type
+ * it names or implies, an evaluator for it, no other kind's fields, one timeout; undefined (after
+ * reporting why) when it must be skipped.
+ */
+function checkedSpec(
+  raw: unknown,
+  path: string,
+  ctx: HookContext,
+): { spec: RawHookSpec; type: HookKind } | undefined {
   const { sink } = ctx;
   if (!isObject(raw)) {
     sink.error(
@@ -88,29 +114,47 @@ export async function normalizeHook(
     );
     return undefined;
   }
-  const body = await kindSpec(type, spec, path, ctx);
-  if (body === undefined) return undefined;
-  const asyncSpec = asyncSpecOf(spec, path, sink);
+  return { spec, type };
+}
+
+type OnError = NonNullable<ReturnType<typeof writtenOnError>>;
+
+/** What the hook's failure does; undefined (after reporting why) when its onError is invalid. */
+function onErrorOf(spec: RawHookSpec, path: string, ctx: HookContext): OnError | undefined {
   // Policy hooks fail closed unless they say otherwise (trust invariant 4); a policy hook that
   // writes "skip" is reported, since its failure lets the call through.
-  const written = writtenOnError(spec, path, sink, ctx.event.name);
+  const written = writtenOnError(spec, path, ctx.sink, ctx.event.name);
   if (written === null) return undefined;
   const onError = written ?? (ctx.scope === 'policy' || dialectFailsClosed(ctx) ? 'deny' : 'skip');
   if (ctx.scope === 'policy' && written === 'skip') {
-    sink.warn(
+    ctx.sink.warn(
       joinPath(path, 'onError'),
       'this policy hook fails open: if it crashes, times out or answers garbage, the call proceeds (policy hooks default to "deny")',
     );
   }
-  const ifFilters = buildIfFilters(spec, path, ctx);
-  const timing = deadlineFor(type, spec, path, ctx);
-  const dedupKey = canonicalJson({
+  return onError;
+}
+
+/** What normalizeHook has worked out of one entry, before it becomes a HookDefinition. */
+interface HookParts {
+  readonly type: HookKind;
+  readonly body: NonNullable<Awaited<ReturnType<typeof kindSpec>>>;
+  readonly onError: OnError;
+  readonly asyncSpec: ReturnType<typeof asyncSpecOf>;
+  readonly timing: ReturnType<typeof deadlineFor>;
+  readonly ifFilters: IfFilter[];
+}
+
+/** What makes two hooks the same hook (deduplicated, and the source of an unnamed hook's id). */
+function dedupKeyOf(p: HookParts, ctx: HookContext): string {
+  const { type, body } = p;
+  return canonicalJson({
     type,
     // The same command means something else in another dialect (a crash blocks in FreeCode's), and
     // a dialect reads http and evaluator answers too (a BeforeCompact veto).
     dialect: type === 'js' ? undefined : (ctx.dialect ?? 'hookwarden'),
-    onError: onError,
-    deadlineMs: timing.deadlineMs,
+    onError: p.onError,
+    deadlineMs: p.timing.deadlineMs,
     requireOk: ctx.requireOk,
     ...(type === 'command'
       ? { command: commandIdentity(body as CommandHookSpec) }
@@ -119,10 +163,17 @@ export async function normalizeHook(
         : { [type === 'prompt' || type === 'agent' ? 'evaluator' : type]: kindIdentity(body) }),
     // A pack's command may refer to its own directory (HOOK_PACK_DIR): the same text in two packs differs.
     pack: type === 'command' ? ctx.pack?.dir : undefined,
-    async: asyncSpec,
+    async: p.asyncSpec,
     // A hook written for an agent reads that event's input: the same command under two events is two hooks.
     agentEvent: ctx.agentEvent,
   });
+}
+
+/** The HookDefinition of a checked entry (before its grant is applied). */
+function definitionOf(p: HookParts, spec: RawHookSpec, path: string, ctx: HookContext): HookDefinition {
+  const { type, body, timing, asyncSpec } = p;
+  const { sink } = ctx;
+  const dedupKey = dedupKeyOf(p, ctx);
   const label =
     type === 'command'
       ? commandLabel(body as CommandHookSpec)
@@ -137,9 +188,9 @@ export async function normalizeHook(
     // JS hooks speak hookwarden's protocol whatever their file's dialect.
     dialect: type === 'js' ? 'hookwarden' : (ctx.dialect ?? 'hookwarden'),
     matcher: ctx.matcher,
-    ifFilters,
+    ifFilters: p.ifFilters,
     requireOk: ctx.requireOk,
-    onError: onError,
+    onError: p.onError,
     deadlineMs: timing.deadlineMs,
     timeoutMs: timing.timeoutMs,
     budgetMs: timing.budgetMs,
@@ -152,18 +203,15 @@ export async function normalizeHook(
     ...(ctx.agentEvent !== undefined ? { agentEvent: ctx.agentEvent } : {}),
     ...(ctx.alsoReadAs !== undefined && ctx.alsoReadAs.length > 0 ? { alsoReadAs: ctx.alsoReadAs } : {}),
   };
-  const def: HookDefinition =
-    type === 'command'
-      ? { ...common, type, command: body as CommandHookSpec }
-      : type === 'js'
-        ? { ...common, type, js: body as JsHookSpec }
-        : type === 'wasm'
-          ? { ...common, type, wasm: body as WasmHookSpec }
-          : type === 'http'
-            ? { ...common, type, http: body as HttpHookSpec }
-            : { ...common, type, evaluator: body as EvaluatorHookSpec };
-  // A project file's or a tenant's hook: what it asked beyond its grant runs at the strict value.
-  return Object.freeze(applyGrant(def, spec, path, ctx));
+  return type === 'command'
+    ? { ...common, type, command: body as CommandHookSpec }
+    : type === 'js'
+      ? { ...common, type, js: body as JsHookSpec }
+      : type === 'wasm'
+        ? { ...common, type, wasm: body as WasmHookSpec }
+        : type === 'http'
+          ? { ...common, type, http: body as HttpHookSpec }
+          : { ...common, type, evaluator: body as EvaluatorHookSpec };
 }
 
 /** Whether the file's dialect makes the event's hooks fail closed by default (Copilot's preToolUse). */
