@@ -55,6 +55,22 @@ function listen(server: Server, socket: string): Promise<void> {
   }).finally(() => process.umask(umask));
 }
 
+/**
+ * A socket removed or replaced (another daemon took the name): this one can no longer be reached.
+ * A build swapped in (npm run build) or hookwarden removed: calls go to a daemon of the new code.
+ */
+function watchForRetirement(daemon: Daemon): void {
+  setInterval(() => {
+    if (!daemon.ownsSocket()) {
+      log('info', 'the socket is no longer this daemon’s: exiting');
+      daemon.stop();
+    } else if (buildRetired()) {
+      log('info', 'hookwarden was rebuilt or removed (dist/ names another build): exiting');
+      daemon.stop();
+    }
+  }, 5_000).unref();
+}
+
 export async function runDaemon(flags: DaemonFlags): Promise<number> {
   const fail = (message: string) => {
     log('error', message);
@@ -124,17 +140,7 @@ export async function runDaemon(flags: DaemonFlags): Promise<number> {
   daemon.listening();
   process.on('SIGTERM', () => daemon.stop());
   process.on('SIGINT', () => daemon.stop());
-  // A socket removed or replaced (another daemon took the name): this one can no longer be reached.
-  // A build swapped in (npm run build) or hookwarden removed: calls go to a daemon of the new code.
-  setInterval(() => {
-    if (!daemon.ownsSocket()) {
-      log('info', 'the socket is no longer this daemon’s: exiting');
-      daemon.stop();
-    } else if (buildRetired()) {
-      log('info', 'hookwarden was rebuilt or removed (dist/ names another build): exiting');
-      daemon.stop();
-    }
-  }, 5_000).unref();
+  watchForRetirement(daemon);
   log('info', 'listening', { socket: path, version: VERSION, args: flags.args, root: own.root });
   return new Promise<number>(() => {}); // runs until stop() exits the process
 }
