@@ -5,7 +5,7 @@
 import { availableParallelism } from 'node:os';
 import { basename, dirname } from 'node:path';
 import v8 from 'node:v8';
-import { internalsOf } from '../../src/executor/executor.js';
+import { internalsOf } from '../../src/executor/internals.js';
 import { createExecutor } from '../../src/index.js';
 import { createEchoPool, TRIVIAL_HOOK } from '../../src/measure/baselines.js';
 import { BENCH_INPUT } from '../harness.js';

@@ -67,7 +67,7 @@ export interface CloseOptions {
   signal?: AbortSignal;
 }
 
-/** What internalsOf() (executor.ts) gives: the pool (lane load, warm-up) and the generation in force (catalogue, limits). */
+/** What internalsOf() (internals.ts) gives: the pool (lane load, warm-up) and the generation in force (catalogue, limits). */
 export interface ExecutorInternals {
   readonly pool: HookPool;
   readonly generation: () => Generation;

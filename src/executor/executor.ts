@@ -2,7 +2,6 @@
 // Hot reload builds a complete new generation and swaps one reference: a dispatch reads the
 // generation once when it starts, so it finishes on the configuration it started with.
 
-import { availableParallelism } from 'node:os';
 import type { AsyncQueue } from '../async/async-queue.js';
 import { auditFailureDiagnostic } from '../audit/audit-failure.js';
 import type { AuditLog } from '../audit/audit-log.js';
@@ -19,16 +18,19 @@ import type { DispatchContext } from '../dispatch/context.js';
 import { checkDispatchOptions, type DispatchOptions, dispatch } from '../dispatch/dispatcher.js';
 import type { Generation } from '../dispatch/generation.js';
 import { RemotePacks } from '../packs/remote/remote-packs.js';
-import { HookPool } from '../pool/pool.js';
-import { type OnceStore, OnceTracker, Registry, type TrustedDefinition } from '../registry/registry.js';
+import type { HookPool } from '../pool/pool.js';
+import { type OnceStore, OnceTracker, type TrustedDefinition } from '../registry/registry.js';
 import type { CloseOptions, Executor, ExecutorInternals } from './api.js';
 import { asyncParts, closeQueue } from './async-parts.js';
+import { buildGeneration } from './build-generation.js';
 import { closePool, defaultWarning, openAudit } from './executor-parts.js';
+import { openPool } from './executor-pool.js';
+import { internalsOf, setInternalsReader } from './internals.js';
 import { loadResolvedConfig } from './load-options.js';
 import { loadRedisModule, type RedisModule } from './make-queue.js';
 import { OnceFileStore } from './once-file.js';
 import { type ExecutorOptions, type ResolvedOptions, resolveOptions } from './options.js';
-import { PackPoller } from './poll-packs.js';
+import type { PackPoller } from './poll-packs.js';
 import {
   judgeReload,
   newDiagnostics,
@@ -36,31 +38,19 @@ import {
   type ReloadResult,
   refusalReason,
 } from './reload.js';
+import { startReloadTriggers } from './reload-triggers.js';
 import { loadRuntimeTenant, reloadTenants } from './set-tenant.js';
 import { keepGoodTenants } from './tenant-carry.js';
 import type { TenantRate } from './tenant-rate.js';
-import { buildTenantGenerations, type RuntimeTenant, type TenantSpec } from './tenants.js';
+import type { RuntimeTenant, TenantSpec } from './tenants.js';
 import { loadTracing, type TracingFactory } from './tracing-option.js';
 import { type TrustedHookSpec, trustedDefinition } from './trusted-hook.js';
-import { ConfigWatcher } from './watch.js';
+import { UncontainedWarning } from './uncontained-warning.js';
+import type { ConfigWatcher } from './watch.js';
 
 export type { CloseOptions, Executor } from './api.js';
 
 const CLOSE_OPTION_KEYS = optionKeys<CloseOptions>()(['drainMs', 'signal']);
-
-/** Reads an executor's internals (set by HookExecutor's static block: `#internals` is private). */
-let readInternals: (e: HookExecutor) => ExecutorInternals;
-
-/**
- * The internals of an executor made by createExecutor(): its pool, generation, queue and loaded
- * configuration, for the server, the fixture runner, the daemon, tests and benchmarks (not exported
- * from the package entry).
- */
-export function internalsOf(executor: Executor): ExecutorInternals {
-  if (!(executor instanceof HookExecutor))
-    throw new TypeError('internalsOf: not an executor made by createExecutor()');
-  return readInternals(executor);
-}
 
 class HookExecutor implements Executor {
   readonly #options: ResolvedOptions;
@@ -72,6 +62,8 @@ class HookExecutor implements Executor {
   readonly #trusted: TrustedDefinition[] = [];
   readonly #tenants = new Map<string, RuntimeTenant>();
   readonly #warn: (d: Diagnostic) => void;
+  /** Warns once that process-mode hooks ran uncontained (docs/security.md), and why. */
+  readonly #uncontained: UncontainedWarning;
   /** The limits the pool was built with (a reload cannot change them). */
   readonly #poolLimits: Limits;
   readonly #watcher: ConfigWatcher | undefined;
@@ -100,6 +92,7 @@ class HookExecutor implements Executor {
     this.#remote = remote;
     this.#loaded = loaded;
     this.#warn = options.onWarning ?? defaultWarning;
+    this.#uncontained = new UncontainedWarning(this.#warn);
     this.#poolLimits = loaded.limits;
     // Before the pool: an audit file that is refused must not leave a pool (threads, a spawn server) open.
     const opened = openAudit(options.audit, this.#events, this.#warn);
@@ -107,20 +100,12 @@ class HookExecutor implements Executor {
     this.#decisions = opened.decisions;
     // A failed audit append is never silent: the log (onWarning) has it, besides the result.
     this.#events.on('audit.failed', (e) => this.#warn(auditFailureDiagnostic(e)));
-    this.#pool = new HookPool({
-      maxConcurrentCommands: loaded.limits.maxConcurrentCommands,
-      killGraceMs: loaded.limits.killGraceMs,
-      scratchBase: options.scratchRoot,
-      jsThreads: loaded.limits.jsThreads === 0 ? availableParallelism() : loaded.limits.jsThreads,
-      jsHeapCeilingBytes: loaded.limits.jsHeapCeilingBytes,
-      jsBackstopGraceMs: loaded.limits.jsBackstopGraceMs,
-      scheduling: {
-        fairShareIdleMs: loaded.limits.fairShareIdleMs,
-        tenantMaxQueued: loaded.limits.tenantMaxQueued,
-      },
-      // Read live: a reload or setTenant() changes a tenant's limits for its next hooks.
-      tenantLimits: (tenant) => this.#generation.tenants.get(tenant)?.limits ?? {},
-    });
+    // Read live: a reload or setTenant() changes a tenant's limits for its next hooks.
+    this.#pool = openPool(
+      loaded.limits,
+      options.scratchRoot,
+      (tenant) => this.#generation.tenants.get(tenant)?.limits ?? {},
+    );
     // Idle QuickJS and wasm workers are kept warm: start them now when such hooks are configured (unless
     // the caller dispatches once and would rather not load QuickJS for a dispatch that runs none).
     if (options.prestartJsWorkers) this.#pool.warmFor(loaded.hooks);
@@ -140,20 +125,9 @@ class HookExecutor implements Executor {
     this.#queue = parts.queue;
     this.#rate = parts.rate;
     this.#ctx = { ...jobs, async: parts.queue };
-    if (options.watch) {
-      this.#watcher = new ConfigWatcher(() => {
-        this.reload().catch(() => {}); // closed meanwhile: nothing to reload
-      });
-      this.#watcher.update(loaded.watchTargets);
-    }
-    this.#poller = new PackPoller(
-      remote,
-      () => {
-        this.reload().catch(() => {}); // closed meanwhile: nothing to reload
-      },
-      this.#warn,
-    );
-    this.#poller.update(loaded.remotePins);
+    const triggers = startReloadTriggers(options.watch, remote, loaded, this.#warn, () => this.reload());
+    this.#watcher = triggers.watcher;
+    this.#poller = triggers.poller;
   }
 
   get diagnostics(): readonly Diagnostic[] {
@@ -165,17 +139,7 @@ class HookExecutor implements Executor {
   }
 
   #buildGeneration(): Generation {
-    const l = this.#loaded;
-    return Object.freeze({
-      registry: new Registry(l.hooks, this.#trusted, this.#once),
-      catalogue: l.catalogue,
-      limits: l.limits,
-      scopeLimits: l.scopeLimits,
-      policyFailures: l.policyFailures,
-      sessionEnv: l.sessionEnv,
-      grants: l.grants,
-      ...buildTenantGenerations(l, this.#tenants, this.#trusted, this.#once),
-    });
+    return buildGeneration(this.#loaded, this.#tenants, this.#trusted, this.#once);
   }
 
   async setTenant(id: string, spec: TenantSpec = {}): Promise<void> {
@@ -208,24 +172,8 @@ class HookExecutor implements Executor {
     const admitted = this.#rate.admit(gen, options.tenant);
     if (admitted !== undefined) await admitted;
     const result = await dispatch(gen, this.#ctx, event, input, options);
-    if (!this.#warnedUncontained) this.#warnUncontained(result);
+    this.#uncontained.check(result);
     return result;
-  }
-
-  #warnedUncontained = false;
-
-  /** Once per executor: a process-mode hook ran beside the host (docs/security.md), and why. */
-  #warnUncontained(result: DispatchResult): void {
-    const hook = result.hooks.find((h) => h.containment === 'uncontained');
-    if (hook === undefined) return;
-    this.#warnedUncontained = true;
-    this.#warn({
-      severity: 'warning',
-      file: '<host>',
-      path: 'isolation',
-      message: `process-mode command hooks run uncontained on this host (${hook.uncontainedReason ?? 'no reason given'}): they see its processes and can signal those of their user. \`hookwarden doctor\` says why and how to fix it; limits.minIsolation "contained" makes such hooks fail closed instead`,
-      skipped: false,
-    });
   }
 
   on<K extends HookEventName>(name: K, listener: (e: HookEventMap[K]) => void): () => void {
@@ -313,7 +261,7 @@ class HookExecutor implements Executor {
   }
 
   static {
-    readInternals = (e) => e.#internals();
+    setInternalsReader((e) => (e instanceof HookExecutor ? e.#internals() : undefined));
   }
 
   #internals(): ExecutorInternals {
@@ -347,6 +295,6 @@ export async function createExecutor(options: ExecutorOptions = {}): Promise<Exe
   for (const d of loaded.diagnostics) warn(d);
   const redis = await loadRedisModule(resolved.queue);
   const executor = new HookExecutor(resolved, loaded, remote, redis, await loadTracing(resolved.tracer));
-  await readInternals(executor).queue.ready(); // Redis mode: connected, or gave up waiting
+  await internalsOf(executor).queue.ready(); // Redis mode: connected, or gave up waiting
   return executor;
 }

@@ -162,47 +162,52 @@ function exchange(
     req.destroy();
   };
   req.on('error', (err) => done(failure(err)));
-  req.on('response', (res) => {
-    const status = res.statusCode ?? 0;
-    if (status < 200 || status > 299) {
-      const location = status >= 300 && status < 400 ? res.headers.location : undefined;
-      res.destroy();
-      return done({ kind: 'response', status, location: resolveLocation(location, request.url), body: '' });
-    }
-    const limit = request.maxBodyBytes;
-    const declared = Number(res.headers['content-length'] ?? Number.NaN);
-    if (Number.isFinite(declared) && declared > limit) {
-      res.destroy();
-      return done({ kind: 'output_limit', limitBytes: limit, actualBytes: declared });
-    }
-    const chunks: Buffer[] = [];
-    let total = 0;
-    res.on('data', (chunk: Buffer) => {
-      total += chunk.length;
-      if (total <= limit) chunks.push(chunk);
-      else {
-        res.destroy();
-        done({ kind: 'output_limit', limitBytes: limit, actualBytes: undefined });
-      }
-    });
-    res.on('end', () =>
-      done({
-        kind: 'response',
-        status,
-        location: undefined,
-        body: Buffer.concat(chunks, total).toString('utf8'),
-      }),
-    );
-    res.on('error', (err) => done(failure(err)));
-    res.on('close', () => {
-      if (!res.complete)
-        done({
-          kind: 'failed',
-          message: 'the connection closed before the response ended',
-          cause: undefined,
-        });
-    });
-  });
+  req.on('response', (res) => readResponse(res, request, done));
   req.end(body);
   return { answer, closed };
+}
+
+/** Reads the answer to `request` from `res` and gives the outcome to `done` (a 2xx body up to its cap). */
+function readResponse(res: Http.IncomingMessage, request: HttpRequest, done: (e: Exchange) => void): void {
+  const status = res.statusCode ?? 0;
+  if (status < 200 || status > 299) {
+    const location = status >= 300 && status < 400 ? res.headers.location : undefined;
+    res.destroy();
+    done({ kind: 'response', status, location: resolveLocation(location, request.url), body: '' });
+    return;
+  }
+  const limit = request.maxBodyBytes;
+  const declared = Number(res.headers['content-length'] ?? Number.NaN);
+  if (Number.isFinite(declared) && declared > limit) {
+    res.destroy();
+    done({ kind: 'output_limit', limitBytes: limit, actualBytes: declared });
+    return;
+  }
+  const chunks: Buffer[] = [];
+  let total = 0;
+  res.on('data', (chunk: Buffer) => {
+    total += chunk.length;
+    if (total <= limit) chunks.push(chunk);
+    else {
+      res.destroy();
+      done({ kind: 'output_limit', limitBytes: limit, actualBytes: undefined });
+    }
+  });
+  res.on('end', () =>
+    done({
+      kind: 'response',
+      status,
+      location: undefined,
+      body: Buffer.concat(chunks, total).toString('utf8'),
+    }),
+  );
+  res.on('error', (err) => done(failure(err)));
+  res.on('close', () => {
+    if (!res.complete)
+      done({
+        kind: 'failed',
+        message: 'the connection closed before the response ended',
+        cause: undefined,
+      });
+  });
 }

@@ -14,6 +14,8 @@
 // (the peak it reserves is the larger of this and the previous `idleMs` window).
 
 import type { TenantLimits } from '../config/tenant-limits.js';
+import { type FairShare, FairShareReserves } from './fair-share.js';
+import { newTenantState, type TenantState } from './tenant-state.js';
 
 export type { TenantLimits };
 
@@ -23,35 +25,10 @@ export interface BatchBudget<T> {
   readonly budget: number;
 }
 
-/** The lane's fair share: its slots, and how long a tenant's reserve outlives its last work. */
-export interface FairShare {
-  readonly capacity: number;
-  /** 0 turns fair share off (rotation only). */
-  readonly idleMs: number;
-}
-
 export interface TenantQueuesOptions {
   readonly fair?: FairShare | undefined;
   /** A tenant's maxQueued when its limits set none (undefined or 0: unbounded). */
   readonly defaultMaxQueued?: number | undefined;
-}
-
-interface TenantState<T> {
-  readonly id: string;
-  readonly queue: T[];
-  /** Items running (a JS batch counts each of its tasks). */
-  running: number;
-  /** Lane slots in use: one per `started()` call (a command, a JS batch). */
-  slots: number;
-  /** Last time this tenant queued, started or finished work. */
-  lastSeen: number;
-  /** Most slots plus queued items seen in the current and the previous peak window. */
-  peak: number;
-  prevPeak: number;
-  peakAt: number;
-  credit: number;
-  windowStart: number;
-  usedMs: number;
 }
 
 /** Tenants' states kept before the first sweep of idle ones. */
@@ -65,10 +42,8 @@ export class TenantQueues<T> {
   readonly #limitsFor: (tenant: string) => TenantLimits;
   readonly #tenants = new Map<string, TenantState<T>>();
   readonly #rotation: string[] = [];
-  readonly #fair: FairShare | undefined;
+  readonly #fair: FairShareReserves<T>;
   readonly #defaultMaxQueued: number | undefined;
-  /** Tenants that may hold a reserve (pruned when their reserve ends). */
-  readonly #active = new Set<TenantState<T>>();
   #slots = 0;
   /** The number of tenants' states at which `push` next sweeps out the idle ones. */
   #sweepAt = SWEEP_MIN;
@@ -82,96 +57,17 @@ export class TenantQueues<T> {
   ) {
     this.#limitsFor = limitsFor;
     this.#wake = wake;
-    const fair = options.fair;
-    this.#fair = fair !== undefined && fair.idleMs > 0 && fair.capacity > 1 ? fair : undefined;
+    this.#fair = new FairShareReserves(options.fair, limitsFor);
     this.#defaultMaxQueued = options.defaultMaxQueued || undefined;
   }
 
   #state(id: string): TenantState<T> {
     let t = this.#tenants.get(id);
     if (t === undefined) {
-      t = {
-        id,
-        queue: [],
-        running: 0,
-        slots: 0,
-        lastSeen: 0,
-        peak: 0,
-        prevPeak: 0,
-        peakAt: 0,
-        credit: 0,
-        windowStart: 0,
-        usedMs: 0,
-      };
+      t = newTenantState<T>(id);
       this.#tenants.set(id, t);
     }
     return t;
-  }
-
-  /** Records the tenant's demand (slots in use plus queued) for its reserve. */
-  #seen(t: TenantState<T>): void {
-    const fair = this.#fair;
-    if (fair === undefined) return;
-    const now = Date.now();
-    if (now - t.peakAt >= fair.idleMs) {
-      t.prevPeak = now - t.peakAt >= 2 * fair.idleMs ? 0 : t.peak;
-      t.peak = 0;
-      t.peakAt = now;
-    }
-    t.peak = Math.max(t.peak, t.slots + t.queue.length);
-    t.lastSeen = now;
-    this.#active.add(t);
-  }
-
-  /**
-   * Each active tenant's reserve not in use (slots), summed, and per tenant; prunes tenants whose
-   * reserve ended. Empty when fair share is off or fewer than two tenants are active.
-   */
-  #unusedReserves(now: number): { total: number; of: Map<TenantState<T>, number> } | undefined {
-    const fair = this.#fair;
-    if (fair === undefined) return undefined;
-    let weights = 0;
-    for (const t of this.#active) {
-      if (t.slots === 0 && t.queue.length === 0 && now - t.lastSeen >= fair.idleMs) {
-        this.#active.delete(t);
-        continue;
-      }
-      weights += this.#limitsFor(t.id).weight ?? 1;
-    }
-    if (this.#active.size < 2) return undefined;
-    const of = new Map<TenantState<T>, number>();
-    let total = 0;
-    for (const t of this.#active) {
-      const limits = this.#limitsFor(t.id);
-      const share = (fair.capacity * (limits.weight ?? 1)) / weights;
-      const recent = Math.max(t.peak, now - t.peakAt < 2 * fair.idleMs ? t.prevPeak : 0);
-      const reserve = Math.min(share, recent, limits.maxConcurrent ?? Number.POSITIVE_INFINITY);
-      const unused = Math.max(0, reserve - t.slots);
-      if (unused > 0) {
-        of.set(t, unused);
-        total += unused;
-      }
-    }
-    return { total, of };
-  }
-
-  /** Whether `t` may take a slot beyond the others' unused reserves. */
-  #fairRoom(
-    t: TenantState<T>,
-    reserves: { total: number; of: Map<TenantState<T>, number> } | undefined,
-  ): boolean {
-    if (reserves === undefined) return true;
-    const others = reserves.total - (reserves.of.get(t) ?? 0);
-    return this.#fair!.capacity - this.#slots > others;
-  }
-
-  /** The soonest a reserve of an idle tenant ends (ms from now). */
-  #soonestReserveEnd(now: number): number {
-    let soonest = Number.POSITIVE_INFINITY;
-    for (const t of this.#active)
-      if (t.slots === 0 && t.queue.length === 0)
-        soonest = Math.min(soonest, t.lastSeen + this.#fair!.idleMs - now);
-    return soonest;
   }
 
   get size(): number {
@@ -185,13 +81,12 @@ export class TenantQueues<T> {
    * they come back to is what a new tenant gets. Amortised: runs when the number of states doubles.
    */
   #sweep(now: number): void {
-    const fair = this.#fair;
     for (const [id, t] of this.#tenants) {
       if (t.queue.length > 0 || t.running > 0 || t.slots > 0) continue;
-      if (fair !== undefined && this.#active.has(t) && now - t.lastSeen < fair.idleMs) continue;
+      if (this.#fair.holds(t, now)) continue;
       const limits = this.#limitsFor(id);
       if (limits.cpuMsPerWindow !== undefined && now - t.windowStart < (limits.windowMs ?? 1000)) continue;
-      this.#active.delete(t);
+      this.#fair.forget(t);
       this.#tenants.delete(id);
       const r = this.#rotation.indexOf(id);
       if (r >= 0) this.#rotation.splice(r, 1);
@@ -207,7 +102,7 @@ export class TenantQueues<T> {
     if (max !== undefined && t.queue.length >= max) return false;
     t.queue.push(item);
     if (!this.#rotation.includes(tenant)) this.#rotation.push(tenant);
-    this.#seen(t);
+    this.#fair.seen(t);
     return true;
   }
 
@@ -253,7 +148,7 @@ export class TenantQueues<T> {
    */
   next(max = 1, batch?: BatchBudget<T>): { tenant: string; items: T[] } | undefined {
     const now = Date.now();
-    const reserves = this.#unusedReserves(now);
+    const reserves = this.#fair.unused(now);
     let heldBack = false;
     for (let looked = 0; looked < this.#rotation.length; ) {
       const t = this.#state(this.#rotation[0]!);
@@ -261,7 +156,7 @@ export class TenantQueues<T> {
         this.#rotation.shift();
         continue;
       }
-      const fair = this.#fairRoom(t, reserves);
+      const fair = this.#fair.room(t, reserves, this.#slots);
       if (!fair) heldBack = true;
       if (!fair || !this.#eligible(t, now)) {
         this.#rotation.push(this.#rotation.shift()!);
@@ -288,7 +183,7 @@ export class TenantQueues<T> {
     }
     // Held back only by a reserve of a tenant now idle: look again when it ends.
     if (heldBack) {
-      const end = this.#soonestReserveEnd(now);
+      const end = this.#fair.soonestEnd(now);
       if (end !== Number.POSITIVE_INFINITY) this.#wakeIn(end);
     }
     return undefined;
@@ -300,7 +195,7 @@ export class TenantQueues<T> {
     t.running += count;
     t.slots++;
     this.#slots++;
-    this.#seen(t);
+    this.#fair.seen(t);
   }
 
   /** Work of `tenant` started in one slot finished; `ranMs` counts against its CPU budget. */
@@ -310,7 +205,7 @@ export class TenantQueues<T> {
     t.slots--;
     this.#slots--;
     t.usedMs += ranMs;
-    this.#seen(t);
+    this.#fair.seen(t);
   }
 
   /** Each tenant's items waiting and running (metrics; read-only). '' is the default tenant. */

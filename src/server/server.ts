@@ -6,7 +6,8 @@
 import type { FastifyInstance } from 'fastify';
 import { tenantLabel } from '../contract/tenant-label.js';
 import type { ExecutorInternals } from '../executor/api.js';
-import { createExecutor, type Executor, internalsOf } from '../executor/executor.js';
+import { createExecutor, type Executor } from '../executor/executor.js';
+import { internalsOf } from '../executor/internals.js';
 import type { ReloadResult } from '../executor/reload.js';
 import { AuthFileError, readAuthFile } from './auth-file.js';
 import { configIdentity } from './config-identity.js';

@@ -4,7 +4,7 @@
 // brings what was kept; a sink that refuses a batch drops it, counted.
 import { describe, expect, it } from 'vitest';
 import type { DecisionLogProblem } from '../../src/audit/decision-log.js';
-import { internalsOf } from '../../src/executor/executor.js';
+import { internalsOf } from '../../src/executor/internals.js';
 import { createExecutor, type Executor } from '../../src/index.js';
 import { completions } from '../helpers/async.js';
 import { DecisionSink, deadPort } from '../helpers/decision-sink.js';

@@ -237,7 +237,7 @@ describe("grants: a tenant's hooks", () => {
     try {
       await hw.setTenant('small', { config: ALL });
       await hw.setTenant('big', { config: ALL });
-      const { internalsOf } = await import('../../src/executor/executor.js');
+      const { internalsOf } = await import('../../src/executor/internals.js');
       const gen = internalsOf(hw).generation();
       const own = (t: string) =>
         byId(gen.tenants.get(t)!.registry.hooksFor('BeforeTool') as HookDefinition[]);

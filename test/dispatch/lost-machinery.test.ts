@@ -2,7 +2,7 @@
 // would) runs once more on a fresh worker, its own answer decides, and its record says so. (The
 // spawn server's case is in test/sandbox/command/spawn-server.test.ts.)
 import { describe, expect, it } from 'vitest';
-import { internalsOf } from '../../src/executor/executor.js';
+import { internalsOf } from '../../src/executor/internals.js';
 import type { Executor } from '../../src/index.js';
 import { hooksOn, input, withExecutor } from '../helpers/fixture.js';
 

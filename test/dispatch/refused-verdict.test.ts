@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { hookError } from '../../src/contract/error-codes.js';
 import { DEFAULT_EVENTS, defineEvent, EventCatalogue } from '../../src/contract/events.js';
 import { foldAnswers, type HookAnswer, notRunAnswer } from '../../src/contract/fold.js';
-import { internalsOf } from '../../src/executor/executor.js';
+import { internalsOf } from '../../src/executor/internals.js';
 import type { Executor } from '../../src/index.js';
 import { waitingPair } from '../helpers/fifo.js';
 import { input, tempDir, withExecutor } from '../helpers/fixture.js';

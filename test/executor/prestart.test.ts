@@ -1,7 +1,7 @@
 // prestartJsWorkers: QuickJS worker threads start with the executor (default), or with the first JS
 // hook (what a one-shot caller such as the CLI wants).
 import { describe, expect, it } from 'vitest';
-import { internalsOf } from '../../src/executor/executor.js';
+import { internalsOf } from '../../src/executor/internals.js';
 import type { Executor } from '../../src/index.js';
 import { createExecutor } from '../../src/index.js';
 import { hooksOn, withExecutor } from '../helpers/fixture.js';

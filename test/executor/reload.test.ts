@@ -2,7 +2,7 @@ import { renameSync, watch, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { WatchTarget } from '../../src/config/watch-target.js';
-import { internalsOf } from '../../src/executor/executor.js';
+import { internalsOf } from '../../src/executor/internals.js';
 import { createExecutor, type DispatchResult, type ReloadResult } from '../../src/index.js';
 import { lockPack } from '../../src/packs/lock-pack.js';
 import { hooksOn, input, printing, tempDir, withExecutor, writeConfig } from '../helpers/fixture.js';

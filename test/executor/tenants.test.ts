@@ -2,7 +2,7 @@
 // validation, per-tenant limits (queue_full), fair order under a flood, separate scratch dirs.
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { internalsOf } from '../../src/executor/executor.js';
+import { internalsOf } from '../../src/executor/internals.js';
 import { createExecutor, type Executor, type HookStartedEvent } from '../../src/index.js';
 import { waitingPair } from '../helpers/fifo.js';
 import { input, printing, tempDir, withExecutor, writeConfig } from '../helpers/fixture.js';

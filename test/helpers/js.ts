@@ -1,6 +1,6 @@
 // JS hook fixtures: the same source either inline (`code`) or as a file (`source`).
 import { join } from 'node:path';
-import { internalsOf } from '../../src/executor/executor.js';
+import { internalsOf } from '../../src/executor/internals.js';
 import type { Executor } from '../../src/index.js';
 import { tempDir, writeConfig, writeFile } from './fixture.js';
 
