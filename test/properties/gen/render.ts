@@ -55,10 +55,12 @@ export default ${asyncFn ? 'async ' : ''}function (input) {
  * by mktemp, never by name alone: a contained or namespace hook's `$$` is the same small pid in
  * every run, so two runs of one hook in the same nanosecond shared a file, and one answered on the
  * other's input (fuzz seed 20261203, invariant 6, case 99519: a policy hook in ta's dispatch
- * answered on another party's input, the only one holding its token).
+ * answered on another party's input, the only one holding its token). Where OBS is not visible (a
+ * tenant's namespace hook sees none of the operator's paths, issue 36), the hook fails with a fixed
+ * message: mktemp's own names its time-stamped template, which differs from run to run.
  */
 export const COMMAND_SCRIPT =
-  'f=$(mktemp "$OBS/$(date +%s%N)-XXXXXXXX") || exit 1; cat > "$f"; ' +
+  'f=$(mktemp "$OBS/$(date +%s%N)-XXXXXXXX" 2>/dev/null) || { echo "rig: cannot keep stdin in OBS" >&2; exit 1; }; cat > "$f"; ' +
   'if [ -z "$HW_TOKEN" ] || grep -qF -- "$HW_TOKEN" "$f"; then a="$HW_HIT"; x="$HW_HIT_EXIT"; else a="$HW_MISS"; x="$HW_MISS_EXIT"; fi; ' +
   'if [ "$x" = 2 ]; then printf "%s" "$a" >&2; else printf "%s" "$a"; fi; exit "$x"';
 
